@@ -1,0 +1,225 @@
+/* fatcheck.h - find CUDA fat binary containers in files and decode what they hold.
+ *
+ * The library reads ELF shared libraries, executables, relocatable objects, static
+ * archives, bare fat binaries, standalone cubins, PTX text and directories of them.
+ * It never prints and never exits: every function returns a status, and problems with an
+ * input are described by an fc_error that names the file, the offset and the reason.
+ *
+ * All sizes read from an input are untrusted: they are checked against the input's bounds
+ * and against the limits in fc_options before anything is allocated or read.
+ */
+#ifndef FATCHECK_H
+#define FATCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(FATCHECK_BUILDING) && defined(__GNUC__)
+#define FC_API __attribute__((visibility("default")))
+#else
+#define FC_API
+#endif
+
+#define FC_VERSION_STRING "0.1.0"
+
+/* Results. Values below zero are failures. */
+typedef enum fc_status {
+    FC_OK = 0,
+    FC_ERR_IO = -1,          /* the input could not be opened, mapped or read */
+    FC_ERR_FORMAT = -2,      /* the input is malformed */
+    FC_ERR_LIMIT = -3,       /* a size in the input is past a caller-set limit */
+    FC_ERR_NOMEM = -4,       /* out of memory */
+    FC_ERR_INVALID = -5,     /* a bad argument from the caller */
+    FC_ERR_UNSUPPORTED = -6, /* a well-formed input this version cannot handle */
+} fc_status;
+
+/* What an entry of a container holds. */
+typedef enum fc_image_kind {
+    FC_IMAGE_UNKNOWN = 0, /* a kind this version does not know; reported, never an error */
+    FC_IMAGE_PTX,         /* PTX text */
+    FC_IMAGE_CUBIN,       /* an ELF cubin with SASS for one architecture */
+    FC_IMAGE_LTOIR,       /* LTO-IR / NVVM IR, for link-time optimisation */
+} fc_image_kind;
+
+typedef enum fc_compression {
+    FC_COMPRESSION_NONE = 0,
+    FC_COMPRESSION_LZ4,     /* a raw LZ4 block */
+    FC_COMPRESSION_ZSTD,    /* a zstd frame */
+    FC_COMPRESSION_UNKNOWN, /* flags name a method this version does not know */
+} fc_compression;
+
+/* Architecture variants: plain sm_90, arch-specific sm_90a, family-specific sm_100f. */
+typedef enum fc_variant {
+    FC_VARIANT_NONE = 0,
+    FC_VARIANT_ARCH_SPECIFIC, /* 'a': runs only on exactly that compute capability */
+    FC_VARIANT_FAMILY,        /* 'f': runs within its family */
+} fc_variant;
+
+/* Where a container was found. */
+typedef enum fc_origin {
+    FC_ORIGIN_SECTION = 0, /* an ELF section the CUDA runtime registers (.nv_fatbin, __nv_relfatbin) */
+    FC_ORIGIN_EMBEDDED,    /* plain data in another ELF section, loaded by the library itself */
+    FC_ORIGIN_FATBIN_FILE, /* a bare fat binary file (nvcc -fatbin) */
+    FC_ORIGIN_CUBIN_FILE,  /* a standalone cubin: a pseudo-container with one entry */
+    FC_ORIGIN_PTX_FILE,    /* a standalone PTX text file: a pseudo-container with one entry */
+} fc_origin;
+
+/* The kind of file (or archive member) an object is. */
+typedef enum fc_format {
+    FC_FORMAT_UNKNOWN = 0,
+    FC_FORMAT_ELF,    /* host ELF: shared library, executable or relocatable object */
+    FC_FORMAT_FATBIN, /* bare fat binary */
+    FC_FORMAT_CUBIN,  /* standalone cubin (ELF, e_machine EM_CUDA) */
+    FC_FORMAT_PTX,    /* PTX text */
+} fc_format;
+
+/* Entry flag bits, as stored in the entry header (see docs/format.md). */
+#define FC_FLAG_64BIT 0x1ull
+#define FC_FLAG_DEBUG 0x2ull
+#define FC_FLAG_HOST_LINUX 0x10ull
+#define FC_FLAG_HOST_MAC 0x20ull
+#define FC_FLAG_HOST_WINDOWS 0x40ull
+#define FC_FLAG_COMPRESS_LZ4 0x2000ull
+#define FC_FLAG_COMPRESS_ZSTD 0x8000ull
+#define FC_FLAG_OBFUSCATED 0x10000ull
+#define FC_FLAG_ARCH_SPECIFIC 0x100000ull
+#define FC_FLAG_FAMILY 0x200000ull
+
+/* One image inside a container. Offsets are bytes from the start of the file, or of the
+ * archive member for members. Strings are NUL-terminated copies, or NULL when absent. */
+typedef struct fc_entry {
+    uint64_t offset;            /* of the entry header */
+    uint32_t header_size;       /* the payload starts this many bytes after offset */
+    uint16_t raw_kind;          /* the kind number as stored (1 PTX, 2 cubin, 8 LTO-IR) */
+    fc_image_kind kind;
+    uint32_t arch;              /* 75, 80, 90, 100, 120 ... */
+    fc_variant variant;
+    uint16_t version_major;     /* PTX ISA version for PTX; cubin ABI ("code version") otherwise */
+    uint16_t version_minor;
+    fc_compression compression;
+    uint64_t payload_offset;    /* of the stored (possibly compressed) image */
+    uint64_t payload_size;      /* bytes the entry reserves for the image (padded) */
+    uint64_t stored_size;       /* bytes of the image as stored (the compressed size if compressed) */
+    uint64_t uncompressed_size; /* the declared size; a hint, never trusted */
+    uint64_t flags;             /* FC_FLAG_* and bits not yet understood */
+    bool debug;                 /* built with device debug information (-G) */
+    bool obfuscated;            /* the payload is obfuscated (LTO-IR); it cannot be decompressed */
+    const char *identifier;     /* usually the source file name, present with -G */
+    const char *options;        /* ptxas/compile options, when stored as text */
+} fc_entry;
+
+typedef struct fc_container {
+    uint64_t offset;            /* of the container header */
+    uint64_t size;              /* header and entries */
+    fc_origin origin;
+    const char *section;        /* ELF section name, or NULL outside ELF */
+    const fc_entry *entries;
+    size_t n_entries;
+} fc_container;
+
+/* One file, or one member of a static archive, with what it holds. */
+typedef struct fc_object {
+    const char *path;           /* as the caller named it, joined with directory names */
+    const char *member;         /* archive member name, or NULL */
+    fc_format format;
+    uint64_t size;              /* bytes in the file or member */
+    const fc_container *containers;
+    size_t n_containers;
+    /* Decoding stopped early: the containers above are those read before the problem. */
+    fc_status status;
+    const char *error;          /* one line naming the file, the offset and the reason */
+} fc_object;
+
+/* A problem with an input that produced no object: a file that could not be opened, is
+ * not a format fatcheck reads, a directory loop. */
+typedef struct fc_error {
+    fc_status status;
+    const char *path;
+    const char *member;         /* or NULL */
+    const char *message;        /* one line: "PATH[(MEMBER)]: [where: ]reason" */
+} fc_error;
+
+typedef struct fc_options {
+    /* Look for containers stored as plain data in other ELF sections (on by default). */
+    bool scan_embedded;
+    /* Walk directories named as inputs (on by default); off makes a directory an error. */
+    bool recurse;
+    /* The largest decompressed image fc_entry_decompress will produce. */
+    uint64_t max_decompressed_size;
+    /* The most containers and entries accepted from one object before FC_ERR_LIMIT. */
+    uint64_t max_containers;
+    uint64_t max_entries;
+    /* The deepest directory nesting followed. */
+    unsigned max_depth;
+    /* Threads for scanning embedded data; 0 picks the number of online CPUs. */
+    unsigned threads;
+} fc_options;
+
+/* Fills *opts with the defaults. */
+FC_API void fc_options_init(fc_options *opts);
+
+/* Called once per object that holds CUDA code, and once per file named directly by the
+ * caller even when it holds none. The object and everything it points to live only until
+ * the callback returns. A nonzero return stops the scan; fc_scan returns that value. */
+typedef int (*fc_object_fn)(void *ctx, const fc_object *obj);
+/* Called for every input that could not be read at all. Nonzero stops the scan. */
+typedef int (*fc_error_fn)(void *ctx, const fc_error *err);
+
+/* Scans PATH: a file, an archive or (with opts->recurse) a directory tree. Directories
+ * report only files holding CUDA code; FIFOs, devices and sockets inside them are skipped
+ * without being opened; symlink loops are reported through on_error. Returns FC_OK when
+ * the scan ran to the end (problems with inputs go to the callbacks), a negative status
+ * when it could not run (FC_ERR_INVALID, FC_ERR_NOMEM), or a callback's nonzero value. */
+FC_API int fc_scan(const char *path, const fc_options *opts,
+                   fc_object_fn on_object, fc_error_fn on_error, void *ctx);
+
+/* Scans an in-memory image as if it were a file named NAME. Never recurses. */
+FC_API int fc_scan_memory(const void *data, size_t size, const char *name,
+                          const fc_options *opts,
+                          fc_object_fn on_object, fc_error_fn on_error, void *ctx);
+
+/* Decodes the fat binary containers that lie back to back in BUF (a section's bytes, or a
+ * bare fat binary), for callers and fuzzers that hold the bytes themselves. BASE is added
+ * to every offset reported. On success *out is a heap object the caller frees with
+ * fc_object_free; on a decoding problem *out still holds what was read before it, with
+ * status and error set, and the status is returned. */
+FC_API fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base,
+                                  const fc_options *opts, fc_object **out);
+
+/* Frees an object returned by fc_decode_fatbin. Accepts NULL. */
+FC_API void fc_object_free(fc_object *obj);
+
+/* Decompresses SRC (SRC_SIZE bytes stored with method M) into a new heap buffer of at
+ * most LIMIT bytes. DECLARED is the size the input claims (0 if none); it is only used as
+ * a first guess and must not exceed LIMIT. On success OUT and OUT_SIZE hold the result (the
+ * caller frees *out). A stream that would grow past LIMIT gives FC_ERR_LIMIT; a corrupt
+ * one FC_ERR_FORMAT. An uncompressed entry is copied. */
+FC_API fc_status fc_decompress(fc_compression m, const void *src, size_t src_size,
+                               uint64_t declared, uint64_t limit,
+                               void **out, size_t *out_size);
+
+/* Names. These return static strings. */
+FC_API const char *fc_status_name(fc_status s);        /* "format error" ... */
+FC_API const char *fc_image_kind_name(fc_image_kind k); /* "cubin", "ptx", "ltoir", "unknown" */
+FC_API const char *fc_compression_name(fc_compression c); /* "none", "lz4", "zstd", "unknown" */
+FC_API const char *fc_origin_name(fc_origin o);        /* "section", "embedded", ... */
+FC_API const char *fc_format_name(fc_format f);        /* "elf", "fatbin", "cubin", "ptx" */
+
+/* Writes the architecture name of an entry into BUF: "sm_90a" for cubins and LTO-IR
+ * ("lto_90" is not used: LTO-IR is named by its sm), "compute_90a" for PTX. Returns BUF. */
+FC_API char *fc_entry_arch_name(const fc_entry *e, char *buf, size_t size);
+
+/* The name cuobjdump gives this architecture in --list-elf/--list-ptx: the 'f' suffix is
+ * dropped for cubins and kept for PTX; PTX is named sm_XY, not compute_XY. */
+FC_API char *fc_entry_cuobjdump_arch(const fc_entry *e, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FATCHECK_H */

@@ -1,0 +1,77 @@
+/* format.c - small formatting helpers: grouped numbers, JSON strings, file stems. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *fmt_count(unsigned long long n, char *buf, size_t size)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", n);
+    size_t k = 0;
+    for (int i = 0; i < len && k + 2 < size; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* Length of the valid UTF-8 sequence at S, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (!n || (n == 2 && s[0] < 0xc2))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+void json_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    putc('"', out);
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            putc('\\', out);
+            putc(c, out);
+            p++;
+        } else if (c == '\n') {
+            fputs("\\n", out), p++;
+        } else if (c == '\t') {
+            fputs("\\t", out), p++;
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(out, "\\u%04x", c), p++;
+        } else {
+            size_t n = utf8_len(p);
+            if (n) {
+                fwrite(p, 1, n, out);
+                p += n;
+            } else { /* a byte that is not UTF-8 (file names can hold any): keep it visible */
+                fprintf(out, "\\u%04x", c);
+                p++;
+            }
+        }
+    }
+    putc('"', out);
+}
+
+void path_stem(const char *path, char *buf, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(buf, size, "%s", base);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf)
+        *dot = '\0';
+}

@@ -1,0 +1,78 @@
+/* render_entries.c - -l: one line per entry, under a heading per file. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+static void entries_object(renderer *r, const fc_object *o)
+{
+    FILE *out = r->out;
+    if (o->member)
+        fprintf(out, "%s(%s):\n", o->path, o->member);
+    else
+        fprintf(out, "%s:\n", o->path);
+    if (o->n_containers)
+        fprintf(out, "  %-10s %-16s %-7s %-13s %-7s %-5s %10s %10s  %s\n", "CONTAINER", "SECTION", "KIND",
+                "ARCH", "VERSION", "STORE", "STORED", "SIZE", "NOTES");
+    for (size_t i = 0; i < o->n_containers; i++) {
+        const fc_container *c = &o->containers[i];
+        for (size_t j = 0; j < c->n_entries; j++) {
+            const fc_entry *e = &c->entries[j];
+            char arch[32], ver[16], off[24];
+            fc_entry_arch_name(e, arch, sizeof arch);
+            snprintf(ver, sizeof ver, "%u.%u", e->version_major, e->version_minor);
+            snprintf(off, sizeof off, "0x%" PRIx64, c->offset);
+            const char *where = c->section ? c->section : fc_origin_name(c->origin);
+            fprintf(out, "  %-10s %-16s %-7s %-13s %-7s %-5s %10" PRIu64 " %10" PRIu64 " ", off, where,
+                    fc_image_kind_name(e->kind), arch, e->version_major || e->version_minor ? ver : "-",
+                    fc_compression_name(e->compression), e->stored_size, e->uncompressed_size);
+            if (c->origin == FC_ORIGIN_EMBEDDED)
+                fputs(" embedded", out);
+            if (e->debug)
+                fputs(" debug", out);
+            if (e->obfuscated)
+                fputs(" obfuscated", out);
+            if (e->kind == FC_IMAGE_UNKNOWN)
+                fprintf(out, " kind=%u", e->raw_kind);
+            if (e->identifier)
+                fprintf(out, " id=%s", e->identifier);
+            if (e->options)
+                fprintf(out, " options=\"%s\"", e->options);
+            putc('\n', out);
+        }
+    }
+    if (!o->n_containers && !o->error)
+        fputs("  no CUDA code\n", out);
+    if (o->error)
+        fprintf(r->err, "fatcheck: %s\n", o->error);
+}
+
+static void entries_error(renderer *r, const fc_error *e)
+{
+    fprintf(r->err, "fatcheck: %s\n", e->message);
+}
+
+static void entries_nothing(renderer *r, const char *path)
+{
+    (void)r;
+    (void)path;
+}
+
+static void entries_finish(renderer *r)
+{
+    (void)r;
+}
+
+renderer *render_entries_new(FILE *out, FILE *err)
+{
+    renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->begin_input = entries_nothing;
+    r->object = entries_object;
+    r->error = entries_error;
+    r->finish = entries_finish;
+    r->out = out;
+    r->err = err;
+    return r;
+}

@@ -1,0 +1,180 @@
+/* render_summary.c - the default output: a few lines per file, readable at a glance even
+ * for libraries with thousands of containers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stats.h"
+
+#define WIDTH 80
+
+static void print_label(FILE *out, const fc_object *o)
+{
+    if (o->member)
+        fprintf(out, "%s(%s)", o->path, o->member);
+    else
+        fputs(o->path, out);
+}
+
+static const char *kind_label(fc_image_kind k)
+{
+    switch (k) {
+    case FC_IMAGE_CUBIN: return "cubin";
+    case FC_IMAGE_PTX: return "ptx";
+    case FC_IMAGE_LTOIR: return "ltoir";
+    default: return "unknown";
+    }
+}
+
+/* "N containers in .nv_fatbin" or "N containers in .nv_fatbin and __nv_relfatbin". */
+static void print_where(FILE *out, const stats *s)
+{
+    char n[32];
+    fprintf(out, "%s container%s", fmt_count(s->containers, n, sizeof n), s->containers == 1 ? "" : "s");
+    for (size_t i = 0; i < s->n_sections; i++)
+        fprintf(out, "%s%s", i == 0 ? " in " : i + 1 == s->n_sections ? " and " : ", ", s->sections[i].name);
+}
+
+/* One line per image kind: the count, then each architecture with its count, wrapped. */
+static void print_kinds(FILE *out, const stats *s, const char *indent)
+{
+    static const fc_image_kind order[] = {FC_IMAGE_CUBIN, FC_IMAGE_PTX, FC_IMAGE_LTOIR, FC_IMAGE_UNKNOWN};
+    for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
+        fc_image_kind k = order[o];
+        if (!s->by_kind[k])
+            continue;
+        char n[32], col[64];
+        int used = snprintf(col, sizeof col, "%s%-7s %6s ", indent, kind_label(k),
+                            fmt_count(s->by_kind[k], n, sizeof n));
+        fputs(col, out);
+        int start = used;
+        for (size_t i = 0; i < s->n_archs; i++) {
+            const arch_count *a = &s->archs[i];
+            if (a->kind != k)
+                continue;
+            fc_entry probe = {.kind = a->kind, .arch = a->arch, .variant = a->variant};
+            char name[32], item[64];
+            fc_entry_arch_name(&probe, name, sizeof name);
+            int len = snprintf(item, sizeof item, " %s:%s", name, fmt_count(a->n, n, sizeof n));
+            if (used + len > WIDTH && used > start) {
+                fprintf(out, "\n%*s", start, "");
+                used = start;
+            }
+            fputs(item, out);
+            used += len;
+        }
+        putc('\n', out);
+    }
+}
+
+static void print_details(FILE *out, const stats *s, const char *indent)
+{
+    char n[32];
+    fputs(indent, out);
+    int first = 1;
+    if (s->n_isas) {
+        fputs("PTX ISA", out);
+        for (size_t i = 0; i < s->n_isas; i++)
+            fprintf(out, "%s %u.%u", i ? "," : "", s->isas[i].major, s->isas[i].minor);
+        first = 0;
+    }
+    fprintf(out, "%sstored:", first ? "" : "; ");
+    static const fc_compression order[] = {FC_COMPRESSION_ZSTD, FC_COMPRESSION_LZ4, FC_COMPRESSION_NONE,
+                                           FC_COMPRESSION_UNKNOWN};
+    int any = 0;
+    for (size_t i = 0; i < 4; i++) {
+        size_t c = s->by_compression[order[i]];
+        if (!c)
+            continue;
+        fprintf(out, "%s %s %s", any ? "," : "",
+                order[i] == FC_COMPRESSION_NONE ? "uncompressed" : fc_compression_name(order[i]),
+                fmt_count(c, n, sizeof n));
+        any = 1;
+    }
+    if (s->debug)
+        fprintf(out, "; %s with debug info", fmt_count(s->debug, n, sizeof n));
+    putc('\n', out);
+}
+
+static void summary_object(renderer *r, const fc_object *o)
+{
+    FILE *out = r->out;
+    stats reg = {0}, emb = {0};
+    for (size_t i = 0; i < o->n_containers; i++)
+        stats_add(o->containers[i].origin == FC_ORIGIN_EMBEDDED ? &emb : &reg, &o->containers[i]);
+    stats_sort(&reg);
+    stats_sort(&emb);
+
+    print_label(out, o);
+    if (!o->n_containers) {
+        fputs(o->error ? ": could not be decoded\n" : ": no CUDA code\n", out);
+    } else if (o->format == FC_FORMAT_CUBIN || o->format == FC_FORMAT_PTX) {
+        fprintf(out, ": %s file\n", o->format == FC_FORMAT_CUBIN ? "cubin" : "PTX");
+        print_kinds(out, &reg, "  ");
+        if (o->format == FC_FORMAT_PTX)
+            print_details(out, &reg, "  ");
+    } else {
+        fputs(": ", out);
+        if (reg.containers) {
+            print_where(out, &reg);
+            if (o->format == FC_FORMAT_FATBIN)
+                fputs(" (bare fat binary)", out);
+        } else {
+            fputs("no containers registered with the CUDA runtime", out);
+        }
+        putc('\n', out);
+        if (reg.containers) {
+            print_kinds(out, &reg, "  ");
+            print_details(out, &reg, "  ");
+        }
+        if (emb.containers) {
+            fputs("  embedded as data, loaded by the library itself: ", out);
+            print_where(out, &emb);
+            putc('\n', out);
+            print_kinds(out, &emb, "    ");
+            print_details(out, &emb, "    ");
+        }
+    }
+    if (o->error)
+        fprintf(r->err, "fatcheck: %s\n", o->error);
+    stats_free(&reg);
+    stats_free(&emb);
+}
+
+static void summary_error(renderer *r, const fc_error *e)
+{
+    fprintf(r->err, "fatcheck: %s\n", e->message);
+}
+
+static void summary_nothing(renderer *r, const char *path)
+{
+    (void)r;
+    (void)path;
+}
+
+static void summary_finish(renderer *r)
+{
+    (void)r;
+}
+
+renderer *render_summary_new(FILE *out, FILE *err)
+{
+    renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->begin_input = summary_nothing;
+    r->object = summary_object;
+    r->error = summary_error;
+    r->finish = summary_finish;
+    r->out = out;
+    r->err = err;
+    return r;
+}
+
+void render_free(renderer *r)
+{
+    if (!r)
+        return;
+    free(r->state);
+    free(r);
+}

@@ -1,0 +1,232 @@
+/* elf.c - finding containers in ELF files and static archives, through libelf.
+ *
+ * Host ELF files keep containers in .nv_fatbin (whole-program builds) and __nv_relfatbin
+ * (-rdc builds); other data sections may hold more (embedded.c). Archives are walked
+ * member by member. A standalone cubin (e_machine EM_CUDA) is one image.
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "internal.h"
+
+#ifndef EM_CUDA
+#define EM_CUDA 190
+#endif
+
+/* Sections smaller than one container header and one entry header cannot hold one. */
+#define EMBEDDED_MIN_SECTION (FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER)
+
+static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
+static bool libelf_ok;
+
+static void libelf_init(void)
+{
+    libelf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+static bool is_fatbin_section(const char *name)
+{
+    return strcmp(name, ".nv_fatbin") == 0 || strcmp(name, "__nv_relfatbin") == 0;
+}
+
+/* The variant of a standalone cubin is not in its ELF header (sm_90 and sm_90a cubins have
+ * the same e_flags); ptxas records its command line in .note.nv.tkinfo ("-arch sm_90a"). */
+static fc_variant cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
+{
+    static const char key[] = "-arch sm_";
+    const size_t k = sizeof key - 1;
+    for (size_t i = 0; i + k < n; i++) {
+        if (memcmp(p + i, key, k) != 0)
+            continue;
+        size_t j = i + k;
+        uint32_t v = 0;
+        while (j < n && p[j] >= '0' && p[j] <= '9' && v < 100000)
+            v = v * 10 + (uint32_t)(p[j++] - '0');
+        if (v != arch || j >= n)
+            return FC_VARIANT_NONE;
+        return p[j] == 'a' ? FC_VARIANT_ARCH_SPECIFIC : p[j] == 'f' ? FC_VARIANT_FAMILY : FC_VARIANT_NONE;
+    }
+    return FC_VARIANT_NONE;
+}
+
+static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data,
+                              uint64_t size)
+{
+    fc_entry e;
+    memset(&e, 0, sizeof e);
+    e.kind = FC_IMAGE_CUBIN;
+    e.raw_kind = 2;
+    /* ABI version 8 (CUDA 13) keeps the SM in bits 8-15 of e_flags; earlier ABIs in the
+     * low byte. Checked on nvcc 13.0 cubins from sm_75 to sm_121. */
+    e.arch = eh->e_ident[EI_ABIVERSION] >= 8 ? (eh->e_flags >> 8) & 0xff : eh->e_flags & 0xff;
+    e.payload_size = e.stored_size = e.uncompressed_size = size;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
+        for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+            GElf_Shdr sh;
+            const char *name;
+            if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+                continue;
+            if (strcmp(name, ".note.nv.tkinfo") == 0 && sh.sh_type != SHT_NOBITS &&
+                fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
+                e.variant = cubin_variant(data + sh.sh_offset, (size_t)sh.sh_size, e.arch);
+                break;
+            }
+        }
+    }
+    fc_status st = fc_builder_add_container(b, 0, FC_ORIGIN_CUBIN_FILE, NULL);
+    if (st == FC_OK)
+        st = fc_builder_add_entry(b, &e);
+    fc_builder_set_container_size(b, size);
+    return st;
+}
+
+/* Scans one ELF object (a file, or an archive member at image offset BASE). */
+static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const char *path,
+                       const char *member, uint64_t base, uint64_t size)
+{
+    fc_builder b;
+    if (fc_builder_init(&b, sc->opts, path, member) != FC_OK)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
+    b.obj.size = size;
+    b.image = img;
+    b.image_base = base;
+    b.progress = fc_release_behind;
+    const uint8_t *data = img->data + base;
+
+    GElf_Ehdr eh;
+    size_t shstrndx, nsec;
+    fc_region *regions = NULL;
+    size_t n_regions = 0;
+    if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+        fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
+        goto deliver;
+    }
+    if (eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+        fc_builder_fail(&b, FC_ERR_UNSUPPORTED, "big-endian ELF cannot hold CUDA code");
+        goto deliver;
+    }
+    if (eh.e_machine == EM_CUDA) {
+        b.obj.format = FC_FORMAT_CUBIN;
+        decode_cubin(&b, elf, &eh, data, size);
+        goto deliver;
+    }
+    b.obj.format = FC_FORMAT_ELF;
+    regions = calloc(nsec ? nsec : 1, sizeof *regions);
+    if (!regions) {
+        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+        goto deliver;
+    }
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name))) {
+            fc_builder_fail(&b, FC_ERR_FORMAT, "bad section header %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
+            goto deliver;
+        }
+        if (sh.sh_type != SHT_PROGBITS || sh.sh_size == 0)
+            continue;
+        bool fatbin = is_fatbin_section(name);
+        bool data_section = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
+                            sh.sh_size >= EMBEDDED_MIN_SECTION;
+        if (!fatbin && !(data_section && sc->opts->scan_embedded))
+            continue;
+        if (!fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
+            fc_builder_fail(&b, FC_ERR_FORMAT, "section %s (offset 0x%llx, %llu bytes) runs past the end of the file",
+                            name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size);
+            goto deliver;
+        }
+        if (fatbin) {
+            fc_builder_where(&b, name, sh.sh_offset);
+            if (fc_fatbin_decode_run(&b, data + sh.sh_offset, sh.sh_size, sh.sh_offset,
+                                     FC_ORIGIN_SECTION, name) != FC_OK)
+                goto deliver;
+        } else {
+            regions[n_regions++] = (fc_region){base + sh.sh_offset, sh.sh_size, name};
+        }
+    }
+    if (n_regions)
+        fc_embedded_scan(&b, img, base, regions, n_regions);
+
+deliver:
+    free(regions);
+    return fc_deliver(sc, &b);
+}
+
+static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const char *path)
+{
+    int rc = 0;
+    Elf_Cmd cmd = ELF_C_READ_MMAP;
+    Elf *m;
+    bool named = sc->named;
+    bool any = false;
+    /* elf_next answers ELF_C_NULL after the last member (setting a range error that is not
+     * one); a member cut short is caught by the bounds check below. */
+    while (rc == 0 && cmd != ELF_C_NULL) {
+        m = elf_begin(-1, cmd, ar);
+        if (!m) {
+            int err = elf_errno();
+            if (err)
+                rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "bad archive: %s", elf_errmsg(err));
+            break;
+        }
+        Elf_Arhdr *h = elf_getarhdr(m);
+        /* libelf hands out the symbol table ("/") and long-name table ("//") too. */
+        if (h && h->ar_name && h->ar_name[0] != '/') {
+            off_t start = elf_getbase(m);
+            if (start < 0 || !fc_range_ok((uint64_t)start, h->ar_size, img->size)) {
+                rc = fc_report_error(sc, FC_ERR_FORMAT, path, h->ar_name, "member runs past the end of the archive");
+            } else if (elf_kind(m) == ELF_K_ELF) {
+                size_t before = sc->delivered;
+                sc->named = false;
+                rc = scan_object(sc, img, m, path, h->ar_name, (uint64_t)start, h->ar_size);
+                sc->named = named;
+                any |= sc->delivered != before;
+            }
+        }
+        cmd = elf_next(m);
+        elf_end(m);
+        elf_errno();
+    }
+    if (rc == 0 && !any && named) {
+        /* Named directly: say that it holds no CUDA code rather than stay silent. */
+        fc_builder b;
+        if (fc_builder_init(&b, sc->opts, path, NULL) != FC_OK)
+            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        b.obj.format = FC_FORMAT_ELF;
+        b.obj.size = img->size;
+        rc = fc_deliver(sc, &b);
+    }
+    return rc;
+}
+
+int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
+{
+    pthread_once(&libelf_once, libelf_init);
+    if (!libelf_ok)
+        return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "libelf is out of date");
+    elf_errno(); /* clear */
+    /* libelf only reads the image: fatcheck maps it MAP_PRIVATE, so even a write could never
+     * reach the file. */
+    Elf *elf = elf_memory((char *)img->data, img->size);
+    if (!elf)
+        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable ELF file: %s", elf_errmsg(-1));
+    int rc;
+    switch (elf_kind(elf)) {
+    case ELF_K_AR:
+        rc = scan_archive(sc, img, elf, path);
+        break;
+    case ELF_K_ELF:
+        rc = scan_object(sc, img, elf, path, NULL, 0, img->size);
+        break;
+    default:
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable ELF file or archive");
+        break;
+    }
+    elf_end(elf);
+    return rc;
+}

@@ -1,0 +1,248 @@
+/* embedded.c - finding containers stored as plain data in ordinary ELF sections.
+ *
+ * Some libraries keep fat binaries as data and load them themselves (cuFFT 13.0 keeps
+ * 23,983 in .ldata, cuBLASLt 383 in .cask_resource). Nothing points at them in a way we can
+ * follow, so the sections are searched for the container magic at 4-byte aligned offsets,
+ * and every hit is validated by walking its entry headers (fc_fatbin_plausible); a
+ * container found is skipped over whole. The search is split into chunks spread over
+ * threads, each decoding what it finds into a builder of its own. With a file, bytes are
+ * read with pread into a small buffer rather than through the mapping, so that scanning
+ * hundreds of megabytes neither faults every page in nor grows the resident set.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "internal.h"
+
+#define CHUNK_SIZE (8u << 20)  /* work unit handed to a thread */
+#define WINDOW_SIZE (256u << 10) /* pread buffer: fits in L2 */
+#define RELEASE_STEP (4u << 20)
+#define MAX_THREADS 64
+
+typedef struct chunk {
+    const fc_region *region;
+    uint64_t start, end;   /* image offsets to search; a container may run past end */
+    fc_builder found;      /* what this chunk decoded */
+    bool ready;            /* found is initialised */
+    int error;             /* errno of a failed read, or -1 when out of memory */
+} chunk;
+
+typedef struct job {
+    const fc_image *img;
+    const fc_builder *parent;
+    uint64_t offset_base;
+    chunk *chunks;
+    size_t n_chunks;
+    size_t next;           /* next chunk to take */
+    pthread_mutex_t lock;
+} job;
+
+/* Index of the first 4-byte word equal to the magic in P[0..4 * n_words), or n_words. The
+ * blocks of sixteen compare without branches, which compilers turn into vector code. */
+static size_t find_magic(const uint8_t *p, size_t n_words)
+{
+    size_t i = 0;
+    for (; i + 16 <= n_words; i += 16) {
+        unsigned hit = 0;
+        for (size_t k = 0; k < 16; k++)
+            hit |= fc_rd32(p + 4 * (i + k)) == FC_FATBIN_MAGIC;
+        if (hit)
+            break;
+    }
+    for (; i < n_words; i++)
+        if (fc_rd32(p + 4 * i) == FC_FATBIN_MAGIC)
+            return i;
+    return n_words;
+}
+
+/* The bytes [start, start + len) of the image, either as a pointer into the mapping (no
+ * file) or copied into the chunk's buffer. */
+typedef struct window {
+    const uint8_t *p;
+    uint64_t start, len;
+} window;
+
+static int fill(const fc_image *img, uint8_t *buf, window *w, uint64_t start, uint64_t limit)
+{
+    uint64_t want = limit - start < WINDOW_SIZE ? limit - start : WINDOW_SIZE;
+    if (!buf) {
+        *w = (window){img->data + start, start, limit - start};
+        return 0;
+    }
+    ssize_t r;
+    do
+        r = pread(img->fd, buf, (size_t)want, (off_t)start);
+    while (r < 0 && errno == EINTR);
+    if (r < 0)
+        return errno ? errno : EIO;
+    *w = (window){buf, start, (uint64_t)r};
+    return 0;
+}
+
+static void search_chunk(job *j, chunk *c)
+{
+    const fc_image *img = j->img;
+    uint64_t limit = c->region->offset + c->region->size; /* containers end inside the region */
+    uint8_t *buf = NULL;
+    if (fc_builder_init(&c->found, j->parent->opts, j->parent->obj.path, j->parent->obj.member) != FC_OK ||
+        (img->fd >= 0 && !(buf = malloc(WINDOW_SIZE)))) {
+        c->error = -1;
+        free(buf);
+        return;
+    }
+    c->ready = true;
+    fc_builder_where(&c->found, c->region->section, c->region->offset - j->offset_base);
+    window w = {NULL, 0, 0};
+    uint64_t released = c->start, touched = c->start;
+    uint64_t pos = (c->start + 3) & ~(uint64_t)3;
+    while (pos + 4 <= c->end) {
+        if (pos < w.start || pos + 4 > w.start + w.len) {
+            if ((c->error = fill(img, buf, &w, pos, limit)) != 0 || w.len < 4)
+                break;
+        }
+        uint64_t stop = c->end < w.start + w.len ? c->end : w.start + w.len;
+        size_t words = (size_t)((stop - pos) / 4);
+        size_t at = find_magic(w.p + (pos - w.start), words);
+        if (at == words) {
+            pos += (uint64_t)words * 4;
+            if (words == 0)
+                pos += 4;
+            continue;
+        }
+        uint64_t hit = pos + (uint64_t)at * 4;
+        /* Validate from the buffer when the whole container fits in one window; bigger
+         * ones have sparse headers, read through the mapping. */
+        uint64_t body = hit + 16 <= w.start + w.len ? fc_rd64(w.p + (hit - w.start) + 8) : 0;
+        const uint8_t *view;
+        uint64_t avail;
+        if (buf && body < WINDOW_SIZE - 16) {
+            if (hit + 16 + body > w.start + w.len && (c->error = fill(img, buf, &w, hit, limit)) != 0)
+                break;
+            view = w.p + (hit - w.start);
+            avail = w.start + w.len - hit;
+        } else {
+            view = img->data + hit;
+            avail = limit - hit;
+            touched = hit + 16 + body < limit ? hit + 16 + body : limit;
+        }
+        uint64_t len = 0, used = 0;
+        if (fc_fatbin_plausible(view, avail, &len) &&
+            fc_fatbin_decode_one(&c->found, view, len, hit - j->offset_base, FC_ORIGIN_EMBEDDED,
+                                 c->region->section, &used) == FC_OK) {
+            pos = (hit + len + 3) & ~(uint64_t)3;
+        } else {
+            if (c->found.obj.error) /* out of memory or over a limit: stop this chunk */
+                break;
+            pos = hit + 4;
+        }
+        if (touched >= released + RELEASE_STEP) {
+            fc_image_release(img, released, touched - released);
+            released = touched;
+        }
+    }
+    if (touched > released)
+        fc_image_release(img, released, touched - released);
+    free(buf);
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        size_t i = j->next++;
+        pthread_mutex_unlock(&j->lock);
+        if (i >= j->n_chunks)
+            return NULL;
+        search_chunk(j, &j->chunks[i]);
+    }
+}
+
+static unsigned thread_count(const fc_options *opts, size_t n_chunks)
+{
+    long n = opts->threads ? (long)opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    if (n > MAX_THREADS)
+        n = MAX_THREADS;
+    if ((size_t)n > n_chunks)
+        n = (long)n_chunks;
+    return (unsigned)n;
+}
+
+/* Moves chunk C's containers into B, skipping any that start inside one already taken
+ * (a container found at the end of one chunk covers the start of the next). */
+static fc_status merge(fc_builder *b, chunk *c, uint64_t *covered)
+{
+    if (c->error)
+        return fc_builder_fail(b, c->error < 0 ? FC_ERR_NOMEM : FC_ERR_IO,
+                               "%s: could not be searched for embedded containers: %s", c->region->section,
+                               c->error < 0 ? "out of memory" : strerror(c->error));
+    const fc_object *o = fc_builder_finish(&c->found);
+    for (size_t i = 0; i < o->n_containers; i++) {
+        const fc_container *src = &o->containers[i];
+        if (src->offset < *covered)
+            continue;
+        *covered = src->offset + src->size;
+        fc_status st = fc_builder_add_container(b, src->offset, src->origin, src->section);
+        if (st != FC_OK)
+            return st;
+        fc_builder_set_container_size(b, src->size);
+        for (size_t k = 0; k < src->n_entries; k++)
+            if ((st = fc_builder_add_entry(b, &src->entries[k])) != FC_OK)
+                return st;
+    }
+    if (o->error)
+        return fc_builder_fail(b, o->status, "%s", o->error + strlen(b->label) + (*b->label ? 2 : 0));
+    return FC_OK;
+}
+
+fc_status fc_embedded_scan(fc_builder *b, const fc_image *img, uint64_t offset_base,
+                           const fc_region *regions, size_t n_regions)
+{
+    size_t n_chunks = 0;
+    for (size_t r = 0; r < n_regions; r++)
+        n_chunks += (size_t)((regions[r].size + CHUNK_SIZE - 1) / CHUNK_SIZE);
+    if (!n_chunks)
+        return FC_OK;
+    chunk *chunks = calloc(n_chunks, sizeof *chunks);
+    if (!chunks)
+        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t r = 0; r < n_regions; r++) {
+        uint64_t end = regions[r].offset + regions[r].size;
+        for (uint64_t s = regions[r].offset; s < end; s += CHUNK_SIZE, k++) {
+            chunks[k].region = &regions[r];
+            chunks[k].start = s;
+            chunks[k].end = end - s < CHUNK_SIZE ? end : s + CHUNK_SIZE;
+        }
+    }
+
+    job j = {.img = img, .parent = b, .offset_base = offset_base, .chunks = chunks, .n_chunks = n_chunks};
+    pthread_mutex_init(&j.lock, NULL);
+    unsigned nt = thread_count(b->opts, n_chunks);
+    pthread_t tids[MAX_THREADS];
+    unsigned started = 0;
+    for (unsigned t = 1; t < nt; t++)
+        if (pthread_create(&tids[started], NULL, worker, &j) == 0)
+            started++;
+    worker(&j); /* the calling thread works too; without helpers it does everything */
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    pthread_mutex_destroy(&j.lock);
+
+    fc_status st = FC_OK;
+    uint64_t covered = 0;
+    for (size_t c = 0; c < n_chunks; c++) {
+        if (st == FC_OK)
+            st = merge(b, &chunks[c], &covered);
+        if (chunks[c].ready)
+            fc_builder_reset(&chunks[c].found);
+    }
+    free(chunks);
+    return st;
+}

@@ -1,0 +1,261 @@
+/* fatbin.c - decoding fat binary containers and their entry headers from bytes.
+ *
+ * Layout (little-endian; docs/format.md says what each field is and how sure we are):
+ *   container: u32 magic 0xBA55ED50, u16 version 1, u16 header size 16, u64 entries size
+ *   entry:     u16 kind, u16 0x0101, u32 header size, u64 payload size, u32 compressed size,
+ *              u32 options offset, u16 minor, u16 major, u32 arch, u32 identifier offset,
+ *              u32 identifier length, u64 flags, u64 (unknown), u64 uncompressed size
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "internal.h"
+
+/* Headers seen are at most a few hundred bytes; anything longer is treated as damage. */
+#define FC_ENTRY_MAX_HEADER 65536u
+
+static fc_image_kind kind_of(uint16_t raw)
+{
+    switch (raw) {
+    case 1: return FC_IMAGE_PTX;
+    case 2: return FC_IMAGE_CUBIN;
+    case 8: return FC_IMAGE_LTOIR; /* NVVM IR per NVIDIA's fatbinary.h; -dlto gives it */
+    default: return FC_IMAGE_UNKNOWN;
+    }
+}
+
+static fc_compression compression_of(uint64_t flags)
+{
+    bool lz4 = flags & FC_FLAG_COMPRESS_LZ4, zstd = flags & FC_FLAG_COMPRESS_ZSTD;
+    if (lz4 && zstd)
+        return FC_COMPRESSION_UNKNOWN;
+    return lz4 ? FC_COMPRESSION_LZ4 : zstd ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_NONE;
+}
+
+fc_variant fc_variant_from_flags(uint64_t flags)
+{
+    if (flags & FC_FLAG_ARCH_SPECIFIC)
+        return FC_VARIANT_ARCH_SPECIFIC;
+    if (flags & FC_FLAG_FAMILY)
+        return FC_VARIANT_FAMILY;
+    return FC_VARIANT_NONE;
+}
+
+/* What can be wrong with an entry header; one check serves decoding and validation. */
+typedef enum entry_problem {
+    EP_NONE,
+    EP_STRAY,         /* too few bytes left for an entry */
+    EP_HEADER_SMALL,  /* header size below the minimum */
+    EP_HEADER_PAST,   /* header runs past the container */
+    EP_PAYLOAD_PAST,  /* payload runs past the container */
+    EP_COMPRESSED_PAST, /* compressed size larger than the payload */
+    EP_IDENT_PAST,    /* identifier outside the header */
+    EP_OPTIONS_PAST,  /* options block or text outside the header */
+} entry_problem;
+
+static entry_problem check_entry(const uint8_t *h, uint64_t avail)
+{
+    if (avail < 8)
+        return EP_STRAY;
+    uint32_t hs = fc_rd32(h + 4);
+    if (hs < FC_ENTRY_MIN_HEADER)
+        return EP_HEADER_SMALL;
+    if (hs > FC_ENTRY_MAX_HEADER || hs > avail)
+        return EP_HEADER_PAST;
+    uint64_t psz = fc_rd64(h + 8);
+    if (psz > avail - hs)
+        return EP_PAYLOAD_PAST;
+    if (compression_of(fc_rd64(h + 40)) != FC_COMPRESSION_NONE && fc_rd32(h + 16) > psz)
+        return EP_COMPRESSED_PAST;
+    uint32_t id_len = fc_rd32(h + 36);
+    if (id_len && !fc_range_ok(fc_rd32(h + 32), id_len, hs))
+        return EP_IDENT_PAST;
+    uint32_t opt_at = fc_rd32(h + 20);
+    if (opt_at && (!fc_range_ok(opt_at, 8, hs) ||
+                   !fc_range_ok(fc_rd32(h + opt_at), fc_rd32(h + opt_at + 4), hs)))
+        return EP_OPTIONS_PAST;
+    return EP_NONE;
+}
+
+static fc_status entry_failure(fc_builder *b, entry_problem p, const uint8_t *h, uint64_t avail,
+                               const char *where)
+{
+    unsigned long long left = avail;
+    switch (p) {
+    case EP_STRAY:
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: %llu stray bytes after the last entry", where, left);
+    case EP_HEADER_SMALL:
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: entry header size %u is below the minimum %u",
+                               where, fc_rd32(h + 4), FC_ENTRY_MIN_HEADER);
+    case EP_HEADER_PAST:
+        return fc_builder_fail(b, FC_ERR_FORMAT,
+                               "%s: entry header of %u bytes runs past the container (%llu bytes left)",
+                               where, avail >= 8 ? fc_rd32(h + 4) : 0, left);
+    case EP_PAYLOAD_PAST:
+        return fc_builder_fail(b, FC_ERR_FORMAT,
+                               "%s: entry payload of %llu bytes runs past the container (%llu bytes left)",
+                               where, (unsigned long long)fc_rd64(h + 8), left - fc_rd32(h + 4));
+    case EP_COMPRESSED_PAST:
+        return fc_builder_fail(b, FC_ERR_FORMAT,
+                               "%s: compressed size %u is larger than the entry's %llu payload bytes",
+                               where, fc_rd32(h + 16), (unsigned long long)fc_rd64(h + 8));
+    case EP_IDENT_PAST:
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: identifier lies outside the entry header", where);
+    case EP_OPTIONS_PAST:
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: options lie outside the entry header", where);
+    case EP_NONE:
+        break;
+    }
+    return FC_OK;
+}
+
+/* Text is kept; the binary blocks that sm_100+ cubins store where PTX keeps its options
+ * (their .nv.compat attributes, it seems) are not options and are left out. */
+static bool printable(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < 0x20 || s[i] > 0x7e)
+            return false;
+    return true;
+}
+
+/* Copies header text at [off, off + len) into BUF when it is printable, trimmed of the
+ * NULs and blanks around it. Returns BUF, or NULL. */
+static const char *header_text(const uint8_t *h, uint32_t off, uint32_t len, char *buf, size_t size)
+{
+    const uint8_t *s = h + off;
+    size_t n = len;
+    while (n && (s[n - 1] == 0 || s[n - 1] == ' '))
+        n--;
+    while (n && *s == ' ')
+        s++, n--;
+    if (!n || n >= size || !printable(s, n))
+        return NULL;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Decodes the entry header at H, AVAIL bytes before the container's end, at file offset OFF. */
+static fc_status decode_entry(fc_builder *b, const uint8_t *h, uint64_t avail, uint64_t off,
+                              uint64_t *consumed)
+{
+    entry_problem p = check_entry(h, avail);
+    if (p != EP_NONE) {
+        char where[300];
+        fc_where(b, off, where, sizeof where);
+        return entry_failure(b, p, h, avail, where);
+    }
+    fc_entry e;
+    memset(&e, 0, sizeof e);
+    e.offset = off;
+    e.header_size = fc_rd32(h + 4);
+    e.raw_kind = fc_rd16(h);
+    e.kind = kind_of(e.raw_kind);
+    e.version_minor = fc_rd16(h + 24);
+    e.version_major = fc_rd16(h + 26);
+    e.arch = fc_rd32(h + 28);
+    e.flags = fc_rd64(h + 40);
+    e.variant = fc_variant_from_flags(e.flags);
+    e.compression = compression_of(e.flags);
+    e.debug = e.flags & FC_FLAG_DEBUG;
+    e.obfuscated = e.flags & FC_FLAG_OBFUSCATED;
+    e.payload_offset = off + e.header_size;
+    e.payload_size = fc_rd64(h + 8);
+    e.stored_size = e.payload_size;
+    e.uncompressed_size = e.payload_size;
+    if (e.compression != FC_COMPRESSION_NONE) {
+        uint32_t csz = fc_rd32(h + 16);
+        if (csz)
+            e.stored_size = csz;
+        e.uncompressed_size = fc_rd64(h + 56);
+    }
+    char ident[1024], opts[4096];
+    if (fc_rd32(h + 36))
+        e.identifier = header_text(h, fc_rd32(h + 32), fc_rd32(h + 36), ident, sizeof ident);
+    uint32_t opt_at = fc_rd32(h + 20);
+    if (opt_at)
+        e.options = header_text(h, fc_rd32(h + opt_at), fc_rd32(h + opt_at + 4), opts, sizeof opts);
+    fc_status st = fc_builder_add_entry(b, &e);
+    *consumed = e.header_size + e.payload_size;
+    return st;
+}
+
+fc_status fc_fatbin_decode_one(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
+                               fc_origin origin, const char *section, uint64_t *consumed)
+{
+    char where[300];
+    fc_where(b, base, where, sizeof where);
+    if (size < FC_CONTAINER_HEADER)
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: %llu bytes are too few for a container header",
+                               where, (unsigned long long)size);
+    if (fc_rd32(buf) != FC_FATBIN_MAGIC)
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: no fat binary magic (found 0x%08x)",
+                               where, fc_rd32(buf));
+    uint16_t version = fc_rd16(buf + 4), hsz = fc_rd16(buf + 6);
+    if (version != 1)
+        return fc_builder_fail(b, FC_ERR_UNSUPPORTED, "%s: container version %u is not 1", where, version);
+    if (hsz < FC_CONTAINER_HEADER || hsz > size)
+        return fc_builder_fail(b, FC_ERR_FORMAT, "%s: container header size %u is invalid", where, hsz);
+    uint64_t body = fc_rd64(buf + 8);
+    if (body > size - hsz)
+        return fc_builder_fail(b, FC_ERR_FORMAT,
+                               "%s: container of %llu bytes runs past the end (%llu bytes left)",
+                               where, (unsigned long long)body, (unsigned long long)(size - hsz));
+    fc_status st = fc_builder_add_container(b, base, origin, section);
+    if (st != FC_OK)
+        return st;
+    fc_builder_set_container_size(b, hsz + body);
+    uint64_t pos = hsz, end = hsz + body;
+    while (pos < end) {
+        uint64_t used = 0;
+        st = decode_entry(b, buf + pos, end - pos, base + pos, &used);
+        if (st != FC_OK)
+            return st;
+        pos += used;
+    }
+    *consumed = end;
+    return FC_OK;
+}
+
+fc_status fc_fatbin_decode_run(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
+                               fc_origin origin, const char *section)
+{
+    uint64_t pos = 0;
+    for (;;) {
+        while (pos < size && buf[pos] == 0) /* padding between containers */
+            pos++;
+        if (pos >= size)
+            return FC_OK;
+        uint64_t used = 0;
+        fc_status st = fc_fatbin_decode_one(b, buf + pos, size - pos, base + pos, origin, section, &used);
+        if (st != FC_OK)
+            return st;
+        pos += used;
+        if (b->progress)
+            b->progress(b, base + pos);
+    }
+}
+
+bool fc_fatbin_plausible(const uint8_t *buf, uint64_t size, uint64_t *len)
+{
+    /* Stricter than decoding: a hit in arbitrary data must look exactly like what nvcc
+     * writes before it is believed (known kinds, the 0x0101 field, 8-byte header sizes). */
+    if (size < FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER || fc_rd32(buf) != FC_FATBIN_MAGIC ||
+        fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER)
+        return false;
+    uint64_t body = fc_rd64(buf + 8);
+    if (body < FC_ENTRY_MIN_HEADER || body > size - FC_CONTAINER_HEADER)
+        return false;
+    uint64_t pos = FC_CONTAINER_HEADER, end = FC_CONTAINER_HEADER + body;
+    while (pos < end) {
+        const uint8_t *h = buf + pos;
+        if (check_entry(h, end - pos) != EP_NONE || kind_of(fc_rd16(h)) == FC_IMAGE_UNKNOWN ||
+            fc_rd16(h + 2) != 0x0101 || fc_rd32(h + 4) % 8)
+            return false;
+        pos += fc_rd32(h + 4) + fc_rd64(h + 8);
+    }
+    *len = end;
+    return true;
+}

@@ -1,0 +1,140 @@
+/* internal.h - what the library's files share: the object builder and error messages. */
+#ifndef FC_INTERNAL_H
+#define FC_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "fatcheck.h"
+
+/* The smallest entry header holding every field fatcheck reads (flags at 40, the declared
+ * uncompressed size at 56). Every header seen is at least this long. */
+#define FC_ENTRY_MIN_HEADER 64u
+#define FC_CONTAINER_HEADER 16u
+#define FC_FATBIN_MAGIC 0xBA55ED50u
+
+/* An input's bytes: a mapping of a whole file (or a caller's buffer), and the file
+ * descriptor when there is one, so that bulk scans can pread into a small buffer instead of
+ * faulting the mapping in (which would count every page against the resident set). */
+typedef struct fc_image {
+    const uint8_t *data;
+    size_t size;
+    int fd;              /* -1 for memory images */
+    bool own_mapping;    /* data is our mmap: pages behind the work may be released */
+} fc_image;
+
+/* Collects the containers and entries of one object as they are decoded, then hands out a
+ * read-only fc_object. Growth is geometric; counts are capped by the options' limits. */
+typedef struct fc_builder {
+    fc_object obj;
+    const fc_options *opts; /* points at options below */
+    fc_options options;
+    char *label;            /* "path" or "path(member)", for messages */
+    fc_container *containers;
+    size_t *first_entry;    /* index into entries of each container's first entry */
+    size_t cap_containers, cap_first;
+    fc_entry *entries;
+    size_t n_entries, cap_entries;
+    char **strings;         /* every string the object owns */
+    size_t n_strings, cap_strings;
+    const char *last_section; /* interned copy of the most recent section name */
+    /* Where offsets in messages are counted from: a section's start, or the file's. */
+    const char *where_section;
+    uint64_t where_base;
+    /* Called after each container of a run with the file offset reached, so that the
+     * caller can release the pages behind it. */
+    void (*progress)(struct fc_builder *b, uint64_t offset);
+    const fc_image *image;  /* for progress; may be NULL */
+    uint64_t image_base;    /* image offset of the object's first byte */
+    uint64_t released;      /* object offset up to which pages were released */
+} fc_builder;
+
+/* Sets the frame for messages: offsets become "SECTION+0xREL" (or "offset 0xOFF" when
+ * SECTION is NULL). */
+void fc_builder_where(fc_builder *b, const char *section, uint64_t section_offset);
+/* Formats file offset OFF in the current frame. */
+void fc_where(const fc_builder *b, uint64_t off, char *buf, size_t size);
+
+fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member);
+/* Frees everything the builder owns, including the object it built. */
+void fc_builder_reset(fc_builder *b);
+/* Opens a container; the entries added next belong to it. */
+fc_status fc_builder_add_container(fc_builder *b, uint64_t offset, fc_origin origin, const char *section);
+void fc_builder_set_container_size(fc_builder *b, uint64_t size);
+/* Adds an entry to the last container; strings in *e are copied. */
+fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e);
+/* Drops the last container and its entries (an embedded candidate that did not validate). */
+void fc_builder_drop_container(fc_builder *b);
+/* Copies LEN bytes of S as an owned NUL-terminated string; NULL when out of memory. */
+char *fc_builder_strndup(fc_builder *b, const char *s, size_t len);
+/* Records the first decoding problem: "LABEL: WHERE: reason". Returns STATUS. */
+fc_status fc_builder_fail(fc_builder *b, fc_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Fixes up pointers; the object is valid until fc_builder_reset. */
+const fc_object *fc_builder_finish(fc_builder *b);
+
+/* Decodes containers lying back to back in BUF[0..size), as in .nv_fatbin. Zero padding
+ * between containers is skipped. BASE is the file offset of BUF[0]; SECTION names the
+ * section for messages (or NULL). Stops at the first problem, recorded in the builder. */
+fc_status fc_fatbin_decode_run(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
+                               fc_origin origin, const char *section);
+
+/* Decodes the one container at BUF (which has SIZE bytes available). On success
+ * *consumed is the container's length. */
+fc_status fc_fatbin_decode_one(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
+                               fc_origin origin, const char *section, uint64_t *consumed);
+
+/* True when BUF (SIZE bytes available) starts with a container whose header and entry
+ * chain are consistent: the test for containers found by scanning plain data. On success
+ * *len is the container's length. Reads only headers. */
+bool fc_fatbin_plausible(const uint8_t *buf, uint64_t size, uint64_t *len);
+
+/* Drops the pages of [off, off + len) from the resident set when the image is our own
+ * mapping (the page cache keeps them; a later read faults them back). */
+void fc_image_release(const fc_image *img, uint64_t off, uint64_t len);
+
+/* One section to search for embedded containers: [offset, offset + size) of the image. */
+typedef struct fc_region {
+    uint64_t offset, size;
+    const char *section;
+} fc_region;
+
+/* Finds containers stored as plain data in the regions and adds those that validate, as
+ * FC_ORIGIN_EMBEDDED, in file order. OFFSET_BASE is subtracted from image offsets to give
+ * the object's offsets (an archive member's start). Uses opts->threads threads. */
+fc_status fc_embedded_scan(fc_builder *b, const fc_image *img, uint64_t offset_base,
+                           const fc_region *regions, size_t n_regions);
+
+/* PTX text: true when BUF looks like PTX; fills ISA version and target. */
+bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
+fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size);
+
+/* ELF inputs (libelf): host ELF, archives, standalone cubins. */
+typedef struct fc_scan_ctx {
+    const fc_options *opts;
+    fc_object_fn on_object;
+    fc_error_fn on_error;
+    void *user;
+    bool named;            /* the input was named by the caller, not found in a directory */
+    size_t delivered;      /* objects handed to on_object so far */
+} fc_scan_ctx;
+
+/* Reports an error for an input that produced no object. Returns the callback's value. */
+int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Scans one image (a mapped file or a caller's buffer) named PATH. */
+int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Scans an image that starts with the ELF or archive magic. */
+int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Hands a finished object to the caller's callback and frees the builder. */
+int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
+/* Releases the pages behind a run's progress (a builder progress callback). */
+void fc_release_behind(fc_builder *b, uint64_t offset);
+
+/* Format detection from the first bytes. */
+fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive);
+
+/* Architecture tables. */
+fc_variant fc_variant_from_flags(uint64_t flags);
+
+#endif

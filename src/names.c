@@ -1,0 +1,98 @@
+/* names.c - names of statuses, kinds and architectures, and the default options. */
+#include <stdio.h>
+
+#include "internal.h"
+
+void fc_options_init(fc_options *o)
+{
+    o->scan_embedded = true;
+    o->recurse = true;
+    o->max_decompressed_size = 1ull << 30; /* the largest cubin seen is ~12 MB */
+    o->max_containers = 1u << 20;          /* cuFFT has 23,984; cuBLASLt 3,165 */
+    o->max_entries = 1u << 22;
+    o->max_depth = 64;
+    o->threads = 0;
+}
+
+const char *fc_status_name(fc_status s)
+{
+    switch (s) {
+    case FC_OK: return "ok";
+    case FC_ERR_IO: return "read error";
+    case FC_ERR_FORMAT: return "format error";
+    case FC_ERR_LIMIT: return "limit exceeded";
+    case FC_ERR_NOMEM: return "out of memory";
+    case FC_ERR_INVALID: return "invalid argument";
+    case FC_ERR_UNSUPPORTED: return "unsupported";
+    }
+    return "unknown status";
+}
+
+const char *fc_image_kind_name(fc_image_kind k)
+{
+    switch (k) {
+    case FC_IMAGE_PTX: return "ptx";
+    case FC_IMAGE_CUBIN: return "cubin";
+    case FC_IMAGE_LTOIR: return "ltoir";
+    case FC_IMAGE_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+const char *fc_compression_name(fc_compression c)
+{
+    switch (c) {
+    case FC_COMPRESSION_NONE: return "none";
+    case FC_COMPRESSION_LZ4: return "lz4";
+    case FC_COMPRESSION_ZSTD: return "zstd";
+    case FC_COMPRESSION_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+const char *fc_origin_name(fc_origin o)
+{
+    switch (o) {
+    case FC_ORIGIN_SECTION: return "section";
+    case FC_ORIGIN_EMBEDDED: return "embedded";
+    case FC_ORIGIN_FATBIN_FILE: return "fatbin";
+    case FC_ORIGIN_CUBIN_FILE: return "cubin";
+    case FC_ORIGIN_PTX_FILE: return "ptx";
+    }
+    return "unknown";
+}
+
+const char *fc_format_name(fc_format f)
+{
+    switch (f) {
+    case FC_FORMAT_ELF: return "elf";
+    case FC_FORMAT_FATBIN: return "fatbin";
+    case FC_FORMAT_CUBIN: return "cubin";
+    case FC_FORMAT_PTX: return "ptx";
+    case FC_FORMAT_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+static const char *variant_suffix(fc_variant v)
+{
+    return v == FC_VARIANT_ARCH_SPECIFIC ? "a" : v == FC_VARIANT_FAMILY ? "f" : "";
+}
+
+char *fc_entry_arch_name(const fc_entry *e, char *buf, size_t size)
+{
+    const char *prefix = e->kind == FC_IMAGE_PTX ? "compute_" : e->kind == FC_IMAGE_LTOIR ? "lto_" : "sm_";
+    snprintf(buf, size, "%s%u%s", prefix, e->arch, variant_suffix(e->variant));
+    return buf;
+}
+
+char *fc_entry_cuobjdump_arch(const fc_entry *e, char *buf, size_t size)
+{
+    /* Checked against cuobjdump 13.0: sm_100f cubins are listed as sm_100, while PTX keeps
+     * both suffixes (variants.2.sm_100f.ptx). */
+    fc_variant v = e->variant;
+    if (e->kind != FC_IMAGE_PTX && v == FC_VARIANT_FAMILY)
+        v = FC_VARIANT_NONE;
+    snprintf(buf, size, "sm_%u%s", e->arch, variant_suffix(v));
+    return buf;
+}

@@ -1,0 +1,183 @@
+/* object.c - building fc_object results: growing arrays, owned strings, the first error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member)
+{
+    memset(b, 0, sizeof *b);
+    if (opts)
+        b->options = *opts;
+    else
+        fc_options_init(&b->options);
+    b->opts = &b->options;
+    b->obj.path = path;
+    b->obj.member = member;
+    b->obj.status = FC_OK;
+    size_t n = strlen(path ? path : "") + (member ? strlen(member) + 2 : 0) + 1;
+    b->label = malloc(n);
+    if (!b->label)
+        return FC_ERR_NOMEM;
+    if (member)
+        snprintf(b->label, n, "%s(%s)", path ? path : "", member);
+    else
+        snprintf(b->label, n, "%s", path ? path : "");
+    return FC_OK;
+}
+
+void fc_builder_reset(fc_builder *b)
+{
+    for (size_t i = 0; i < b->n_strings; i++)
+        free(b->strings[i]);
+    free(b->strings);
+    free(b->containers);
+    free(b->first_entry);
+    free(b->entries);
+    free(b->label);
+    free((char *)b->obj.error);
+    memset(b, 0, sizeof *b);
+}
+
+char *fc_builder_strndup(fc_builder *b, const char *s, size_t len)
+{
+    if (!grow((void **)&b->strings, &b->cap_strings, b->n_strings + 1, sizeof *b->strings))
+        return NULL;
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    b->strings[b->n_strings++] = copy;
+    return copy;
+}
+
+fc_status fc_builder_add_container(fc_builder *b, uint64_t offset, fc_origin origin, const char *section)
+{
+    size_t n = b->obj.n_containers;
+    if (n >= b->opts->max_containers)
+        return fc_builder_fail(b, FC_ERR_LIMIT, "more than %llu containers",
+                               (unsigned long long)b->opts->max_containers);
+    if (!grow((void **)&b->containers, &b->cap_containers, n + 1, sizeof *b->containers) ||
+        !grow((void **)&b->first_entry, &b->cap_first, n + 1, sizeof *b->first_entry))
+        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    if (section && (!b->last_section || strcmp(section, b->last_section) != 0)) {
+        b->last_section = fc_builder_strndup(b, section, strlen(section));
+        if (!b->last_section)
+            return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    }
+    fc_container *c = &b->containers[n];
+    memset(c, 0, sizeof *c);
+    c->offset = offset;
+    c->origin = origin;
+    c->section = section ? b->last_section : NULL;
+    b->first_entry[n] = b->n_entries;
+    b->obj.n_containers = n + 1;
+    return FC_OK;
+}
+
+void fc_builder_set_container_size(fc_builder *b, uint64_t size)
+{
+    if (b->obj.n_containers)
+        b->containers[b->obj.n_containers - 1].size = size;
+}
+
+void fc_builder_drop_container(fc_builder *b)
+{
+    if (!b->obj.n_containers)
+        return;
+    b->obj.n_containers--;
+    b->n_entries = b->first_entry[b->obj.n_containers];
+}
+
+fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e)
+{
+    if (b->n_entries >= b->opts->max_entries)
+        return fc_builder_fail(b, FC_ERR_LIMIT, "more than %llu entries",
+                               (unsigned long long)b->opts->max_entries);
+    if (!grow((void **)&b->entries, &b->cap_entries, b->n_entries + 1, sizeof *b->entries))
+        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    fc_entry *d = &b->entries[b->n_entries];
+    *d = *e;
+    if ((e->identifier && !(d->identifier = fc_builder_strndup(b, e->identifier, strlen(e->identifier)))) ||
+        (e->options && !(d->options = fc_builder_strndup(b, e->options, strlen(e->options)))))
+        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    b->n_entries++;
+    return FC_OK;
+}
+
+fc_status fc_builder_fail(fc_builder *b, fc_status status, const char *fmt, ...)
+{
+    if (b->obj.error) /* keep the first problem: later ones are usually its echoes */
+        return status;
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(b->label) + strlen(reason) + 3;
+    char *msg = malloc(n);
+    if (msg && *b->label)
+        snprintf(msg, n, "%s: %s", b->label, reason);
+    else if (msg)
+        snprintf(msg, n, "%s", reason);
+    b->obj.error = msg;
+    b->obj.status = status;
+    return status;
+}
+
+void fc_builder_where(fc_builder *b, const char *section, uint64_t section_offset)
+{
+    b->where_section = section;
+    b->where_base = section_offset;
+}
+
+void fc_where(const fc_builder *b, uint64_t off, char *buf, size_t size)
+{
+    if (b->where_section && off >= b->where_base)
+        snprintf(buf, size, "%s+0x%llx", b->where_section, (unsigned long long)(off - b->where_base));
+    else
+        snprintf(buf, size, "offset 0x%llx", (unsigned long long)off);
+}
+
+const fc_object *fc_builder_finish(fc_builder *b)
+{
+    size_t n = b->obj.n_containers;
+    for (size_t i = 0; i < n; i++) {
+        size_t first = b->first_entry[i];
+        size_t end = i + 1 < n ? b->first_entry[i + 1] : b->n_entries;
+        b->containers[i].entries = b->entries ? b->entries + first : NULL;
+        b->containers[i].n_entries = end - first;
+    }
+    b->obj.containers = b->containers;
+    return &b->obj;
+}
+
+void fc_object_free(fc_object *obj)
+{
+    if (!obj)
+        return;
+    /* Objects from fc_decode_fatbin are the first member of a heap builder. */
+    fc_builder *b = (fc_builder *)obj;
+    fc_builder_reset(b);
+    free(b);
+}

@@ -1,0 +1,219 @@
+/* scan.c - inputs: telling formats apart, mapping files, and handing out objects. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "internal.h"
+#include "walk.h"
+
+/* Pages behind a run are released in steps of this size (see fc_release_behind). */
+#define RELEASE_STEP (4u << 20)
+
+fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
+{
+    *is_archive = false;
+    if (size >= 8 && memcmp(buf, "!<arch>\n", 8) == 0) {
+        *is_archive = true;
+        return FC_FORMAT_ELF;
+    }
+    if (size >= 4 && memcmp(buf, "\177ELF", 4) == 0)
+        return FC_FORMAT_ELF;
+    if (size >= 4 && fc_rd32(buf) == FC_FATBIN_MAGIC)
+        return FC_FORMAT_FATBIN;
+    if (fc_ptx_text_probe(buf, size))
+        return FC_FORMAT_PTX;
+    return FC_FORMAT_UNKNOWN;
+}
+
+void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
+{
+    if (!img || !img->own_mapping || !len)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t start = (off + (uint64_t)page - 1) & ~((uint64_t)page - 1);
+    uint64_t end = (off + len) & ~((uint64_t)page - 1);
+    /* The mapping is private and never written, so dropping its pages loses nothing. */
+    if (end > start)
+        madvise((void *)(img->data + start), (size_t)(end - start), MADV_DONTNEED);
+}
+
+void fc_release_behind(fc_builder *b, uint64_t offset)
+{
+    if (offset >= b->released + RELEASE_STEP) {
+        fc_image_release(b->image, b->image_base + b->released, offset - b->released);
+        b->released = offset;
+    }
+}
+
+int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
+                    const char *fmt, ...)
+{
+    char reason[512], msg[4096 + 600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (member)
+        snprintf(msg, sizeof msg, "%s(%s): %s", path, member, reason);
+    else
+        snprintf(msg, sizeof msg, "%s: %s", path, reason);
+    fc_error err = {status, path, member, msg};
+    return sc->on_error ? sc->on_error(sc->user, &err) : 0;
+}
+
+int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
+{
+    int rc = 0;
+    const fc_object *obj = fc_builder_finish(b);
+    /* Files found in a directory are reported only when they hold CUDA code (or were
+     * damaged); a file the caller named is always reported. */
+    if (obj->n_containers || obj->error || (sc->named && !obj->member)) {
+        sc->delivered++;
+        rc = sc->on_object ? sc->on_object(sc->user, obj) : 0;
+    }
+    fc_builder_reset(b);
+    return rc;
+}
+
+int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
+{
+    bool archive;
+    fc_format f = fc_sniff(img->data, img->size, &archive);
+    if (f == FC_FORMAT_ELF)
+        return fc_scan_elf(sc, img, path);
+    if (f == FC_FORMAT_UNKNOWN) {
+        if (!sc->named)
+            return 0;
+        if (img->size == 0)
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
+        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                               "not an ELF file, archive, fat binary, cubin or PTX file");
+    }
+    fc_builder b;
+    if (fc_builder_init(&b, sc->opts, path, NULL) != FC_OK)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    b.obj.format = f;
+    b.obj.size = img->size;
+    b.image = img;
+    b.progress = fc_release_behind;
+    if (f == FC_FORMAT_FATBIN)
+        fc_fatbin_decode_run(&b, img->data, img->size, 0, FC_ORIGIN_FATBIN_FILE, NULL);
+    else
+        fc_ptx_text_decode(&b, img->data, img->size);
+    return fc_deliver(sc, &b);
+}
+
+/* Opens, maps and scans one regular file. NAMED files are reported whatever they hold;
+ * files found in a directory are first sniffed with one small read, so that the many
+ * files that are not CUDA binaries cost almost nothing. */
+int fc_scan_file(fc_scan_ctx *sc, const char *path)
+{
+    /* O_NONBLOCK: a FIFO swapped in after the caller's stat must not block the open. */
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
+    int rc = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot stat: %s", strerror(errno));
+        goto cleanup;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        if (sc->named)
+            rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "not a regular file");
+        goto cleanup;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
+        rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "too large to map");
+        goto cleanup;
+    }
+    if (!sc->named) {
+        uint8_t head[4096];
+        ssize_t n = pread(fd, head, sizeof head, 0);
+        bool archive;
+        if (n <= 0 || fc_sniff(head, (size_t)n, &archive) == FC_FORMAT_UNKNOWN)
+            goto cleanup;
+    }
+    if (st.st_size == 0) {
+        fc_image img = {(const uint8_t *)"", 0, fd, false};
+        rc = fc_scan_image(sc, &img, path);
+        goto cleanup;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(errno));
+        goto cleanup;
+    }
+    /* Only headers are read: no read-ahead, and no neighbouring pages mapped in. */
+    madvise(map, (size_t)st.st_size, MADV_RANDOM);
+    fc_image img = {map, (size_t)st.st_size, fd, true};
+    rc = fc_scan_image(sc, &img, path);
+    munmap(map, (size_t)st.st_size);
+cleanup:
+    close(fd);
+    return rc;
+}
+
+static const fc_options *options_or_defaults(const fc_options *opts, fc_options *storage)
+{
+    if (opts)
+        return opts;
+    fc_options_init(storage);
+    return storage;
+}
+
+int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc_error_fn on_error, void *ctx)
+{
+    if (!path)
+        return FC_ERR_INVALID;
+    fc_options defaults;
+    fc_scan_ctx sc = {options_or_defaults(opts, &defaults), on_object, on_error, ctx, true, 0};
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fc_report_error(&sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        if (!sc.opts->recurse)
+            return fc_report_error(&sc, FC_ERR_IO, path, NULL, "is a directory");
+        return fc_walk(&sc, path, &st);
+    }
+    if (!S_ISREG(st.st_mode))
+        return fc_report_error(&sc, FC_ERR_IO, path, NULL, "not a regular file");
+    return fc_scan_file(&sc, path);
+}
+
+int fc_scan_memory(const void *data, size_t size, const char *name, const fc_options *opts,
+                   fc_object_fn on_object, fc_error_fn on_error, void *ctx)
+{
+    if (!data && size)
+        return FC_ERR_INVALID;
+    fc_options defaults;
+    fc_scan_ctx sc = {options_or_defaults(opts, &defaults), on_object, on_error, ctx, true, 0};
+    fc_image img = {data ? data : (const void *)"", size, -1, false};
+    return fc_scan_image(&sc, &img, name ? name : "(memory)");
+}
+
+fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc_options *opts, fc_object **out)
+{
+    if (!out || (!buf && size))
+        return FC_ERR_INVALID;
+    *out = NULL;
+    fc_builder *b = malloc(sizeof *b);
+    if (!b)
+        return FC_ERR_NOMEM;
+    if (fc_builder_init(b, opts, NULL, NULL) != FC_OK) {
+        free(b);
+        return FC_ERR_NOMEM;
+    }
+    b->obj.format = FC_FORMAT_FATBIN;
+    b->obj.size = size;
+    fc_status st = fc_fatbin_decode_run(b, buf, size, base, FC_ORIGIN_FATBIN_FILE, NULL);
+    fc_builder_finish(b);
+    *out = &b->obj;
+    return st;
+}

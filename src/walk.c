@@ -1,0 +1,189 @@
+/* walk.c - walking directory trees: name order, each inode once, loops reported. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "walk.h"
+
+/* Inodes seen, in an open-addressing hash set. Symlinks make one file reachable under
+ * several names (libcublasLt.so -> libcublasLt.so.13); each is scanned once. */
+typedef struct inode_set {
+    struct { dev_t dev; ino_t ino; bool used; } *slots;
+    size_t n, cap;
+} inode_set;
+
+static size_t slot_of(const inode_set *s, dev_t dev, ino_t ino)
+{
+    uint64_t h = ((uint64_t)ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dev;
+    size_t i = (size_t)(h ^ (h >> 29)) & (s->cap - 1);
+    while (s->slots[i].used && !(s->slots[i].dev == dev && s->slots[i].ino == ino))
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* Adds (dev, ino); returns 1 if added, 0 if present, -1 when out of memory. */
+static int set_add(inode_set *s, dev_t dev, ino_t ino)
+{
+    if ((s->n + 1) * 2 > s->cap) {
+        inode_set bigger = {NULL, 0, s->cap ? s->cap * 2 : 256};
+        bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
+        if (!bigger.slots)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slots[i].used)
+                bigger.slots[slot_of(&bigger, s->slots[i].dev, s->slots[i].ino)] = s->slots[i];
+        bigger.n = s->n;
+        free(s->slots);
+        *s = bigger;
+    }
+    size_t i = slot_of(s, dev, ino);
+    if (s->slots[i].used)
+        return 0;
+    s->slots[i].dev = dev;
+    s->slots[i].ino = ino;
+    s->slots[i].used = true;
+    s->n++;
+    return 1;
+}
+
+typedef struct ancestor {
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+    const struct ancestor *up;
+} ancestor;
+
+typedef struct walker {
+    fc_scan_ctx *sc;
+    inode_set files, dirs;
+} walker;
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = malloc(a + b + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/')
+        p[k++] = '/';
+    memcpy(p + k, name, b + 1);
+    return p;
+}
+
+static int walk_dir(walker *w, const char *path, const ancestor *up, unsigned depth);
+
+/* Visits one directory entry; SYMLINKS_PASS says which pass this is (see walk_dir). */
+static int visit(walker *w, const char *child, const ancestor *up, unsigned depth, bool symlinks_pass)
+{
+    struct stat lst, st;
+    if (lstat(child, &lst) != 0)
+        return 0; /* gone since readdir */
+    bool link = S_ISLNK(lst.st_mode);
+    if (link != symlinks_pass)
+        return 0;
+    if (link && stat(child, &st) != 0)
+        return 0; /* a dangling link holds no code */
+    if (!link)
+        st = lst;
+    if (S_ISDIR(st.st_mode)) {
+        for (const ancestor *a = up; a; a = a->up)
+            if (a->dev == st.st_dev && a->ino == st.st_ino)
+                return fc_report_error(w->sc, FC_ERR_IO, child, NULL,
+                                       "symlink loop back to %s, not followed", a->path);
+        int added = set_add(&w->dirs, st.st_dev, st.st_ino);
+        if (added < 0)
+            return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+        if (!added)
+            return 0; /* reached before through another name */
+        if (depth + 1 > w->sc->opts->max_depth)
+            return fc_report_error(w->sc, FC_ERR_LIMIT, child, NULL,
+                                   "deeper than %u directories, not followed", w->sc->opts->max_depth);
+        ancestor me = {st.st_dev, st.st_ino, child, up};
+        return walk_dir(w, child, &me, depth + 1);
+    }
+    /* FIFOs, devices and sockets are never opened: a read could block forever. */
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    int added = set_add(&w->files, st.st_dev, st.st_ino);
+    if (added < 0)
+        return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+    return added ? fc_scan_file(w->sc, child) : 0;
+}
+
+static int walk_dir(walker *w, const char *path, const ancestor *up, unsigned depth)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return fc_report_error(w->sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *de;
+    errno = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            char **p = realloc(names, nc * sizeof *p);
+            if (!p) {
+                rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+                goto cleanup;
+            }
+            names = p;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+            goto cleanup;
+        }
+        n++;
+    }
+    closedir(d);
+    d = NULL;
+    qsort(names, n, sizeof *names, cmp_names);
+    /* Real files and directories first, then symlinks: a link's target in the same tree is
+     * then reported under its own name, and the link is skipped as already seen. */
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            char *child = join(path, names[i]);
+            if (!child) {
+                rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+                break;
+            }
+            rc = visit(w, child, up, depth, pass == 1);
+            free(child);
+        }
+    }
+cleanup:
+    if (d)
+        closedir(d);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int fc_walk(fc_scan_ctx *sc, const char *path, const struct stat *st)
+{
+    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}};
+    bool named = sc->named;
+    sc->named = false;
+    ancestor root = {st->st_dev, st->st_ino, path, NULL};
+    int rc = set_add(&w.dirs, st->st_dev, st->st_ino) < 0
+                 ? fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory")
+                 : walk_dir(&w, path, &root, 0);
+    sc->named = named;
+    free(w.files.slots);
+    free(w.dirs.slots);
+    return rc;
+}
