@@ -33,6 +33,22 @@ static bool is_fatbin_section(const char *name)
     return strcmp(name, ".nv_fatbin") == 0 || strcmp(name, "__nv_relfatbin") == 0;
 }
 
+/* Data sections whose layout the ABI or toolchain fixes (unwind tables, pointer arrays,
+ * the GOT, TLS images, relocated constants): a fat binary, which needs no relocation and
+ * no thread-local copy, is never placed there, so they are not searched. */
+static bool is_structured_section(const char *name)
+{
+    static const char *const names[] = {
+        ".eh_frame", ".eh_frame_hdr", ".gcc_except_table", ".init_array", ".fini_array",
+        ".preinit_array", ".dynamic", ".got", ".got.plt", ".tdata", ".data.rel.ro",
+        ".nvFatBinSegment", ".interp", ".note.gnu.build-id", ".note.ABI-tag",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* The variant of a standalone cubin is not in its ELF header (sm_90 and sm_90a cubins have
  * the same e_flags); ptxas records its command line in .note.nv.tkinfo ("-arch sm_90a"). */
 static fc_variant cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
@@ -132,7 +148,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             continue;
         bool fatbin = is_fatbin_section(name);
         bool data_section = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
-                            sh.sh_size >= EMBEDDED_MIN_SECTION;
+                            sh.sh_size >= EMBEDDED_MIN_SECTION && !is_structured_section(name);
         if (!fatbin && !(data_section && sc->opts->scan_embedded))
             continue;
         if (!fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
