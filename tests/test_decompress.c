@@ -1,0 +1,115 @@
+/* test_decompress.c - zstd and LZ4 payloads against the same image stored uncompressed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatcheck.h"
+#include "tap.h"
+#include "testutil.h"
+
+typedef struct fixture {
+    unsigned char *buf;
+    size_t size;
+    fc_object *obj;
+} fixture;
+
+static fixture load(const char *name)
+{
+    fixture f;
+    f.buf = read_fixture(name, &f.size);
+    if (fc_decode_fatbin(f.buf, f.size, 0, NULL, &f.obj) != FC_OK) {
+        printf("Bail out! %s does not decode\n", name);
+        exit(1);
+    }
+    return f;
+}
+
+static void drop(fixture *f)
+{
+    fc_object_free(f->obj);
+    free(f->buf);
+}
+
+static const fc_entry *entry(const fixture *f, size_t i)
+{
+    return &f->obj->containers[0].entries[i];
+}
+
+static fc_status inflate(const fixture *f, size_t i, uint64_t limit, void **out, size_t *n)
+{
+    const fc_entry *e = entry(f, i);
+    return fc_decompress(e->compression, f->buf + e->payload_offset, (size_t)e->stored_size,
+                         e->uncompressed_size, limit, out, n);
+}
+
+int main(void)
+{
+    fixture plain = load("compress_none.fatbin");
+    fixture zstd = load("compress_size.fatbin");
+    fixture lz4 = load("compress_speed.fatbin");
+    const uint64_t limit = 1u << 20;
+    void *out;
+    size_t n;
+
+    /* The uncompressed PTX is padded to 8 bytes; the text itself is 2,508 bytes. */
+    const unsigned char *ptx = plain.buf + entry(&plain, 1)->payload_offset;
+    const unsigned char *cubin = plain.buf + entry(&plain, 0)->payload_offset;
+
+    is_u64(inflate(&zstd, 1, limit, &out, &n), FC_OK, "zstd PTX decompresses");
+    ok(n == 2508 && memcmp(out, ptx, n) == 0, "zstd PTX equals the uncompressed PTX");
+    free(out);
+    is_u64(inflate(&zstd, 0, limit, &out, &n), FC_OK, "zstd cubin decompresses");
+    ok(n == 7880 && memcmp(out, cubin, n) == 0 && memcmp(out, "\177ELF", 4) == 0,
+       "zstd cubin equals the uncompressed cubin");
+    free(out);
+    is_u64(inflate(&lz4, 1, limit, &out, &n), FC_OK, "LZ4 PTX decompresses");
+    ok(n == 2508 && memcmp(out, ptx, n) == 0, "LZ4 PTX equals the uncompressed PTX");
+    free(out);
+    is_u64(inflate(&plain, 0, limit, &out, &n), FC_OK, "an uncompressed entry is copied");
+    ok(n == 7880 && memcmp(out, cubin, n) == 0, "the copy is exact");
+    free(out);
+
+    /* Limits: the output may never exceed what the caller allows, whatever is declared. */
+    is_u64(inflate(&zstd, 0, 4096, &out, &n), FC_ERR_LIMIT, "zstd past the limit is refused");
+    ok(out == NULL, "nothing is returned past the limit");
+    is_u64(inflate(&lz4, 1, 1000, &out, &n), FC_ERR_LIMIT, "LZ4 past the limit is refused");
+    const fc_entry *e = entry(&zstd, 1);
+    is_u64(fc_decompress(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, (size_t)e->stored_size,
+                         1ull << 42, 1ull << 30, &out, &n),
+           FC_ERR_LIMIT, "a declared size of 4 TiB is refused, not allocated");
+    /* A declared size that lies low or high does not change the result. */
+    is_u64(fc_decompress(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, (size_t)e->stored_size, 16, limit,
+                         &out, &n),
+           FC_OK, "a declared size that is too small is only a first guess");
+    ok(n == 2508 && memcmp(out, ptx, n) == 0, "and the output is still exact");
+    free(out);
+    const fc_entry *l = entry(&lz4, 1);
+    is_u64(fc_decompress(FC_COMPRESSION_LZ4, lz4.buf + l->payload_offset, (size_t)l->stored_size, 0, limit, &out,
+                         &n),
+           FC_OK, "LZ4 without a declared size grows its buffer");
+    ok(n == 2508 && memcmp(out, ptx, n) == 0, "and the output is exact");
+    free(out);
+
+    /* Corrupt and truncated streams. */
+    unsigned char bad[2048];
+    memcpy(bad, zstd.buf + e->payload_offset, (size_t)e->stored_size);
+    for (size_t i = 20; i < 200; i++)
+        bad[i] ^= 0x5a;
+    ok(fc_decompress(FC_COMPRESSION_ZSTD, bad, (size_t)e->stored_size, 2508, limit, &out, &n) == FC_ERR_FORMAT,
+       "corrupt zstd is a format error");
+    ok(fc_decompress(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, 100, 2508, limit, &out, &n) ==
+           FC_ERR_FORMAT,
+       "truncated zstd is a format error");
+    memcpy(bad, lz4.buf + l->payload_offset, (size_t)l->stored_size);
+    memset(bad + 8, 0xff, 64);
+    fc_status st = fc_decompress(FC_COMPRESSION_LZ4, bad, (size_t)l->stored_size, 2508, limit, &out, &n);
+    ok(st == FC_ERR_FORMAT || st == FC_ERR_LIMIT, "corrupt LZ4 is refused (%s)", fc_status_name(st));
+    ok(fc_decompress(FC_COMPRESSION_UNKNOWN, bad, 10, 0, limit, &out, &n) == FC_ERR_UNSUPPORTED,
+       "an unknown method is unsupported");
+    ok(fc_decompress(FC_COMPRESSION_ZSTD, NULL, 10, 0, limit, &out, &n) == FC_ERR_INVALID,
+       "NULL input is an invalid argument");
+
+    drop(&plain);
+    drop(&zstd);
+    drop(&lz4);
+    return tap_done();
+}

@@ -1,0 +1,268 @@
+/* test_fatbin.c - container and entry decoding, on nvcc 13.0 fixtures and damaged copies. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatcheck.h"
+#include "tap.h"
+#include "testutil.h"
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static fc_object *decode(const unsigned char *buf, size_t size, fc_status *st)
+{
+    fc_object *o = NULL;
+    *st = fc_decode_fatbin(buf, size, 0, NULL, &o);
+    return o;
+}
+
+/* Names of all entries, "sm_90a compute_100f ...", for exact comparisons. */
+static const char *arch_names(const fc_object *o)
+{
+    static char out[2048];
+    out[0] = '\0';
+    for (size_t i = 0; i < o->n_containers; i++)
+        for (size_t j = 0; j < o->containers[i].n_entries; j++) {
+            char name[32];
+            if (out[0])
+                strcat(out, " ");
+            strcat(out, fc_entry_arch_name(&o->containers[i].entries[j], name, sizeof name));
+        }
+    return out;
+}
+
+static void test_all_archs(void)
+{
+    size_t n;
+    unsigned char *buf = read_fixture("all_archs.fatbin", &n);
+    fc_status st;
+    fc_object *o = decode(buf, n, &st);
+    is_u64(st, FC_OK, "all_archs: decodes");
+    is_u64(o->n_containers, 1, "all_archs: one container");
+    is_u64(o->containers[0].size, n, "all_archs: the container is the whole file");
+    is_str(arch_names(o), "sm_75 sm_80 sm_86 sm_87 sm_88 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121",
+           "all_archs: every architecture nvcc 13.0 knows, in order");
+    const fc_entry *e = o->containers[0].entries;
+    is_u64(e[0].offset, 16, "all_archs: first entry right after the container header");
+    is_u64(e[0].header_size, 64, "all_archs: sm_75 entry header is 64 bytes");
+    is_u64(e[0].payload_offset, 80, "all_archs: payload after the header");
+    is_u64(e[0].payload_size, 6440, "all_archs: sm_75 payload size");
+    is_u64(e[7].header_size, 112, "all_archs: sm_100 entry header is 112 bytes");
+    ok(!e[7].options, "all_archs: the binary block of sm_100+ cubins is not taken for options");
+    int all = 1;
+    for (size_t i = 0; i < o->containers[0].n_entries; i++)
+        all &= e[i].kind == FC_IMAGE_CUBIN && e[i].version_major == 1 && e[i].version_minor == 8 &&
+               e[i].compression == FC_COMPRESSION_NONE && !e[i].debug && e[i].variant == FC_VARIANT_NONE;
+    ok(all, "all_archs: every entry an uncompressed cubin with code version 1.8");
+    fc_object_free(o);
+    free(buf);
+}
+
+static void test_variants(void)
+{
+    size_t n;
+    unsigned char *buf = read_fixture("variants.fatbin", &n);
+    fc_status st;
+    fc_object *o = decode(buf, n, &st);
+    is_u64(st, FC_OK, "variants: decodes");
+    is_str(arch_names(o),
+           "compute_90a sm_90a sm_100a sm_103a sm_110a sm_120a sm_121a compute_100f sm_100f sm_103f "
+           "sm_110f compute_120f sm_120f sm_121f",
+           "variants: a and f suffixes of cubins and PTX");
+    const fc_entry *e = o->containers[0].entries;
+    char name[32];
+    is_str(fc_entry_cuobjdump_arch(&e[8], name, sizeof name), "sm_100", "variants: cuobjdump drops f for cubins");
+    is_str(fc_entry_cuobjdump_arch(&e[7], name, sizeof name), "sm_100f", "variants: cuobjdump keeps f for PTX");
+    is_str(fc_entry_cuobjdump_arch(&e[1], name, sizeof name), "sm_90a", "variants: cuobjdump keeps a");
+    is_str(fc_entry_cuobjdump_arch(&e[0], name, sizeof name), "sm_90a", "variants: PTX is named sm_, not compute_");
+    fc_object_free(o);
+    free(buf);
+}
+
+static void test_compression(void)
+{
+    static const struct {
+        const char *file;
+        fc_compression cubin, ptx;
+        uint64_t cubin_stored, ptx_stored;
+    } cases[] = {
+        {"compress_none.fatbin", FC_COMPRESSION_NONE, FC_COMPRESSION_NONE, 7880, 2512},
+        {"compress_default.fatbin", FC_COMPRESSION_NONE, FC_COMPRESSION_ZSTD, 7880, 541},
+        {"compress_balance.fatbin", FC_COMPRESSION_NONE, FC_COMPRESSION_ZSTD, 7880, 541},
+        {"compress_speed.fatbin", FC_COMPRESSION_NONE, FC_COMPRESSION_LZ4, 7880, 783},
+        {"compress_size.fatbin", FC_COMPRESSION_ZSTD, FC_COMPRESSION_ZSTD, 1261, 534},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t n;
+        unsigned char *buf = read_fixture(cases[i].file, &n);
+        fc_status st;
+        fc_object *o = decode(buf, n, &st);
+        const fc_entry *e = o->containers[0].entries;
+        ok(st == FC_OK && o->containers[0].n_entries == 2, "%s: decodes to two entries", cases[i].file);
+        is_u64(e[0].compression, cases[i].cubin, "%s: cubin compression %s", cases[i].file,
+               fc_compression_name(cases[i].cubin));
+        is_u64(e[1].compression, cases[i].ptx, "%s: PTX compression %s", cases[i].file,
+               fc_compression_name(cases[i].ptx));
+        is_u64(e[0].stored_size, cases[i].cubin_stored, "%s: cubin stored size", cases[i].file);
+        is_u64(e[1].stored_size, cases[i].ptx_stored, "%s: PTX stored size", cases[i].file);
+        is_u64(e[0].uncompressed_size, 7880, "%s: cubin size", cases[i].file);
+        if (e[1].compression != FC_COMPRESSION_NONE)
+            is_u64(e[1].uncompressed_size, 2508, "%s: PTX declared size", cases[i].file);
+        is_u64(e[1].version_major * 10 + e[1].version_minor, 90, "%s: PTX ISA 9.0", cases[i].file);
+        fc_object_free(o);
+        free(buf);
+    }
+}
+
+static void test_debug(void)
+{
+    size_t n;
+    unsigned char *buf = read_fixture("debug.fatbin", &n);
+    fc_status st;
+    fc_object *o = decode(buf, n, &st);
+    const fc_entry *e = o->containers[0].entries;
+    is_u64(st, FC_OK, "debug: decodes");
+    ok(e[0].debug && e[1].debug, "debug: both entries flagged as debug builds");
+    is_str(e[0].identifier, "kernels.cu", "debug: cubin identifier");
+    is_str(e[1].identifier, "kernels.cu", "debug: PTX identifier");
+    is_str(e[1].options, "-g --dont-merge-basicblocks --return-at-end", "debug: PTX ptxas options");
+    is_u64(e[1].header_size, 136, "debug: PTX entry header of 136 bytes");
+    fc_object_free(o);
+    free(buf);
+}
+
+/* Two containers with zero padding between them, as in .nv_fatbin sections. */
+static void test_padding(void)
+{
+    size_t n;
+    unsigned char *one = read_fixture("ptx_only.fatbin", &n);
+    unsigned char *buf = calloc(1, 2 * n + 24);
+    memcpy(buf, one, n);
+    memcpy(buf + n + 8, one, n);
+    fc_status st;
+    fc_object *o = decode(buf, 2 * n + 24, &st);
+    is_u64(st, FC_OK, "padding: zero bytes between and after containers are skipped");
+    is_u64(o->n_containers, 2, "padding: two containers");
+    is_u64(o->containers[1].offset, n + 8, "padding: second container's offset");
+    fc_object_free(o);
+    free(buf);
+    free(one);
+}
+
+/* Damaged copies of all_archs.fatbin: each must give a clear error and no crash. */
+static void test_damage(void)
+{
+    size_t n;
+    unsigned char *orig = read_fixture("all_archs.fatbin", &n);
+    unsigned char *buf = malloc(n);
+    fc_status st;
+    fc_object *o;
+    const size_t e0 = 16; /* first entry header */
+
+    static const struct {
+        const char *what;
+        size_t at;
+        int width;        /* 4 or 8 */
+        uint64_t value;
+        const char *message;
+    } cases[] = {
+        {"bad magic", 0, 4, 0x12345678, "offset 0x0: no fat binary magic (found 0x12345678)"},
+        {"container version 2", 4, 4, 0x00100002, "offset 0x0: container version 2 is not 1"},
+        {"container past the end", 8, 8, UINT64_MAX, "offset 0x0: container of 18446744073709551615 bytes runs past the end (111064 bytes left)"},
+        {"entry header below minimum", e0 + 4, 4, 8, "offset 0x10: entry header size 8 is below the minimum 64"},
+        {"entry header past container", e0 + 4, 4, 0x7fffffff, "offset 0x10: entry header of 2147483647 bytes runs past the container (111064 bytes left)"},
+        {"payload overflowing 64 bits", e0 + 8, 8, UINT64_MAX - 10, "offset 0x10: entry payload of 18446744073709551605 bytes runs past the container (111000 bytes left)"},
+        {"identifier past header", e0 + 32, 8, ((uint64_t)5 << 32) | 62, "offset 0x10: identifier lies outside the entry header"},
+        {"options past header", e0 + 20, 4, 60, "offset 0x10: options lie outside the entry header"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        memcpy(buf, orig, n);
+        if (cases[i].width == 4)
+            put32(buf + cases[i].at, (uint32_t)cases[i].value);
+        else
+            put64(buf + cases[i].at, cases[i].value);
+        o = decode(buf, n, &st);
+        ok(st < 0 && o && o->error, "damage: %s is an error", cases[i].what);
+        is_str(o ? o->error : NULL, cases[i].message, "damage: %s message", cases[i].what);
+        fc_object_free(o);
+    }
+
+    /* A compressed size past the payload: set zstd on the first cubin, then the size. */
+    memcpy(buf, orig, n);
+    put64(buf + e0 + 40, 0x8011);
+    put32(buf + e0 + 16, 1000000);
+    o = decode(buf, n, &st);
+    is_str(o->error, "offset 0x10: compressed size 1000000 is larger than the entry's 6440 payload bytes",
+           "damage: compressed size past the payload");
+    fc_object_free(o);
+
+    /* Truncation at every structural boundary and a few bytes either side. */
+    int clean = 1;
+    size_t cuts[] = {0, 1, 8, 15, 16, 17, 40, 79, 80, 81, 1000, n - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        o = decode(orig, cuts[i], &st);
+        clean &= cuts[i] == 0 ? st == FC_OK && o->n_containers == 0 : st == FC_ERR_FORMAT && o->error != NULL;
+        fc_object_free(o);
+    }
+    ok(clean, "damage: every truncation is a format error (and an empty buffer holds nothing)");
+
+    /* Stray bytes at the end of a container's declared size. */
+    unsigned char *big = calloc(1, n + 8);
+    memcpy(big, orig, n);
+    put64(big + 8, n - 16 + 4);
+    memset(big + n, 0xab, 4);
+    o = decode(big, n + 8, &st);
+    is_str(o->error, "offset 0x1b1e8: 4 stray bytes after the last entry", "damage: stray bytes named");
+    is_u64(o->containers[0].n_entries, 12, "damage: the entries before the problem are kept");
+    fc_object_free(o);
+    free(big);
+
+    /* An unknown kind is reported as such, not treated as an error. */
+    memcpy(buf, orig, n);
+    buf[e0] = 0x40;
+    o = decode(buf, n, &st);
+    ok(st == FC_OK && o->containers[0].entries[0].kind == FC_IMAGE_UNKNOWN &&
+           o->containers[0].entries[0].raw_kind == 0x40,
+       "damage: an unknown kind decodes as unknown");
+    fc_object_free(o);
+
+    /* Limits set by the caller. */
+    fc_options opts;
+    fc_options_init(&opts);
+    opts.max_entries = 5;
+    st = fc_decode_fatbin(orig, n, 0, &opts, &o);
+    ok(st == FC_ERR_LIMIT && o->containers[0].n_entries == 5, "limits: max_entries stops decoding");
+    is_str(o->error, "more than 5 entries", "limits: message");
+    fc_object_free(o);
+
+    /* All zeros: padding only, no containers. */
+    unsigned char zeros[256] = {0};
+    o = decode(zeros, sizeof zeros, &st);
+    ok(st == FC_OK && o->n_containers == 0, "zeros: nothing, and no error");
+    fc_object_free(o);
+    fc_object_free(NULL);
+    ok(1, "fc_object_free accepts NULL");
+
+    free(buf);
+    free(orig);
+}
+
+int main(void)
+{
+    test_all_archs();
+    test_variants();
+    test_compression();
+    test_debug();
+    test_padding();
+    test_damage();
+    return tap_done();
+}

@@ -1,0 +1,238 @@
+/* test_scan.c - files, archives, cubins, PTX, embedded data and directory trees. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fatcheck.h"
+#include "tap.h"
+#include "testutil.h"
+
+/* What a scan reported, flattened to text: one line per object, one per error. */
+typedef struct seen {
+    char text[16384];
+    int objects, errors;
+} seen;
+
+static void append(seen *s, const char *str)
+{
+    strncat(s->text, str, sizeof s->text - strlen(s->text) - 1);
+}
+
+static const char *base(const char *path)
+{
+    const char *p = strrchr(path, '/');
+    return p ? p + 1 : path;
+}
+
+/* "NAME[(MEMBER)] FORMAT: SECTION@OFF[arch arch] ...\n" */
+static int on_object(void *ctx, const fc_object *o)
+{
+    seen *s = ctx;
+    char line[4096];
+    snprintf(line, sizeof line, "%s%s%s%s %s:", base(o->path), o->member ? "(" : "", o->member ? o->member : "",
+             o->member ? ")" : "", fc_format_name(o->format));
+    append(s, line);
+    for (size_t i = 0; i < o->n_containers; i++) {
+        const fc_container *c = &o->containers[i];
+        snprintf(line, sizeof line, " %s@0x%llx%s[", c->section ? c->section : fc_origin_name(c->origin),
+                 (unsigned long long)c->offset, c->origin == FC_ORIGIN_EMBEDDED ? "(embedded)" : "");
+        append(s, line);
+        for (size_t j = 0; j < c->n_entries; j++) {
+            char name[32];
+            if (j)
+                append(s, " ");
+            append(s, fc_entry_arch_name(&c->entries[j], name, sizeof name));
+        }
+        append(s, "]");
+    }
+    if (o->error) {
+        append(s, " ERROR ");
+        append(s, o->error);
+    }
+    append(s, "\n");
+    s->objects++;
+    return 0;
+}
+
+static int on_error(void *ctx, const fc_error *e)
+{
+    seen *s = ctx;
+    append(s, "error: ");
+    append(s, e->message);
+    append(s, "\n");
+    s->errors++;
+    return 0;
+}
+
+static seen scan(const char *path, const fc_options *opts)
+{
+    seen s;
+    memset(&s, 0, sizeof s);
+    fc_scan(path, opts, on_object, on_error, &s);
+    return s;
+}
+
+static void expect(const char *fixture, const char *want)
+{
+    seen s = scan(fixture_path(fixture), NULL);
+    is_str(s.text, want, "%s", fixture);
+}
+
+static void test_files(void)
+{
+    expect("app", "app elf: .nv_fatbin@0x2010[sm_86] .nv_fatbin@0x2608[sm_86 compute_86]\n");
+    expect("libmulti.so", "libmulti.so elf: .nv_fatbin@0x2028[sm_75] .nv_fatbin@0x2620[sm_80 compute_80] "
+                          ".nv_fatbin@0x34c0[sm_90 compute_90]\n");
+    expect("rdc_main.o", "rdc_main.o elf: __nv_relfatbin@0x3c8[sm_80 compute_80]\n");
+    expect("librdc.a", "librdc.a(rdc_main.o) elf: __nv_relfatbin@0x3c8[sm_80 compute_80]\n"
+                       "librdc.a(rdc_dev.o) elf: __nv_relfatbin@0x168[sm_80 compute_80]\n");
+    expect("rdc_lto.o", "rdc_lto.o elf: __nv_relfatbin@0x168[lto_90]\n");
+    expect("kernels.sm_90.cubin", "kernels.sm_90.cubin cubin: cubin@0x0[sm_90]\n");
+    expect("kernels.sm_90a.cubin", "kernels.sm_90a.cubin cubin: cubin@0x0[sm_90a]\n");
+    expect("kernels.sm_100.cubin", "kernels.sm_100.cubin cubin: cubin@0x0[sm_100]\n");
+    expect("kernels.sm_100f.cubin", "kernels.sm_100f.cubin cubin: cubin@0x0[sm_100f]\n");
+    expect("kernels.ptx", "kernels.ptx ptx: ptx@0x0[compute_89]\n");
+    expect("ptx_only.fatbin", "ptx_only.fatbin fatbin: fatbin@0x0[compute_80]\n");
+    expect("libembedded.so", "libembedded.so elf: .rodata@0x2050(embedded)[sm_80 compute_80] "
+                             ".fc_blobs@0x3e38(embedded)[compute_80] .fc_blobs@0x40c0(embedded)[compute_80]\n");
+    expect("make-fixtures.sh",
+           "error: " FIXTURES_DIR "/make-fixtures.sh: not an ELF file, archive, fat binary, cubin or PTX file\n");
+    expect("no-such-file", "error: " FIXTURES_DIR "/no-such-file: cannot open: No such file or directory\n");
+
+    fc_options opts;
+    fc_options_init(&opts);
+    opts.scan_embedded = false;
+    seen s = scan(fixture_path("libembedded.so"), &opts);
+    is_str(s.text, "libembedded.so elf:\n", "libembedded.so without the embedded search: nothing, but reported");
+    opts.scan_embedded = true;
+    opts.threads = 1;
+    s = scan(fixture_path("libembedded.so"), &opts);
+    ok(strstr(s.text, ".fc_blobs@0x40c0(embedded)") != NULL, "one thread finds the same embedded containers");
+
+    /* LTO-IR details. */
+    size_t n;
+    unsigned char *buf = read_fixture("rdc_lto.o", &n);
+    seen m;
+    memset(&m, 0, sizeof m);
+    fc_scan_memory(buf, n, "mem.o", NULL, on_object, on_error, &m);
+    is_str(m.text, "mem.o elf: __nv_relfatbin@0x168[lto_90]\n", "fc_scan_memory reads an image like a file");
+    free(buf);
+}
+
+static int lto_check(void *ctx, const fc_object *o)
+{
+    const fc_entry *e = &o->containers[0].entries[0];
+    *(int *)ctx = e->kind == FC_IMAGE_LTOIR && e->raw_kind == 8 && e->obfuscated &&
+                  e->options && strcmp(e->options, "-ftz=0 -prec_div=1 -prec_sqrt=1 -fmad=1") == 0;
+    return 0;
+}
+
+static int count_objects(void *ctx, const fc_object *o)
+{
+    (void)o;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static int stop_now(void *ctx, const fc_object *o)
+{
+    (void)o;
+    (*(int *)ctx)++;
+    return 42;
+}
+
+static void test_details(void)
+{
+    int good = 0;
+    fc_scan(fixture_path("rdc_lto.o"), NULL, lto_check, NULL, &good);
+    ok(good, "rdc_lto.o: obfuscated LTO-IR with its compile options");
+    int calls = 0;
+    int rc = fc_scan(fixture_path("librdc.a"), NULL, stop_now, NULL, &calls);
+    ok(rc == 42 && calls == 1, "a callback's nonzero return stops the scan and is returned");
+    ok(fc_scan(NULL, NULL, count_objects, NULL, &calls) == FC_ERR_INVALID, "a NULL path is invalid");
+}
+
+static char tmp[64];
+
+static void make_tree(void)
+{
+    strcpy(tmp, "/tmp/fatcheck-test-XXXXXX");
+    if (!mkdtemp(tmp)) {
+        printf("Bail out! mkdtemp\n");
+        exit(1);
+    }
+    char p[512], q[4200];
+    snprintf(p, sizeof p, "%s/sub", tmp);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/sub/loop", tmp);
+    if (symlink("..", p) != 0)
+        printf("# symlink failed\n");
+    snprintf(p, sizeof p, "%s/sub/app", tmp);
+    snprintf(q, sizeof q, "%s", fixture_path("app"));
+    if (symlink(q, p) != 0)
+        printf("# symlink failed\n");
+    snprintf(p, sizeof p, "%s/a-link-to-app", tmp);
+    if (symlink("sub/app", p) != 0)
+        printf("# symlink failed\n");
+    snprintf(p, sizeof p, "%s/fifo", tmp);
+    mkfifo(p, 0644);
+    snprintf(p, sizeof p, "%s/dangling", tmp);
+    if (symlink("nowhere", p) != 0)
+        printf("# symlink failed\n");
+    snprintf(p, sizeof p, "%s/notes.txt", tmp);
+    FILE *f = fopen(p, "w");
+    fputs("not CUDA\n", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/empty", tmp);
+    fclose(fopen(p, "w"));
+}
+
+static void test_tree(void)
+{
+    make_tree();
+    alarm(20); /* a FIFO opened for reading would block: fail loudly instead */
+    seen s = scan(tmp, NULL);
+    char want[4096];
+    snprintf(want, sizeof want,
+             "app elf: .nv_fatbin@0x2010[sm_86] .nv_fatbin@0x2608[sm_86 compute_86]\n"
+             "error: %s/sub/loop: symlink loop back to %s, not followed\n",
+             tmp, tmp);
+    is_str(s.text, want,
+           "tree: the loop is reported, the app found once through two links, FIFO, dangling link, text and "
+           "empty files skipped");
+    char p[512];
+    snprintf(p, sizeof p, "%s/fifo", tmp);
+    s = scan(p, NULL);
+    snprintf(want, sizeof want, "error: %s/fifo: not a regular file\n", tmp);
+    is_str(s.text, want, "a FIFO named directly is an error, and is not opened");
+    snprintf(p, sizeof p, "%s/empty", tmp);
+    s = scan(p, NULL);
+    snprintf(want, sizeof want, "error: %s/empty: empty file\n", tmp);
+    is_str(s.text, want, "an empty file named directly is an error");
+    fc_options opts;
+    fc_options_init(&opts);
+    opts.recurse = false;
+    s = scan(tmp, &opts);
+    snprintf(want, sizeof want, "error: %s: is a directory\n", tmp);
+    is_str(s.text, want, "without recursion a directory is an error");
+    alarm(0);
+
+    seen all = scan(FIXTURES_DIR, NULL);
+    ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
+    is_u64(all.objects, 22, "fixtures directory: 21 files holding CUDA code, librdc.a as two members");
+
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0)
+        printf("# cleanup failed\n");
+}
+
+int main(void)
+{
+    test_files();
+    test_details();
+    test_tree();
+    return tap_done();
+}
