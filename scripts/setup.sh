@@ -1,0 +1,30 @@
+#!/bin/sh
+# Installs what fatcheck needs on Debian 12 (as root) and builds it into build/.
+# Usage: sh scripts/setup.sh        Skips apt-get when everything is already there.
+set -eu
+cd "$(dirname "$0")/.."
+need=""
+for p in meson ninja pkg-config cc python3 xz; do
+    command -v "$p" >/dev/null 2>&1 || need=1
+done
+if [ -z "$need" ]; then
+    pkg-config --exists libelf libzstd liblz4 || need=1
+fi
+if [ -n "$need" ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "setup: missing build dependencies; run as root to install them with apt-get" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends \
+        meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
+        python3 xz-utils >/dev/null
+fi
+if [ -d build ]; then
+    meson setup --reconfigure build >/dev/null
+else
+    meson setup build >/dev/null
+fi
+ninja -C build >/dev/null
+echo "setup: built build/fatcheck"

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Golden tests on NVIDIA's own CUDA 13.0 libraries, when this machine has them.
+
+Usage: golden_cuda_test.py FATCHECK GOLDEN_DIR [LIBDIR]
+Compares fatcheck --list-elf/--list-ptx byte for byte with what cuobjdump 13.0 printed for
+the same files (GOLDEN_DIR/cuda-13.0, recorded by scripts/cuobjdump-golden.sh), and checks
+the counts the summary and JSON give. A library that is absent, or not the build the goldens
+were recorded from (sha256 differs), is skipped with a message. Writes TAP."""
+import hashlib
+import json
+import lzma
+import os
+import subprocess
+import sys
+
+FATCHECK, GOLDEN = (os.path.abspath(p) for p in sys.argv[1:3])
+LIBDIR = sys.argv[3] if len(sys.argv) > 3 else "/usr/local/cuda/lib64"
+n = 0
+failed = 0
+
+
+def report(ok, name, detail=""):
+    global n, failed
+    n += 1
+    if ok is None:
+        print("ok %d - %s # SKIP %s" % (n, name, detail))
+    elif ok:
+        print("ok %d - %s" % (n, name))
+    else:
+        failed += 1
+        print("not ok %d - %s" % (n, name))
+        for line in detail.splitlines():
+            print("#   " + line)
+    sys.stdout.flush()
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fatcheck(*args):
+    return subprocess.run([FATCHECK] + list(args), capture_output=True, timeout=300)
+
+
+def first_difference(want, got):
+    w, g = want.splitlines(), got.splitlines()
+    for i, (a, b) in enumerate(zip(w, g)):
+        if a != b:
+            return "line %d:\n want %r\n  got %r" % (i + 1, a, b)
+    return "lengths differ: want %d lines, got %d" % (len(w), len(g))
+
+
+def main():
+    present = {}
+    for line in open(os.path.join(GOLDEN, "cuda-13.0", "index.tsv")):
+        name, digest = line.split("\t")[:2]
+        path = os.path.join(LIBDIR, name)
+        if not os.path.isfile(path):
+            report(None, "cuobjdump listings of " + name, "%s is not on this machine" % path)
+            continue
+        if sha256(path) != digest:
+            report(None, "cuobjdump listings of " + name, "%s is another build than the goldens'" % path)
+            continue
+        present[name] = path
+        for mode in ("elf", "ptx"):
+            want = lzma.open(os.path.join(GOLDEN, "cuda-13.0", "%s.list-%s.xz" % (name, mode))).read()
+            p = fatcheck("--list-" + mode, path)
+            same = p.stdout == want and p.returncode == 0
+            report(same, "--list-%s of %s is byte-identical to cuobjdump 13.0" % (mode, name),
+                   "" if same else first_difference(want.decode(), p.stdout.decode()))
+
+    lt = present.get("libcublasLt.so.13")
+    if not lt:
+        report(None, "libcublasLt.so.13 counts", "not present")
+    else:
+        p = fatcheck(lt)
+        lines = p.stdout.decode().splitlines()
+        report(lines[0] == lt + ": 2,782 containers in .nv_fatbin", "cuBLASLt summary: 2,782 containers", lines[0])
+        report(lines[1].split()[:2] == ["cubin", "5,449"], "cuBLASLt summary: 5,449 cubins", lines[1])
+        ptx = [l for l in lines if l.split()[:1] == ["ptx"]]
+        report(ptx and ptx[0].split()[:2] == ["ptx", "288"], "cuBLASLt summary: 288 PTX", repr(ptx))
+        doc = json.loads(fatcheck("--json", lt).stdout)
+        cont = [c for c in doc["files"][0]["containers"] if c["origin"] == "section"]
+        kinds = [e["kind"] for c in cont for e in c["entries"]]
+        report((len(cont), kinds.count("cubin"), kinds.count("ptx")) == (2782, 5449, 288),
+               "cuBLASLt JSON: 2,782 containers, 5,449 cubins, 288 PTX")
+        emb = [c for c in doc["files"][0]["containers"] if c["origin"] == "embedded"]
+        report(len(emb) == 383 and all(c["section"] == ".cask_resource" for c in emb),
+               "cuBLASLt JSON: 383 containers embedded in .cask_resource", str(len(emb)))
+
+    cufft = present.get("libcufft.so.12")
+    if not cufft:
+        report(None, "libcufft.so.12 embedded containers", "not present")
+    else:
+        out = fatcheck(cufft).stdout.decode()
+        report("embedded as data, loaded by the library itself: 23,983 containers in .ldata" in out,
+               "cuFFT summary: 23,983 embedded containers in .ldata", out)
+        out = fatcheck("--no-embedded", cufft).stdout.decode()
+        report("embedded" not in out and "1 container in .nv_fatbin" in out,
+               "cuFFT with --no-embedded: only the registered container", out)
+
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
