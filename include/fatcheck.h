@@ -210,8 +210,8 @@ FC_API const char *fc_compression_name(fc_compression c); /* "none", "lz4", "zst
 FC_API const char *fc_origin_name(fc_origin o);        /* "section", "embedded", ... */
 FC_API const char *fc_format_name(fc_format f);        /* "elf", "fatbin", "cubin", "ptx" */
 
-/* Writes the architecture name of an entry into BUF: "sm_90a" for cubins and LTO-IR
- * ("lto_90" is not used: LTO-IR is named by its sm), "compute_90a" for PTX. Returns BUF. */
+/* Writes the architecture name of an entry into BUF: "sm_90a" for cubins, "compute_90a" for
+ * PTX, "lto_90" for LTO-IR (as nvcc's -gencode code= names them). Returns BUF. */
 FC_API char *fc_entry_arch_name(const fc_entry *e, char *buf, size_t size);
 
 /* The name cuobjdump gives this architecture in --list-elf/--list-ptx: the 'f' suffix is

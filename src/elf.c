@@ -132,11 +132,15 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         goto deliver;
     }
     b.obj.format = FC_FORMAT_ELF;
-    regions = calloc(nsec ? nsec : 1, sizeof *regions);
+    regions = calloc(2 * (nsec ? nsec : 1), sizeof *regions); /* data sections, then fatbin sections */
     if (!regions) {
         fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
         goto deliver;
     }
+    /* First the sections, checked; then the embedded search starts in the background while
+     * this thread decodes the registered sections. */
+    fc_region *fatbins = regions + nsec;
+    size_t n_fatbins = 0;
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
         const char *name;
@@ -156,20 +160,25 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                             name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size);
             goto deliver;
         }
-        if (fatbin) {
-            fc_builder_where(&b, name, sh.sh_offset);
-            if (fc_fatbin_decode_run(&b, data + sh.sh_offset, sh.sh_size, sh.sh_offset,
-                                     FC_ORIGIN_SECTION, name) != FC_OK)
-                goto deliver;
-        } else {
+        if (fatbin)
+            fatbins[n_fatbins++] = (fc_region){sh.sh_offset, sh.sh_size, name};
+        else
             regions[n_regions++] = (fc_region){base + sh.sh_offset, sh.sh_size, name};
-        }
     }
-    if (n_regions)
-        fc_embedded_scan(&b, img, base, regions, n_regions);
+    fc_embedded_search *search = fc_embedded_start(&b, img, base, regions, n_regions);
+    for (size_t i = 0; i < n_fatbins; i++) {
+        const fc_region *f = &fatbins[i];
+        fc_builder_where(&b, f->section, f->offset);
+        if (fc_fatbin_decode_run(&b, data + f->offset, f->size, f->offset, FC_ORIGIN_SECTION, f->section) != FC_OK)
+            break;
+    }
+    fc_embedded_finish(search, &b);
 
 deliver:
     free(regions);
+    /* An archive's members share one mapping; drop each member's pages once it is done. */
+    if (member)
+        fc_image_release(img, base, size);
     return fc_deliver(sc, &b);
 }
 

@@ -22,6 +22,9 @@
 #define WINDOW_SIZE (256u << 10) /* pread buffer: fits in L2 */
 #define RELEASE_STEP (4u << 20)
 #define MAX_THREADS 64
+/* Workers need little stack. A small one also keeps the kernel from backing it with a
+ * transparent huge page, which would add 2 MiB of resident memory per thread. */
+#define WORKER_STACK (256u << 10)
 
 typedef struct chunk {
     const fc_region *region;
@@ -201,48 +204,71 @@ static fc_status merge(fc_builder *b, chunk *c, uint64_t *covered)
     return FC_OK;
 }
 
-fc_status fc_embedded_scan(fc_builder *b, const fc_image *img, uint64_t offset_base,
-                           const fc_region *regions, size_t n_regions)
+struct fc_embedded_search {
+    job j;
+    chunk *chunks;
+    pthread_t tids[MAX_THREADS];
+    unsigned started;
+};
+
+fc_embedded_search *fc_embedded_start(fc_builder *b, const fc_image *img, uint64_t offset_base,
+                                      const fc_region *regions, size_t n_regions)
 {
     size_t n_chunks = 0;
     for (size_t r = 0; r < n_regions; r++)
         n_chunks += (size_t)((regions[r].size + CHUNK_SIZE - 1) / CHUNK_SIZE);
     if (!n_chunks)
-        return FC_OK;
+        return NULL;
+    fc_embedded_search *s = calloc(1, sizeof *s);
     chunk *chunks = calloc(n_chunks, sizeof *chunks);
-    if (!chunks)
-        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    if (!s || !chunks) {
+        free(s);
+        free(chunks);
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     size_t k = 0;
     for (size_t r = 0; r < n_regions; r++) {
         uint64_t end = regions[r].offset + regions[r].size;
-        for (uint64_t s = regions[r].offset; s < end; s += CHUNK_SIZE, k++) {
+        for (uint64_t at = regions[r].offset; at < end; at += CHUNK_SIZE, k++) {
             chunks[k].region = &regions[r];
-            chunks[k].start = s;
-            chunks[k].end = end - s < CHUNK_SIZE ? end : s + CHUNK_SIZE;
+            chunks[k].start = at;
+            chunks[k].end = end - at < CHUNK_SIZE ? end : at + CHUNK_SIZE;
         }
     }
-
-    job j = {.img = img, .parent = b, .offset_base = offset_base, .chunks = chunks, .n_chunks = n_chunks};
-    pthread_mutex_init(&j.lock, NULL);
+    s->chunks = chunks;
+    s->j = (job){.img = img, .parent = b, .offset_base = offset_base, .chunks = chunks, .n_chunks = n_chunks};
+    pthread_mutex_init(&s->j.lock, NULL);
+    /* Helpers start now; the caller joins in from fc_embedded_finish, after its own work. */
     unsigned nt = thread_count(b->opts, n_chunks);
-    pthread_t tids[MAX_THREADS];
-    unsigned started = 0;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, WORKER_STACK);
     for (unsigned t = 1; t < nt; t++)
-        if (pthread_create(&tids[started], NULL, worker, &j) == 0)
-            started++;
-    worker(&j); /* the calling thread works too; without helpers it does everything */
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    pthread_mutex_destroy(&j.lock);
+        if (pthread_create(&s->tids[s->started], &attr, worker, &s->j) == 0)
+            s->started++;
+    pthread_attr_destroy(&attr);
+    return s;
+}
 
+fc_status fc_embedded_finish(fc_embedded_search *s, fc_builder *b)
+{
+    if (!s)
+        return b->obj.status;
+    worker(&s->j); /* take what is left; without helpers, everything */
+    for (unsigned t = 0; t < s->started; t++)
+        pthread_join(s->tids[t], NULL);
+    pthread_mutex_destroy(&s->j.lock);
+    /* Merged even after a problem in a registered section: what was found still holds. */
     fc_status st = FC_OK;
     uint64_t covered = 0;
-    for (size_t c = 0; c < n_chunks; c++) {
+    for (size_t c = 0; c < s->j.n_chunks; c++) {
         if (st == FC_OK)
-            st = merge(b, &chunks[c], &covered);
-        if (chunks[c].ready)
-            fc_builder_reset(&chunks[c].found);
+            st = merge(b, &s->chunks[c], &covered);
+        if (s->chunks[c].ready)
+            fc_builder_reset(&s->chunks[c].found);
     }
-    free(chunks);
-    return st;
+    free(s->chunks);
+    free(s);
+    return st != FC_OK ? st : b->obj.status;
 }

@@ -98,11 +98,17 @@ typedef struct fc_region {
     const char *section;
 } fc_region;
 
-/* Finds containers stored as plain data in the regions and adds those that validate, as
- * FC_ORIGIN_EMBEDDED, in file order. OFFSET_BASE is subtracted from image offsets to give
- * the object's offsets (an archive member's start). Uses opts->threads threads. */
-fc_status fc_embedded_scan(fc_builder *b, const fc_image *img, uint64_t offset_base,
-                           const fc_region *regions, size_t n_regions);
+/* Searches the regions for containers stored as plain data. fc_embedded_start starts helper
+ * threads (opts->threads in all) and returns at once, so that the caller can decode the
+ * registered sections meanwhile; fc_embedded_finish works alongside the helpers until the
+ * search ends, then adds what validated to B as FC_ORIGIN_EMBEDDED, in file order.
+ * OFFSET_BASE is subtracted from image offsets to give the object's (an archive member's
+ * start). REGIONS must live until finish. start returns NULL when there is nothing to do
+ * (or no memory, recorded in B); finish accepts NULL. */
+typedef struct fc_embedded_search fc_embedded_search;
+fc_embedded_search *fc_embedded_start(fc_builder *b, const fc_image *img, uint64_t offset_base,
+                                      const fc_region *regions, size_t n_regions);
+fc_status fc_embedded_finish(fc_embedded_search *s, fc_builder *b);
 
 /* PTX text: true when BUF looks like PTX; fills ISA version and target. */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
