@@ -7,9 +7,9 @@ void fc_options_init(fc_options *o)
 {
     o->scan_embedded = true;
     o->recurse = true;
-    o->max_decompressed_size = 1ull << 30; /* the largest cubin seen is ~12 MB */
-    o->max_containers = 1u << 20;          /* cuFFT has 23,984; cuBLASLt 3,165 */
-    o->max_entries = 1u << 22;
+    o->max_decompressed_size = 1ull << 30; /* largest seen: 31.6 MB, in libcusparse.so.12 */
+    o->max_containers = 1u << 20; /* cuFFT has 23,984; cuBLASLt 3,165 */
+    o->max_entries = 1u << 20;    /* cuFFT has 23,984 */
     o->max_depth = 64;
     o->threads = 0;
 }

@@ -55,7 +55,11 @@ static void print_kinds(FILE *out, const stats *s, const char *indent)
             fc_entry probe = {.kind = a->kind, .arch = a->arch, .variant = a->variant};
             char name[32], item[64];
             fc_entry_arch_name(&probe, name, sizeof name);
-            int len = snprintf(item, sizeof item, " %s:%s", name, fmt_count(a->n, n, sizeof n));
+            /* With several PTX ISA versions in one file, say which PTX has which. */
+            char isa[24] = "";
+            if (a->kind == FC_IMAGE_PTX && s->n_isas > 1)
+                snprintf(isa, sizeof isa, " (ISA %u.%u)", a->isa_major, a->isa_minor);
+            int len = snprintf(item, sizeof item, " %s:%s%s", name, fmt_count(a->n, n, sizeof n), isa);
             if (used + len > WIDTH && used > start) {
                 fprintf(out, "\n%*s", start, "");
                 used = start;

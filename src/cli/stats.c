@@ -20,16 +20,19 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem, int *failed)
 
 static void count_arch(stats *s, const fc_entry *e)
 {
+    bool ptx = e->kind == FC_IMAGE_PTX;
+    uint16_t major = ptx ? e->version_major : 0, minor = ptx ? e->version_minor : 0;
     for (size_t i = 0; i < s->n_archs; i++) {
         arch_count *a = &s->archs[i];
-        if (a->kind == e->kind && a->arch == e->arch && a->variant == e->variant) {
+        if (a->kind == e->kind && a->arch == e->arch && a->variant == e->variant && a->isa_major == major &&
+            a->isa_minor == minor) {
             a->n++;
             return;
         }
     }
     s->archs = grow(s->archs, &s->cap_archs, s->n_archs + 1, sizeof *s->archs, &s->failed);
     if (s->n_archs < s->cap_archs)
-        s->archs[s->n_archs++] = (arch_count){e->kind, e->arch, e->variant, 1};
+        s->archs[s->n_archs++] = (arch_count){e->kind, e->arch, e->variant, major, minor, 1};
 }
 
 static void count_isa(stats *s, const fc_entry *e)
@@ -83,7 +86,11 @@ static int cmp_arch(const void *pa, const void *pb)
         return (int)a->kind - (int)b->kind;
     if (a->arch != b->arch)
         return a->arch < b->arch ? -1 : 1;
-    return (int)a->variant - (int)b->variant;
+    if (a->variant != b->variant)
+        return (int)a->variant - (int)b->variant;
+    if (a->isa_major != b->isa_major)
+        return a->isa_major < b->isa_major ? -1 : 1;
+    return (int)a->isa_minor - (int)b->isa_minor;
 }
 
 static int cmp_isa(const void *pa, const void *pb)

@@ -8,6 +8,7 @@ typedef struct arch_count {
     fc_image_kind kind;
     uint32_t arch;
     fc_variant variant;
+    uint16_t isa_major, isa_minor; /* PTX only: counted apart per PTX ISA version */
     size_t n;
 } arch_count;
 
