@@ -133,6 +133,8 @@ typedef struct fc_object {
     /* Decoding stopped early: the containers above are those read before the problem. */
     fc_status status;
     const char *error;          /* one line naming the file, the offset and the reason */
+    const void *image;          /* the object's bytes (offsets above count from here); valid
+                                   only during the callback */
 } fc_object;
 
 /* A problem with an input that produced no object: a file that could not be opened, is
@@ -217,6 +219,113 @@ FC_API char *fc_entry_arch_name(const fc_entry *e, char *buf, size_t size);
 /* The name cuobjdump gives this architecture in --list-elf/--list-ptx: the 'f' suffix is
  * dropped for cubins and kept for PTX; PTX is named sm_XY, not compute_XY. */
 FC_API char *fc_entry_cuobjdump_arch(const fc_entry *e, char *buf, size_t size);
+
+/* ---- Matching: which image the CUDA driver would load on a GPU --------------------------
+ * Compute capabilities are written as one number: 90 for 9.0, 103 for 10.3, 121 for 12.1.
+ * CUDA versions as cuDriverGetVersion gives them: 13000 for 13.0, 12040 for 12.4. */
+
+/* A GPU to judge: where it came from, and the driver it runs under. */
+typedef struct fc_target {
+    unsigned cc;              /* compute capability: 90 */
+    bool tegra;               /* a Jetson (integrated) part: cubins do not cross to desktop parts */
+    int driver_cuda;          /* CUDA version the driver supports, or 0: assumed new enough */
+    char name[96];            /* product name when known: "NVIDIA H200" */
+    char source[160];         /* what named it: "GPU 0", "--gpu RTX 4090", "--arch-list 8.0+PTX" */
+} fc_target;
+
+/* What the driver would do with one container on one target. The names are the driver's. */
+typedef enum fc_load_result {
+    FC_LOAD_SUCCESS = 0,         /* CUDA_SUCCESS */
+    FC_LOAD_NO_BINARY,           /* CUDA_ERROR_NO_BINARY_FOR_GPU (209): "no kernel image is available" */
+    FC_LOAD_UNSUPPORTED_PTX,     /* CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222): PTX newer than the driver */
+    FC_LOAD_JIT_DISABLED,        /* CUDA_ERROR_JIT_COMPILATION_DISABLED (223): only PTX, JIT disabled */
+    FC_LOAD_LINK_ONLY,           /* only LTO-IR: linked by the library with nvJitLink, never loaded as is */
+} fc_load_result;
+
+typedef enum fc_load_via {
+    FC_VIA_NONE = 0,
+    FC_VIA_NATIVE,      /* a cubin for exactly this compute capability */
+    FC_VIA_COMPATIBLE,  /* a cubin for an older minor of the same major (sm_86 code on 8.9) */
+    FC_VIA_JIT,         /* PTX compiled by the driver at load time */
+} fc_load_via;
+
+typedef struct fc_load {
+    fc_load_result result;
+    fc_load_via via;
+    int entry;          /* index of the chosen (or, on PTX failures, the refused) entry, or -1 */
+} fc_load;
+
+/* CUDA_FORCE_PTX_JIT / CUDA_DISABLE_PTX_JIT, as the driver reads them. */
+typedef struct fc_jit_policy {
+    bool force_ptx_jit;   /* cubins are ignored */
+    bool disable_ptx_jit; /* PTX is never compiled */
+} fc_jit_policy;
+
+/* Reads the policy from the environment (values other than unset, empty or "0" count). */
+FC_API void fc_jit_policy_from_env(fc_jit_policy *p);
+
+/* Predicts what cuModuleLoadData does with container C on target T (docs/matching.md). */
+FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
+
+/* Whether an image runs on compute capability CC (ignoring driver versions). */
+FC_API bool fc_cubin_runs_on(unsigned arch, fc_variant v, unsigned cc, bool cc_is_tegra);
+FC_API bool fc_ptx_jits_for(unsigned arch, fc_variant v, unsigned cc);
+
+/* Names of results, as the driver names them: "CUDA_SUCCESS", "CUDA_ERROR_NO_BINARY_FOR_GPU". */
+FC_API const char *fc_load_result_name(fc_load_result r);
+FC_API const char *fc_load_via_name(fc_load_via v);   /* "native", "compatible", "jit", "none" */
+
+/* Fills *T from a user's spec: "sm_86", "8.6", "86", "compute_86", or a product name
+ * ("RTX 4090", "NVIDIA H100 80GB HBM3", "Jetson Orin"; case and vendor words ignored).
+ * On an unknown name returns FC_ERR_INVALID with a message suggesting close matches. */
+FC_API fc_status fc_target_parse(const char *spec, fc_target *t, char *err, size_t err_size);
+
+/* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */
+FC_API bool fc_cc_is_tegra(unsigned cc);
+/* Products of a compute capability, for people: "H100, H200, GH200"; "" when unknown. */
+FC_API const char *fc_cc_products(unsigned cc);
+/* Every compute capability the tables know, ascending; returns how many (at most MAX). */
+FC_API size_t fc_known_ccs(unsigned *out, size_t max);
+
+/* A TORCH_CUDA_ARCH_LIST value, parsed: each entry builds a cubin and, with +PTX, PTX. */
+typedef struct fc_arch_entry {
+    unsigned cc;
+    bool arch_specific;  /* "9.0a" */
+    bool ptx;            /* "+PTX" */
+} fc_arch_entry;
+
+typedef struct fc_arch_list {
+    fc_arch_entry entries[64];
+    size_t n;
+} fc_arch_list;
+
+/* Parses VALUE with torch's grammar: entries separated by ';' or spaces, "X.Y", "X.Ya",
+ * "+PTX", and the named architectures (Ampere, Hopper, ...) expanded. "native" is refused
+ * here (the caller knows the local GPUs). */
+FC_API fc_status fc_arch_list_parse(const char *value, fc_arch_list *out, char *err, size_t err_size);
+
+/* Parses a driver version: a CUDA version ("12.4") or a driver release ("550.54.14", mapped
+ * through NVIDIA's release table to the newest CUDA version it supports). */
+FC_API fc_status fc_driver_parse(const char *s, int *cuda_version, char *err, size_t err_size);
+/* The CUDA release that introduced PTX ISA MAJOR.MINOR (9.1 -> 13010), or 0 if unknown. */
+FC_API int fc_ptx_isa_cuda_version(unsigned major, unsigned minor);
+/* The minimum Linux x86_64 driver for CUDA version V ("590.44.01"), or NULL if unknown. */
+FC_API const char *fc_cuda_min_driver(int cuda_version);
+
+/* Local GPUs through the CUDA Driver API (libcuda.so.1, loaded at run time). On success
+ * fills up to MAX targets and returns how many in *n, with the driver's CUDA version in
+ * each. Without a driver or GPU returns FC_ERR_UNSUPPORTED and says why in ERR. */
+FC_API fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size);
+
+/* Asking the real driver (--probe): each image is loaded with cuModuleLoadData in a child
+ * process, so that a driver crash is a finding, not the end of fatcheck. */
+typedef struct fc_prober fc_prober;
+FC_API fc_status fc_prober_open(fc_prober **out);
+/* Loads IMAGE on device DEVICE. *CU_RESULT is the driver's CUresult (-2: no usable driver in
+ * the child); *CRASHED is set when the child died during the load. */
+FC_API fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size,
+                                int *cu_result, bool *crashed);
+FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */
 
 #ifdef __cplusplus
 }

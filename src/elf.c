@@ -113,6 +113,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     b.image_base = base;
     b.progress = fc_release_behind;
     const uint8_t *data = img->data + base;
+    b.obj.image = data;
 
     GElf_Ehdr eh;
     size_t shstrndx, nsec;

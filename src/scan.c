@@ -101,6 +101,7 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     b.obj.format = f;
     b.obj.size = img->size;
     b.image = img;
+    b.obj.image = img->data;
     b.progress = fc_release_behind;
     if (f == FC_FORMAT_FATBIN)
         fc_fatbin_decode_run(&b, img->data, img->size, 0, FC_ORIGIN_FATBIN_FILE, NULL);
@@ -212,6 +213,7 @@ fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc
     }
     b->obj.format = FC_FORMAT_FATBIN;
     b->obj.size = size;
+    b->obj.image = buf;
     fc_status st = fc_fatbin_decode_run(b, buf, size, base, FC_ORIGIN_FATBIN_FILE, NULL);
     fc_builder_finish(b);
     *out = &b->obj;

@@ -5,14 +5,16 @@
 #include <stdio.h>
 
 #include "fatcheck.h"
+#include "judge.h"
 
 /* Exit codes (documented in --help, README.md and docs/cli.md). */
 enum {
     EXIT_OK = 0,          /* every input was read and decoded */
-    EXIT_LOAD_RISK = 1,   /* reserved for the matcher: a target GPU cannot load some code */
+    EXIT_LOAD_RISK = 1,   /* a target has a file with status none (with --strict: or partial) */
     EXIT_USAGE = 2,       /* bad command line */
     EXIT_INPUT = 3,       /* some input could not be read or decoded (the rest was reported) */
     EXIT_INTERNAL = 4,    /* out of memory, or the output could not be written */
+    EXIT_ARCH_LIST = 5,   /* --arch-list: a file does not hold exactly what the list builds */
 };
 
 typedef enum output_mode {
@@ -28,23 +30,35 @@ typedef struct renderer renderer;
  * command line is announced with begin_input before its objects. */
 struct renderer {
     void (*begin_input)(renderer *r, const char *path);
-    void (*object)(renderer *r, const fc_object *obj);
+    void (*object)(renderer *r, const fc_object *obj, const judgement *j);
     void (*error)(renderer *r, const fc_error *err);
     void (*finish)(renderer *r);
     FILE *out;
     FILE *err;
+    const config *cfg;
     void *state;
 };
 
-renderer *render_summary_new(FILE *out, FILE *err);
+renderer *render_summary_new(FILE *out, FILE *err, const config *cfg);
 renderer *render_entries_new(FILE *out, FILE *err);
-renderer *render_json_new(FILE *out, FILE *err);
+renderer *render_json_new(FILE *out, FILE *err, const config *cfg);
 renderer *render_cuobjdump_new(FILE *out, FILE *err, int list_elf, int list_ptx);
 void render_free(renderer *r);
 
 /* Formatting helpers (format.c). */
 const char *fmt_count(unsigned long long n, char *buf, size_t size); /* 12,345 */
 void json_string(FILE *out, const char *s);                          /* "..." or null */
+/* Verdict lines for the summary (verdict_text.c). */
+void print_verdicts(FILE *out, const fc_object *obj, const judgement *j);
+void target_label(const fc_target *t, char *buf, size_t size);
+/* "judging for ..." header and the closing advice (advice.c). */
+void print_targets_header(FILE *out, const config *cfg);
+void print_advice(FILE *out, const config *cfg);
+void json_targets_and_advice(FILE *out, const config *cfg);
+
+/* --arch-list with no files (explain.c). */
+int explain_arch_list(FILE *out, const config *cfg, bool json);
+
 /* The cuobjdump-style stem of a path: its last component without the last extension. */
 void path_stem(const char *path, char *buf, size_t size);
 

@@ -1,52 +1,74 @@
-/* main.c - the fatcheck command: options, exit codes, and the scan loop. */
+/* main.c - the fatcheck command: options, targets, exit codes, and the scan loop. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 static const char usage_text[] =
     "Usage: fatcheck [OPTION]... FILE|DIR...\n"
-    "List the CUDA GPU code in ELF libraries, executables, objects, static archives,\n"
-    "fat binaries, cubins and PTX files; directories are searched recursively.\n"
+    "       fatcheck --arch-list VALUE          (explain a TORCH_CUDA_ARCH_LIST value)\n"
+    "List the CUDA code in libraries, executables, objects, archives, fat binaries, cubins\n"
+    "and PTX (directories recursively), and say whether each target GPU can load it.\n"
     "\n"
+    "Targets (default: the local GPUs and driver, through libcuda.so.1):\n"
+    "  -g, --gpu SPEC        judge for SPEC: sm_86, 8.6, 86 or a product (\"RTX 4090\");\n"
+    "                        repeatable, comma-separated\n"
+    "  -a, --arch-list VALUE judge for a TORCH_CUDA_ARCH_LIST value, and check that each\n"
+    "                        file holds exactly what it builds\n"
+    "  -d, --driver VERSION  the targets' driver: a CUDA version (12.4) or a release (550.54.14)\n"
+    "      --strict          fail (exit 1) on partial verdicts too\n"
+    "      --probe           ask the local driver to load every container, and report\n"
+    "                        each disagreement with the prediction\n"
     "Output (default: a summary per file):\n"
-    "  -l, --list            one line per image (entry) of every container\n"
-    "      --json            one JSON document (schema: docs/json.md)\n"
-    "      --list-elf        the cubins, exactly as cuobjdump --list-elf prints them\n"
-    "      --list-ptx        the PTX, exactly as cuobjdump --list-ptx prints them\n"
-    "\n"
+    "  -l, --list            one line per image     --json       one JSON document\n"
+    "      --list-elf        cubins as cuobjdump --list-elf; --list-ptx likewise for PTX\n"
     "Inputs:\n"
-    "      --no-embedded     do not search other sections for containers kept as data\n"
-    "      --no-recurse      treat a directory as an error instead of searching it\n"
-    "  -j, --threads N       threads for the embedded search (default: all CPUs)\n"
+    "      --no-embedded     skip containers kept as plain data in other sections\n"
+    "      --no-recurse      a directory is an error   -j, --threads N  (default: all CPUs)\n"
+    "  -h, --help, -V, --version\n"
     "\n"
-    "  -h, --help            show this help and exit\n"
-    "  -V, --version         show the version and exit\n"
-    "\n"
-    "Exit status: 0 all inputs read; 2 usage error; 3 some input could not be read\n"
-    "or decoded (the others are still reported); 4 internal or output error.\n"
-    "(1 is reserved for a predicted load failure.)\n"
+    "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict: or some\n"
+    "module); 2 usage error; 3 an input could not be read or decoded; 4 internal or\n"
+    "output error; 5 a file does not hold what --arch-list builds.\n"
     "\n"
     "Examples:\n"
     "  fatcheck /usr/local/cuda/lib64/libcublasLt.so.13\n"
-    "  fatcheck --json ~/.cache/torch_extensions > report.json\n"
-    "  fatcheck --list-elf libtorch_cuda.so\n";
+    "  fatcheck --gpu H100,L4 --driver 550.54.14 ~/.cache/torch_extensions\n"
+    "  fatcheck --arch-list \"8.0;8.6+PTX\"\n";
 
 typedef struct run {
     renderer *r;
+    const config *cfg;
     int input_errors;
+    int load_failures;   /* verdicts of none (and partial with --strict) */
+    int arch_mismatches;
+    int internal;
 } run;
 
 static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
-    rn->r->object(rn->r, obj);
+    judgement *j = NULL;
+    if (rn->cfg->n_targets || rn->cfg->have_arch_list) {
+        j = judge_object(rn->cfg, obj);
+        if (!j)
+            rn->internal = 1;
+    }
+    rn->r->object(rn->r, obj, j);
     if (obj->error)
         rn->input_errors++;
+    if (j) {
+        for (size_t t = 0; t < rn->cfg->n_targets; t++) {
+            verdict_status s = j->verdicts[t].status;
+            rn->load_failures += s == VERDICT_NONE || (rn->cfg->strict && s == VERDICT_PARTIAL);
+        }
+        rn->arch_mismatches += rn->cfg->have_arch_list && j->registered && !j->arch_list_ok;
+    }
+    judgement_free(j);
     return 0;
 }
 
@@ -81,7 +103,28 @@ static int parse_count(const char *s, unsigned long max, unsigned long *out)
     return 0;
 }
 
-enum { OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_NO_EMBEDDED, OPT_NO_RECURSE };
+/* Adds T, or merges it into a target with the same compute capability and driver. */
+static int add_target(config *cfg, const fc_target *t, int device)
+{
+    for (size_t i = 0; device < 0 && i < cfg->n_targets; i++) {
+        fc_target *o = &cfg->targets[i];
+        if (cfg->device[i] < 0 && o->cc == t->cc && o->driver_cuda == t->driver_cuda) {
+            size_t len = strlen(o->source);
+            if (len + 3 + strlen(t->source) < sizeof o->source && !strstr(o->source, t->source))
+                snprintf(o->source + len, sizeof o->source - len, ", %s", t->source);
+            return 0;
+        }
+    }
+    if (cfg->n_targets == MAX_TARGETS)
+        return -1;
+    cfg->device[cfg->n_targets] = device;
+    cfg->targets[cfg->n_targets++] = *t;
+    return 0;
+}
+
+enum {
+    OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_STRICT, OPT_PROBE,
+};
 
 int main(int argc, char **argv)
 {
@@ -93,17 +136,28 @@ int main(int argc, char **argv)
         {"no-embedded", no_argument, NULL, OPT_NO_EMBEDDED},
         {"no-recurse", no_argument, NULL, OPT_NO_RECURSE},
         {"threads", required_argument, NULL, 'j'},
+        {"gpu", required_argument, NULL, 'g'},
+        {"arch-list", required_argument, NULL, 'a'},
+        {"driver", required_argument, NULL, 'd'},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"probe", no_argument, NULL, OPT_PROBE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     fc_options opts;
     fc_options_init(&opts);
+    static config cfg;
+    fc_jit_policy_from_env(&cfg.jit);
     output_mode mode = OUT_SUMMARY;
     int modes = 0, list_elf = 0, list_ptx = 0;
+    const char *driver_text = NULL;
+    char err[512];
+    fc_target named[MAX_TARGETS];
+    size_t n_named = 0;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":lj:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":lj:g:a:d:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'l':
             mode = OUT_ENTRIES, modes |= 1;
@@ -123,6 +177,12 @@ int main(int argc, char **argv)
         case OPT_NO_RECURSE:
             opts.recurse = false;
             break;
+        case OPT_STRICT:
+            cfg.strict = true;
+            break;
+        case OPT_PROBE:
+            cfg.probe = true;
+            break;
         case 'j': {
             unsigned long n;
             if (parse_count(optarg, 256, &n) != 0)
@@ -130,6 +190,28 @@ int main(int argc, char **argv)
             opts.threads = (unsigned)n;
             break;
         }
+        case 'g': {
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            char *save = NULL;
+            for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+                if (n_named == MAX_TARGETS)
+                    return usage_error("too many targets", NULL);
+                if (fc_target_parse(spec, &named[n_named], err, sizeof err) != FC_OK)
+                    return usage_error(err, NULL);
+                n_named++;
+            }
+            break;
+        }
+        case 'a':
+            if (fc_arch_list_parse(optarg, &cfg.arch_list, err, sizeof err) != FC_OK)
+                return usage_error(err, NULL);
+            cfg.have_arch_list = true;
+            cfg.arch_list_text = optarg;
+            break;
+        case 'd':
+            driver_text = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_INTERNAL;
@@ -144,37 +226,87 @@ int main(int argc, char **argv)
     }
     if (modes & (modes - 1))
         return usage_error("choose one of -l, --json and --list-elf/--list-ptx", NULL);
-    if (optind >= argc)
-        return usage_error("no input files", NULL);
+    int driver = 0;
+    if (driver_text && fc_driver_parse(driver_text, &driver, err, sizeof err) != FC_OK)
+        return usage_error(err, NULL);
+    if (optind >= argc) {
+        if (!cfg.have_arch_list)
+            return usage_error("no input files", NULL);
+        if (mode != OUT_SUMMARY && mode != OUT_JSON)
+            return usage_error("an arch list alone can only be explained as text or JSON", NULL);
+        int rc = explain_arch_list(stdout, &cfg, mode == OUT_JSON);
+        return fflush(stdout) == 0 && !ferror(stdout) ? rc : EXIT_INTERNAL;
+    }
+
+    /* Targets: named ones, else (or with --probe, also) the local GPUs. */
+    for (size_t i = 0; i < n_named; i++) {
+        named[i].driver_cuda = driver;
+        add_target(&cfg, &named[i], -1);
+    }
+    for (size_t i = 0; cfg.have_arch_list && i < cfg.arch_list.n; i++) {
+        fc_target t = {.cc = cfg.arch_list.entries[i].cc, .driver_cuda = driver};
+        t.tegra = fc_cc_is_tegra(t.cc);
+        snprintf(t.source, sizeof t.source, "--arch-list");
+        add_target(&cfg, &t, -1);
+    }
+    cfg.driver_assumed = cfg.n_targets && !driver;
+    if (!cfg.n_targets || cfg.probe) {
+        fc_target local[MAX_TARGETS];
+        size_t n = 0;
+        if (fc_detect_gpus(local, MAX_TARGETS, &n, err, sizeof err) == FC_OK) {
+            for (size_t i = 0; i < n; i++) {
+                if (driver_text && !cfg.probe)
+                    local[i].driver_cuda = driver;
+                add_target(&cfg, &local[i], (int)i);
+            }
+        } else if (cfg.probe) {
+            fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", err);
+            return EXIT_USAGE;
+        } else {
+            snprintf(cfg.no_target_reason, sizeof cfg.no_target_reason,
+                     "%s; name target GPUs with --gpu or --arch-list", err);
+            /* Said to people at a terminal; pipelines get it in the JSON (targets_note). */
+            if (mode == OUT_SUMMARY && isatty(STDERR_FILENO))
+                fprintf(stderr, "fatcheck: note: not judging any GPU: %s\n", cfg.no_target_reason);
+        }
+    }
+    if (cfg.probe && fc_prober_open(&cfg.prober) != FC_OK) {
+        fputs("fatcheck: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
 
     renderer *r = NULL;
     switch (mode) {
-    case OUT_SUMMARY: r = render_summary_new(stdout, stderr); break;
+    case OUT_SUMMARY: r = render_summary_new(stdout, stderr, &cfg); break;
     case OUT_ENTRIES: r = render_entries_new(stdout, stderr); break;
-    case OUT_JSON: r = render_json_new(stdout, stderr); break;
+    case OUT_JSON: r = render_json_new(stdout, stderr, &cfg); break;
     case OUT_CUOBJDUMP: r = render_cuobjdump_new(stdout, stderr, list_elf, list_ptx); break;
     }
     if (!r) {
         fputs("fatcheck: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
-    run rn = {r, 0};
-    int internal = 0;
+    run rn = {r, &cfg, 0, 0, 0, 0};
     for (int i = optind; i < argc; i++) {
         r->begin_input(r, argv[i]);
         int rc = fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {
             fprintf(stderr, "fatcheck: %s: %s\n", argv[i], fc_status_name((fc_status)rc));
-            internal = 1;
+            rn.internal = 1;
         }
     }
     r->finish(r);
     render_free(r);
+    fc_prober_close(cfg.prober);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));
         return EXIT_INTERNAL;
     }
-    if (internal)
+    if (rn.internal)
         return EXIT_INTERNAL;
-    return rn.input_errors ? EXIT_INPUT : EXIT_OK;
+    if (rn.input_errors)
+        return EXIT_INPUT;
+    if (rn.load_failures)
+        return EXIT_LOAD_RISK;
+    return rn.arch_mismatches ? EXIT_ARCH_LIST : EXIT_OK;
 }

@@ -71,8 +71,9 @@ static void list_entry(renderer *r, listing *l, const fc_object *o, const fc_ent
     l->listed++;
 }
 
-static void cuobjdump_object(renderer *r, const fc_object *o)
+static void cuobjdump_object(renderer *r, const fc_object *o, const judgement *verdicts)
 {
+    (void)verdicts; /* listings show images, not verdicts */
     listing *l = r->state;
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);

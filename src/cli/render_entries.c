@@ -4,8 +4,9 @@
 
 #include "cli.h"
 
-static void entries_object(renderer *r, const fc_object *o)
+static void entries_object(renderer *r, const fc_object *o, const judgement *verdicts)
 {
+    (void)verdicts; /* listings show images, not verdicts */
     FILE *out = r->out;
     if (o->member)
         fprintf(out, "%s(%s):\n", o->path, o->member);

@@ -43,7 +43,116 @@ static void json_entry(FILE *out, const fc_entry *e)
     putc('}', out);
 }
 
-static void json_object(renderer *r, const fc_object *o)
+static void json_target_name(FILE *out, const fc_target *t)
+{
+    fprintf(out, "\"sm_%u\"", t->cc);
+}
+
+static void json_loads(FILE *out, const fc_container *c, const judgement *j, size_t ci)
+{
+    const config *cfg = j->cfg;
+    fputs(",\"loads\":[", out);
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        fc_load l = j->loads[ci * cfg->n_targets + t];
+        fputs(t ? "," : "", out);
+        fputs("{\"target\":", out);
+        json_target_name(out, &cfg->targets[t]);
+        fputs(",\"result\":", out);
+        json_string(out, fc_load_result_name(l.result));
+        if (l.entry >= 0) {
+            char arch[32];
+            fputs(",\"via\":{\"kind\":", out);
+            json_string(out, fc_load_via_name(l.via));
+            fputs(",\"image\":", out);
+            json_string(out, fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
+            fprintf(out, ",\"entry\":%d}", l.entry);
+        } else {
+            fputs(",\"via\":null", out);
+        }
+        if (j->probes) {
+            const probe_result *p = &j->probes[ci * cfg->n_targets + t];
+            if (p->code != -3)
+                fprintf(out, ",\"probe\":{\"code\":%d,\"crashed\":%s,\"agrees\":%s}", p->code,
+                        p->code == -1 ? "true" : "false", p->agrees ? "true" : "false");
+        }
+        fputs("}", out);
+    }
+    fputs("]", out);
+}
+
+static const char *status_name(verdict_status s)
+{
+    switch (s) {
+    case VERDICT_OK: return "ok";
+    case VERDICT_PARTIAL: return "partial";
+    case VERDICT_NONE: return "none";
+    case VERDICT_NO_CODE: break;
+    }
+    return "no-code";
+}
+
+static void json_verdicts(FILE *out, const judgement *j)
+{
+    const config *cfg = j->cfg;
+    fputs(",\n\"verdicts\":[", out);
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        const verdict *v = &j->verdicts[t];
+        fputs(t ? ",\n" : "\n", out);
+        fputs("{\"target\":", out);
+        json_target_name(out, &cfg->targets[t]);
+        fputs(",\"status\":", out);
+        json_string(out, status_name(v->status));
+        fprintf(out,
+                ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
+                "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"link_only\":%zu",
+                v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
+                v->unsupported_ptx, v->jit_disabled, v->link_only);
+        if (j->probes)
+            fprintf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
+                    j->probe_compared, j->probe_disagreements, j->probe_crashes);
+        fputs("}", out);
+    }
+    fputs("]", out);
+}
+
+static void json_arch_check(FILE *out, const judgement *j)
+{
+    fputs(",\n\"arch_list_check\":{\"arch_list\":", out);
+    json_string(out, j->cfg->arch_list_text);
+    fprintf(out, ",\"matches\":%s,\"missing\":[", j->arch_list_ok ? "true" : "false");
+    const char *sep = "";
+    for (size_t k = 0; k < j->n_expected; k++) {
+        const arch_expectation *x = &j->expected[k];
+        if (!x->lacking)
+            continue;
+        fprintf(out, "%s{\"image\":\"%s%u%s\",\"containers_lacking\":%zu}", sep,
+                x->kind == FC_IMAGE_PTX ? "compute_" : "sm_", x->cc, x->arch_specific ? "a" : "", x->lacking);
+        sep = ",";
+    }
+    fputs("],\"unexpected\":[", out);
+    for (size_t u = 0; u < j->n_unexpected; u++) {
+        fputs(u ? "," : "", out);
+        json_string(out, j->unexpected[u]);
+    }
+    fputs("]}", out);
+}
+
+static void json_ptx_requirement(FILE *out, const judgement *j)
+{
+    int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
+    const char *drv = cuda ? fc_cuda_min_driver(cuda) : NULL;
+    fprintf(out, ",\n\"ptx_requirement\":{\"ptx_isa\":\"%u.%u\",\"cuda\":", j->ptx_isa_major,
+            j->ptx_isa_minor);
+    if (cuda)
+        fprintf(out, "\"%d.%d\"", cuda / 1000, cuda % 1000 / 10);
+    else
+        fputs("null", out);
+    fputs(",\"min_driver\":", out);
+    json_string(out, drv);
+    fputs("}", out);
+}
+
+static void json_object(renderer *r, const fc_object *o, const judgement *j)
 {
     json_state *s = r->state;
     FILE *out = r->out;
@@ -69,13 +178,23 @@ static void json_object(renderer *r, const fc_object *o)
         fputs(",\"origin\":", out);
         json_string(out, fc_origin_name(c->origin));
         fputs(",\"entries\":[", out);
-        for (size_t j = 0; j < c->n_entries; j++) {
-            fputs(j ? ",\n  " : "\n  ", out);
-            json_entry(out, &c->entries[j]);
+        for (size_t k = 0; k < c->n_entries; k++) {
+            fputs(k ? ",\n  " : "\n  ", out);
+            json_entry(out, &c->entries[k]);
         }
-        fputs("]}", out);
+        fputs("]", out);
+        if (j && j->cfg->n_targets)
+            json_loads(out, c, j, i);
+        fputs("}", out);
     }
-    fputs("]}", out);
+    fputs("]", out);
+    if (j && j->cfg->n_targets)
+        json_verdicts(out, j);
+    if (j && j->cfg->have_arch_list)
+        json_arch_check(out, j);
+    if (j && j->ptx_isa_major)
+        json_ptx_requirement(out, j);
+    fputs("}", out);
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);
 }
@@ -126,14 +245,16 @@ static void json_finish(renderer *r)
         free(s->errors[i]);
         free(s->error_paths[i]);
     }
-    fputs("]}\n", out);
+    fputs("]", out);
+    json_targets_and_advice(out, r->cfg);
+    fputs("}\n", out);
     free(s->errors);
     free(s->error_paths);
     s->errors = s->error_paths = NULL;
     s->n_errors = 0;
 }
 
-renderer *render_json_new(FILE *out, FILE *err)
+renderer *render_json_new(FILE *out, FILE *err, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
     json_state *s = calloc(1, sizeof *s);
@@ -148,6 +269,7 @@ renderer *render_json_new(FILE *out, FILE *err)
     r->finish = json_finish;
     r->out = out;
     r->err = err;
+    r->cfg = cfg;
     r->state = s;
     fprintf(out, "{\"schema_version\":%d,\"fatcheck_version\":\"%s\",\n\"files\":[", SCHEMA_VERSION,
             FC_VERSION_STRING);

@@ -100,7 +100,7 @@ static void print_details(FILE *out, const stats *s, const char *indent)
     putc('\n', out);
 }
 
-static void summary_object(renderer *r, const fc_object *o)
+static void summary_object(renderer *r, const fc_object *o, const judgement *j)
 {
     FILE *out = r->out;
     stats reg = {0}, emb = {0};
@@ -139,6 +139,8 @@ static void summary_object(renderer *r, const fc_object *o)
             print_details(out, &emb, "    ");
         }
     }
+    if (j)
+        print_verdicts(out, o, j);
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);
     stats_free(&reg);
@@ -158,10 +160,10 @@ static void summary_nothing(renderer *r, const char *path)
 
 static void summary_finish(renderer *r)
 {
-    (void)r;
+    print_advice(r->out, r->cfg);
 }
 
-renderer *render_summary_new(FILE *out, FILE *err)
+renderer *render_summary_new(FILE *out, FILE *err, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
     if (!r)
@@ -172,6 +174,8 @@ renderer *render_summary_new(FILE *out, FILE *err)
     r->finish = summary_finish;
     r->out = out;
     r->err = err;
+    r->cfg = cfg;
+    print_targets_header(out, cfg);
     return r;
 }
 

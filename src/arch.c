@@ -1,0 +1,474 @@
+/* arch.c - tables about GPUs: compute capabilities, products, families, PTX ISA and driver
+ * versions, and TORCH_CUDA_ARCH_LIST. Sources are named in ../shared/docs and
+ * docs/matching.md; every table is here, in one place. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- Compute capabilities ---------------------------------------------------------- */
+
+/* Jetson parts (CUDA C++ Programming Guide; targets.md). Binary code for them and for
+ * desktop parts of the same major is not interchangeable. */
+bool fc_cc_is_tegra(unsigned cc)
+{
+    return cc == 53 || cc == 62 || cc == 72 || cc == 87 || cc == 101 || cc == 110;
+}
+
+typedef struct product {
+    const char *pattern; /* lower-case words; a word ending in '*' matches any word it begins */
+    unsigned cc;
+} product;
+
+/* NVIDIA's "CUDA GPUs" table (developer.nvidia.com/cuda-gpus), as summarised in
+ * ../shared/docs/targets.md. More specific patterns win (see match_score). */
+static const product products[] = {
+    {"k80", 37}, {"tesla k80", 37},
+    {"gtx 750*", 50}, {"gtx 9*", 52}, {"titan x maxwell", 52},
+    {"jetson nano", 53}, {"jetson tx1", 53},
+    {"p100", 60}, {"gp100", 60},
+    {"gtx 10*", 61}, {"titan xp", 61}, {"titan x pascal", 61}, {"p4", 61}, {"p40", 61},
+    {"jetson tx2", 62},
+    {"v100", 70}, {"v100*", 70}, {"titan v", 70}, {"gv100", 70},
+    {"jetson agx xavier", 72}, {"jetson xavier*", 72}, {"xavier", 72},
+    {"t4", 75}, {"rtx 20*", 75}, {"titan rtx", 75}, {"gtx 16*", 75}, {"quadro rtx *", 75},
+    {"t400", 75}, {"t600", 75}, {"t1000", 75},
+    {"a100", 80}, {"a100*", 80}, {"a30", 80}, {"a800", 80},
+    {"a40", 86}, {"a10", 86}, {"a10g", 86}, {"a16", 86}, {"a2", 86}, {"rtx a*", 86}, {"rtx 30*", 86},
+    {"jetson agx orin", 87}, {"jetson orin*", 87}, {"orin", 87},
+    {"l4", 89}, {"l40", 89}, {"l40s", 89}, {"l20", 89}, {"rtx 40*", 89}, {"rtx * ada", 89},
+    {"rtx * ada generation", 89},
+    {"h100", 90}, {"h100*", 90}, {"h200", 90}, {"h200*", 90}, {"gh200", 90}, {"h800", 90}, {"h20", 90},
+    {"b100", 100}, {"b200", 100}, {"gb200", 100}, {"b300", 103}, {"gb300", 103},
+    {"jetson thor", 110}, {"thor", 110}, {"jetson t5000", 110}, {"jetson t4000", 110},
+    {"rtx 50*", 120}, {"rtx pro * blackwell", 120}, {"rtx pro *", 120},
+    {"gb10", 121}, {"dgx spark", 121},
+};
+
+/* Display names per compute capability, for people reading an arch list explained. */
+static const struct {
+    unsigned cc;
+    const char *names;
+} cc_products[] = {
+    {37, "Tesla K80"},
+    {50, "GTX 750, 750 Ti"},
+    {52, "GTX 950-980 Ti, TITAN X (Maxwell)"},
+    {53, "Jetson Nano, TX1"},
+    {60, "Tesla P100"},
+    {61, "GTX 10xx, TITAN Xp, Tesla P4, P40"},
+    {62, "Jetson TX2"},
+    {70, "V100, TITAN V"},
+    {72, "Jetson AGX Xavier, Xavier NX"},
+    {75, "T4, RTX 20xx, GTX 16xx, Quadro RTX"},
+    {80, "A100, A30"},
+    {86, "A40, A10, A16, A2, RTX A2000-A6000, RTX 30xx"},
+    {87, "Jetson AGX Orin, Orin NX, Orin Nano"},
+    {89, "L4, L40, L40S, RTX 40xx, RTX Ada"},
+    {90, "H100, H200, GH200"},
+    {100, "B200, GB200"},
+    {103, "B300, GB300"},
+    {110, "Jetson Thor"},
+    {120, "RTX 50xx, RTX PRO Blackwell"},
+    {121, "GB10 (DGX Spark)"},
+};
+
+const char *fc_cc_products(unsigned cc)
+{
+    for (size_t i = 0; i < sizeof cc_products / sizeof *cc_products; i++)
+        if (cc_products[i].cc == cc)
+            return cc_products[i].names;
+    return "";
+}
+
+size_t fc_known_ccs(unsigned *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof cc_products / sizeof *cc_products && n < max; i++)
+        out[n++] = cc_products[i].cc;
+    return n;
+}
+
+/* Lower-case words of S with vendor words dropped, separated by single spaces. */
+static void normalise(const char *s, char *out, size_t size)
+{
+    static const char *const vendor[] = {"nvidia", "geforce", "tesla"};
+    size_t k = 0;
+    char word[64];
+    while (*s && k + 1 < size) {
+        size_t w = 0;
+        while (*s && !isalnum((unsigned char)*s))
+            s++;
+        while (*s && isalnum((unsigned char)*s) && w + 1 < sizeof word)
+            word[w++] = (char)tolower((unsigned char)*s++);
+        word[w] = '\0';
+        if (!w)
+            break;
+        bool drop = false;
+        for (size_t i = 0; i < sizeof vendor / sizeof *vendor; i++)
+            drop |= strcmp(word, vendor[i]) == 0;
+        /* "tesla k80" keeps meaning as "k80"; "tesla" alone is not a product */
+        if (drop)
+            continue;
+        if (k && k + 1 < size)
+            out[k++] = ' ';
+        for (size_t i = 0; i < w && k + 1 < size; i++)
+            out[k++] = word[i];
+    }
+    out[k] = '\0';
+}
+
+/* How well PATTERN matches the words of NAME: its words must match NAME's first words in
+ * order (NAME may go on: "h100 80gb hbm3"). Literal words score 2, wildcards 1; -1 when it
+ * does not match. */
+static int match_score(const char *pattern, const char *name)
+{
+    int score = 0;
+    const char *p = pattern, *n = name;
+    while (*p) {
+        size_t pl = strcspn(p, " "), nl = strcspn(n, " ");
+        if (!nl)
+            return -1;
+        if (p[pl - 1] == '*') {
+            if (nl < pl - 1 || strncmp(p, n, pl - 1) != 0)
+                return -1;
+            score += 1;
+        } else {
+            if (pl != nl || strncmp(p, n, pl) != 0)
+                return -1;
+            score += 2;
+        }
+        p += pl + (p[pl] == ' ');
+        n += nl + (n[nl] == ' ');
+    }
+    return score;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+/* "8.6", "86", "sm_86", "sm_90a", "compute_86": a compute capability, or 0. */
+static unsigned parse_cc(const char *s)
+{
+    if (strncmp(s, "sm_", 3) == 0)
+        s += 3;
+    else if (strncmp(s, "compute_", 8) == 0)
+        s += 8;
+    unsigned major = 0, minor = 0;
+    const char *p = s;
+    if (!isdigit((unsigned char)*p))
+        return 0;
+    while (isdigit((unsigned char)*p) && major < 1000)
+        major = major * 10 + (unsigned)(*p++ - '0');
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        minor = (unsigned)(*p++ - '0');
+        if (major > 99)
+            return 0;
+        major = major * 10 + minor;
+    } else if (major < 10) {
+        return 0; /* "8" alone is not a compute capability */
+    }
+    if (*p == 'a' || *p == 'f')
+        p++;
+    if (*p)
+        return 0;
+    /* 30..129 covers every compute capability CUDA has had and the next few. */
+    return major >= 30 && major < 130 ? major : 0;
+}
+
+fc_status fc_target_parse(const char *spec, fc_target *t, char *err, size_t err_size)
+{
+    memset(t, 0, sizeof *t);
+    while (*spec == ' ')
+        spec++;
+    unsigned cc = parse_cc(spec);
+    if (cc) {
+        t->cc = cc;
+        t->tegra = fc_cc_is_tegra(cc);
+        snprintf(t->source, sizeof t->source, "--gpu %s", spec);
+        return FC_OK;
+    }
+    char name[256];
+    normalise(spec, name, sizeof name);
+    int best = -1;
+    const product *hit = NULL;
+    for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
+        int sc = match_score(products[i].pattern, name);
+        if (sc > best) {
+            best = sc;
+            hit = &products[i];
+        }
+    }
+    if (best <= 0) {
+        /* "RTX4090", "GB 200": compare without spaces, wildcards only at the end. */
+        char compact[256], pat[64];
+        size_t k = 0;
+        for (const char *p = name; *p; p++)
+            if (*p != ' ')
+                compact[k++] = *p;
+        compact[k] = '\0';
+        for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
+            const char *pp = products[i].pattern;
+            size_t m = 0;
+            for (; *pp && m + 1 < sizeof pat; pp++)
+                if (*pp != ' ')
+                    pat[m++] = *pp;
+            pat[m] = '\0';
+            char *star = strchr(pat, '*');
+            if (star && star[1])
+                continue;
+            bool ok = star ? strncmp(compact, pat, (size_t)(star - pat)) == 0 && compact[star - pat]
+                           : strcmp(compact, pat) == 0;
+            int sc = ok ? (int)m : -1;
+            if (sc > best) {
+                best = sc;
+                hit = &products[i];
+            }
+        }
+    }
+    if (hit && best > 0) {
+        t->cc = hit->cc;
+        t->tegra = fc_cc_is_tegra(hit->cc);
+        snprintf(t->name, sizeof t->name, "%s", spec);
+        snprintf(t->source, sizeof t->source, "--gpu %s", spec);
+        return FC_OK;
+    }
+    /* Suggest the three closest product names. */
+    const product *near[3] = {NULL, NULL, NULL};
+    size_t dist[3] = {99, 99, 99};
+    for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
+        if (strchr(products[i].pattern, '*'))
+            continue;
+        size_t d = edit_distance(name, products[i].pattern);
+        for (size_t k = 0; k < 3; k++) {
+            if (d < dist[k]) {
+                for (size_t m = 2; m > k; m--)
+                    near[m] = near[m - 1], dist[m] = dist[m - 1];
+                near[k] = &products[i];
+                dist[k] = d;
+                break;
+            }
+        }
+    }
+    int len = snprintf(err, err_size, "unknown GPU '%s'", spec);
+    for (size_t k = 0; k < 3 && near[k] && len > 0 && (size_t)len < err_size; k++)
+        len += snprintf(err + len, err_size - (size_t)len, "%s'%s'", k ? ", " : " (did you mean ", near[k]->pattern);
+    if (near[0] && len > 0 && (size_t)len < err_size)
+        snprintf(err + len, err_size - (size_t)len, "?)");
+    return FC_ERR_INVALID;
+}
+
+/* ---- TORCH_CUDA_ARCH_LIST ------------------------------------------------------------- */
+
+/* torch/utils/cpp_extension.py, _get_cuda_arch_flags (targets.md). */
+static const struct {
+    const char *name, *expansion;
+} named_arches[] = {
+    {"Kepler+Tesla", "3.7"}, {"Kepler", "3.5+PTX"}, {"Maxwell+Tegra", "5.3"}, {"Maxwell", "5.0;5.2+PTX"},
+    {"Pascal", "6.0;6.1+PTX"}, {"Volta+Tegra", "7.2"}, {"Volta", "7.0+PTX"}, {"Turing", "7.5+PTX"},
+    {"Ampere+Tegra", "8.7"}, {"Ampere", "8.0;8.6+PTX"}, {"Ada", "8.9+PTX"}, {"Hopper", "9.0+PTX"},
+    {"Blackwell+Tegra", "11.0"}, {"Blackwell", "10.0;10.3;12.0;12.1+PTX"},
+};
+
+static fc_status add_arch_entry(fc_arch_list *out, const char *tok, char *err, size_t err_size)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", tok);
+    bool ptx = false;
+    char *plus = strstr(buf, "+PTX");
+    if (plus && plus[4] == '\0') {
+        ptx = true;
+        *plus = '\0';
+    }
+    size_t len = strlen(buf);
+    bool a = len && buf[len - 1] == 'a';
+    if (len && buf[len - 1] == 'f') {
+        snprintf(err, err_size, "'%s': torch does not accept family (f) architectures", tok);
+        return FC_ERR_INVALID;
+    }
+    unsigned cc = strchr(buf, '.') ? parse_cc(buf) : 0;
+    if (!cc) {
+        snprintf(err, err_size, "'%s' is not an architecture (expected X.Y, X.Ya, X.Y+PTX or a name such as Ampere)",
+                 tok);
+        return FC_ERR_INVALID;
+    }
+    if (out->n == sizeof out->entries / sizeof *out->entries) {
+        snprintf(err, err_size, "too many architectures");
+        return FC_ERR_LIMIT;
+    }
+    for (size_t i = 0; i < out->n; i++) { /* repeated entries merge */
+        if (out->entries[i].cc == cc && out->entries[i].arch_specific == a) {
+            out->entries[i].ptx |= ptx;
+            return FC_OK;
+        }
+    }
+    out->entries[out->n++] = (fc_arch_entry){cc, a, ptx};
+    return FC_OK;
+}
+
+fc_status fc_arch_list_parse(const char *value, fc_arch_list *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    if (strchr(value, ',')) {
+        snprintf(err, err_size, "'%s': separate architectures with ';' or spaces, not commas", value);
+        return FC_ERR_INVALID;
+    }
+    char buf[1024];
+    if (strlen(value) >= sizeof buf) {
+        snprintf(err, err_size, "arch list too long");
+        return FC_ERR_LIMIT;
+    }
+    snprintf(buf, sizeof buf, "%s", value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, "; \t", &save); tok; tok = strtok_r(NULL, "; \t", &save)) {
+        if (strcmp(tok, "native") == 0 || strcmp(tok, "all") == 0) {
+            snprintf(err, err_size, "'%s' depends on the machine that builds; name architectures instead", tok);
+            return FC_ERR_INVALID;
+        }
+        const char *expansion = NULL;
+        for (size_t i = 0; i < sizeof named_arches / sizeof *named_arches; i++)
+            if (strcmp(tok, named_arches[i].name) == 0)
+                expansion = named_arches[i].expansion;
+        if (expansion) {
+            char exp[64];
+            snprintf(exp, sizeof exp, "%s", expansion);
+            char *s2 = NULL;
+            for (char *e = strtok_r(exp, ";", &s2); e; e = strtok_r(NULL, ";", &s2)) {
+                fc_status st = add_arch_entry(out, e, err, err_size);
+                if (st != FC_OK)
+                    return st;
+            }
+            continue;
+        }
+        fc_status st = add_arch_entry(out, tok, err, err_size);
+        if (st != FC_OK)
+            return st;
+    }
+    if (!out->n) {
+        snprintf(err, err_size, "empty arch list");
+        return FC_ERR_INVALID;
+    }
+    return FC_OK;
+}
+
+/* ---- PTX ISA and driver versions ------------------------------------------------------ */
+
+/* PTX ISA documentation, "PTX Release History" (compat-rules.md section 2). 8.6 came with
+ * the never-shipped "12.7"; a 12.8 driver takes it. */
+static const struct {
+    unsigned isa; /* major * 10 + minor */
+    int cuda;
+} ptx_isa[] = {
+    {60, 9000}, {61, 9010}, {62, 9020}, {63, 10000}, {64, 10010}, {65, 10020},
+    {70, 11000}, {71, 11010}, {72, 11020}, {73, 11030}, {74, 11040}, {75, 11050}, {76, 11060},
+    {77, 11070}, {78, 11080}, {80, 12000}, {81, 12010}, {82, 12020}, {83, 12030}, {84, 12040},
+    {85, 12050}, {86, 12070}, {87, 12080}, {88, 12090}, {90, 13000}, {91, 13010}, {92, 13020},
+    {93, 13030}, {94, 13040},
+};
+
+int fc_ptx_isa_cuda_version(unsigned major, unsigned minor)
+{
+    unsigned isa = major * 10 + minor;
+    for (size_t i = 0; i < sizeof ptx_isa / sizeof *ptx_isa; i++)
+        if (ptx_isa[i].isa == isa)
+            return ptx_isa[i].cuda;
+    return 0;
+}
+
+/* CUDA Toolkit Release Notes, "CUDA Toolkit and Corresponding Driver Versions" (GA, Linux
+ * x86_64), compat-rules.md section 3. */
+static const struct {
+    int cuda;
+    const char *driver;
+} min_driver[] = {
+    {10000, "410.48"}, {10010, "418.39"}, {10020, "440.33"}, {11000, "450.51.05"}, {11010, "455.23"},
+    {11020, "460.27.03"}, {11030, "465.19.01"}, {11040, "470.42.01"}, {11050, "495.29.05"},
+    {11060, "510.39.01"}, {11070, "515.43.04"}, {11080, "520.61.05"}, {12000, "525.60.13"},
+    {12010, "530.30.02"}, {12020, "535.54.03"}, {12030, "545.23.06"}, {12040, "550.54.14"},
+    {12050, "555.42.02"}, {12060, "560.28.03"}, {12080, "570.26"}, {12090, "575.51.03"},
+    {13000, "580.65.06"}, {13010, "590.44.01"}, {13020, "595.45.04"},
+};
+
+const char *fc_cuda_min_driver(int cuda_version)
+{
+    for (size_t i = 0; i < sizeof min_driver / sizeof *min_driver; i++)
+        if (min_driver[i].cuda == cuda_version)
+            return min_driver[i].driver;
+    /* "12.7" PTX is served from 12.8 on. */
+    for (size_t i = 0; i < sizeof min_driver / sizeof *min_driver; i++)
+        if (min_driver[i].cuda > cuda_version)
+            return min_driver[i].driver;
+    return NULL;
+}
+
+/* Compares dotted release numbers ("580.65.06" with "580.159.04") field by field. */
+static int cmp_release(const char *a, const char *b)
+{
+    while (*a || *b) {
+        unsigned long x = strtoul(a, (char **)&a, 10), y = strtoul(b, (char **)&b, 10);
+        if (x != y)
+            return x < y ? -1 : 1;
+        if (*a == '.')
+            a++;
+        if (*b == '.')
+            b++;
+        if (!*a && !*b)
+            break;
+    }
+    return 0;
+}
+
+fc_status fc_driver_parse(const char *s, int *cuda_version, char *err, size_t err_size)
+{
+    int dots = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.')
+            dots++;
+        else if (!isdigit((unsigned char)*p) || dots > 2)
+            goto bad;
+    }
+    if (!*s || s[strlen(s) - 1] == '.' || *s == '.')
+        goto bad;
+    unsigned long major = strtoul(s, NULL, 10);
+    if (major < 100) { /* a CUDA version: 12.4, 13.0 */
+        unsigned long minor = dots ? strtoul(strchr(s, '.') + 1, NULL, 10) : 0;
+        if (dots > 1 || major < 9 || minor > 9)
+            goto bad;
+        *cuda_version = (int)(major * 1000 + minor * 10);
+        return FC_OK;
+    }
+    /* A driver release: the newest CUDA whose minimum driver it meets. */
+    int best = 0;
+    for (size_t i = 0; i < sizeof min_driver / sizeof *min_driver; i++)
+        if (cmp_release(s, min_driver[i].driver) >= 0)
+            best = min_driver[i].cuda;
+    if (!best) {
+        snprintf(err, err_size, "driver %s is older than any CUDA 10 driver", s);
+        return FC_ERR_INVALID;
+    }
+    *cuda_version = best;
+    return FC_OK;
+bad:
+    snprintf(err, err_size, "'%s' is neither a CUDA version (12.4) nor a driver release (550.54.14)", s);
+    return FC_ERR_INVALID;
+}

@@ -1,0 +1,121 @@
+/* advice.c - what was judged, and what to build with: the header, the closing advice, and
+ * their JSON counterparts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_driver(FILE *out, const config *cfg)
+{
+    bool assumed = false;
+    int shown = -1;
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        int d = cfg->targets[t].driver_cuda;
+        if (!d)
+            assumed = true;
+        else if (d != shown) {
+            fprintf(out, "%sdriver for CUDA %d.%d", shown < 0 ? "" : ", ", d / 1000, d % 1000 / 10);
+            shown = d;
+        }
+    }
+    if (assumed)
+        fprintf(out, "%sdriver assumed new enough for any PTX (name one with --driver)", shown < 0 ? "" : "; ");
+}
+
+void print_targets_header(FILE *out, const config *cfg)
+{
+    if (!cfg || !cfg->n_targets)
+        return;
+    fputs("judging for: ", out);
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        char label[300];
+        target_label(&cfg->targets[t], label, sizeof label);
+        fprintf(out, "%s%s", t ? ", " : "", label);
+    }
+    fputs("; ", out);
+    print_driver(out, cfg);
+    fputc('\n', out);
+    if (cfg->jit.force_ptx_jit)
+        fputs("note: CUDA_FORCE_PTX_JIT is set: the driver ignores cubins and compiles PTX\n", out);
+    if (cfg->jit.disable_ptx_jit)
+        fputs("note: CUDA_DISABLE_PTX_JIT is set: the driver never compiles PTX\n", out);
+}
+
+/* The targets' compute capabilities, ascending, without repeats. */
+static size_t target_ccs(const config *cfg, unsigned *out, size_t max)
+{
+    return covering_ccs(cfg, NULL, out, max);
+}
+
+void print_advice(FILE *out, const config *cfg)
+{
+    if (!cfg || !cfg->n_targets)
+        return;
+    unsigned ccs[MAX_TARGETS];
+    size_t n = target_ccs(cfg, ccs, MAX_TARGETS);
+    char torch[256], torch_ptx[256], cmake[256], cmake_ptx[256], gencode[1024], gencode_ptx[1024];
+    format_torch_arch_list(ccs, n, false, torch, sizeof torch);
+    format_torch_arch_list(ccs, n, true, torch_ptx, sizeof torch_ptx);
+    format_cmake_archs(ccs, n, false, cmake, sizeof cmake);
+    format_cmake_archs(ccs, n, true, cmake_ptx, sizeof cmake_ptx);
+    format_gencode(ccs, n, false, gencode, sizeof gencode);
+    format_gencode(ccs, n, true, gencode_ptx, sizeof gencode_ptx);
+    fprintf(out, "to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch);
+    fprintf(out, "  CMake: CUDA_ARCHITECTURES=\"%s\"\n  nvcc:  %s\n", cmake, gencode);
+    fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\", CUDA_ARCHITECTURES=\"%s\"\n", torch_ptx,
+            cmake_ptx);
+}
+
+void json_targets_and_advice(FILE *out, const config *cfg)
+{
+    if (!cfg)
+        return;
+    fputs(",\n\"targets\":[", out);
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        const fc_target *tg = &cfg->targets[t];
+        char cc[8];
+        fprintf(out, "%s\n{\"target\":\"sm_%u\",\"compute_capability\":\"%s\",\"tegra\":%s", t ? "," : "", tg->cc,
+                cc_text(tg->cc, cc, sizeof cc), tg->tegra ? "true" : "false");
+        fputs(",\"name\":", out);
+        json_string(out, tg->name[0] ? tg->name : NULL);
+        fputs(",\"source\":", out);
+        json_string(out, tg->source);
+        if (tg->driver_cuda)
+            fprintf(out, ",\"driver_cuda\":\"%d.%d\",\"driver_assumed\":false", tg->driver_cuda / 1000,
+                    tg->driver_cuda % 1000 / 10);
+        else
+            fputs(",\"driver_cuda\":null,\"driver_assumed\":true", out);
+        fputs("}", out);
+    }
+    fputs("]", out);
+    if (!cfg->n_targets && cfg->no_target_reason[0]) {
+        fputs(",\n\"targets_note\":", out);
+        json_string(out, cfg->no_target_reason);
+    }
+    fprintf(out, ",\n\"jit_policy\":{\"CUDA_FORCE_PTX_JIT\":%s,\"CUDA_DISABLE_PTX_JIT\":%s}",
+            cfg->jit.force_ptx_jit ? "true" : "false", cfg->jit.disable_ptx_jit ? "true" : "false");
+    if (!cfg->n_targets)
+        return;
+    unsigned ccs[MAX_TARGETS];
+    size_t n = target_ccs(cfg, ccs, MAX_TARGETS);
+    char a[256], b[256], c[1024];
+    format_torch_arch_list(ccs, n, false, a, sizeof a);
+    format_cmake_archs(ccs, n, false, b, sizeof b);
+    format_gencode(ccs, n, false, c, sizeof c);
+    fputs(",\n\"advice\":{\"torch_cuda_arch_list\":", out);
+    json_string(out, a);
+    fputs(",\"cmake_cuda_architectures\":", out);
+    json_string(out, b);
+    fputs(",\"nvcc\":", out);
+    json_string(out, c);
+    format_torch_arch_list(ccs, n, true, a, sizeof a);
+    format_cmake_archs(ccs, n, true, b, sizeof b);
+    format_gencode(ccs, n, true, c, sizeof c);
+    fputs(",\"with_ptx\":{\"torch_cuda_arch_list\":", out);
+    json_string(out, a);
+    fputs(",\"cmake_cuda_architectures\":", out);
+    json_string(out, b);
+    fputs(",\"nvcc\":", out);
+    json_string(out, c);
+    fputs("}}", out);
+}

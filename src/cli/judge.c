@@ -1,0 +1,248 @@
+/* judge.c - applying the library's load prediction to every container and target, the
+ * verdict per file, the arch list check, and the advice spellings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+
+const char *cc_text(unsigned cc, char *buf, size_t size)
+{
+    snprintf(buf, size, "%u.%u", cc / 10, cc % 10);
+    return buf;
+}
+
+static void count_load(verdict *v, const fc_container *c, fc_load l)
+{
+    if (l.result == FC_LOAD_LINK_ONLY) {
+        v->link_only++;
+        return;
+    }
+    v->modules++;
+    switch (l.result) {
+    case FC_LOAD_SUCCESS:
+        if (l.via == FC_VIA_NATIVE) {
+            v->native++;
+        } else if (l.via == FC_VIA_COMPATIBLE) {
+            v->compatible++;
+            if (c->entries[l.entry].arch > v->compatible_arch)
+                v->compatible_arch = c->entries[l.entry].arch;
+        } else {
+            v->jit++;
+            if (c->entries[l.entry].arch > v->jit_arch)
+                v->jit_arch = c->entries[l.entry].arch;
+        }
+        break;
+    case FC_LOAD_NO_BINARY: v->no_binary++; break;
+    case FC_LOAD_UNSUPPORTED_PTX: v->unsupported_ptx++; break;
+    case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
+    case FC_LOAD_LINK_ONLY: break;
+    }
+}
+
+static void finish_verdict(verdict *v)
+{
+    size_t ok = v->native + v->compatible + v->jit;
+    if (!v->modules)
+        v->status = VERDICT_NO_CODE;
+    else if (ok == v->modules)
+        v->status = VERDICT_OK;
+    else if (ok == 0)
+        v->status = VERDICT_NONE;
+    else
+        v->status = VERDICT_PARTIAL;
+}
+
+/* Maps a CUresult from the probe onto the prediction it should equal. */
+static bool probe_agrees(int code, fc_load predicted)
+{
+    switch (predicted.result) {
+    case FC_LOAD_SUCCESS: return code == 0;
+    case FC_LOAD_NO_BINARY: return code == 209;
+    case FC_LOAD_UNSUPPORTED_PTX: return code == 222;
+    case FC_LOAD_JIT_DISABLED: return code == 223;
+    case FC_LOAD_LINK_ONLY: return code != 0; /* the driver cannot load LTO-IR as is */
+    }
+    return false;
+}
+
+static bool registered(const fc_container *c)
+{
+    return c->origin != FC_ORIGIN_EMBEDDED;
+}
+
+static void check_arch_list(judgement *j, const fc_object *obj)
+{
+    const config *cfg = j->cfg;
+    for (size_t i = 0; i < cfg->arch_list.n && j->n_expected + 2 <= 128; i++) {
+        const fc_arch_entry *a = &cfg->arch_list.entries[i];
+        j->expected[j->n_expected++] = (arch_expectation){FC_IMAGE_CUBIN, a->cc, a->arch_specific, 0};
+        if (a->ptx)
+            j->expected[j->n_expected++] = (arch_expectation){FC_IMAGE_PTX, a->cc, a->arch_specific, 0};
+    }
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        if (!registered(ct))
+            continue;
+        for (size_t k = 0; k < j->n_expected; k++) {
+            arch_expectation *x = &j->expected[k];
+            bool found = false;
+            for (size_t e = 0; e < ct->n_entries && !found; e++) {
+                const fc_entry *en = &ct->entries[e];
+                found = en->kind == x->kind && en->arch == x->cc &&
+                        (en->variant == FC_VARIANT_ARCH_SPECIFIC) == x->arch_specific;
+            }
+            x->lacking += !found;
+        }
+        for (size_t e = 0; e < ct->n_entries; e++) {
+            const fc_entry *en = &ct->entries[e];
+            if (en->kind != FC_IMAGE_CUBIN && en->kind != FC_IMAGE_PTX)
+                continue;
+            bool wanted = false;
+            for (size_t k = 0; k < j->n_expected && !wanted; k++)
+                wanted = j->expected[k].kind == en->kind && j->expected[k].cc == en->arch &&
+                         j->expected[k].arch_specific == (en->variant == FC_VARIANT_ARCH_SPECIFIC);
+            if (wanted)
+                continue;
+            char name[16];
+            fc_entry_arch_name(en, name, sizeof name);
+            bool seen = false;
+            for (size_t u = 0; u < j->n_unexpected && !seen; u++)
+                seen = strcmp(j->unexpected[u], name) == 0;
+            if (!seen && j->n_unexpected < 64)
+                snprintf(j->unexpected[j->n_unexpected++], sizeof j->unexpected[0], "%s", name);
+        }
+    }
+    j->arch_list_ok = j->n_unexpected == 0 && j->registered > 0;
+    for (size_t k = 0; k < j->n_expected; k++)
+        j->arch_list_ok &= j->expected[k].lacking == 0;
+}
+
+judgement *judge_object(const config *cfg, const fc_object *obj)
+{
+    judgement *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->cfg = cfg;
+    j->n_containers = obj->n_containers;
+    size_t nt = cfg->n_targets;
+    if (nt && obj->n_containers) {
+        j->loads = calloc(obj->n_containers * nt, sizeof *j->loads);
+        if (cfg->probe && cfg->prober)
+            j->probes = calloc(obj->n_containers * nt, sizeof *j->probes);
+        if (!j->loads || (cfg->probe && cfg->prober && !j->probes)) {
+            judgement_free(j);
+            return NULL;
+        }
+    }
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        j->registered += registered(ct);
+        for (size_t e = 0; e < ct->n_entries; e++) {
+            const fc_entry *en = &ct->entries[e];
+            if (en->kind == FC_IMAGE_PTX && registered(ct) &&
+                (en->version_major > j->ptx_isa_major ||
+                 (en->version_major == j->ptx_isa_major && en->version_minor > j->ptx_isa_minor))) {
+                j->ptx_isa_major = en->version_major;
+                j->ptx_isa_minor = en->version_minor;
+            }
+        }
+        for (size_t t = 0; t < nt; t++) {
+            fc_load l = fc_predict_load(ct, &cfg->targets[t], &cfg->jit);
+            j->loads[c * nt + t] = l;
+            count_load(&j->verdicts[t], ct, l);
+            if (!j->probes)
+                continue;
+            probe_result *pr = &j->probes[c * nt + t];
+            pr->code = -3;
+            if (cfg->device[t] < 0 || !obj->image)
+                continue;
+            bool crashed = false;
+            int code = -1;
+            if (fc_prober_load(cfg->prober, (unsigned)cfg->device[t], (const uint8_t *)obj->image + ct->offset,
+                               (size_t)ct->size, &code, &crashed) != FC_OK)
+                continue;
+            pr->code = crashed ? -1 : code;
+            pr->agrees = !crashed && probe_agrees(code, l);
+            j->probe_compared++;
+            j->probe_crashes += crashed;
+            j->probe_disagreements += !pr->agrees;
+        }
+    }
+    for (size_t t = 0; t < nt; t++)
+        finish_verdict(&j->verdicts[t]);
+    if (cfg->have_arch_list)
+        check_arch_list(j, obj);
+    return j;
+}
+
+void judgement_free(judgement *j)
+{
+    if (!j)
+        return;
+    free(j->loads);
+    free(j->probes);
+    free(j);
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t add_cc(unsigned *out, size_t n, size_t max, unsigned cc)
+{
+    for (size_t i = 0; i < n; i++)
+        if (out[i] == cc)
+            return n;
+    if (n < max)
+        out[n++] = cc;
+    return n;
+}
+
+size_t covering_ccs(const config *cfg, const fc_object *obj, unsigned *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t c = 0; obj && c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        if (!registered(ct))
+            continue;
+        for (size_t e = 0; e < ct->n_entries; e++)
+            if (ct->entries[e].kind == FC_IMAGE_CUBIN && ct->entries[e].variant == FC_VARIANT_NONE)
+                n = add_cc(out, n, max, ct->entries[e].arch);
+    }
+    for (size_t t = 0; t < cfg->n_targets; t++)
+        n = add_cc(out, n, max, cfg->targets[t].cc);
+    qsort(out, n, sizeof *out, cmp_unsigned);
+    return n;
+}
+
+void format_torch_arch_list(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%u.%u%s", i ? ";" : "", ccs[i] / 10, ccs[i] % 10,
+                              ptx && i + 1 == n ? "+PTX" : "");
+}
+
+void format_cmake_archs(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%u%s", i ? ";" : "", ccs[i],
+                              ptx && i + 1 == n ? "" : "-real");
+}
+
+void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s-gencode arch=compute_%u,code=sm_%u", i ? " " : "", ccs[i],
+                              ccs[i]);
+    if (ptx && n && k < size)
+        snprintf(buf + k, size - k, " -gencode arch=compute_%u,code=compute_%u", ccs[n - 1], ccs[n - 1]);
+}

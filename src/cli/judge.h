@@ -1,0 +1,87 @@
+/* judge.h - targets, and what the driver would do with each container on each of them. */
+#ifndef FC_JUDGE_H
+#define FC_JUDGE_H
+
+#include "fatcheck.h"
+
+#define MAX_TARGETS 64
+
+/* Everything the command line says about targets. */
+typedef struct config {
+    fc_target targets[MAX_TARGETS];
+    int device[MAX_TARGETS];   /* local device number for detected GPUs, else -1 */
+    size_t n_targets;
+    bool driver_assumed;       /* named targets without --driver */
+    fc_jit_policy jit;
+    bool have_arch_list;
+    fc_arch_list arch_list;
+    const char *arch_list_text;
+    bool strict;
+    bool probe;
+    fc_prober *prober;
+    char no_target_reason[640]; /* why there are no targets, when there are none */
+} config;
+
+typedef enum verdict_status {
+    VERDICT_NO_CODE = 0, /* nothing the driver loads: no containers, or LTO-IR only */
+    VERDICT_OK,          /* every module loads */
+    VERDICT_PARTIAL,     /* some do not */
+    VERDICT_NONE,        /* none does: every kernel launch fails */
+} verdict_status;
+
+typedef struct verdict {
+    verdict_status status;
+    size_t modules;      /* containers the driver would be asked to load */
+    size_t native, compatible, jit;
+    size_t no_binary, unsupported_ptx, jit_disabled;
+    size_t link_only;    /* LTO-IR-only containers, left out of the count */
+    uint32_t compatible_arch; /* the newest older-minor arch used, for the note */
+    uint32_t jit_arch;        /* the newest PTX arch compiled, for the note */
+} verdict;
+
+typedef struct probe_result {
+    int code;            /* CUresult, -1 crash, -2 no driver in the child, -3 not probed */
+    bool agrees;
+} probe_result;
+
+/* One expected image of an arch list, and how many registered containers lack it. */
+typedef struct arch_expectation {
+    fc_image_kind kind;
+    unsigned cc;
+    bool arch_specific;
+    size_t lacking;
+} arch_expectation;
+
+typedef struct judgement {
+    const config *cfg;
+    size_t n_containers;
+    fc_load *loads;          /* n_containers x n_targets, row per container */
+    probe_result *probes;    /* same shape, or NULL */
+    verdict verdicts[MAX_TARGETS];
+    size_t registered;       /* containers the CUDA runtime registers (not embedded) */
+    /* PTX ISA requirement of the file: the newest ISA among its PTX */
+    unsigned ptx_isa_major, ptx_isa_minor;
+    /* arch list check */
+    arch_expectation expected[128];
+    size_t n_expected;
+    char unexpected[64][16]; /* image names present but not asked for */
+    size_t n_unexpected;
+    bool arch_list_ok;
+    size_t probe_disagreements, probe_compared, probe_crashes;
+} judgement;
+
+judgement *judge_object(const config *cfg, const fc_object *obj);
+void judgement_free(judgement *j);
+
+/* TORCH_CUDA_ARCH_LIST, CMake and nvcc spellings of a set of compute capabilities; the last
+ * gets +PTX when PTX is true. Written into BUF. */
+void format_torch_arch_list(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size);
+void format_cmake_archs(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size);
+void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size);
+/* "9.0" */
+const char *cc_text(unsigned cc, char *buf, size_t size);
+/* The compute capabilities a file needs built to run natively on every target: its own
+ * plain cubins' and the targets', ascending, without repeats. Returns how many. */
+size_t covering_ccs(const config *cfg, const fc_object *obj, unsigned *out, size_t max);
+
+#endif

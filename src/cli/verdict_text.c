@@ -1,0 +1,193 @@
+/* verdict_text.c - verdicts, notes and fixes in words, for the summary. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "judge.h"
+
+void target_label(const fc_target *t, char *buf, size_t size)
+{
+    char cc[8];
+    cc_text(t->cc, cc, sizeof cc);
+    if (t->name[0] && strncmp(t->source, "GPU ", 4) == 0)
+        snprintf(buf, size, "sm_%u (%s: %s)", t->cc, t->source, t->name);
+    else
+        snprintf(buf, size, "sm_%u (%s)", t->cc, t->source);
+}
+
+static const char *driver_text(int cuda, char *buf, size_t size)
+{
+    snprintf(buf, size, "CUDA %d.%d", cuda / 1000, cuda % 1000 / 10);
+    return buf;
+}
+
+static void print_failures(FILE *out, const verdict *v, unsigned cc)
+{
+    const char *sep = "";
+    if (v->no_binary) {
+        fprintf(out, "no kernel image for sm_%u", cc);
+        sep = "; ";
+    }
+    if (v->unsupported_ptx) {
+        fprintf(out, "%sPTX newer than the driver takes", sep);
+        sep = "; ";
+    }
+    if (v->jit_disabled)
+        fprintf(out, "%sonly PTX, and CUDA_DISABLE_PTX_JIT is set", sep);
+}
+
+static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const judgement *j, const verdict *v,
+                      const char *indent)
+{
+    if (v->no_binary || v->jit_disabled) {
+        unsigned ccs[64];
+        size_t n = covering_ccs(cfg, obj, ccs, 64);
+        char torch[256], cmake[256], gencode[1024];
+        format_torch_arch_list(ccs, n, false, torch, sizeof torch);
+        format_cmake_archs(ccs, n, false, cmake, sizeof cmake);
+        format_gencode(ccs, n, false, gencode, sizeof gencode);
+        fprintf(out, "%sfix: rebuild with TORCH_CUDA_ARCH_LIST=\"%s\"\n", indent, torch);
+        fprintf(out, "%s     (CMake: CUDA_ARCHITECTURES=\"%s\"; nvcc: %s)\n", indent, cmake, gencode);
+    }
+    if (v->unsupported_ptx) {
+        int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
+        const char *drv = cuda ? fc_cuda_min_driver(cuda) : NULL;
+        char d[32];
+        if (cuda)
+            fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a driver for %s or newer%s%s%s\n", indent,
+                    j->ptx_isa_major, j->ptx_isa_minor, driver_text(cuda, d, sizeof d), drv ? " (>= " : "",
+                    drv ? drv : "", drv ? ")" : "");
+        else
+            fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a newer driver\n", indent, j->ptx_isa_major,
+                    j->ptx_isa_minor);
+    }
+}
+
+static const char *modules(size_t n)
+{
+    return n == 1 ? "module" : "modules";
+}
+
+/* "2 native, 5 through compatible SASS, 1 only through PTX JIT", zero parts left out. */
+static void print_ways(FILE *out, const verdict *v)
+{
+    char n[32];
+    const char *sep = "";
+    if (v->native) {
+        fprintf(out, "%s native", fmt_count(v->native, n, sizeof n));
+        sep = ", ";
+    }
+    if (v->compatible) {
+        fprintf(out, "%s%s through compatible SASS", sep, fmt_count(v->compatible, n, sizeof n));
+        sep = ", ";
+    }
+    if (v->jit)
+        fprintf(out, "%s%s only through PTX JIT", sep, fmt_count(v->jit, n, sizeof n));
+}
+
+void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
+{
+    const config *cfg = j->cfg;
+    char n1[32], n2[32], n3[32], label[300];
+    bool explained = false;
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        const verdict *v = &j->verdicts[t];
+        const fc_target *tg = &cfg->targets[t];
+        if (v->status == VERDICT_NO_CODE)
+            continue;
+        target_label(tg, label, sizeof label);
+        size_t ok = v->native + v->compatible + v->jit;
+        fprintf(out, "  %s: ", label);
+        switch (v->status) {
+        case VERDICT_OK:
+            if (v->native == v->modules) {
+                fprintf(out, "ok, native SASS for %s %s %s\n", v->modules == 1 ? "its" : "all",
+                        fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
+            } else {
+                fprintf(out, "ok, %s %s load: ", fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
+                print_ways(out, v);
+                fputc('\n', out);
+            }
+            break;
+        case VERDICT_PARTIAL:
+            fprintf(out, "partial, %s of %s modules load; %s cannot (", fmt_count(ok, n1, sizeof n1),
+                    fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
+            print_failures(out, v, tg->cc);
+            fputs(")\n", out);
+            if (!explained)
+                fputs("    (their kernels fail only if launched here; libraries often carry modules\n"
+                      "    for one architecture that are never launched on another)\n",
+                      out);
+            explained = true;
+            break;
+        case VERDICT_NONE:
+            fputs("none, no module can load (", out);
+            print_failures(out, v, tg->cc);
+            fprintf(out, "): every kernel launch fails with \"%s\"\n",
+                    v->unsupported_ptx && !v->no_binary
+                        ? "the provided PTX was compiled with an unsupported toolchain."
+                        : "no kernel image is available for execution on the device");
+            print_fix(out, cfg, obj, j, v, "    ");
+            break;
+        case VERDICT_NO_CODE:
+            break;
+        }
+        if (v->status == VERDICT_PARTIAL && v->unsupported_ptx)
+            print_fix(out, cfg, obj, j, v, "    ");
+        if (v->compatible)
+            fprintf(out, "    note: %s %s run%s older sm_%u SASS, not code built for sm_%u\n",
+                    fmt_count(v->compatible, n1, sizeof n1), modules(v->compatible), v->compatible == 1 ? "s" : "",
+                    v->compatible_arch, tg->cc);
+        if (v->jit) {
+            int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
+            const char *drv = cuda ? fc_cuda_min_driver(cuda) : NULL;
+            char d[32] = "";
+            fprintf(out, "    note: %s %s run%s only through PTX JIT (compute_%u): slow first launch",
+                    fmt_count(v->jit, n1, sizeof n1), modules(v->jit), v->jit == 1 ? "s" : "", v->jit_arch);
+            if (cuda)
+                fprintf(out, ",\n          needs a driver for %s or newer%s%s%s", driver_text(cuda, d, sizeof d),
+                        drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
+            fputc('\n', out);
+        }
+        if (v->link_only)
+            fprintf(out, "    note: %s LTO-IR-only %s, linked by the library itself, not counted\n",
+                    fmt_count(v->link_only, n1, sizeof n1), modules(v->link_only));
+        if (j->probes) {
+            size_t agree = 0, compared = 0;
+            for (size_t c = 0; c < j->n_containers; c++) {
+                const probe_result *p = &j->probes[c * cfg->n_targets + t];
+                if (p->code == -3)
+                    continue;
+                compared++;
+                agree += p->agrees;
+            }
+            if (compared)
+                fprintf(out, "    probe: the driver agreed on %s of %s modules\n", fmt_count(agree, n1, sizeof n1),
+                        fmt_count(compared, n2, sizeof n2));
+        }
+    }
+    if (cfg->have_arch_list && j->registered) {
+        fprintf(out, "  arch list \"%s\": ", cfg->arch_list_text);
+        if (j->arch_list_ok) {
+            fputs("the file holds exactly what it builds\n", out);
+        } else {
+            const char *sep = "";
+            for (size_t k = 0; k < j->n_expected; k++) {
+                const arch_expectation *x = &j->expected[k];
+                if (!x->lacking)
+                    continue;
+                fprintf(out, "%smissing %s%u%s", sep, x->kind == FC_IMAGE_PTX ? "compute_" : "sm_", x->cc,
+                        x->arch_specific ? "a" : "");
+                if (x->lacking < j->registered)
+                    fprintf(out, " in %zu of %zu containers", x->lacking, j->registered);
+                sep = "; ";
+            }
+            if (j->n_unexpected) {
+                fprintf(out, "%snot asked for:", sep);
+                for (size_t u = 0; u < j->n_unexpected; u++)
+                    fprintf(out, " %s", j->unexpected[u]);
+            }
+            fputc('\n', out);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/* match.c - which image the CUDA driver loads from a container on a given GPU.
+ *
+ * The rules (docs/matching.md, ../shared/docs/compat-rules.md, checked with --probe):
+ *  - a cubin sm_XY runs on CC X.z, z >= Y, same major, never across Jetson and desktop parts;
+ *    sm_XYa only on exactly X.Y; sm_XYf within its family (same major, z >= Y);
+ *  - PTX compute_XY is compiled for any CC >= X.Y; compute_XYa only for X.Y; compute_XYf
+ *    within its family; and only when its ISA is not newer than the driver's CUDA version;
+ *  - the driver prefers a cubin (exact CC first, then the newest compatible one), then the
+ *    newest PTX it may compile;
+ *  - CUDA_FORCE_PTX_JIT ignores cubins; CUDA_DISABLE_PTX_JIT never compiles PTX.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static unsigned major_of(unsigned cc)
+{
+    return cc / 10;
+}
+
+bool fc_cubin_runs_on(unsigned arch, fc_variant v, unsigned cc, bool cc_is_tegra)
+{
+    if (v == FC_VARIANT_ARCH_SPECIFIC)
+        return arch == cc;
+    if (major_of(arch) != major_of(cc) || arch > cc)
+        return false;
+    return fc_cc_is_tegra(arch) == cc_is_tegra;
+}
+
+bool fc_ptx_jits_for(unsigned arch, fc_variant v, unsigned cc)
+{
+    if (v == FC_VARIANT_ARCH_SPECIFIC)
+        return arch == cc;
+    if (v == FC_VARIANT_FAMILY)
+        return major_of(arch) == major_of(cc) && arch <= cc;
+    return arch <= cc;
+}
+
+void fc_jit_policy_from_env(fc_jit_policy *p)
+{
+    const char *f = getenv("CUDA_FORCE_PTX_JIT"), *d = getenv("CUDA_DISABLE_PTX_JIT");
+    p->force_ptx_jit = f && *f && strcmp(f, "0") != 0;
+    p->disable_ptx_jit = d && *d && strcmp(d, "0") != 0;
+}
+
+/* Whether a driver supporting CUDA version DRIVER (0: new enough) compiles PTX of this ISA. */
+static bool driver_takes_ptx(const fc_entry *e, int driver)
+{
+    if (!driver)
+        return true;
+    int needs = fc_ptx_isa_cuda_version(e->version_major, e->version_minor);
+    if (!needs) /* unknown ISA: newer than every table row if above them, else old */
+        return e->version_major < 6;
+    return needs <= driver;
+}
+
+fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p)
+{
+    fc_jit_policy none = {false, false};
+    if (!p)
+        p = &none;
+    int native = -1, compatible = -1, ptx = -1, refused_ptx = -1;
+    bool any_loadable_kind = false;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const fc_entry *e = &c->entries[i];
+        if (e->kind == FC_IMAGE_CUBIN) {
+            any_loadable_kind = true;
+            if (p->force_ptx_jit || !fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra))
+                continue;
+            if (e->arch == t->cc) {
+                if (native < 0)
+                    native = (int)i;
+            } else if (compatible < 0 || e->arch > c->entries[compatible].arch) {
+                compatible = (int)i;
+            }
+        } else if (e->kind == FC_IMAGE_PTX) {
+            any_loadable_kind = true;
+            if (!fc_ptx_jits_for(e->arch, e->variant, t->cc))
+                continue;
+            if (!driver_takes_ptx(e, t->driver_cuda)) {
+                if (refused_ptx < 0 || e->arch > c->entries[refused_ptx].arch)
+                    refused_ptx = (int)i;
+                continue;
+            }
+            if (ptx < 0 || e->arch > c->entries[ptx].arch)
+                ptx = (int)i;
+        }
+    }
+    if (native >= 0)
+        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_NATIVE, native};
+    if (compatible >= 0)
+        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_COMPATIBLE, compatible};
+    if (ptx >= 0)
+        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx}
+                                  : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx};
+    if (refused_ptx >= 0)
+        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx}
+                                  : (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, refused_ptx};
+    if (!any_loadable_kind && c->n_entries)
+        return (fc_load){FC_LOAD_LINK_ONLY, FC_VIA_NONE, -1};
+    return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+}
+
+const char *fc_load_result_name(fc_load_result r)
+{
+    switch (r) {
+    case FC_LOAD_SUCCESS: return "CUDA_SUCCESS";
+    case FC_LOAD_NO_BINARY: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    case FC_LOAD_UNSUPPORTED_PTX: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+    case FC_LOAD_JIT_DISABLED: return "CUDA_ERROR_JIT_COMPILATION_DISABLED";
+    case FC_LOAD_LINK_ONLY: return "LTO_IR_ONLY";
+    }
+    return "unknown";
+}
+
+const char *fc_load_via_name(fc_load_via v)
+{
+    switch (v) {
+    case FC_VIA_NATIVE: return "native";
+    case FC_VIA_COMPATIBLE: return "compatible";
+    case FC_VIA_JIT: return "jit";
+    case FC_VIA_NONE: break;
+    }
+    return "none";
+}
