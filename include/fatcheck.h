@@ -240,6 +240,8 @@ typedef enum fc_load_result {
     FC_LOAD_UNSUPPORTED_PTX,     /* CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222): PTX newer than the driver */
     FC_LOAD_JIT_DISABLED,        /* CUDA_ERROR_JIT_COMPILATION_DISABLED (223): only PTX, JIT disabled */
     FC_LOAD_LINK_ONLY,           /* only LTO-IR: linked by the library with nvJitLink, never loaded as is */
+    FC_LOAD_NOT_FOUND,           /* CUDA_ERROR_NOT_FOUND (500): relocatable code whose references only
+                                    device linking resolves (see fc_entry_link_state) */
 } fc_load_result;
 
 typedef enum fc_load_via {
@@ -264,7 +266,9 @@ typedef struct fc_jit_policy {
 /* Reads the policy from the environment (values other than unset, empty or "0" count). */
 FC_API void fc_jit_policy_from_env(fc_jit_policy *p);
 
-/* Predicts what cuModuleLoadData does with container C on target T (docs/matching.md). */
+/* Predicts what cuModuleLoadData does with container C on target T (docs/matching.md),
+ * from the headers alone: it never answers FC_LOAD_NOT_FOUND, which needs the image's
+ * symbols (fc_entry_link_state on the chosen entry). */
 FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
 
 /* Whether an image runs on compute capability CC (ignoring driver versions). */
@@ -316,6 +320,17 @@ FC_API const char *fc_cuda_min_driver(int cuda_version);
  * fills up to MAX targets and returns how many in *n, with the driver's CUDA version in
  * each. Without a driver or GPU returns FC_ERR_UNSUPPORTED and says why in ERR. */
 FC_API fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size);
+
+/* Whether an image loads as it is, or is relocatable device code (-rdc) with references
+ * that only device linking resolves; cuModuleLoadData answers CUDA_ERROR_NOT_FOUND for
+ * those. Reads (and decompresses, within opts->max_decompressed_size) the image, so OBJ's
+ * bytes must be at hand: call it from the scan callback. */
+typedef enum fc_link_state {
+    FC_LINK_UNKNOWN = 0,     /* obfuscated, LTO-IR, or unreadable */
+    FC_LINK_SELF_CONTAINED,
+    FC_LINK_UNRESOLVED,
+} fc_link_state;
+FC_API fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const fc_options *opts);
 
 /* Asking the real driver (--probe): each image is loaded with cuModuleLoadData in a child
  * process, so that a driver crash is a finding, not the end of fatcheck. */

@@ -28,6 +28,11 @@ static void libelf_init(void)
     libelf_ok = elf_version(EV_CURRENT) != EV_NONE;
 }
 
+void fc_libelf_init(void)
+{
+    pthread_once(&libelf_once, libelf_init);
+}
+
 static bool is_fatbin_section(const char *name)
 {
     return strcmp(name, ".nv_fatbin") == 0 || strcmp(name, "__nv_relfatbin") == 0;
@@ -232,7 +237,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
 
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
-    pthread_once(&libelf_once, libelf_init);
+    fc_libelf_init();
     if (!libelf_ok)
         return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "libelf is out of date");
     elf_errno(); /* clear */

@@ -2,10 +2,22 @@
  * fatcheck has no build-time CUDA dependency: without libcuda.so.1, or without a GPU, the
  * answer is a message, not a failure of the program. */
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+
+/* What the detecting child sends back through its pipe. */
+typedef struct detection {
+    int status;
+    size_t n;
+    char err[256];
+    fc_target targets[64];
+} detection;
 
 /* The few driver API entry points used here, with their documented signatures (cuda.h). */
 typedef int (*cu_init_fn)(unsigned);
@@ -31,7 +43,7 @@ static const char *error_name(void *lib, int code, char *buf, size_t size)
     return buf;
 }
 
-fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
+static fc_status detect(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
 {
     *n = 0;
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -88,5 +100,80 @@ fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_
 cleanup:
     /* libcuda is left loaded: unloading a driver library that started threads is unsafe. */
     (void)lib;
+    return st;
+}
+
+static bool read_all(int fd, void *buf, size_t n)
+{
+    uint8_t *p = buf;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        p += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+/* The driver is asked in a child process: CUDA cannot be used in a process forked after
+ * cuInit, and --probe forks children that must initialise it themselves. A driver that
+ * crashes while listing GPUs costs the child, not fatcheck. */
+fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
+{
+    *n = 0;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(err, err_size, "cannot ask the CUDA driver: %s", strerror(errno));
+        return FC_ERR_IO;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(err, err_size, "cannot ask the CUDA driver: %s", strerror(errno));
+        return FC_ERR_IO;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        detection *d = calloc(1, sizeof *d);
+        if (d) {
+            d->status = detect(d->targets, sizeof d->targets / sizeof *d->targets, &d->n, d->err, sizeof d->err);
+            const uint8_t *p = (const uint8_t *)d;
+            size_t left = sizeof *d;
+            while (left) {
+                ssize_t w = write(fds[1], p, left);
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w <= 0)
+                    break;
+                p += w;
+                left -= (size_t)w;
+            }
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    detection *d = calloc(1, sizeof *d);
+    bool got = d && read_all(fds[0], d, sizeof *d);
+    close(fds[0]);
+    int wstatus;
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    fc_status st;
+    if (!got) {
+        snprintf(err, err_size, "the CUDA driver failed while listing GPUs");
+        st = FC_ERR_UNSUPPORTED;
+    } else {
+        st = (fc_status)d->status;
+        for (size_t i = 0; i < d->n && i < max; i++)
+            out[(*n)++] = d->targets[i];
+        if (st != FC_OK)
+            snprintf(err, err_size, "%s", d->err);
+    }
+    free(d);
     return st;
 }

@@ -137,6 +137,9 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
 /* Releases the pages behind a run's progress (a builder progress callback). */
 void fc_release_behind(fc_builder *b, uint64_t offset);
 
+/* Calls elf_version once, for every file that uses libelf. */
+void fc_libelf_init(void);
+
 /* Format detection from the first bytes. */
 fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive);
 

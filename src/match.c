@@ -66,7 +66,10 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
         const fc_entry *e = &c->entries[i];
         if (e->kind == FC_IMAGE_CUBIN) {
             any_loadable_kind = true;
-            if (p->force_ptx_jit || !fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra))
+            /* CUDA_FORCE_PTX_JIT steers the choice inside fat binaries; a cubin handed to
+             * the driver on its own is still loaded (seen with the real driver). */
+            bool forced = p->force_ptx_jit && c->origin != FC_ORIGIN_CUBIN_FILE;
+            if (forced || !fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra))
                 continue;
             if (e->arch == t->cc) {
                 if (native < 0)
@@ -110,6 +113,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_UNSUPPORTED_PTX: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
     case FC_LOAD_JIT_DISABLED: return "CUDA_ERROR_JIT_COMPILATION_DISABLED";
     case FC_LOAD_LINK_ONLY: return "LTO_IR_ONLY";
+    case FC_LOAD_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
     }
     return "unknown";
 }

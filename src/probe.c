@@ -61,8 +61,10 @@ static bool write_all(int fd, const void *buf, size_t n)
 /* The child: answers {u32 device, u64 size, bytes} with an i32 CUresult, until EOF. */
 static void child_main(int in, int out)
 {
-    /* Errors must show at load time, not at a kernel's first launch. */
+    /* Errors must show at load time, not at a kernel's first launch; and each answer must
+     * come from the image, not from PTX compiled by an earlier run into the JIT cache. */
     setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+    setenv("CUDA_CACHE_DISABLE", "1", 1);
     int32_t fail = -2;
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     cu_init_fn init = lib ? (cu_init_fn)dlsym(lib, "cuInit") : NULL;

@@ -19,6 +19,10 @@ static void count_load(verdict *v, const fc_container *c, fc_load l)
         return;
     }
     v->modules++;
+    if (l.result == FC_LOAD_NOT_FOUND) { /* loads once linked, through the image chosen */
+        v->linked++;
+        l.result = FC_LOAD_SUCCESS;
+    }
     switch (l.result) {
     case FC_LOAD_SUCCESS:
         if (l.via == FC_VIA_NATIVE) {
@@ -36,7 +40,8 @@ static void count_load(verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_NO_BINARY: v->no_binary++; break;
     case FC_LOAD_UNSUPPORTED_PTX: v->unsupported_ptx++; break;
     case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
-    case FC_LOAD_LINK_ONLY: break;
+    case FC_LOAD_LINK_ONLY:
+    case FC_LOAD_NOT_FOUND: break;
     }
 }
 
@@ -62,6 +67,7 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_UNSUPPORTED_PTX: return code == 222;
     case FC_LOAD_JIT_DISABLED: return code == 223;
     case FC_LOAD_LINK_ONLY: return code != 0; /* the driver cannot load LTO-IR as is */
+    case FC_LOAD_NOT_FOUND: return code == 500;
     }
     return false;
 }
@@ -118,6 +124,36 @@ static void check_arch_list(judgement *j, const fc_object *obj)
         j->arch_list_ok &= j->expected[k].lacking == 0;
 }
 
+static bool has_section(const fc_object *obj, const char *name)
+{
+    for (size_t c = 0; c < obj->n_containers; c++)
+        if (obj->containers[c].section && strcmp(obj->containers[c].section, name) == 0)
+            return true;
+    return false;
+}
+
+/* Containers that may hold relocatable code: -rdc link inputs (__nv_relfatbin), link
+ * inputs kept with their LTO-IR (cuSPARSE embeds such), and cubin files. What .nv_fatbin
+ * holds is linked already. Reading symbols means decompressing, so only these are read. */
+static bool maybe_relocatable(const fc_container *ct)
+{
+    if (ct->origin == FC_ORIGIN_CUBIN_FILE || (ct->section && strcmp(ct->section, "__nv_relfatbin") == 0))
+        return true;
+    for (size_t e = 0; e < ct->n_entries; e++)
+        if (ct->entries[e].kind == FC_IMAGE_LTOIR)
+            return true;
+    return false;
+}
+
+static fc_load refine(const fc_object *obj, const fc_container *ct, fc_load l)
+{
+    if (l.result != FC_LOAD_SUCCESS || !maybe_relocatable(ct))
+        return l;
+    if (fc_entry_link_state(obj, &ct->entries[l.entry], NULL) == FC_LINK_UNRESOLVED)
+        l.result = FC_LOAD_NOT_FOUND;
+    return l;
+}
+
 judgement *judge_object(const config *cfg, const fc_object *obj)
 {
     judgement *j = calloc(1, sizeof *j);
@@ -135,12 +171,16 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
             return NULL;
         }
     }
+    /* A library with both sections registers .nv_fatbin; its __nv_relfatbin holds link
+     * inputs that are never loaded (cuobjdump lists only .nv_fatbin then too). */
+    bool link_inputs_unused = has_section(obj, ".nv_fatbin");
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
+        bool unused = link_inputs_unused && ct->section && strcmp(ct->section, "__nv_relfatbin") == 0;
         j->registered += registered(ct);
         for (size_t e = 0; e < ct->n_entries; e++) {
             const fc_entry *en = &ct->entries[e];
-            if (en->kind == FC_IMAGE_PTX && registered(ct) &&
+            if (en->kind == FC_IMAGE_PTX &&
                 (en->version_major > j->ptx_isa_major ||
                  (en->version_major == j->ptx_isa_major && en->version_minor > j->ptx_isa_minor))) {
                 j->ptx_isa_major = en->version_major;
@@ -148,9 +188,12 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
             }
         }
         for (size_t t = 0; t < nt; t++) {
-            fc_load l = fc_predict_load(ct, &cfg->targets[t], &cfg->jit);
+            fc_load l = refine(obj, ct, fc_predict_load(ct, &cfg->targets[t], &cfg->jit));
             j->loads[c * nt + t] = l;
-            count_load(&j->verdicts[t], ct, l);
+            if (unused)
+                j->verdicts[t].left_out++;
+            else
+                count_load(&j->verdicts[t], ct, l);
             if (!j->probes)
                 continue;
             probe_result *pr = &j->probes[c * nt + t];

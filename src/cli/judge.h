@@ -35,6 +35,8 @@ typedef struct verdict {
     size_t native, compatible, jit;
     size_t no_binary, unsupported_ptx, jit_disabled;
     size_t link_only;    /* LTO-IR-only containers, left out of the count */
+    size_t linked;       /* relocatable: load only after device linking (counted as loading) */
+    size_t left_out;     /* __nv_relfatbin link inputs of a file that has .nv_fatbin */
     uint32_t compatible_arch; /* the newest older-minor arch used, for the note */
     uint32_t jit_arch;        /* the newest PTX arch compiled, for the note */
 } verdict;

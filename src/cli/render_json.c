@@ -104,9 +104,10 @@ static void json_verdicts(FILE *out, const judgement *j)
         json_string(out, status_name(v->status));
         fprintf(out,
                 ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
-                "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"link_only\":%zu",
+                "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"link_only\":%zu,"
+                "\"needs_device_link\":%zu,\"unused_link_inputs\":%zu",
                 v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
-                v->unsupported_ptx, v->jit_disabled, v->link_only);
+                v->unsupported_ptx, v->jit_disabled, v->link_only, v->linked, v->left_out);
         if (j->probes)
             fprintf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
                     j->probe_compared, j->probe_disagreements, j->probe_crashes);

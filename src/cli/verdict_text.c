@@ -104,7 +104,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                 fprintf(out, "ok, native SASS for %s %s %s\n", v->modules == 1 ? "its" : "all",
                         fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
             } else {
-                fprintf(out, "ok, %s %s load: ", fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
+                fprintf(out, "ok, %s %s load%s: ", fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
                 print_ways(out, v);
                 fputc('\n', out);
             }
@@ -149,6 +149,12 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                         drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
             fputc('\n', out);
         }
+        if (v->linked)
+            fprintf(out, "    note: %s %s relocatable device code, loaded only after device linking\n",
+                    fmt_count(v->linked, n1, sizeof n1), v->linked == 1 ? "module is" : "modules are");
+        if (v->left_out)
+            fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
+                    fmt_count(v->left_out, n1, sizeof n1), v->left_out == 1 ? "input" : "inputs");
         if (v->link_only)
             fprintf(out, "    note: %s LTO-IR-only %s, linked by the library itself, not counted\n",
                     fmt_count(v->link_only, n1, sizeof n1), modules(v->link_only));
@@ -164,6 +170,26 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             if (compared)
                 fprintf(out, "    probe: the driver agreed on %s of %s modules\n", fmt_count(agree, n1, sizeof n1),
                         fmt_count(compared, n2, sizeof n2));
+            size_t shown = 0;
+            for (size_t c = 0; c < j->n_containers; c++) {
+                const probe_result *p = &j->probes[c * cfg->n_targets + t];
+                if (p->code == -3 || p->agrees)
+                    continue;
+                if (shown++ == 10) {
+                    fprintf(out, "    probe: and %s more disagreements\n",
+                            fmt_count(compared - agree - 10, n1, sizeof n1));
+                    break;
+                }
+                const fc_container *ct = &obj->containers[c];
+                fc_load l = j->loads[c * cfg->n_targets + t];
+                fprintf(out, "    probe: container at 0x%llx (%s): predicted %s, the driver %s", (unsigned long long)ct->offset,
+                        ct->section ? ct->section : fc_origin_name(ct->origin), fc_load_result_name(l.result),
+                        p->code == -1 ? "crashed" : "returned");
+                if (p->code == -1)
+                    fputc('\n', out);
+                else
+                    fprintf(out, " %d\n", p->code);
+            }
         }
     }
     if (cfg->have_arch_list && j->registered) {
