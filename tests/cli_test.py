@@ -10,12 +10,19 @@ import subprocess
 import sys
 import tempfile
 
-FATCHECK, FIXTURES, GOLDEN = (os.path.abspath(p) for p in sys.argv[1:4])
+FATCHECK, FIXTURES, GOLDEN, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:5])
 results = []
 
+# Every run sees the stand-in libcuda.so.1 (tests/fakecuda), with no GPU unless a test says
+# so, and none of the driver's JIT variables: the answers must not depend on this machine.
+BASE_ENV = {k: v for k, v in os.environ.items()
+            if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
+BASE_ENV["LD_LIBRARY_PATH"] = FAKECUDA
 
-def run(*args, cwd=None, timeout=60):
-    p = subprocess.run([FATCHECK] + list(args), capture_output=True, cwd=cwd, timeout=timeout)
+
+def run(*args, cwd=None, timeout=60, env=None):
+    full = dict(BASE_ENV, **(env or {}))
+    p = subprocess.run([FATCHECK] + list(args), capture_output=True, cwd=cwd, timeout=timeout, env=full)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -140,7 +147,7 @@ def write_error_is_noticed():
     if not os.path.exists("/dev/full"):
         return "skip: no /dev/full"
     with open("/dev/full", "w") as full:
-        p = subprocess.run([FATCHECK, fx("app")], stdout=full, stderr=subprocess.PIPE)
+        p = subprocess.run([FATCHECK, fx("app")], stdout=full, stderr=subprocess.PIPE, env=BASE_ENV)
     eq(p.returncode, 4)
     assert b"error writing output" in p.stderr
 
@@ -199,10 +206,210 @@ def json_escapes_odd_file_names():
         name = os.fsencode(name)
         with open(name, "wb") as f:
             f.write(open(fx("ptx_only.fatbin"), "rb").read())
-        p = subprocess.run([FATCHECK, "--json", name], capture_output=True)
+        p = subprocess.run([FATCHECK, "--json", name], capture_output=True, env=BASE_ENV)
         doc = json.loads(p.stdout)
         path = doc["files"][0]["path"]
         assert path.endswith('we"ird\\\x01\xe9.fatbin'), repr(path)
+
+
+H200_AND_4090 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0;NVIDIA GeForce RTX 4090:8.9", "FAKE_CUDA_DRIVER": "13000"}
+
+
+@test
+def local_gpus_are_detected_through_the_driver_api():
+    rc, out, err = run(fx("app"), env=H200_AND_4090)
+    eq(rc, 0)
+    eq(out.splitlines()[0], "judging for: sm_90 (GPU 0: NVIDIA H200), sm_89 (GPU 1: NVIDIA GeForce RTX 4090); "
+                            "driver for CUDA 13.0")
+    assert "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090): ok, 2 modules load: 2 through compatible SASS\n" in out, out
+    assert "    note: 2 modules run older sm_86 SASS, not code built for sm_89\n" in out, out
+    doc = json.loads(run("--json", fx("app"), env=H200_AND_4090)[1])
+    eq([(t["target"], t["name"], t["source"], t["driver_cuda"]) for t in doc["targets"]],
+       [("sm_90", "NVIDIA H200", "GPU 0", "13.0"), ("sm_89", "NVIDIA GeForce RTX 4090", "GPU 1", "13.0")])
+
+
+@test
+def no_driver_or_no_gpu_is_a_note_not_a_failure():
+    for env, reason in [({"LD_LIBRARY_PATH": "/nonexistent"}, "no CUDA driver (libcuda.so.1 could not be loaded)"),
+                        ({"FAKE_CUDA_INIT": "100"}, "the CUDA driver (CUDA 13.0) found no usable GPU: CUDA_ERROR_NO_DEVICE"),
+                        ({}, "the CUDA driver (CUDA 13.0) reports no GPU")]:
+        rc, out, err = run("--json", fx("app"), env=env)
+        eq(rc, 0, env)
+        doc = json.loads(out)
+        eq(doc["targets"], [])
+        eq(doc["targets_note"], reason + "; name target GPUs with --gpu or --arch-list")
+        rc, out, err = run(fx("app"), env=env)
+        eq((rc, err), (0, ""), "no note on a non-terminal stderr")
+        assert "judging" not in out
+        rc, out, err = run("--gpu", "sm_90", fx("app"), env=env)
+        assert out.startswith("judging for: sm_90 (--gpu sm_90); driver assumed new enough"), out
+
+
+def torch_cache(tmp):
+    import tarfile
+    with tarfile.open(os.path.join(FIXTURES, "torch_ext", "cache.tar.xz")) as t:
+        t.extractall(tmp)
+    return os.path.join(tmp, "torch_extensions", "py312_cu130")
+
+
+@test
+def torch_extensions_judged_as_they_ran_on_an_h200():
+    """fixtures/torch_ext: built by PyTorch 2.11 on an H200 and run there (ran.jsonl)."""
+    ran = [json.loads(line) for line in open(os.path.join(FIXTURES, "torch_ext", "ran.jsonl"))]
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = torch_cache(tmp)
+        for r in ran:
+            so = os.path.join(cache, r["name"], r["name"] + ".so")
+            rc, out, err = run("--json", so, env={"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0"})
+            v = json.loads(out)["files"][0]["verdicts"][0]
+            eq(v["status"], "ok" if r["ran"] else "none", r)
+            eq(rc, 0 if r["ran"] else 1, r)
+
+
+@test
+def extension_built_for_8_6_on_sm_90_gets_the_exact_fix():
+    with tempfile.TemporaryDirectory() as tmp:
+        so = os.path.join(torch_cache(tmp), "fc_ext_86", "fc_ext_86.so")
+        rc, out, err = run("--gpu", "sm_90", "--driver", "13.0", so)
+        eq(rc, 1)
+        assert ("  sm_90 (--gpu sm_90): none, no module can load (no kernel image for sm_90): every kernel launch "
+                "fails with \"no kernel image is available for execution on the device\"\n"
+                "    fix: rebuild with TORCH_CUDA_ARCH_LIST=\"8.6;9.0\"\n"
+                "         (CMake: CUDA_ARCHITECTURES=\"86-real;90-real\"; nvcc: -gencode arch=compute_86,code=sm_86 "
+                "-gencode arch=compute_90,code=sm_90)\n") in out, out
+        so = os.path.join(torch_cache(tmp), "fc_ext_80ptx", "fc_ext_80ptx.so")
+        rc, out, err = run("--gpu", "sm_90", "--driver", "13.0", so)
+        eq(rc, 0)
+        assert "  sm_90 (--gpu sm_90): ok, 1 module loads: 1 only through PTX JIT\n" in out, out
+        assert "needs a driver for CUDA 13.0 or newer (>= 580.65.06)" in out
+
+
+@test
+def partial_is_success_unless_strict():
+    rc, out, err = run("--gpu", "9.0", fx("app"))
+    eq(rc, 0)
+    assert "sm_90 (--gpu 9.0): partial, 1 of 2 modules load; 1 cannot (no kernel image for sm_90)" in out, out
+    eq(run("--strict", "--gpu", "9.0", fx("app"))[0], 1)
+
+
+@test
+def ptx_too_new_for_the_driver():
+    for drv in ("12.4", "550.54.14"):
+        rc, out, err = run("--gpu", "9.0", "--driver", drv, fx("ptx_only.fatbin"))
+        eq(rc, 1, drv)
+        assert "none, no module can load (PTX newer than the driver takes): every kernel launch fails with " \
+               "\"the provided PTX was compiled with an unsupported toolchain.\"" in out, out
+        assert "fix: its PTX (ISA 9.0) needs a driver for CUDA 13.0 or newer (>= 580.65.06)" in out, out
+    doc = json.loads(run("--json", "--gpu", "9.0", "--driver", "12.4", fx("ptx_only.fatbin"))[1])
+    f = doc["files"][0]
+    eq(f["containers"][0]["loads"], [{"target": "sm_90", "result": "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+                                      "via": {"kind": "none", "image": "compute_80", "entry": 0}}])
+    eq(f["ptx_requirement"], {"ptx_isa": "9.0", "cuda": "13.0", "min_driver": "580.65.06"})
+    eq(f["verdicts"][0]["status"], "none")
+
+
+@test
+def jit_environment_changes_the_answer_and_is_said():
+    rc, out, err = run("--gpu", "9.0", fx("ptx_only.fatbin"), env={"CUDA_DISABLE_PTX_JIT": "1"})
+    eq(rc, 1)
+    assert "note: CUDA_DISABLE_PTX_JIT is set: the driver never compiles PTX" in out
+    assert "only PTX, and CUDA_DISABLE_PTX_JIT is set" in out, out
+    rc, out, err = run("--gpu", "9.0", fx("compress_size.fatbin"), env={"CUDA_FORCE_PTX_JIT": "1"})
+    assert "note: CUDA_FORCE_PTX_JIT is set: the driver ignores cubins and compiles PTX" in out
+    assert "ok, 1 module loads: 1 only through PTX JIT" in out, out
+    doc = json.loads(run("--json", "--gpu", "9.0", fx("app"), env={"CUDA_FORCE_PTX_JIT": "1"})[1])
+    eq(doc["jit_policy"], {"CUDA_FORCE_PTX_JIT": True, "CUDA_DISABLE_PTX_JIT": False})
+
+
+@test
+def relocatable_code_needs_device_linking():
+    doc = json.loads(run("--json", "--gpu", "9.0", fx("librdc.a"))[1])
+    loads = [f["containers"][0]["loads"][0]["result"] for f in doc["files"]]
+    eq(loads, ["CUDA_ERROR_NOT_FOUND", "CUDA_SUCCESS"])  # rdc_main.o calls into rdc_dev.o
+    eq([f["verdicts"][0]["status"] for f in doc["files"]], ["ok", "ok"])
+    eq(doc["files"][0]["verdicts"][0]["needs_device_link"], 1)
+
+
+@test
+def gpu_and_driver_errors_are_usage_errors():
+    rc, out, err = run("--gpu", "Radeon 7900", fx("app"))
+    eq(rc, 2)
+    assert err.startswith("fatcheck: unknown GPU 'Radeon 7900' (did you mean '"), err
+    rc, out, err = run("--driver", "abc", "--gpu", "9.0", fx("app"))
+    eq((rc, err.splitlines()[0]), (2, "fatcheck: 'abc' is neither a CUDA version (12.4) nor a driver release (550.54.14)"))
+    rc, out, err = run("--arch-list", "8.0,8.6", fx("app"))
+    eq(rc, 2)
+    rc, out, err = run("--probe", fx("app"), env={"LD_LIBRARY_PATH": "/nonexistent"})
+    eq((rc, err), (2, "fatcheck: --probe needs a local GPU: no CUDA driver (libcuda.so.1 could not be loaded)\n"))
+
+
+@test
+def targets_merge_and_advice_covers_them():
+    rc, out, err = run("--gpu", "H100,H200", "--gpu", "L4", fx("libmulti.so"))
+    eq(out.splitlines()[0], "judging for: sm_90 (--gpu H100, --gpu H200), sm_89 (--gpu L4); "
+                            "driver assumed new enough for any PTX (name one with --driver)")
+    assert out.endswith('to build native code for these targets: TORCH_CUDA_ARCH_LIST="8.9;9.0"\n'
+                        '  CMake: CUDA_ARCHITECTURES="89-real;90-real"\n'
+                        '  nvcc:  -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90\n'
+                        '  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST="8.9;9.0+PTX", '
+                        'CUDA_ARCHITECTURES="89-real;90"\n'), out
+    doc = json.loads(run("--json", "--gpu", "H100,L4", fx("libmulti.so"))[1])
+    eq(doc["advice"]["torch_cuda_arch_list"], "8.9;9.0")
+    eq(doc["advice"]["with_ptx"]["nvcc"], "-gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 "
+                                          "-gencode arch=compute_90,code=compute_90")
+
+
+@test
+def arch_list_check_proves_what_a_build_holds():
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = torch_cache(tmp)
+        so86 = os.path.join(cache, "fc_ext_86", "fc_ext_86.so")
+        rc, out, err = run("--arch-list", "8.6", so86)
+        eq(rc, 0)
+        assert '  arch list "8.6": the file holds exactly what it builds\n' in out, out
+        rc, out, err = run("--arch-list", "8.6+PTX", so86)
+        eq(rc, 5)
+        assert '  arch list "8.6+PTX": missing compute_86\n' in out, out
+        rc, out, err = run("--json", "--arch-list", "9.0", so86)
+        eq(rc, 1)  # the sm_90 target cannot load it, which outranks the mismatch
+        check = json.loads(out)["files"][0]["arch_list_check"]
+        eq(check, {"arch_list": "9.0", "matches": False, "missing": [{"image": "sm_90", "containers_lacking": 1}],
+                   "unexpected": ["sm_86"]})
+        so = os.path.join(cache, "fc_ext_100_120", "fc_ext_100_120.so")
+        eq(run("--arch-list", "10.0;12.0", so)[0], 0)
+        so = os.path.join(cache, "fc_ext_90a", "fc_ext_90a.so")
+        eq(run("--arch-list", "9.0a", so)[0], 0)
+        eq(run("--arch-list", "9.0", so)[0], 5)
+
+
+@test
+def arch_list_alone_is_explained():
+    rc, out, err = run("--arch-list", "8.0;8.6+PTX")
+    eq(rc, 0)
+    lines = out.splitlines()
+    eq(lines[:3], ['TORCH_CUDA_ARCH_LIST="8.0;8.6+PTX" builds:', "  cubins: sm_80 sm_86", "  PTX:    compute_86"])
+    rows = {l.split()[0]: l for l in lines[5:]}
+    assert rows["8.0"].split()[1:4] == ["native", "SASS", "sm_80"], rows["8.0"]
+    assert rows["8.9"].split()[1:4] == ["compatible", "SASS", "sm_86"], rows["8.9"]
+    assert rows["8.7"].split()[1:5] == ["PTX", "JIT", "only", "compute_86"], rows["8.7"]
+    assert rows["7.5"].split()[1:3] == ["not", "at"], rows["7.5"]
+    doc = json.loads(run("--json", "--arch-list", "9.0a")[1])
+    eq(doc["images"], ["sm_90a"])
+    gpus = {g["compute_capability"]: g for g in doc["gpus"]}
+    eq((gpus["9.0"]["via"], gpus["10.0"]["result"]), ("native", "CUDA_ERROR_NO_BINARY_FOR_GPU"))
+
+
+@test
+def probe_reports_agreement_disagreement_and_crashes():
+    env = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0"}
+    rc, out, err = run("--probe", fx("libmulti.so"), env=env)
+    assert "    probe: the driver agreed on 2 of 3 modules\n" in out, out  # the fake loads everything
+    assert "    probe: container at 0x2028 (.nv_fatbin): predicted CUDA_ERROR_NO_BINARY_FOR_GPU, the driver returned 0\n" in out
+    rc, out, err = run("--probe", fx("ptx_only.fatbin"), fx("app"), env=dict(env, FAKE_CUDA_CRASH_SIZE="640"))
+    assert "    probe: container at 0x0 (fatbin): predicted CUDA_SUCCESS, the driver crashed\n" in out, out
+    assert "    probe: the driver agreed on 1 of 2 modules\n" in out, out  # the next file still probed
+    doc = json.loads(run("--json", "--probe", fx("ptx_only.fatbin"), env=dict(env, FAKE_CUDA_LOAD="209"))[1])
+    eq(doc["files"][0]["containers"][0]["loads"][0]["probe"], {"code": 209, "crashed": False, "agrees": False})
 
 
 def golden_listings():

@@ -1,0 +1,253 @@
+/* test_match.c - the load rules for every image kind, variant, GPU and driver that matters,
+ * and the parsers of GPU names, arch lists and driver versions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatcheck.h"
+#include "tap.h"
+
+/* "sm_86 compute_80@9.1 lto_90": entries of a synthetic container. */
+static size_t make_entries(const char *spec, fc_entry *out, size_t max)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    size_t n = 0;
+    for (char *tok = strtok(buf, " "); tok && n < max; tok = strtok(NULL, " ")) {
+        fc_entry e;
+        memset(&e, 0, sizeof e);
+        const char *num;
+        if (strncmp(tok, "sm_", 3) == 0)
+            e.kind = FC_IMAGE_CUBIN, num = tok + 3;
+        else if (strncmp(tok, "compute_", 8) == 0)
+            e.kind = FC_IMAGE_PTX, num = tok + 8;
+        else
+            e.kind = FC_IMAGE_LTOIR, num = tok + 4;
+        char *end;
+        e.arch = (uint32_t)strtoul(num, &end, 10);
+        if (*end == 'a')
+            e.variant = FC_VARIANT_ARCH_SPECIFIC, end++;
+        else if (*end == 'f')
+            e.variant = FC_VARIANT_FAMILY, end++;
+        e.version_major = e.kind == FC_IMAGE_PTX ? 9 : 1;
+        e.version_minor = e.kind == FC_IMAGE_PTX ? 0 : 8;
+        if (*end == '@') {
+            e.version_major = (uint16_t)strtoul(end + 1, &end, 10);
+            e.version_minor = (uint16_t)strtoul(end + 1, &end, 10);
+        }
+        out[n++] = e;
+    }
+    return n;
+}
+
+typedef struct rule_case {
+    const char *entries;
+    unsigned cc;
+    int driver;
+    const char *env;        /* "force", "disable" or NULL */
+    fc_origin origin;
+    const char *want;       /* "native sm_86", "compatible sm_86", "jit compute_80", or a result name */
+} rule_case;
+
+static const rule_case cases[] = {
+    {"sm_86", 86, 0, NULL, 0, "native sm_86"},
+    {"sm_86", 89, 0, NULL, 0, "compatible sm_86"},
+    {"sm_86", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_80 sm_86", 89, 0, NULL, 0, "compatible sm_86"},
+    {"sm_86 sm_80", 89, 0, NULL, 0, "compatible sm_86"},
+    {"sm_86 sm_89", 89, 0, NULL, 0, "native sm_89"},
+    {"sm_75", 80, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_90", 100, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    /* Jetson and desktop cubins do not cross, in either direction. */
+    {"sm_86", 87, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_80", 87, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_87", 87, 0, NULL, 0, "native sm_87"},
+    {"sm_87", 89, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_110", 110, 0, NULL, 0, "native sm_110"},
+    {"sm_100", 110, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    /* a: exactly one compute capability. */
+    {"sm_90a", 90, 0, NULL, 0, "native sm_90a"},
+    {"sm_100a", 103, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_120a", 121, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    /* f: within the family. */
+    {"sm_100f", 100, 0, NULL, 0, "native sm_100f"},
+    {"sm_100f", 103, 0, NULL, 0, "compatible sm_100f"},
+    {"sm_103f", 100, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_120f", 121, 0, NULL, 0, "compatible sm_120f"},
+    {"sm_100f", 120, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    /* PTX: any later GPU, later majors included, Jetson too. */
+    {"compute_80", 90, 0, NULL, 0, "jit compute_80"},
+    {"compute_80", 120, 0, NULL, 0, "jit compute_80"},
+    {"compute_86", 87, 0, NULL, 0, "jit compute_86"},
+    {"compute_80", 75, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"compute_75 compute_80", 90, 0, NULL, 0, "jit compute_80"},
+    {"compute_90a", 90, 0, NULL, 0, "jit compute_90a"},
+    {"compute_90a", 100, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"compute_100f", 103, 0, NULL, 0, "jit compute_100f"},
+    {"compute_100f", 120, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"compute_120f", 121, 0, NULL, 0, "jit compute_120f"},
+    /* A cubin wins over PTX; PTX fills in where no cubin fits. */
+    {"sm_80 compute_80", 80, 0, NULL, 0, "native sm_80"},
+    {"sm_80 compute_80", 86, 0, NULL, 0, "compatible sm_80"},
+    {"sm_80 compute_80", 90, 0, NULL, 0, "jit compute_80"},
+    /* The driver's CUDA version bounds the PTX ISA it compiles. */
+    {"compute_80@9.1", 90, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"compute_80@9.1", 90, 13010, NULL, 0, "jit compute_80"},
+    {"compute_80@9.1", 90, 0, NULL, 0, "jit compute_80"},
+    {"compute_80@9.0", 90, 12040, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"compute_80@8.4", 90, 12040, NULL, 0, "jit compute_80"},
+    {"compute_75@9.0 compute_80@9.1", 90, 13000, NULL, 0, "jit compute_75"},
+    {"sm_86 compute_80@9.1", 89, 13000, NULL, 0, "compatible sm_86"},
+    {"sm_86 compute_80@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"sm_86 compute_86@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    /* CUDA_FORCE_PTX_JIT and CUDA_DISABLE_PTX_JIT. */
+    {"sm_90 compute_90", 90, 0, "force", 0, "jit compute_90"},
+    {"sm_90", 90, 0, "force", 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"sm_90", 90, 0, "force", FC_ORIGIN_CUBIN_FILE, "native sm_90"},
+    {"compute_80", 90, 0, "disable", 0, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
+    {"sm_90 compute_90", 90, 0, "disable", 0, "native sm_90"},
+    {"compute_80@9.1", 90, 13000, "disable", 0, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
+    /* LTO-IR is linked by the library, never loaded as is. */
+    {"lto_90", 90, 0, NULL, 0, "LTO_IR_ONLY"},
+    {"lto_90 sm_90", 90, 0, NULL, 0, "native sm_90"},
+    {"", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+};
+
+static void test_rules(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const rule_case *k = &cases[i];
+        fc_entry entries[8];
+        fc_container c;
+        memset(&c, 0, sizeof c);
+        c.entries = entries;
+        c.n_entries = make_entries(k->entries, entries, 8);
+        c.origin = k->origin;
+        fc_target t;
+        memset(&t, 0, sizeof t);
+        t.cc = k->cc;
+        t.tegra = fc_cc_is_tegra(k->cc);
+        t.driver_cuda = k->driver;
+        fc_jit_policy p = {k->env && strcmp(k->env, "force") == 0, k->env && strcmp(k->env, "disable") == 0};
+        fc_load l = fc_predict_load(&c, &t, &p);
+        char got[64], arch[32];
+        if (l.result == FC_LOAD_SUCCESS)
+            snprintf(got, sizeof got, "%s %s", fc_load_via_name(l.via),
+                     fc_entry_arch_name(&entries[l.entry], arch, sizeof arch));
+        else
+            snprintf(got, sizeof got, "%s", fc_load_result_name(l.result));
+        is_str(got, k->want, "[%s] on %u.%u%s%s%s", k->entries, k->cc / 10, k->cc % 10, k->driver ? " driver" : "",
+               k->env ? " " : "", k->env ? k->env : "");
+    }
+}
+
+static void test_gpu_names(void)
+{
+    static const struct {
+        const char *spec;
+        unsigned cc;
+        bool tegra;
+    } names[] = {
+        {"sm_86", 86, false}, {"8.6", 86, false}, {"86", 86, false}, {"compute_90a", 90, false},
+        {"10.0", 100, false}, {"sm_121", 121, false}, {"RTX 4090", 89, false},
+        {"NVIDIA GeForce RTX 4090", 89, false}, {"rtx4090", 89, false}, {"NVIDIA A100-SXM4-80GB", 80, false},
+        {"NVIDIA-H100-80GB-HBM3", 90, false}, {"Tesla T4", 75, false}, {"L40S", 89, false}, {"NVIDIA L4", 89, false},
+        {"Jetson Orin Nano", 87, true}, {"Jetson AGX Orin", 87, true}, {"GB10", 121, false},
+        {"RTX PRO 6000 Blackwell", 120, false}, {"Quadro RTX 4000", 75, false},
+        {"NVIDIA RTX 4000 Ada Generation", 89, false}, {"RTX A6000", 86, false}, {"H200", 90, false},
+        {"B200", 100, false}, {"GB300", 103, false}, {"Jetson Thor", 110, true}, {"A10G", 86, false},
+        {"GeForce RTX 3060 Ti", 86, false}, {"RTX 5090", 120, false}, {"V100-SXM2-32GB", 70, false},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        fc_target t;
+        char err[256];
+        fc_status st = fc_target_parse(names[i].spec, &t, err, sizeof err);
+        ok(st == FC_OK && t.cc == names[i].cc && t.tegra == names[i].tegra, "--gpu '%s' is %u.%u%s", names[i].spec,
+           names[i].cc / 10, names[i].cc % 10, names[i].tegra ? " (Jetson)" : "");
+    }
+    fc_target t;
+    char err[256];
+    ok(fc_target_parse("Radeon 7900", &t, err, sizeof err) == FC_ERR_INVALID, "an unknown GPU is refused");
+    ok(strncmp(err, "unknown GPU 'Radeon 7900' (did you mean '", 41) == 0, "with suggestions: %s", err);
+    ok(fc_target_parse("9", &t, err, sizeof err) == FC_ERR_INVALID, "'9' alone is no compute capability");
+    ok(fc_target_parse("sm_", &t, err, sizeof err) == FC_ERR_INVALID, "'sm_' alone is refused");
+}
+
+static const char *arch_list_text(const fc_arch_list *l)
+{
+    static char out[256];
+    out[0] = '\0';
+    for (size_t i = 0; i < l->n; i++) {
+        char item[32];
+        snprintf(item, sizeof item, "%s%u%s%s", i ? " " : "", l->entries[i].cc, l->entries[i].arch_specific ? "a" : "",
+                 l->entries[i].ptx ? "+PTX" : "");
+        strcat(out, item);
+    }
+    return out;
+}
+
+static void test_arch_lists(void)
+{
+    static const struct {
+        const char *value, *want;
+    } good[] = {
+        {"8.0;8.6+PTX", "80 86+PTX"}, {"8.6 9.0", "86 90"}, {"Ampere", "80 86+PTX"},
+        {"Turing;Hopper", "75+PTX 90+PTX"}, {"9.0a", "90a"}, {"10.0;12.0", "100 120"},
+        {"8.0 8.0+PTX", "80+PTX"}, {"Blackwell+Tegra", "110"}, {" 8.6 ; 9.0+PTX ", "86 90+PTX"},
+        {"Blackwell", "100 103 120 121+PTX"},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        fc_arch_list l;
+        char err[256];
+        fc_status st = fc_arch_list_parse(good[i].value, &l, err, sizeof err);
+        ok(st == FC_OK, "arch list '%s' parses", good[i].value);
+        is_str(arch_list_text(&l), good[i].want, "arch list '%s' entries", good[i].value);
+    }
+    static const char *const bad[] = {"8.0,8.6", "10.0f", "native", "sm_86", "8", "", "Amperes", "8.6+ptx"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        fc_arch_list l;
+        char err[256];
+        ok(fc_arch_list_parse(bad[i], &l, err, sizeof err) != FC_OK, "arch list '%s' is refused (%s)", bad[i], err);
+    }
+}
+
+static void test_drivers(void)
+{
+    static const struct {
+        const char *text;
+        int cuda;
+    } good[] = {
+        {"12.4", 12040}, {"13.0", 13000}, {"13", 13000}, {"550.54.14", 12040}, {"580.159.04", 13000},
+        {"590.44.01", 13010}, {"535.104.05", 12020}, {"570.26", 12080}, {"450.51.05", 11000},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        int v = 0;
+        char err[256];
+        ok(fc_driver_parse(good[i].text, &v, err, sizeof err) == FC_OK && v == good[i].cuda, "--driver %s is CUDA %d",
+           good[i].text, good[i].cuda);
+    }
+    static const char *const bad[] = {"400.1", "abc", "12.", ".4", "12.4.1.2", "13.10", "-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int v;
+        char err[256];
+        ok(fc_driver_parse(bad[i], &v, err, sizeof err) == FC_ERR_INVALID, "--driver '%s' is refused", bad[i]);
+    }
+    is_u64(fc_ptx_isa_cuda_version(9, 1), 13010, "PTX ISA 9.1 came with CUDA 13.1");
+    is_u64(fc_ptx_isa_cuda_version(8, 6), 12070, "PTX ISA 8.6 belongs to the unshipped 12.7");
+    is_u64(fc_ptx_isa_cuda_version(5, 0), 0, "PTX ISA 5.0 is not in the table");
+    is_str(fc_cuda_min_driver(13010), "590.44.01", "CUDA 13.1 needs driver 590.44.01");
+    is_str(fc_cuda_min_driver(12070), "570.26", "PTX of '12.7' needs the 12.8 driver");
+    ok(fc_cc_is_tegra(87) && fc_cc_is_tegra(110) && !fc_cc_is_tegra(121) && !fc_cc_is_tegra(86),
+       "Jetson compute capabilities");
+    unsigned ccs[64];
+    size_t n = fc_known_ccs(ccs, 64);
+    ok(n >= 20 && ccs[0] == 37 && ccs[n - 1] == 121, "known compute capabilities run from 3.7 to 12.1");
+}
+
+int main(void)
+{
+    test_rules();
+    test_gpu_names();
+    test_arch_lists();
+    test_drivers();
+    return tap_done();
+}
