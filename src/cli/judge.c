@@ -164,9 +164,10 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
     size_t nt = cfg->n_targets;
     if (nt && obj->n_containers) {
         j->loads = calloc(obj->n_containers * nt, sizeof *j->loads);
+        j->unused = calloc(obj->n_containers, sizeof *j->unused);
         if (cfg->probe && cfg->prober)
             j->probes = calloc(obj->n_containers * nt, sizeof *j->probes);
-        if (!j->loads || (cfg->probe && cfg->prober && !j->probes)) {
+        if (!j->loads || !j->unused || (cfg->probe && cfg->prober && !j->probes)) {
             judgement_free(j);
             return NULL;
         }
@@ -177,6 +178,8 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
         bool unused = link_inputs_unused && ct->section && strcmp(ct->section, "__nv_relfatbin") == 0;
+        if (j->unused)
+            j->unused[c] = unused;
         j->registered += registered(ct);
         for (size_t e = 0; e < ct->n_entries; e++) {
             const fc_entry *en = &ct->entries[e];
@@ -188,7 +191,11 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
             }
         }
         for (size_t t = 0; t < nt; t++) {
-            fc_load l = refine(obj, ct, fc_predict_load(ct, &cfg->targets[t], &cfg->jit));
+            /* Unused link inputs are read for their symbols only when the driver is asked too:
+             * decompressing them costs time and they count for nothing. */
+            fc_load l = fc_predict_load(ct, &cfg->targets[t], &cfg->jit);
+            if (!unused || j->probes)
+                l = refine(obj, ct, l);
             j->loads[c * nt + t] = l;
             if (unused)
                 j->verdicts[t].left_out++;
@@ -224,6 +231,7 @@ void judgement_free(judgement *j)
     if (!j)
         return;
     free(j->loads);
+    free(j->unused);
     free(j->probes);
     free(j);
 }

@@ -59,6 +59,7 @@ typedef struct judgement {
     size_t n_containers;
     fc_load *loads;          /* n_containers x n_targets, row per container */
     probe_result *probes;    /* same shape, or NULL */
+    bool *unused;            /* per container: an __nv_relfatbin link input the runtime never loads */
     verdict verdicts[MAX_TARGETS];
     size_t registered;       /* containers the CUDA runtime registers (not embedded) */
     /* PTX ISA requirement of the file: the newest ISA among its PTX */

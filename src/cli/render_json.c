@@ -69,6 +69,8 @@ static void json_loads(FILE *out, const fc_container *c, const judgement *j, siz
         } else {
             fputs(",\"via\":null", out);
         }
+        if (j->unused[ci]) /* never loaded by the runtime; not read for symbols unless probed */
+            fputs(",\"unused_link_input\":true", out);
         if (j->probes) {
             const probe_result *p = &j->probes[ci * cfg->n_targets + t];
             if (p->code != -3)
