@@ -146,9 +146,17 @@ typedef struct fc_error {
     const char *message;        /* one line: "PATH[(MEMBER)]: [where: ]reason" */
 } fc_error;
 
+/* How far to look for containers kept as plain data in other ELF sections. */
+typedef enum fc_embedded_mode {
+    FC_EMBEDDED_AUTO = 0, /* search a section in full when its first MiB holds one (default) */
+    FC_EMBEDDED_ALL,      /* search every data section in full */
+    FC_EMBEDDED_NONE,     /* do not look */
+} fc_embedded_mode;
+
 typedef struct fc_options {
-    /* Look for containers stored as plain data in other ELF sections (on by default). */
-    bool scan_embedded;
+    fc_embedded_mode embedded;
+    /* FC_EMBEDDED_AUTO: how many bytes at the head of a section decide (default 1 MiB). */
+    uint64_t embedded_probe_size;
     /* Walk directories named as inputs (on by default); off makes a directory an error. */
     bool recurse;
     /* The largest decompressed image fc_entry_decompress will produce. */

@@ -159,7 +159,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         bool fatbin = is_fatbin_section(name);
         bool data_section = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
                             sh.sh_size >= EMBEDDED_MIN_SECTION && !is_structured_section(name);
-        if (!fatbin && !(data_section && sc->opts->scan_embedded))
+        if (!fatbin && !(data_section && sc->opts->embedded != FC_EMBEDDED_NONE))
             continue;
         if (!fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
             fc_builder_fail(&b, FC_ERR_FORMAT, "section %s (offset 0x%llx, %llu bytes) runs past the end of the file",

@@ -31,6 +31,7 @@ typedef struct chunk {
     uint64_t start, end;   /* image offsets to search; a container may run past end */
     fc_builder found;      /* what this chunk decoded */
     bool ready;            /* found is initialised */
+    bool searched;         /* taken by a thread already */
     int error;             /* errno of a failed read, or -1 when out of memory */
 } chunk;
 
@@ -88,6 +89,7 @@ static int fill(const fc_image *img, uint8_t *buf, window *w, uint64_t start, ui
 
 static void search_chunk(job *j, chunk *c)
 {
+    c->searched = true;
     const fc_image *img = j->img;
     uint64_t limit = c->region->offset + c->region->size; /* containers end inside the region */
     uint8_t *buf = NULL;
@@ -161,7 +163,8 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&j->lock);
         if (i >= j->n_chunks)
             return NULL;
-        search_chunk(j, &j->chunks[i]);
+        if (!j->chunks[i].searched)
+            search_chunk(j, &j->chunks[i]);
     }
 }
 
@@ -211,36 +214,69 @@ struct fc_embedded_search {
     unsigned started;
 };
 
+/* In FC_EMBEDDED_AUTO mode a section is searched in full only when its first bytes
+ * (opts->embedded_probe_size) hold a container: cuFFT's first is 6 KB into .ldata,
+ * cuBLASLt's at the start of .cask_resource, cuSPARSE's 44 KB into .rodata. */
+
+static int cmp_chunk(const void *a, const void *b)
+{
+    const chunk *x = *(const chunk *const *)a, *y = *(const chunk *const *)b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Appends chunks covering [from, region end) of R to CHUNKS. */
+static size_t add_chunks(chunk *chunks, size_t k, const fc_region *r, uint64_t from)
+{
+    uint64_t end = r->offset + r->size;
+    for (uint64_t at = from; at < end; at += CHUNK_SIZE, k++) {
+        memset(&chunks[k], 0, sizeof chunks[k]);
+        chunks[k].region = r;
+        chunks[k].start = at;
+        chunks[k].end = end - at < CHUNK_SIZE ? end : at + CHUNK_SIZE;
+    }
+    return k;
+}
+
 fc_embedded_search *fc_embedded_start(fc_builder *b, const fc_image *img, uint64_t offset_base,
                                       const fc_region *regions, size_t n_regions)
 {
-    size_t n_chunks = 0;
+    size_t most = n_regions;
     for (size_t r = 0; r < n_regions; r++)
-        n_chunks += (size_t)((regions[r].size + CHUNK_SIZE - 1) / CHUNK_SIZE);
-    if (!n_chunks)
+        most += (size_t)((regions[r].size + CHUNK_SIZE - 1) / CHUNK_SIZE);
+    if (!n_regions || b->opts->embedded == FC_EMBEDDED_NONE)
         return NULL;
     fc_embedded_search *s = calloc(1, sizeof *s);
-    chunk *chunks = calloc(n_chunks, sizeof *chunks);
+    chunk *chunks = calloc(most, sizeof *chunks);
     if (!s || !chunks) {
         free(s);
         free(chunks);
         fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    s->j = (job){.img = img, .parent = b, .offset_base = offset_base, .chunks = chunks};
     size_t k = 0;
-    for (size_t r = 0; r < n_regions; r++) {
-        uint64_t end = regions[r].offset + regions[r].size;
-        for (uint64_t at = regions[r].offset; at < end; at += CHUNK_SIZE, k++) {
-            chunks[k].region = &regions[r];
-            chunks[k].start = at;
-            chunks[k].end = end - at < CHUNK_SIZE ? end : at + CHUNK_SIZE;
+    if (b->opts->embedded == FC_EMBEDDED_ALL) {
+        for (size_t r = 0; r < n_regions; r++)
+            k = add_chunks(chunks, k, &regions[r], regions[r].offset);
+    } else {
+        /* First look at the head of each section, here; the rest of a section is searched
+         * (by the helpers) only where the head held a container. */
+        for (size_t r = 0; r < n_regions; r++) {
+            const fc_region *reg = &regions[r];
+            uint64_t probe = b->opts->embedded_probe_size;
+            uint64_t head = reg->size < probe ? reg->size : probe;
+            chunks[k] = (chunk){.region = reg, .start = reg->offset, .end = reg->offset + head};
+            search_chunk(&s->j, &chunks[k]);
+            bool found = chunks[k].ready && chunks[k].found.obj.n_containers > 0;
+            k++;
+            if (found && head < reg->size)
+                k = add_chunks(chunks, k, reg, reg->offset + head);
         }
     }
-    s->chunks = chunks;
-    s->j = (job){.img = img, .parent = b, .offset_base = offset_base, .chunks = chunks, .n_chunks = n_chunks};
+    s->j.n_chunks = k;
     pthread_mutex_init(&s->j.lock, NULL);
     /* Helpers start now; the caller joins in from fc_embedded_finish, after its own work. */
-    unsigned nt = thread_count(b->opts, n_chunks);
+    unsigned nt = thread_count(b->opts, k);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, WORKER_STACK);
@@ -248,6 +284,7 @@ fc_embedded_search *fc_embedded_start(fc_builder *b, const fc_image *img, uint64
         if (pthread_create(&s->tids[s->started], &attr, worker, &s->j) == 0)
             s->started++;
     pthread_attr_destroy(&attr);
+    s->chunks = chunks;
     return s;
 }
 
@@ -259,15 +296,23 @@ fc_status fc_embedded_finish(fc_embedded_search *s, fc_builder *b)
     for (unsigned t = 0; t < s->started; t++)
         pthread_join(s->tids[t], NULL);
     pthread_mutex_destroy(&s->j.lock);
-    /* Merged even after a problem in a registered section: what was found still holds. */
-    fc_status st = FC_OK;
+    /* In file order (heads were searched first: order pointers, not the builders, which
+     * point into themselves), and merged even after a problem in a registered section:
+     * what was found still holds. */
+    chunk **order = malloc((s->j.n_chunks ? s->j.n_chunks : 1) * sizeof *order);
+    fc_status st = order ? FC_OK : fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    for (size_t c = 0; order && c < s->j.n_chunks; c++)
+        order[c] = &s->chunks[c];
+    if (order)
+        qsort(order, s->j.n_chunks, sizeof *order, cmp_chunk);
     uint64_t covered = 0;
-    for (size_t c = 0; c < s->j.n_chunks; c++) {
+    for (size_t c = 0; order && c < s->j.n_chunks; c++)
         if (st == FC_OK)
-            st = merge(b, &s->chunks[c], &covered);
+            st = merge(b, order[c], &covered);
+    for (size_t c = 0; c < s->j.n_chunks; c++)
         if (s->chunks[c].ready)
             fc_builder_reset(&s->chunks[c].found);
-    }
+    free(order);
     free(s->chunks);
     free(s);
     return st != FC_OK ? st : b->obj.status;

@@ -5,7 +5,8 @@
 
 void fc_options_init(fc_options *o)
 {
-    o->scan_embedded = true;
+    o->embedded = FC_EMBEDDED_AUTO;
+    o->embedded_probe_size = 1u << 20; /* cuFFT's first is 6 KB in, cuSPARSE's 44 KB */
     o->recurse = true;
     o->max_decompressed_size = 1ull << 30; /* largest seen: 31.6 MB, in libcusparse.so.12 */
     o->max_containers = 1u << 20; /* cuFFT has 23,984; cuBLASLt 3,165 */

@@ -103,13 +103,24 @@ static void test_files(void)
 
     fc_options opts;
     fc_options_init(&opts);
-    opts.scan_embedded = false;
+    opts.embedded = FC_EMBEDDED_NONE;
     seen s = scan(fixture_path("libembedded.so"), &opts);
     is_str(s.text, "libembedded.so elf:\n", "libembedded.so without the embedded search: nothing, but reported");
-    opts.scan_embedded = true;
+    opts.embedded = FC_EMBEDDED_ALL;
     opts.threads = 1;
     s = scan(fixture_path("libembedded.so"), &opts);
     ok(strstr(s.text, ".fc_blobs@0x40c0(embedded)") != NULL, "one thread finds the same embedded containers");
+    /* By default a section is searched when its head holds a container: with a head of 64
+     * bytes, .rodata's (0x50 into the section) is missed, while .fc_blobs starts with one. */
+    opts.embedded = FC_EMBEDDED_AUTO;
+    opts.embedded_probe_size = 64;
+    opts.threads = 0;
+    s = scan(fixture_path("libembedded.so"), &opts);
+    is_str(s.text, "libembedded.so elf: .fc_blobs@0x3e38(embedded)[compute_80] .fc_blobs@0x40c0(embedded)[compute_80]\n",
+           "auto search: a section whose head holds a container is searched in full, others are not");
+    opts.embedded = FC_EMBEDDED_ALL;
+    s = scan(fixture_path("libembedded.so"), &opts);
+    ok(strstr(s.text, ".rodata@0x2050(embedded)") != NULL, "a full search finds the container further in");
 
     /* LTO-IR details. */
     size_t n;

@@ -26,8 +26,9 @@ static const char usage_text[] =
     "Output (default: a summary per file):\n"
     "  -l, --list            one line per image     --json       one JSON document\n"
     "      --list-elf        cubins as cuobjdump --list-elf; --list-ptx likewise for PTX\n"
-    "Inputs:\n"
-    "      --no-embedded     skip containers kept as plain data in other sections\n"
+    "Inputs (containers kept as data in other sections: by default a section is searched\n"
+    "when its first MiB holds one):\n"
+    "      --embedded        search every data section   --no-embedded  search none\n"
     "      --no-recurse      a directory is an error   -j, --threads N  (default: all CPUs)\n"
     "  -h, --help, -V, --version\n"
     "\n"
@@ -123,7 +124,7 @@ static int add_target(config *cfg, const fc_target *t, int device)
 }
 
 enum {
-    OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_STRICT, OPT_PROBE,
+    OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_STRICT, OPT_PROBE,
 };
 
 int main(int argc, char **argv)
@@ -133,6 +134,7 @@ int main(int argc, char **argv)
         {"json", no_argument, NULL, OPT_JSON},
         {"list-elf", no_argument, NULL, OPT_LIST_ELF},
         {"list-ptx", no_argument, NULL, OPT_LIST_PTX},
+        {"embedded", no_argument, NULL, OPT_EMBEDDED},
         {"no-embedded", no_argument, NULL, OPT_NO_EMBEDDED},
         {"no-recurse", no_argument, NULL, OPT_NO_RECURSE},
         {"threads", required_argument, NULL, 'j'},
@@ -171,8 +173,11 @@ int main(int argc, char **argv)
         case OPT_LIST_PTX:
             mode = OUT_CUOBJDUMP, modes |= 4, list_ptx = 1;
             break;
+        case OPT_EMBEDDED:
+            opts.embedded = FC_EMBEDDED_ALL;
+            break;
         case OPT_NO_EMBEDDED:
-            opts.scan_embedded = false;
+            opts.embedded = FC_EMBEDDED_NONE;
             break;
         case OPT_NO_RECURSE:
             opts.recurse = false;
