@@ -76,6 +76,7 @@ typedef enum fc_format {
     FC_FORMAT_FATBIN, /* bare fat binary */
     FC_FORMAT_CUBIN,  /* standalone cubin (ELF, e_machine EM_CUDA) */
     FC_FORMAT_PTX,    /* PTX text */
+    FC_FORMAT_PACKAGE, /* a wheel, conda package, tarball or image that held no CUDA code */
 } fc_format;
 
 /* Entry flag bits, as stored in the entry header (see docs/format.md). */
@@ -124,8 +125,12 @@ typedef struct fc_container {
 
 /* One file, or one member of a static archive, with what it holds. */
 typedef struct fc_object {
-    const char *path;           /* as the caller named it, joined with directory names */
-    const char *member;         /* archive member name, or NULL */
+    const char *path;           /* the file on disk, as the caller named it, joined with
+                                   directory names */
+    const char *member;         /* what inside it: a static archive member ("x.o"), a package
+                                   member ("lib/x.so", "layer.tar!usr/lib/x.so", "lib/x.a(y.o)"),
+                                   or NULL */
+    const char *label;          /* both, for people: "lib.a(x.o)", "pkg.whl!lib/x.so" */
     fc_format format;
     uint64_t size;              /* bytes in the file or member */
     const fc_container *containers;
@@ -166,6 +171,12 @@ typedef struct fc_options {
     uint64_t max_entries;
     /* The deepest directory nesting followed. */
     unsigned max_depth;
+    /* Packages (wheels, tarballs, images): the largest member read into memory, and how
+     * deeply packages inside packages are followed. */
+    uint64_t max_member_size;
+    unsigned max_package_depth;
+    /* Open packages found while walking directories too (named ones are always opened). */
+    bool packages_in_dirs;
     /* Threads for scanning embedded data; 0 picks the number of online CPUs. */
     unsigned threads;
 } fc_options;
@@ -349,6 +360,45 @@ FC_API fc_status fc_prober_open(fc_prober **out);
 FC_API fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size,
                                 int *cu_result, bool *crashed);
 FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */
+
+/* ---- Fleets ----------------------------------------------------------------------------- */
+
+/* GPUs alike (model, compute capability, driver) across a fleet: one target for all. */
+typedef struct fc_fleet_group {
+    fc_target target;   /* name: the product; source: "12 nodes, 96 GPUs: NVIDIA-H100-80GB-HBM3, driver 550.107.02" */
+    unsigned nodes, gpus;
+    char driver[64];    /* the driver release, "" when not given */
+} fc_fleet_group;
+
+/* Parses an inventory: the output of `nvidia-smi --query-gpu=index,name,compute_cap,
+ * driver_version --format=csv` (header optional; with one, columns may come in any order),
+ * or `kubectl get nodes -o json` (NVIDIA GPU Feature Discovery labels). Fills up to MAX
+ * groups. Returns FC_ERR_FORMAT with ERR set (naming the line or node) on bad input. */
+FC_API fc_status fc_fleet_parse(const char *text, size_t len, fc_fleet_group *groups, size_t max, size_t *n,
+                                char *err, size_t err_size);
+
+/* ---- PyTorch JIT extensions -------------------------------------------------------- */
+
+typedef struct fc_torch_extension {
+    char name[256];      /* the extension's name: its folder */
+    char dir[4096];      /* its folder */
+    char library[4096];  /* what PyTorch loads: <name>.so, or the newest <name>_v<N>.so */
+    char python[16];     /* "3.12" from a py312_cu130 folder; "" when not in one */
+    char build[32];      /* "cu130", "cpu"; "" when not in a version folder */
+    int cuda;            /* 13000 from cu130; 0 for CPU builds or unknown */
+} fc_torch_extension;
+
+typedef int (*fc_torch_ext_fn)(void *ctx, const fc_torch_extension *ext);
+
+/* PyTorch's own cache folder: $TORCH_EXTENSIONS_DIR, else
+ * ${XDG_CACHE_HOME:-~/.cache}/torch_extensions. Returns BUF. */
+FC_API const char *fc_torch_extensions_default_dir(char *buf, size_t size);
+
+/* Calls FN for every built extension under DIR (NULL: the default folder), in name order.
+ * DIR may be the cache root (holding py<ver>_cu<ver>/ folders, or extensions directly when
+ * it is a TORCH_EXTENSIONS_DIR), one version folder, or one extension's folder. Returns 0,
+ * FN's nonzero value, or a negative status with ERR set when nothing was found. */
+FC_API int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *err, size_t err_size);
 
 #ifdef __cplusplus
 }

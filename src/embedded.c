@@ -93,7 +93,8 @@ static void search_chunk(job *j, chunk *c)
     const fc_image *img = j->img;
     uint64_t limit = c->region->offset + c->region->size; /* containers end inside the region */
     uint8_t *buf = NULL;
-    if (fc_builder_init(&c->found, j->parent->opts, j->parent->obj.path, j->parent->obj.member) != FC_OK ||
+    if (fc_builder_init(&c->found, j->parent->opts, j->parent->obj.path, j->parent->obj.member,
+                        j->parent->label) != FC_OK ||
         (img->fd >= 0 && !(buf = malloc(WINDOW_SIZE)))) {
         c->error = -1;
         free(buf);

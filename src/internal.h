@@ -54,7 +54,10 @@ void fc_builder_where(fc_builder *b, const char *section, uint64_t section_offse
 /* Formats file offset OFF in the current frame. */
 void fc_where(const fc_builder *b, uint64_t off, char *buf, size_t size);
 
-fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member);
+/* LABEL names the object in messages ("lib.a(x.o)", "pkg.whl!lib/x.so"); NULL makes
+ * "PATH(MEMBER)" or "PATH". */
+fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member,
+                          const char *label);
 /* Frees everything the builder owns, including the object it built. */
 void fc_builder_reset(fc_builder *b);
 /* Opens a container; the entries added next belong to it. */
@@ -122,7 +125,27 @@ typedef struct fc_scan_ctx {
     void *user;
     bool named;            /* the input was named by the caller, not found in a directory */
     size_t delivered;      /* objects handed to on_object so far */
+    /* Inside a package (wheel, tarball, image): the file on disk, and the member path
+     * within it ("lib/x.so", "layer.tar!usr/lib/x.so"); NULL outside packages. */
+    const char *outer;
+    const char *inner;
+    unsigned depth;        /* package nesting */
 } fc_scan_ctx;
+
+/* How an object or error is named: the file on disk, what is inside it, and both together
+ * for messages. PATH is the image's name, AR_MEMBER a static archive member (or NULL). */
+typedef struct fc_name {
+    const char *path;
+    char *member;
+    char *label;
+} fc_name;
+bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out);
+void fc_name_free(fc_name *n);
+
+/* Scans an image that starts like a zip, tar or compressed stream (package.c). */
+int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* True when BUF starts like a package libarchive reads (zip, tar, gzip, bzip2, xz, zstd). */
+bool fc_sniff_package(const uint8_t *buf, size_t size);
 
 /* Reports an error for an input that produced no object. Returns the callback's value. */
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,

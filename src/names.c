@@ -12,6 +12,8 @@ void fc_options_init(fc_options *o)
     o->max_containers = 1u << 20; /* cuFFT has 23,984; cuBLASLt 3,165 */
     o->max_entries = 1u << 20;    /* cuFFT has 23,984 */
     o->max_depth = 64;
+    o->max_member_size = 4ull << 30; /* libtorch_cuda.so is 456 MB */
+    o->max_package_depth = 4;        /* a layer in an image in a tarball */
     o->threads = 0;
 }
 
@@ -70,6 +72,7 @@ const char *fc_format_name(fc_format f)
     case FC_FORMAT_FATBIN: return "fatbin";
     case FC_FORMAT_CUBIN: return "cubin";
     case FC_FORMAT_PTX: return "ptx";
+    case FC_FORMAT_PACKAGE: return "package";
     case FC_FORMAT_UNKNOWN: break;
     }
     return "unknown";

@@ -23,7 +23,8 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
-fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member)
+fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member,
+                          const char *label)
 {
     memset(b, 0, sizeof *b);
     if (opts)
@@ -31,17 +32,23 @@ fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *pat
     else
         fc_options_init(&b->options);
     b->opts = &b->options;
-    b->obj.path = path;
-    b->obj.member = member;
     b->obj.status = FC_OK;
-    size_t n = strlen(path ? path : "") + (member ? strlen(member) + 2 : 0) + 1;
+    size_t n = label ? strlen(label) + 1 : strlen(path ? path : "") + (member ? strlen(member) + 2 : 0) + 1;
     b->label = malloc(n);
     if (!b->label)
         return FC_ERR_NOMEM;
-    if (member)
+    if (label)
+        memcpy(b->label, label, n);
+    else if (member)
         snprintf(b->label, n, "%s(%s)", path ? path : "", member);
     else
         snprintf(b->label, n, "%s", path ? path : "");
+    /* The object keeps its own copies: callers' names may not outlive the builder. */
+    b->obj.path = path ? fc_builder_strndup(b, path, strlen(path)) : NULL;
+    b->obj.member = member ? fc_builder_strndup(b, member, strlen(member)) : NULL;
+    b->obj.label = b->label;
+    if ((path && !b->obj.path) || (member && !b->obj.member))
+        return FC_ERR_NOMEM;
     return FC_OK;
 }
 

@@ -51,6 +51,41 @@ void fc_release_behind(fc_builder *b, uint64_t offset)
     }
 }
 
+bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out)
+{
+    memset(out, 0, sizeof *out);
+    out->path = sc->outer ? sc->outer : path;
+    const char *inner = sc->outer ? sc->inner : NULL;
+    size_t n = (inner ? strlen(inner) : 0) + (ar_member ? strlen(ar_member) : 0) + 3;
+    if (inner || ar_member) {
+        if (!(out->member = malloc(n)))
+            return false;
+        if (inner && ar_member)
+            snprintf(out->member, n, "%s(%s)", inner, ar_member);
+        else
+            snprintf(out->member, n, "%s", inner ? inner : ar_member);
+    }
+    size_t l = strlen(out->path) + n + 2;
+    if (!(out->label = malloc(l))) {
+        fc_name_free(out);
+        return false;
+    }
+    if (inner)
+        snprintf(out->label, l, "%s!%s", out->path, out->member);
+    else if (ar_member)
+        snprintf(out->label, l, "%s(%s)", out->path, ar_member);
+    else
+        snprintf(out->label, l, "%s", out->path);
+    return true;
+}
+
+void fc_name_free(fc_name *n)
+{
+    free(n->member);
+    free(n->label);
+    n->member = n->label = NULL;
+}
+
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...)
 {
@@ -59,12 +94,14 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    if (member)
-        snprintf(msg, sizeof msg, "%s(%s): %s", path, member, reason);
-    else
-        snprintf(msg, sizeof msg, "%s: %s", path, reason);
-    fc_error err = {status, path, member, msg};
-    return sc->on_error ? sc->on_error(sc->user, &err) : 0;
+    fc_name name;
+    if (!fc_name_make(sc, path, member, &name))
+        return sc->on_error ? sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member, "out of memory"}) : 0;
+    snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
+    fc_error err = {status, name.path, name.member, msg};
+    int rc = sc->on_error ? sc->on_error(sc->user, &err) : 0;
+    fc_name_free(&name);
+    return rc;
 }
 
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
@@ -87,16 +124,23 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     fc_format f = fc_sniff(img->data, img->size, &archive);
     if (f == FC_FORMAT_ELF)
         return fc_scan_elf(sc, img, path);
+    if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
+        return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {
         if (!sc->named)
             return 0;
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
         return fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
-                               "not an ELF file, archive, fat binary, cubin or PTX file");
+                               "not an ELF file, archive, fat binary, cubin, PTX file or package");
     }
     fc_builder b;
-    if (fc_builder_init(&b, sc->opts, path, NULL) != FC_OK)
+    fc_name name;
+    if (!fc_name_make(sc, path, NULL, &name))
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    fc_status st = fc_builder_init(&b, sc->opts, name.path, name.member, name.label);
+    fc_name_free(&name);
+    if (st != FC_OK)
         return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     b.obj.format = f;
     b.obj.size = img->size;
@@ -138,7 +182,8 @@ int fc_scan_file(fc_scan_ctx *sc, const char *path)
         uint8_t head[4096];
         ssize_t n = pread(fd, head, sizeof head, 0);
         bool archive;
-        if (n <= 0 || fc_sniff(head, (size_t)n, &archive) == FC_FORMAT_UNKNOWN)
+        if (n <= 0 || (fc_sniff(head, (size_t)n, &archive) == FC_FORMAT_UNKNOWN &&
+                       !(sc->opts->packages_in_dirs && fc_sniff_package(head, (size_t)n))))
             goto cleanup;
     }
     if (st.st_size == 0) {
@@ -174,7 +219,8 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
     if (!path)
         return FC_ERR_INVALID;
     fc_options defaults;
-    fc_scan_ctx sc = {options_or_defaults(opts, &defaults), on_object, on_error, ctx, true, 0};
+    fc_scan_ctx sc = {.opts = options_or_defaults(opts, &defaults), .on_object = on_object,
+                      .on_error = on_error, .user = ctx, .named = true};
     struct stat st;
     if (stat(path, &st) != 0)
         return fc_report_error(&sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
@@ -194,7 +240,8 @@ int fc_scan_memory(const void *data, size_t size, const char *name, const fc_opt
     if (!data && size)
         return FC_ERR_INVALID;
     fc_options defaults;
-    fc_scan_ctx sc = {options_or_defaults(opts, &defaults), on_object, on_error, ctx, true, 0};
+    fc_scan_ctx sc = {.opts = options_or_defaults(opts, &defaults), .on_object = on_object,
+                      .on_error = on_error, .user = ctx, .named = true};
     fc_image img = {data ? data : (const void *)"", size, -1, false};
     return fc_scan_image(&sc, &img, name ? name : "(memory)");
 }
@@ -207,7 +254,7 @@ fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc
     fc_builder *b = malloc(sizeof *b);
     if (!b)
         return FC_ERR_NOMEM;
-    if (fc_builder_init(b, opts, NULL, NULL) != FC_OK) {
+    if (fc_builder_init(b, opts, NULL, NULL, NULL) != FC_OK) {
         free(b);
         return FC_ERR_NOMEM;
     }

@@ -6,6 +6,7 @@ Writes TAP. The goldens under GOLDEN_DIR/fixtures are what NVIDIA's cuobjdump 13
 for the committed fixtures (scripts/cuobjdump-golden.sh on a machine with the toolkit)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,9 +21,10 @@ BASE_ENV = {k: v for k, v in os.environ.items()
 BASE_ENV["LD_LIBRARY_PATH"] = FAKECUDA
 
 
-def run(*args, cwd=None, timeout=60, env=None):
+def run(*args, cwd=None, timeout=60, env=None, input_text=None):
     full = dict(BASE_ENV, **(env or {}))
-    p = subprocess.run([FATCHECK] + list(args), capture_output=True, cwd=cwd, timeout=timeout, env=full)
+    p = subprocess.run([FATCHECK] + list(args), capture_output=True, cwd=cwd, timeout=timeout, env=full,
+                       input=input_text.encode() if input_text is not None else None)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -109,7 +111,7 @@ def bad_inputs_get_one_line_each_and_the_rest_is_reported():
     rc, out, err = run(fx("no-such-file"), fx("ptx_only.fatbin"), fx("make-fixtures.sh"))
     eq(rc, 3)
     eq(err, "fatcheck: %s: cannot open: No such file or directory\n"
-            "fatcheck: %s: not an ELF file, archive, fat binary, cubin or PTX file\n"
+            "fatcheck: %s: not an ELF file, archive, fat binary, cubin, PTX file or package\n"
             % (fx("no-such-file"), fx("make-fixtures.sh")))
     assert out.startswith(fx("ptx_only.fatbin") + ": 1 container (bare fat binary)\n"), out
 
@@ -410,6 +412,182 @@ def probe_reports_agreement_disagreement_and_crashes():
     assert "    probe: the driver agreed on 1 of 2 modules\n" in out, out  # the next file still probed
     doc = json.loads(run("--json", "--probe", fx("ptx_only.fatbin"), env=dict(env, FAKE_CUDA_LOAD="209"))[1])
     eq(doc["files"][0]["containers"][0]["loads"][0]["probe"], {"code": 209, "crashed": False, "agrees": False})
+
+
+PKG = os.path.join(FIXTURES, "packages")
+
+
+@test
+def packages_are_read_without_unpacking():
+    want = {
+        "demo-1.0-cp312-cp312-manylinux_2_28_x86_64.whl": ["demo/lib/libmulti.so", "demo/lib/librdc.a(rdc_main.o)",
+                                                           "demo/lib/librdc.a(rdc_dev.o)"],
+        "libs.tar.gz": ["lib/libmulti.so", "lib/librdc.a(rdc_main.o)", "lib/librdc.a(rdc_dev.o)"],
+        "libs.tar.xz": ["lib/libmulti.so", "lib/librdc.a(rdc_main.o)", "lib/librdc.a(rdc_dev.o)"],
+        "libs.tar.bz2": ["lib/libmulti.so", "lib/librdc.a(rdc_main.o)", "lib/librdc.a(rdc_dev.o)"],
+        "libs.tar.zst": ["lib/libmulti.so", "lib/librdc.a(rdc_main.o)", "lib/librdc.a(rdc_dev.o)"],
+        "demo-1.0-0.conda": ["pkg-demo-1.0-0.tar.zst!lib/libmulti.so"],
+        "image.tar": ["abc123/layer.tar!usr/lib/libmulti.so"],
+    }
+    for name, members in want.items():
+        path = os.path.join(PKG, name)
+        rc, out, err = run("--json", path)
+        eq((rc, err), (0, ""), name)
+        doc = json.loads(out)
+        eq([(f["path"], f["member"]) for f in doc["files"]], [(path, m) for m in members], name)
+        multi = [f for f in doc["files"] if f["member"].endswith("libmulti.so")][0]
+        eq([c["offset"] for c in multi["containers"]], [0x2028, 0x2620, 0x34c0], name)
+        rc, out, err = run(path)
+        eq(out.splitlines()[0], "%s!%s: 3 containers in .nv_fatbin" % (path, members[0]), name)
+
+
+@test
+def packages_get_verdicts_like_files():
+    rc, out, err = run("--gpu", "8.6", os.path.join(PKG, "libs.tar.gz"))
+    assert "libs.tar.gz!lib/libmulti.so: 3 containers in .nv_fatbin\n" in out, out
+    assert "  sm_86 (--gpu 8.6): partial, 1 of 3 modules load; 2 cannot (no kernel image for sm_86)\n" in out, out
+
+
+@test
+def damaged_package_is_one_error_and_the_rest_is_reported():
+    data = open(os.path.join(PKG, "libs.tar.gz"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.tar.gz")
+        open(bad, "wb").write(data[:len(data) // 2])
+        rc, out, err = run(bad, fx("app"))
+        eq(rc, 3)
+        eq(err.count("\n"), 1, err)
+        assert err.startswith("fatcheck: %s" % bad), err
+        assert fx("app") + ": 2 containers" in out
+
+
+@test
+def packages_in_directories_only_when_asked():
+    rc, out, err = run(PKG)
+    eq((rc, out, err), (0, "", ""))
+    rc, out, err = run("--packages", PKG)
+    eq(rc, 0)
+    eq(len([l for l in out.splitlines() if not l.startswith(" ")]), 17, out)  # 1 + 3 + 1 + 4 x 3
+
+
+def extract_torch(tmp):
+    cache = torch_cache(tmp)
+    return os.path.dirname(cache), cache
+
+
+@test
+def torch_extension_cache_judged_for_the_gpu_it_was_built_on():
+    ran = {r["name"]: r for r in (json.loads(l) for l in open(os.path.join(FIXTURES, "torch_ext", "ran.jsonl")))}
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        h200 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0"}
+        for level in (root, version):  # the cache root or a version folder
+            rc, out, err = run("--torch-extensions", "--json", level, env=h200)
+            doc = json.loads(out)
+            got = {f["torch_extension"]["name"]: f["verdicts"][0]["status"] for f in doc["files"]}
+            eq(got, {n: "ok" if r["ran"] else "none" for n, r in ran.items()}, level)
+            eq(rc, 1)
+        rc, out, err = run("--torch-extensions", os.path.join(version, "fc_ext_86"), env=h200)
+        eq(out.splitlines()[1], "torch extension fc_ext_86 (built for Python 3.12, cu130)")
+        assert ("  fix: rm -rf '%s/fc_ext_86'\n"
+                "       export TORCH_CUDA_ARCH_LIST=\"8.6;9.0\"\n"
+                "       then load the extension again: PyTorch rebuilds it\n" % version) in out, out
+
+
+@test
+def torch_extension_default_folders_and_rebuilds():
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        # XDG_CACHE_HOME/torch_extensions/py312_cu130/<name>/
+        xdg = os.path.dirname(root)
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", env={"XDG_CACHE_HOME": xdg, "HOME": "/nonexistent"})
+        eq(out.count("torch extension "), 6, out)
+        # TORCH_EXTENSIONS_DIR/<name>/, and <name>_v<N>.so after rebuilds: the newest wins
+        ted = os.path.join(tmp, "ted")
+        os.makedirs(os.path.join(ted, "fc_ext_90"))
+        src = os.path.join(version, "fc_ext_90", "fc_ext_90.so")
+        shutil.copy(src, os.path.join(ted, "fc_ext_90", "fc_ext_90.so"))
+        shutil.copy(os.path.join(version, "fc_ext_86", "fc_ext_86.so"), os.path.join(ted, "fc_ext_90", "fc_ext_90_v2.so"))
+        shutil.copy(src, os.path.join(ted, "fc_ext_90", "fc_ext_90_v10.so"))
+        rc, out, err = run("--torch-extensions", "--json", "--gpu", "9.0", env={"TORCH_EXTENSIONS_DIR": ted})
+        doc = json.loads(out)
+        eq([f["path"] for f in doc["files"]], [os.path.join(ted, "fc_ext_90", "fc_ext_90_v10.so")])
+        eq(doc["files"][0]["torch_extension"]["python"], None)
+        rc, out, err = run("--torch-extensions", os.path.join(tmp, "empty-nothing"))
+        eq(rc, 3)
+        assert "no torch extension cache there" in err, err
+
+
+@test
+def torch_extension_for_another_python_is_stale():
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        ext = os.path.join(version, "fc_ext_90")
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", "--python", "3.10", ext)
+        assert ("  stale: this folder is for Python 3.12 and cu130, but the current Python is 3.10\n"
+                "         (--python 3.10): it builds into another folder and never loads this one\n"
+                "  fix: rm -rf '%s'\n" % ext) in out, out
+        doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", "--python", "3.12",
+                             "--torch-cuda", "13.0", ext)[1])
+        eq(doc["files"][0]["torch_extension"]["stale"], False)
+        doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", "--python", "3.12",
+                             "--torch-cuda", "12.8", ext)[1])
+        eq(doc["files"][0]["torch_extension"]["stale"], True)
+        # A python3 on PATH: a venv's link chain names the version; torch's version.py the CUDA.
+        venv = os.path.join(tmp, "venv")
+        os.makedirs(os.path.join(venv, "bin"))
+        os.symlink(sys.executable, os.path.join(venv, "bin", "python3.12"))
+        os.symlink("python3.12", os.path.join(venv, "bin", "python3"))
+        tv = os.path.join(venv, "lib", "python3.12", "site-packages", "torch")
+        os.makedirs(tv)
+        open(os.path.join(tv, "version.py"), "w").write("cuda: Optional[str] = '12.8'\n")
+        env = {"PATH": os.path.join(venv, "bin") + ":" + os.environ.get("PATH", "")}
+        doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", ext, env=env)[1])
+        eq(doc["files"][0]["torch_extension"]["stale"], True)
+        open(os.path.join(tv, "version.py"), "w").write("cuda = '13.0'\n")
+        doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", ext, env=env)[1])
+        eq(doc["files"][0]["torch_extension"]["stale"], False)
+
+
+FLEET = os.path.join(FIXTURES, "fleet")
+
+
+@test
+def fleet_from_nvidia_smi_csv():
+    for name in ("nvidia-smi.csv", "nvidia-smi-noheader.csv"):
+        doc = json.loads(run("--json", "--gpus-from", os.path.join(FLEET, name), fx("ptx_only.fatbin"))[1])
+        got = [(t["target"], t["source"], t["driver_cuda"]) for t in doc["targets"]]
+        if name == "nvidia-smi.csv":
+            eq(got, [("sm_90", "1 node, 2 GPUs: NVIDIA H200, driver 580.159.04", "13.0"),
+                     ("sm_89", "1 node, 1 GPU: NVIDIA GeForce RTX 4090, driver 550.54.14", "12.4")])
+            eq([v["status"] for v in doc["files"][0]["verdicts"]], ["ok", "none"])
+        else:
+            eq(got, [("sm_80", "1 node, 2 GPUs: NVIDIA A100-SXM4-80GB, driver 535.104.05", "12.2"),
+                     ("sm_89", "1 node, 1 GPU: NVIDIA L4, driver 535.104.05", "12.2")])
+            eq([v["status"] for v in doc["files"][0]["verdicts"]], ["none", "none"])
+    rc, out, err = run("--gpus-from", "-", fx("app"), input_text=open(os.path.join(FLEET, "nvidia-smi.csv")).read())
+    assert out.startswith("judging for: sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)"), out
+
+
+@test
+def fleet_from_kubernetes_nodes():
+    rc, out, err = run("--gpus-from", os.path.join(FLEET, "kubectl-nodes.json"), fx("ptx_only.fatbin"))
+    eq(rc, 1)
+    assert ("  sm_90 (12 nodes, 96 GPUs: NVIDIA-H100-80GB-HBM3, driver 550.107.02): none, no module can load "
+            "(PTX newer than the driver takes)") in out, out
+    assert "  sm_89 (3 nodes, 3 GPUs: NVIDIA-L4, driver 580.65.06): ok, 1 module loads: 1 only through PTX JIT" in out
+
+
+@test
+def bad_inventory_is_refused():
+    with tempfile.TemporaryDirectory() as d:
+        for text, msg in [("index, name, compute_cap\n0, Mystery GPU, [N/A]\n", "line 2: no compute capability for 'Mystery GPU'"),
+                          ('{"items": [', "line 1: "), ("", "no GPU in the inventory")]:
+            p = os.path.join(d, "inv")
+            open(p, "w").write(text)
+            rc, out, err = run("--gpus-from", p, fx("app"))
+            eq(rc, 3, text)
+            assert err.startswith("fatcheck: %s: %s" % (p, msg)), err
 
 
 def golden_listings():

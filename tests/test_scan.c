@@ -98,7 +98,7 @@ static void test_files(void)
     expect("libembedded.so", "libembedded.so elf: .rodata@0x2050(embedded)[sm_80 compute_80] "
                              ".fc_blobs@0x3e38(embedded)[compute_80] .fc_blobs@0x40c0(embedded)[compute_80]\n");
     expect("make-fixtures.sh",
-           "error: " FIXTURES_DIR "/make-fixtures.sh: not an ELF file, archive, fat binary, cubin or PTX file\n");
+           "error: " FIXTURES_DIR "/make-fixtures.sh: not an ELF file, archive, fat binary, cubin, PTX file or package\n");
     expect("no-such-file", "error: " FIXTURES_DIR "/no-such-file: cannot open: No such file or directory\n");
 
     fc_options opts;

@@ -3,6 +3,7 @@
 #define FC_JUDGE_H
 
 #include "fatcheck.h"
+#include "torch_env.h"
 
 #define MAX_TARGETS 64
 
@@ -20,6 +21,11 @@ typedef struct config {
     bool probe;
     fc_prober *prober;
     char no_target_reason[640]; /* why there are no targets, when there are none */
+    /* --torch-extensions: the extension being scanned, and the current Python/torch */
+    bool torch_mode;
+    const fc_torch_extension *torch_ext;
+    torch_env env;
+    bool env_known;
 } config;
 
 typedef enum verdict_status {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "torch_env.h"
 
 static const char usage_text[] =
     "Usage: fatcheck [OPTION]... FILE|DIR...\n"
@@ -20,15 +21,22 @@ static const char usage_text[] =
     "  -a, --arch-list VALUE judge for a TORCH_CUDA_ARCH_LIST value, and check that each\n"
     "                        file holds exactly what it builds\n"
     "  -d, --driver VERSION  the targets' driver: a CUDA version (12.4) or a release (550.54.14)\n"
+    "      --gpus-from FILE  judge for a fleet: nvidia-smi --query-gpu CSV or kubectl get\n"
+    "                        nodes -o json output (\"-\": standard input), grouped per model\n"
     "      --strict          fail (exit 1) on partial verdicts too\n"
     "      --probe           ask the local driver to load every container, and report\n"
     "                        each disagreement with the prediction\n"
     "Output (default: a summary per file):\n"
     "  -l, --list            one line per image     --json       one JSON document\n"
     "      --list-elf        cubins as cuobjdump --list-elf; --list-ptx likewise for PTX\n"
+    "      --torch-extensions  judge PyTorch's JIT extension cache (default folder, or the\n"
+    "                        folders given); --python 3.12, --torch-cuda 13.0 name the\n"
+    "                        current ones (default: read from the python3 on PATH)\n"
     "Inputs (containers kept as data in other sections: by default a section is searched\n"
     "when its first MiB holds one):\n"
     "      --embedded        search every data section   --no-embedded  search none\n"
+    "      --packages        in directories, also open wheels, tarballs and images\n"
+    "                        (named ones always are: .whl .conda .tar[.gz|.zst|.xz|.bz2])\n"
     "      --no-recurse      a directory is an error   -j, --threads N  (default: all CPUs)\n"
     "  -h, --help, -V, --version\n"
     "\n"
@@ -43,7 +51,8 @@ static const char usage_text[] =
 
 typedef struct run {
     renderer *r;
-    const config *cfg;
+    config *cfg;
+    const fc_options *opts;
     int input_errors;
     int load_failures;   /* verdicts of none (and partial with --strict) */
     int arch_mismatches;
@@ -71,6 +80,19 @@ static int on_object(void *ctx, const fc_object *obj)
     }
     judgement_free(j);
     return 0;
+}
+
+static int on_error(void *ctx, const fc_error *err);
+
+/* One torch extension: its library is scanned and judged like a named file. */
+static int on_torch_extension(void *ctx, const fc_torch_extension *ext)
+{
+    run *rn = ctx;
+    rn->cfg->torch_ext = ext;
+    rn->r->begin_input(rn->r, ext->library);
+    int rc = fc_scan(ext->library, rn->opts, on_object, on_error, rn);
+    rn->cfg->torch_ext = NULL;
+    return rc < 0 ? 0 : rc;
 }
 
 static int on_error(void *ctx, const fc_error *err)
@@ -123,8 +145,53 @@ static int add_target(config *cfg, const fc_target *t, int device)
     return 0;
 }
 
+/* --gpus-from FILE ("-": standard input): an nvidia-smi CSV or a kubectl node list. */
+static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size_t *n, char *err, size_t err_size)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "fatcheck: %s: cannot open: %s\n", path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    const size_t limit = 256u << 20; /* a node list of thousands of nodes is a few MB */
+    while (buf) {
+        if (len == cap) {
+            char *nb = cap < limit ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        if (r == 0)
+            break;
+        len += r;
+    }
+    bool read_error = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (!buf || read_error) {
+        fprintf(stderr, "fatcheck: %s: %s\n", path, buf ? "read error" : "too large or out of memory");
+        free(buf);
+        return EXIT_INPUT;
+    }
+    fc_status st = fc_fleet_parse(buf, len, groups, max, n, err, err_size);
+    free(buf);
+    if (st != FC_OK) {
+        fprintf(stderr, "fatcheck: %s: %s\n", path, err);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
 enum {
-    OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_STRICT, OPT_PROBE,
+    OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_PACKAGES,
+    OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_STRICT, OPT_PROBE,
 };
 
 int main(int argc, char **argv)
@@ -137,6 +204,11 @@ int main(int argc, char **argv)
         {"embedded", no_argument, NULL, OPT_EMBEDDED},
         {"no-embedded", no_argument, NULL, OPT_NO_EMBEDDED},
         {"no-recurse", no_argument, NULL, OPT_NO_RECURSE},
+        {"packages", no_argument, NULL, OPT_PACKAGES},
+        {"torch-extensions", no_argument, NULL, OPT_TORCH},
+        {"gpus-from", required_argument, NULL, OPT_GPUS_FROM},
+        {"python", required_argument, NULL, OPT_PYTHON},
+        {"torch-cuda", required_argument, NULL, OPT_TORCH_CUDA},
         {"threads", required_argument, NULL, 'j'},
         {"gpu", required_argument, NULL, 'g'},
         {"arch-list", required_argument, NULL, 'a'},
@@ -154,6 +226,9 @@ int main(int argc, char **argv)
     output_mode mode = OUT_SUMMARY;
     int modes = 0, list_elf = 0, list_ptx = 0;
     const char *driver_text = NULL;
+    char named_python[16] = "";
+    const char *gpus_from = NULL;
+    int named_torch_cuda = -1;
     char err[512];
     fc_target named[MAX_TARGETS];
     size_t n_named = 0;
@@ -178,6 +253,34 @@ int main(int argc, char **argv)
             break;
         case OPT_NO_EMBEDDED:
             opts.embedded = FC_EMBEDDED_NONE;
+            break;
+        case OPT_TORCH:
+            cfg.torch_mode = true;
+            break;
+        case OPT_PYTHON: {
+            unsigned major, minor;
+            char extra;
+            if (sscanf(optarg, "%u.%u%c", &major, &minor, &extra) != 2 || major > 9 || minor > 99)
+                return usage_error("invalid Python version (expected 3.12):", optarg);
+            snprintf(named_python, sizeof named_python, "%u.%u", major, minor);
+            break;
+        }
+        case OPT_TORCH_CUDA: {
+            unsigned major, minor;
+            char extra;
+            if (strcmp(optarg, "cpu") == 0)
+                named_torch_cuda = 0;
+            else if (sscanf(optarg, "%u.%u%c", &major, &minor, &extra) == 2 && major >= 9 && major < 100 && minor < 10)
+                named_torch_cuda = (int)(major * 1000 + minor * 10);
+            else
+                return usage_error("invalid torch CUDA version (expected 13.0 or cpu):", optarg);
+            break;
+        }
+        case OPT_GPUS_FROM:
+            gpus_from = optarg;
+            break;
+        case OPT_PACKAGES:
+            opts.packages_in_dirs = true;
             break;
         case OPT_NO_RECURSE:
             opts.recurse = false;
@@ -234,7 +337,23 @@ int main(int argc, char **argv)
     int driver = 0;
     if (driver_text && fc_driver_parse(driver_text, &driver, err, sizeof err) != FC_OK)
         return usage_error(err, NULL);
-    if (optind >= argc) {
+    if (cfg.torch_mode) {
+        /* The current Python and torch: as named, else read from the python3 on PATH. */
+        torch_env found = {.torch_cuda = -1};
+        bool detected = torch_env_detect(&found);
+        if (named_python[0]) {
+            snprintf(cfg.env.python, sizeof cfg.env.python, "%s", named_python);
+            snprintf(cfg.env.source, sizeof cfg.env.source, "--python %s", named_python);
+            /* torch's CUDA build belongs to that Python only if it is the one found */
+            cfg.env.torch_cuda = detected && strcmp(found.python, named_python) == 0 ? found.torch_cuda : -1;
+        } else if (detected) {
+            cfg.env = found;
+        }
+        if (named_torch_cuda >= 0)
+            cfg.env.torch_cuda = named_torch_cuda;
+        cfg.env_known = cfg.env.python[0] != '\0';
+    }
+    if (optind >= argc && !cfg.torch_mode) {
         if (!cfg.have_arch_list)
             return usage_error("no input files", NULL);
         if (mode != OUT_SUMMARY && mode != OUT_JSON)
@@ -247,6 +366,15 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_named; i++) {
         named[i].driver_cuda = driver;
         add_target(&cfg, &named[i], -1);
+    }
+    if (gpus_from) {
+        static fc_fleet_group groups[MAX_TARGETS];
+        size_t n = 0;
+        int rc = read_fleet(gpus_from, groups, MAX_TARGETS, &n, err, sizeof err);
+        if (rc != EXIT_OK)
+            return rc;
+        for (size_t i = 0; i < n; i++)
+            add_target(&cfg, &groups[i].target, -1);
     }
     for (size_t i = 0; cfg.have_arch_list && i < cfg.arch_list.n; i++) {
         fc_target t = {.cc = cfg.arch_list.entries[i].cc, .driver_cuda = driver};
@@ -291,8 +419,21 @@ int main(int argc, char **argv)
         fputs("fatcheck: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
-    run rn = {r, &cfg, 0, 0, 0, 0};
-    for (int i = optind; i < argc; i++) {
+    run rn = {.r = r, .cfg = &cfg, .opts = &opts};
+    if (cfg.torch_mode) {
+        /* Each extension folder (default: PyTorch's own cache) is searched for the library
+         * PyTorch loads, and that library is judged. */
+        int n_dirs = argc - optind;
+        for (int i = 0; i < (n_dirs ? n_dirs : 1); i++) {
+            const char *dir = n_dirs ? argv[optind + i] : NULL;
+            int rc = fc_torch_extensions(dir, on_torch_extension, &rn, err, sizeof err);
+            if (rc < 0) {
+                fprintf(stderr, "fatcheck: %s\n", err);
+                rn.input_errors++;
+            }
+        }
+    }
+    for (int i = optind; i < argc && !cfg.torch_mode; i++) {
         r->begin_input(r, argv[i]);
         int rc = fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {

@@ -8,10 +8,7 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
 {
     (void)verdicts; /* listings show images, not verdicts */
     FILE *out = r->out;
-    if (o->member)
-        fprintf(out, "%s(%s):\n", o->path, o->member);
-    else
-        fprintf(out, "%s:\n", o->path);
+    fprintf(out, "%s:\n", o->label);
     if (o->n_containers)
         fprintf(out, "  %-10s %-16s %-7s %-13s %-7s %-5s %10s %10s  %s\n", "CONTAINER", "SECTION", "KIND",
                 "ARCH", "VERSION", "STORE", "STORED", "SIZE", "NOTES");

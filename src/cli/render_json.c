@@ -155,6 +155,30 @@ static void json_ptx_requirement(FILE *out, const judgement *j)
     fputs("}", out);
 }
 
+static void json_torch_extension(FILE *out, const config *cfg, const fc_object *o)
+{
+    const fc_torch_extension *x = cfg->torch_ext;
+    fputs(",\n\"torch_extension\":{\"name\":", out);
+    json_string(out, x->name);
+    fputs(",\"folder\":", out);
+    json_string(out, x->dir);
+    fputs(",\"python\":", out);
+    json_string(out, x->python[0] ? x->python : NULL);
+    fputs(",\"build\":", out);
+    json_string(out, x->build[0] ? x->build : NULL);
+    fputs(",\"stale\":", out);
+    fputs(!cfg->env_known || !x->python[0] ? "null" : torch_ext_stale(cfg) ? "true" : "false", out);
+    unsigned ccs[64];
+    size_t n = covering_ccs(cfg, o, ccs, 64);
+    char torch[256];
+    format_torch_arch_list(ccs, n, false, torch, sizeof torch);
+    fputs(",\"rebuild_with\":{\"remove\":", out);
+    json_string(out, x->dir);
+    fputs(",\"torch_cuda_arch_list\":", out);
+    json_string(out, torch);
+    fputs("}}", out);
+}
+
 static void json_object(renderer *r, const fc_object *o, const judgement *j)
 {
     json_state *s = r->state;
@@ -197,6 +221,8 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         json_arch_check(out, j);
     if (j && j->ptx_isa_major)
         json_ptx_requirement(out, j);
+    if (r->cfg && r->cfg->torch_ext)
+        json_torch_extension(out, r->cfg, o);
     fputs("}", out);
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);

@@ -10,10 +10,7 @@
 
 static void print_label(FILE *out, const fc_object *o)
 {
-    if (o->member)
-        fprintf(out, "%s(%s)", o->path, o->member);
-    else
-        fputs(o->path, out);
+    fputs(o->label, out);
 }
 
 static const char *kind_label(fc_image_kind k)
@@ -109,6 +106,8 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
     stats_sort(&reg);
     stats_sort(&emb);
 
+    if (r->cfg && r->cfg->torch_ext)
+        print_torch_header(out, r->cfg);
     print_label(out, o);
     if (!o->n_containers) {
         fputs(o->error ? ": could not be decoded\n" : ": no CUDA code\n", out);
@@ -139,8 +138,10 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
             print_details(out, &emb, "    ");
         }
     }
-    if (j)
+    if (j) {
         print_verdicts(out, o, j);
+        print_torch_fix(out, o, j);
+    }
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);
     stats_free(&reg);

@@ -39,7 +39,7 @@ static void print_failures(FILE *out, const verdict *v, unsigned cc)
 static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const judgement *j, const verdict *v,
                       const char *indent)
 {
-    if (v->no_binary || v->jit_disabled) {
+    if ((v->no_binary || v->jit_disabled) && !cfg->torch_ext) { /* torch extensions get their own fix */
         unsigned ccs[64];
         size_t n = covering_ccs(cfg, obj, ccs, 64);
         char torch[256], cmake[256], gencode[1024];
@@ -216,4 +216,63 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             fputc('\n', out);
         }
     }
+}
+
+/* The extension's folder was built for another Python or CUDA than the current one. */
+bool torch_ext_stale(const config *cfg)
+{
+    const fc_torch_extension *x = cfg->torch_ext;
+    if (!x || !cfg->env_known || !x->python[0])
+        return false;
+    if (strcmp(x->python, cfg->env.python) != 0)
+        return true;
+    return cfg->env.torch_cuda >= 0 && x->cuda != cfg->env.torch_cuda;
+}
+
+/* Whether some target cannot load all of the extension. */
+static bool torch_ext_failing(const judgement *j)
+{
+    for (size_t t = 0; j && t < j->cfg->n_targets; t++)
+        if (j->verdicts[t].status == VERDICT_NONE || j->verdicts[t].status == VERDICT_PARTIAL)
+            return true;
+    return false;
+}
+
+void print_torch_header(FILE *out, const config *cfg)
+{
+    const fc_torch_extension *x = cfg->torch_ext;
+    fprintf(out, "torch extension %s", x->name);
+    if (x->python[0])
+        fprintf(out, " (built for Python %s, %s)", x->python,
+                x->cuda ? x->build : "CPU");
+    fputc('\n', out);
+}
+
+void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j)
+{
+    const config *cfg = j ? j->cfg : NULL;
+    if (!cfg || !cfg->torch_ext)
+        return;
+    const fc_torch_extension *x = cfg->torch_ext;
+    bool stale = torch_ext_stale(cfg);
+    if (stale) {
+        fprintf(out, "  stale: this folder is for Python %s and %s, but the current Python is %s", x->python,
+                x->cuda ? x->build : "CPU", cfg->env.python);
+        if (cfg->env.torch_cuda > 0)
+            fprintf(out, " with torch for CUDA %d.%d", cfg->env.torch_cuda / 1000, cfg->env.torch_cuda % 1000 / 10);
+        else if (cfg->env.torch_cuda == 0)
+            fputs(" with a CPU build of torch", out);
+        fprintf(out, "\n         (%s): it builds into another folder and never loads this one\n", cfg->env.source);
+    }
+    if (!stale && !torch_ext_failing(j))
+        return;
+    unsigned ccs[64];
+    size_t n = covering_ccs(cfg, obj, ccs, 64);
+    char torch[256];
+    format_torch_arch_list(ccs, n, false, torch, sizeof torch);
+    fprintf(out, "  fix: rm -rf '%s'\n", x->dir);
+    if (torch_ext_failing(j))
+        fprintf(out, "       export TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch);
+    if (torch_ext_failing(j) || stale)
+        fputs("       then load the extension again: PyTorch rebuilds it\n", out);
 }

@@ -1,0 +1,112 @@
+/* torch_env.c - which Python and which PyTorch CUDA build are current here, to tell an
+ * extension folder built for another one. Nothing is run: the python3 on PATH is found
+ * by name, and torch's CUDA version read from its version.py. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "torch_env.h"
+
+/* The python3 on PATH, as a path (not resolved: a venv's bin/ matters). */
+static bool find_python(char *out, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *save = NULL;
+    for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(out, size, "%s/python3", *dir ? dir : ".");
+        if (access(out, X_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* "3.12" from the first versioned name (python3.12) along the python3 symlink chain: a
+ * venv's python3 -> python3.12 -> /usr/bin/python3.12. */
+static bool python_version(const char *python, char *out, size_t size)
+{
+    char cur[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", python);
+    for (int hop = 0; hop < 16; hop++) {
+        const char *base = strrchr(cur, '/');
+        base = base ? base + 1 : cur;
+        unsigned major, minor;
+        char end;
+        if (sscanf(base, "python%u.%u%c", &major, &minor, &end) == 2) {
+            snprintf(out, size, "%u.%u", major, minor);
+            return true;
+        }
+        char target[PATH_MAX];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n <= 0)
+            return false;
+        target[n] = '\0';
+        if (target[0] == '/') {
+            snprintf(cur, sizeof cur, "%s", target);
+        } else {
+            char *slash = strrchr(cur, '/');
+            if (slash)
+                slash[1] = '\0';
+            else
+                cur[0] = '\0';
+            size_t len = strlen(cur);
+            snprintf(cur + len, sizeof cur - len, "%s", target);
+        }
+    }
+    return false;
+}
+
+/* torch/version.py has a line "cuda: Optional[str] = '13.0'" (or "cuda = '13.0'", or None). */
+static int torch_cuda(const char *prefix, const char *py)
+{
+    static const struct {
+        const char *lib, *packages;
+    } layouts[] = {{"lib", "site-packages"}, {"lib", "dist-packages"}, {"local/lib", "dist-packages"}};
+    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3800s/%s/python%s/%s/torch/version.py", prefix, layouts[i].lib, py,
+                 layouts[i].packages);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        char line[512];
+        int cuda = -1;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "cuda", 4) != 0)
+                continue;
+            char *q = strchr(line, '\'');
+            unsigned major, minor;
+            cuda = q && sscanf(q + 1, "%u.%u", &major, &minor) == 2 ? (int)(major * 1000 + minor * 10) : 0;
+            break;
+        }
+        fclose(f);
+        if (cuda >= 0)
+            return cuda;
+    }
+    return -1;
+}
+
+bool torch_env_detect(torch_env *env)
+{
+    char python[PATH_MAX];
+    if (!find_python(python, sizeof python) || !python_version(python, env->python, sizeof env->python))
+        return false;
+    /* prefix = the folder above bin/ */
+    char prefix[PATH_MAX];
+    snprintf(prefix, sizeof prefix, "%s", python);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(prefix, '/');
+        if (!slash)
+            return false;
+        *slash = '\0';
+    }
+    env->torch_cuda = torch_cuda(prefix, env->python);
+    snprintf(env->source, sizeof env->source, "%.500s", python);
+    return true;
+}

@@ -1,0 +1,223 @@
+/* fleet.c - GPU inventories: `nvidia-smi --query-gpu=... --format=csv` output and
+ * `kubectl get nodes -o json` with NVIDIA GPU Feature Discovery labels, grouped per GPU
+ * model and driver so that one verdict speaks for every node alike. */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Adds COUNT GPUs of one node to the group of the same model, compute capability and
+ * driver, or opens one. */
+static fc_status add_gpus(fc_fleet_group *groups, size_t max, size_t *n, const char *product, unsigned cc,
+                          const char *driver, int driver_cuda, unsigned count, bool new_node, char *err,
+                          size_t err_size)
+{
+    for (size_t i = 0; i < *n; i++) {
+        fc_fleet_group *g = &groups[i];
+        if (g->target.cc == cc && g->target.driver_cuda == driver_cuda && strcmp(g->target.name, product) == 0 &&
+            strcmp(g->driver, driver) == 0) {
+            g->gpus += count;
+            g->nodes += new_node;
+            return FC_OK;
+        }
+    }
+    if (*n == max) {
+        snprintf(err, err_size, "more than %zu kinds of GPU", max);
+        return FC_ERR_LIMIT;
+    }
+    fc_fleet_group *g = &groups[(*n)++];
+    memset(g, 0, sizeof *g);
+    g->target.cc = cc;
+    g->target.tegra = fc_cc_is_tegra(cc);
+    g->target.driver_cuda = driver_cuda;
+    snprintf(g->target.name, sizeof g->target.name, "%s", product);
+    snprintf(g->driver, sizeof g->driver, "%s", driver);
+    g->gpus = count;
+    g->nodes = 1;
+    return FC_OK;
+}
+
+/* The compute capability from "9.0", else from the product name. */
+static unsigned cc_of(const char *cap, const char *product)
+{
+    unsigned major, minor;
+    char extra;
+    if (cap && sscanf(cap, "%u.%u%c", &major, &minor, &extra) == 2 && major < 100 && minor < 10)
+        return major * 10 + minor;
+    fc_target t;
+    char err[256];
+    return product && fc_target_parse(product, &t, err, sizeof err) == FC_OK ? t.cc : 0;
+}
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    size_t k = strspn(s, " \t");
+    memmove(s, s + k, n - k + 1);
+}
+
+static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max, size_t *n, char *err,
+                           size_t err_size)
+{
+    int col_name = 1, col_cap = 2, col_driver = 3; /* nvidia-smi's order without a header */
+    size_t line_no = 0;
+    const char *p = text;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        p = eol ? eol + 1 : p + len;
+        line_no++;
+        trim(line);
+        if (!line[0])
+            continue;
+        char *fields[16];
+        int nf = 0;
+        char *save = NULL;
+        for (char *f = strtok_r(line, ",", &save); f && nf < 16; f = strtok_r(NULL, ",", &save)) {
+            trim(f);
+            fields[nf++] = f;
+        }
+        if (line_no == 1 && nf && !isdigit((unsigned char)fields[0][0])) { /* a header */
+            col_name = col_cap = col_driver = -1;
+            for (int i = 0; i < nf; i++) {
+                if (strcmp(fields[i], "name") == 0)
+                    col_name = i;
+                else if (strncmp(fields[i], "compute_cap", 11) == 0)
+                    col_cap = i;
+                else if (strcmp(fields[i], "driver_version") == 0)
+                    col_driver = i;
+            }
+            if (col_name < 0 && col_cap < 0) {
+                snprintf(err, err_size, "line 1: a header without name or compute_cap");
+                return FC_ERR_FORMAT;
+            }
+            continue;
+        }
+        const char *name = col_name >= 0 && col_name < nf ? fields[col_name] : "";
+        const char *cap = col_cap >= 0 && col_cap < nf ? fields[col_cap] : NULL;
+        const char *drv = col_driver >= 0 && col_driver < nf ? fields[col_driver] : "";
+        unsigned cc = cc_of(cap, name);
+        if (!cc) {
+            snprintf(err, err_size, "line %zu: no compute capability for '%s'", line_no, name);
+            return FC_ERR_FORMAT;
+        }
+        int cuda = 0;
+        char derr[256];
+        if (*drv && fc_driver_parse(drv, &cuda, derr, sizeof derr) != FC_OK)
+            cuda = 0;
+        fc_status st = add_gpus(groups, max, n, name, cc, drv, cuda, 1, false, err, err_size);
+        if (st != FC_OK)
+            return st;
+    }
+    return FC_OK;
+}
+
+static const char *label(json_t *labels, const char *key)
+{
+    json_t *v = json_object_get(labels, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, size_t *n, char *err, size_t err_size)
+{
+    json_t *labels = json_object_get(json_object_get(node, "metadata"), "labels");
+    if (!json_is_object(labels))
+        return FC_OK;
+    const char *major = label(labels, "nvidia.com/gpu.compute.major");
+    const char *minor = label(labels, "nvidia.com/gpu.compute.minor");
+    const char *product = label(labels, "nvidia.com/gpu.product");
+    const char *count = label(labels, "nvidia.com/gpu.count");
+    if (!major && !product)
+        return FC_OK; /* a node without NVIDIA GPUs */
+    char cap[32] = "";
+    if (major && minor)
+        snprintf(cap, sizeof cap, "%s.%s", major, minor);
+    unsigned cc = cc_of(cap[0] ? cap : NULL, product);
+    if (!cc) {
+        const char *name = label(json_object_get(node, "metadata"), "name");
+        snprintf(err, err_size, "node %s: no compute capability for '%s'", name ? name : "?", product ? product : "?");
+        return FC_ERR_FORMAT;
+    }
+    /* The driver: its release, and the CUDA version it supports (runtime-version labels,
+     * else derived from the release). */
+    char driver[64] = "";
+    const char *full = label(labels, "nvidia.com/cuda.driver-version.full");
+    const char *dmaj = label(labels, "nvidia.com/cuda.driver.major"), *dmin = label(labels, "nvidia.com/cuda.driver.minor"),
+               *drev = label(labels, "nvidia.com/cuda.driver.rev");
+    if (full)
+        snprintf(driver, sizeof driver, "%s", full);
+    else if (dmaj && dmin)
+        snprintf(driver, sizeof driver, "%s.%s%s%s", dmaj, dmin, drev && *drev ? "." : "", drev ? drev : "");
+    int cuda = 0;
+    char derr[256];
+    const char *runtime = label(labels, "nvidia.com/cuda.runtime-version.full");
+    const char *rmaj = label(labels, "nvidia.com/cuda.runtime.major"), *rmin = label(labels, "nvidia.com/cuda.runtime.minor");
+    char rt[32] = "";
+    if (runtime)
+        snprintf(rt, sizeof rt, "%s", runtime);
+    else if (rmaj && rmin)
+        snprintf(rt, sizeof rt, "%s.%s", rmaj, rmin);
+    if (!(rt[0] && fc_driver_parse(rt, &cuda, derr, sizeof derr) == FC_OK) && driver[0] &&
+        fc_driver_parse(driver, &cuda, derr, sizeof derr) != FC_OK)
+        cuda = 0;
+    unsigned gpus = count ? (unsigned)strtoul(count, NULL, 10) : 1;
+    return add_gpus(groups, max, n, product ? product : "", cc, driver, cuda, gpus ? gpus : 1, true, err, err_size);
+}
+
+fc_status fc_fleet_parse(const char *text, size_t len, fc_fleet_group *groups, size_t max, size_t *n, char *err,
+                         size_t err_size)
+{
+    *n = 0;
+    size_t k = 0;
+    while (k < len && isspace((unsigned char)text[k]))
+        k++;
+    fc_status st;
+    if (k < len && (text[k] == '{' || text[k] == '[')) {
+        json_error_t je;
+        json_t *root = json_loadb(text, len, 0, &je);
+        if (!root) {
+            snprintf(err, err_size, "line %d: %s", je.line, je.text);
+            return FC_ERR_FORMAT;
+        }
+        json_t *items = json_is_array(root) ? root : json_object_get(root, "items");
+        st = FC_OK;
+        if (json_is_array(items)) {
+            size_t i;
+            json_t *node;
+            json_array_foreach(items, i, node)
+            {
+                if ((st = parse_node(node, groups, max, n, err, err_size)) != FC_OK)
+                    break;
+            }
+        } else {
+            st = parse_node(root, groups, max, n, err, err_size); /* one node: kubectl get node X */
+        }
+        json_decref(root);
+    } else {
+        char *copy = malloc(len + 1);
+        if (!copy)
+            return FC_ERR_NOMEM;
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        st = parse_csv(copy, groups, max, n, err, err_size);
+        free(copy);
+    }
+    if (st == FC_OK && !*n) {
+        snprintf(err, err_size, "no GPU in the inventory");
+        return FC_ERR_FORMAT;
+    }
+    for (size_t i = 0; st == FC_OK && i < *n; i++) {
+        fc_fleet_group *g = &groups[i];
+        snprintf(g->target.source, sizeof g->target.source, "%u node%s, %u GPU%s: %s%s%s", g->nodes,
+                 g->nodes == 1 ? "" : "s", g->gpus, g->gpus == 1 ? "" : "s", g->target.name[0] ? g->target.name : "?",
+                 g->driver[0] ? ", driver " : "", g->driver);
+    }
+    return st;
+}

@@ -1,0 +1,228 @@
+/* torch_ext.c - PyTorch's JIT extension cache: where it is, and which library of each
+ * extension PyTorch would load.
+ *
+ * torch.utils.cpp_extension builds into $TORCH_EXTENSIONS_DIR/<name>/ when that is set,
+ * else ${XDG_CACHE_HOME:-~/.cache}/torch_extensions/py<major><minor>[flags]_cu<ver>/<name>/
+ * ("cpu" instead of cu<ver> for CPU builds), as <name>.so, or <name>_v<N>.so after
+ * rebuilds (../shared/docs/targets.md).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+const char *fc_torch_extensions_default_dir(char *buf, size_t size)
+{
+    const char *dir = getenv("TORCH_EXTENSIONS_DIR");
+    if (dir && *dir) {
+        snprintf(buf, size, "%s", dir);
+        return buf;
+    }
+    const char *cache = getenv("XDG_CACHE_HOME");
+    if (cache && *cache) {
+        snprintf(buf, size, "%s/torch_extensions", cache);
+        return buf;
+    }
+    const char *home = getenv("HOME");
+    snprintf(buf, size, "%s/.cache/torch_extensions", home && *home ? home : ".");
+    return buf;
+}
+
+/* "py312_cu130" -> Python "3.12", build "cu130", CUDA 13000; false if it is not one. */
+static bool parse_version_folder(const char *name, fc_torch_extension *ext)
+{
+    if (strncmp(name, "py", 2) != 0 || !isdigit((unsigned char)name[2]) || !isdigit((unsigned char)name[3]))
+        return false;
+    const char *p = name + 2;
+    size_t digits = strspn(p, "0123456789");
+    if (digits < 2 || digits > 3)
+        return false;
+    const char *underscore = strchr(p, '_');
+    if (!underscore)
+        return false;
+    snprintf(ext->python, sizeof ext->python, "%c.%.*s", p[0], (int)digits - 1, p + 1);
+    snprintf(ext->build, sizeof ext->build, "%s", underscore + 1);
+    ext->cuda = 0;
+    if (strncmp(ext->build, "cu", 2) == 0 && strspn(ext->build + 2, "0123456789") == strlen(ext->build + 2) &&
+        strlen(ext->build + 2) >= 2) {
+        int v = atoi(ext->build + 2);
+        ext->cuda = v / 10 * 1000 + v % 10 * 10; /* cu130 -> 13.0, cu118 -> 11.8 */
+    } else if (strcmp(ext->build, "cpu") != 0) {
+        return false;
+    }
+    return true;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The library PyTorch loads from an extension folder: <name>.so, or the newest
+ * <name>_v<N>.so. False when there is none. */
+static bool pick_library(const char *dir, const char *name, char *out, size_t size)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    long best = -1;
+    size_t n = strlen(name);
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        const char *f = de->d_name;
+        long version = -1;
+        if (strncmp(f, name, n) != 0)
+            continue;
+        if (strcmp(f + n, ".so") == 0) {
+            version = 0;
+        } else if (strncmp(f + n, "_v", 2) == 0) {
+            char *end;
+            long v = strtol(f + n + 2, &end, 10);
+            if (end != f + n + 2 && strcmp(end, ".so") == 0 && v > 0)
+                version = v;
+        }
+        if (version > best) {
+            best = version;
+            snprintf(out, size, "%s/%s", dir, f);
+        }
+    }
+    closedir(d);
+    return best >= 0 && is_file(out);
+}
+
+static int sorted_subdirs(const char *dir, char ***out, size_t *n)
+{
+    DIR *d = opendir(dir);
+    *out = NULL;
+    *n = 0;
+    if (!d)
+        return -1;
+    size_t cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (!is_dir(path))
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **p = realloc(*out, cap * sizeof *p);
+            if (!p)
+                break;
+            *out = p;
+        }
+        (*out)[(*n)++] = strdup(de->d_name);
+    }
+    closedir(d);
+    for (size_t i = 1; i < *n; i++) /* insertion sort: a few dozen names */
+        for (size_t j = i; j > 0 && strcmp((*out)[j - 1], (*out)[j]) > 0; j--) {
+            char *t = (*out)[j];
+            (*out)[j] = (*out)[j - 1];
+            (*out)[j - 1] = t;
+        }
+    return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Reports every extension folder under DIR (a version folder, or TORCH_EXTENSIONS_DIR). */
+static int scan_extensions(const char *dir, const fc_torch_extension *version, fc_torch_ext_fn fn, void *ctx,
+                           size_t *found)
+{
+    char **names;
+    size_t n;
+    if (sorted_subdirs(dir, &names, &n) != 0)
+        return 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        fc_torch_extension ext = *version;
+        snprintf(ext.name, sizeof ext.name, "%s", names[i]);
+        snprintf(ext.dir, sizeof ext.dir, "%s/%s", dir, names[i]);
+        if (!pick_library(ext.dir, ext.name, ext.library, sizeof ext.library))
+            continue; /* a folder whose build failed, or that is not an extension */
+        (*found)++;
+        rc = fn(ctx, &ext);
+    }
+    free_names(names, n);
+    return rc;
+}
+
+int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *err, size_t err_size)
+{
+    char def[4096];
+    if (!dir)
+        dir = fc_torch_extensions_default_dir(def, sizeof def);
+    if (!is_dir(dir)) {
+        snprintf(err, err_size, "%s: no torch extension cache there", dir);
+        return FC_ERR_IO;
+    }
+    fc_torch_extension none;
+    memset(&none, 0, sizeof none);
+    size_t found = 0;
+    int rc = 0;
+    char base[4096];
+    snprintf(base, sizeof base, "%s", dir);
+    size_t len = strlen(base);
+    while (len > 1 && base[len - 1] == '/')
+        base[--len] = '\0';
+    const char *leaf = strrchr(base, '/');
+    leaf = leaf ? leaf + 1 : base;
+    fc_torch_extension version = none;
+    char library[4096];
+    if (parse_version_folder(leaf, &version)) {
+        rc = scan_extensions(base, &version, fn, ctx, &found); /* a version folder */
+    } else if (pick_library(base, leaf, library, sizeof library)) {
+        fc_torch_extension ext = none; /* one extension's folder */
+        const char *up = base + (leaf - base) - 1;
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%.*s", (int)(up - base), base);
+        const char *pleaf = strrchr(parent, '/');
+        parse_version_folder(pleaf ? pleaf + 1 : parent, &ext);
+        snprintf(ext.name, sizeof ext.name, "%s", leaf);
+        snprintf(ext.dir, sizeof ext.dir, "%s", base);
+        snprintf(ext.library, sizeof ext.library, "%s", library);
+        found = 1;
+        rc = fn(ctx, &ext);
+    } else {
+        /* The cache root: version folders inside, or (TORCH_EXTENSIONS_DIR) extensions. */
+        char **names;
+        size_t n;
+        sorted_subdirs(base, &names, &n);
+        bool versions = false;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            fc_torch_extension v = none;
+            if (!parse_version_folder(names[i], &v))
+                continue;
+            versions = true;
+            char sub[4096];
+            snprintf(sub, sizeof sub, "%s/%s", base, names[i]);
+            rc = scan_extensions(sub, &v, fn, ctx, &found);
+        }
+        free_names(names, n);
+        if (!versions && rc == 0)
+            rc = scan_extensions(base, &none, fn, ctx, &found);
+    }
+    if (rc == 0 && !found) {
+        snprintf(err, err_size, "%s: no built torch extension there", base);
+        return FC_ERR_IO;
+    }
+    return rc;
+}
