@@ -177,6 +177,10 @@ typedef struct fc_options {
     unsigned max_package_depth;
     /* Open packages found while walking directories too (named ones are always opened). */
     bool packages_in_dirs;
+    /* Called with each file opened and each package member read, for progress reports;
+     * may be NULL. */
+    void (*on_file)(void *ctx, const char *name);
+    void *on_file_ctx;
     /* Threads for scanning embedded data; 0 picks the number of online CPUs. */
     unsigned threads;
 } fc_options;

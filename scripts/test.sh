@@ -25,8 +25,28 @@ for b in build build-sanitize; do
     echo "== tests in $b"
     meson test -C "$b" --print-errorlogs --no-rebuild 2>&1 | grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):" || true
 done
-python3 - build build-sanitize <<'PY'
-import json, sys
+# Installing: fatcheck, the library and its header, the pkg-config file, the man page and
+# the bash completion, into a scratch root; then a program built from that install.
+echo "== install"
+inst=$(mktemp -d)
+install_ok=0
+if DESTDIR="$inst" meson install -C build --quiet >/dev/null 2>&1; then
+    pc=$(find "$inst" -name fatcheck.pc | head -n 1)
+    prefix=$(sed -n 's/^prefix=//p' "$pc")
+    printf '#include <fatcheck.h>\n#include <stdio.h>\nint main(void){fc_options o; fc_options_init(&o); puts(FC_VERSION_STRING); return 0;}\n' > "$inst/t.c"
+    if PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR="$inst" \
+       cc -o "$inst/t" "$inst/t.c" $(PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR="$inst" pkg-config --cflags --libs fatcheck) 2>/dev/null &&
+       LD_LIBRARY_PATH=$(dirname "$(find "$inst" -name 'libfatcheck.so*' | head -n 1)") "$inst/t" >/dev/null &&
+       [ -f "$inst$prefix/share/man/man1/fatcheck.1" ] && find "$inst" -path '*completions/fatcheck' | grep -q . &&
+       [ -x "$inst$prefix/bin/fatcheck" ]; then
+        install_ok=1
+    fi
+fi
+rm -rf "$inst"
+[ "$install_ok" = 1 ] && echo "install: ok" || echo "install: FAILED"
+
+INSTALL_OK=$install_ok python3 - build build-sanitize <<'PY'
+import json, os, sys
 passed = failed = skipped = 0
 for build in sys.argv[1:]:
     for line in open(build + "/meson-logs/testlog.json"):
@@ -46,6 +66,11 @@ for build in sys.argv[1:]:
         passed += ok
         failed += len(bad)
         skipped += len(skips)
+if os.environ.get("INSTALL_OK") == "1":
+    passed += 1
+else:
+    print("install: the installed files or a program built against them failed")
+    failed += 1
 print("%d skipped" % skipped)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -1,10 +1,12 @@
 /* names.c - names of statuses, kinds and architectures, and the default options. */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
 void fc_options_init(fc_options *o)
 {
+    memset(o, 0, sizeof *o);
     o->embedded = FC_EMBEDDED_AUTO;
     o->embedded_probe_size = 1u << 20; /* cuFFT's first is 6 KB in, cuSPARSE's 44 KB */
     o->recurse = true;

@@ -125,6 +125,8 @@ static int scan_entries(fc_scan_ctx *sc, struct archive *a, const char *path)
         if ((f == FC_FORMAT_UNKNOWN && !nested) || (nested && sc->depth + 1 >= sc->opts->max_package_depth))
             continue; /* libarchive skips the rest of the member itself */
         char *inner = chain_name(sc, entry);
+        if (inner && sc->opts->on_file)
+            sc->opts->on_file(sc->opts->on_file_ctx, inner);
         uint8_t *data = NULL;
         size_t len = 0;
         fc_status st = inner ? read_member(a, head, (size_t)got, archive_entry_size_is_set(e) ? archive_entry_size(e) : -1,

@@ -178,6 +178,8 @@ int fc_scan_file(fc_scan_ctx *sc, const char *path)
         rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "too large to map");
         goto cleanup;
     }
+    if (sc->opts->on_file)
+        sc->opts->on_file(sc->opts->on_file_ctx, path);
     if (!sc->named) {
         uint8_t head[4096];
         ssize_t n = pread(fd, head, sizeof head, 0);

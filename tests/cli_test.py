@@ -590,6 +590,32 @@ def bad_inventory_is_refused():
             assert err.startswith("fatcheck: %s: %s" % (p, msg)), err
 
 
+@test
+def json_outputs_follow_the_schema():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import schema_check
+    schema = json.load(open(os.path.join(os.path.dirname(FIXTURES), "docs", "fatcheck.schema.json")))
+    h200 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0"}
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        runs = [(["--json", fx("variants.fatbin"), fx("librdc.a"), fx("kernels.ptx"), fx("missing")], {}),
+                (["--json", "--gpu", "9.0", "--driver", "12.4", "--arch-list", "8.6+PTX", FIXTURES], {}),
+                (["--json", "--probe", fx("libmulti.so"), fx("libembedded.so"), fx("rdc_lto.o")], h200),
+                (["--json", "--torch-extensions", "--python", "3.12", version], h200),
+                (["--json", PKG + "/libs.tar.gz", PKG + "/image.tar"], {}),
+                (["--json", fx("app")], {"LD_LIBRARY_PATH": "/nonexistent"}),
+                (["--json", "--arch-list", "Ampere"], {})]
+        for args, env in runs:
+            doc = json.loads(run(*args, env=env)[1])
+            problems = schema_check.errors(doc, schema, schema)
+            eq(problems[:5], [], " ".join(args))
+        # The checker itself must catch a broken document.
+        doc = json.loads(run("--json", "--gpu", "9.0", fx("app"))[1])
+        doc["files"][0]["containers"][0]["entries"][0]["kind"] = "elf"
+        del doc["targets"]
+        assert len(schema_check.errors(doc, schema, schema)) == 1, "a broken document passes"
+
+
 def golden_listings():
     """--list-elf/--list-ptx against what cuobjdump 13.0 printed for each fixture."""
     index = os.path.join(GOLDEN, "fixtures", "index.tsv")

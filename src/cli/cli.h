@@ -54,7 +54,9 @@ void target_label(const fc_target *t, char *buf, size_t size);
 /* --torch-extensions: the header before an extension, and its fix after the verdicts. */
 void print_torch_header(FILE *out, const config *cfg);
 void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j);
-bool torch_ext_stale(const config *cfg);
+/* ANSI colour around a verdict word when cfg->colour. */
+const char *colour_on(const config *cfg, const char *word);
+const char *colour_off(const config *cfg);
 /* "judging for ..." header and the closing advice (advice.c). */
 void print_targets_header(FILE *out, const config *cfg);
 void print_advice(FILE *out, const config *cfg);

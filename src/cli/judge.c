@@ -297,3 +297,19 @@ void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t s
     if (ptx && n && k < size)
         snprintf(buf + k, size - k, " -gencode arch=compute_%u,code=compute_%u", ccs[n - 1], ccs[n - 1]);
 }
+
+bool object_has_problem(const config *cfg, const fc_object *obj, const judgement *j)
+{
+    if (obj->error)
+        return true;
+    if (!j)
+        return false;
+    for (size_t t = 0; t < cfg->n_targets; t++) {
+        verdict_status s = j->verdicts[t].status;
+        if (s == VERDICT_NONE || (cfg->strict && s == VERDICT_PARTIAL))
+            return true;
+    }
+    if (cfg->have_arch_list && j->registered && !j->arch_list_ok)
+        return true;
+    return cfg->torch_ext && torch_ext_stale(cfg);
+}

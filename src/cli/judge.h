@@ -22,6 +22,8 @@ typedef struct config {
     fc_prober *prober;
     char no_target_reason[640]; /* why there are no targets, when there are none */
     /* --torch-extensions: the extension being scanned, and the current Python/torch */
+    bool quiet;              /* text: only files with problems */
+    bool colour;             /* text: colour the verdicts */
     bool torch_mode;
     const fc_torch_extension *torch_ext;
     torch_env env;
@@ -80,6 +82,10 @@ typedef struct judgement {
 } judgement;
 
 judgement *judge_object(const config *cfg, const fc_object *obj);
+/* A problem worth showing with --quiet: a decoding error, a verdict of none (or partial
+ * with --strict), an arch list mismatch, a stale torch extension. */
+bool object_has_problem(const config *cfg, const fc_object *obj, const judgement *j);
+bool torch_ext_stale(const config *cfg);
 void judgement_free(judgement *j);
 
 /* TORCH_CUDA_ARCH_LIST, CMake and nvcc spellings of a set of compute capabilities; the last

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "torch_env.h"
 
 static const char usage_text[] =
@@ -28,6 +29,7 @@ static const char usage_text[] =
     "                        each disagreement with the prediction\n"
     "Output (default: a summary per file):\n"
     "  -l, --list            one line per image     --json       one JSON document\n"
+    "  -q, --quiet           only files with problems   --color=auto|always|never\n"
     "      --list-elf        cubins as cuobjdump --list-elf; --list-ptx likewise for PTX\n"
     "      --torch-extensions  judge PyTorch's JIT extension cache (default folder, or the\n"
     "                        folders given); --python 3.12, --torch-cuda 13.0 name the\n"
@@ -62,6 +64,7 @@ typedef struct run {
 static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
+    progress_clear();
     judgement *j = NULL;
     if (rn->cfg->n_targets || rn->cfg->have_arch_list) {
         j = judge_object(rn->cfg, obj);
@@ -98,6 +101,7 @@ static int on_torch_extension(void *ctx, const fc_torch_extension *ext)
 static int on_error(void *ctx, const fc_error *err)
 {
     run *rn = ctx;
+    progress_clear();
     rn->r->error(rn->r, err);
     rn->input_errors++;
     return 0;
@@ -191,7 +195,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 
 enum {
     OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_PACKAGES,
-    OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_STRICT, OPT_PROBE,
+    OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_COLOR, OPT_STRICT, OPT_PROBE,
 };
 
 int main(int argc, char **argv)
@@ -207,6 +211,8 @@ int main(int argc, char **argv)
         {"packages", no_argument, NULL, OPT_PACKAGES},
         {"torch-extensions", no_argument, NULL, OPT_TORCH},
         {"gpus-from", required_argument, NULL, OPT_GPUS_FROM},
+        {"quiet", no_argument, NULL, 'q'},
+        {"color", required_argument, NULL, OPT_COLOR},
         {"python", required_argument, NULL, OPT_PYTHON},
         {"torch-cuda", required_argument, NULL, OPT_TORCH_CUDA},
         {"threads", required_argument, NULL, 'j'},
@@ -234,7 +240,8 @@ int main(int argc, char **argv)
     size_t n_named = 0;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":lj:g:a:d:hV", longopts, NULL)) != -1) {
+    const char *colour = "auto";
+    while ((c = getopt_long(argc, argv, ":lj:g:a:d:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'l':
             mode = OUT_ENTRIES, modes |= 1;
@@ -276,6 +283,14 @@ int main(int argc, char **argv)
                 return usage_error("invalid torch CUDA version (expected 13.0 or cpu):", optarg);
             break;
         }
+        case 'q':
+            cfg.quiet = true;
+            break;
+        case OPT_COLOR:
+            if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 && strcmp(optarg, "never") != 0)
+                return usage_error("--color takes auto, always or never, not", optarg);
+            colour = optarg;
+            break;
         case OPT_GPUS_FROM:
             gpus_from = optarg;
             break;
@@ -408,6 +423,15 @@ int main(int argc, char **argv)
         return EXIT_INTERNAL;
     }
 
+    /* Colour only for people: a terminal, no NO_COLOR (no-color.org), unless forced. */
+    const char *no_colour = getenv("NO_COLOR");
+    cfg.colour = strcmp(colour, "always") == 0 ||
+                 (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO) && !(no_colour && *no_colour));
+    if (isatty(STDERR_FILENO) && !cfg.quiet) {
+        progress_enable(true);
+        opts.on_file = progress_file;
+    }
+
     renderer *r = NULL;
     switch (mode) {
     case OUT_SUMMARY: r = render_summary_new(stdout, stderr, &cfg); break;
@@ -441,6 +465,7 @@ int main(int argc, char **argv)
             rn.internal = 1;
         }
     }
+    progress_clear();
     r->finish(r);
     render_free(r);
     fc_prober_close(cfg.prober);

@@ -100,6 +100,11 @@ static void print_details(FILE *out, const stats *s, const char *indent)
 static void summary_object(renderer *r, const fc_object *o, const judgement *j)
 {
     FILE *out = r->out;
+    if (r->cfg && r->cfg->quiet && !object_has_problem(r->cfg, o, j)) {
+        if (o->error)
+            fprintf(r->err, "fatcheck: %s\n", o->error);
+        return;
+    }
     stats reg = {0}, emb = {0};
     for (size_t i = 0; i < o->n_containers; i++)
         stats_add(o->containers[i].origin == FC_ORIGIN_EMBEDDED ? &emb : &reg, &o->containers[i]);
@@ -161,7 +166,8 @@ static void summary_nothing(renderer *r, const char *path)
 
 static void summary_finish(renderer *r)
 {
-    print_advice(r->out, r->cfg);
+    if (!r->cfg->quiet)
+        print_advice(r->out, r->cfg);
 }
 
 renderer *render_summary_new(FILE *out, FILE *err, const config *cfg)
@@ -176,7 +182,8 @@ renderer *render_summary_new(FILE *out, FILE *err, const config *cfg)
     r->out = out;
     r->err = err;
     r->cfg = cfg;
-    print_targets_header(out, cfg);
+    if (!cfg->quiet)
+        print_targets_header(out, cfg);
     return r;
 }
 

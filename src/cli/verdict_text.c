@@ -63,6 +63,22 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
     }
 }
 
+const char *colour_on(const config *cfg, const char *word)
+{
+    if (!cfg->colour)
+        return "";
+    if (strcmp(word, "ok") == 0)
+        return "\033[32m";
+    if (strcmp(word, "none") == 0)
+        return "\033[1;31m";
+    return "\033[33m"; /* partial, stale */
+}
+
+const char *colour_off(const config *cfg)
+{
+    return cfg->colour ? "\033[0m" : "";
+}
+
 static const char *modules(size_t n)
 {
     return n == 1 ? "module" : "modules";
@@ -101,16 +117,19 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         switch (v->status) {
         case VERDICT_OK:
             if (v->native == v->modules) {
-                fprintf(out, "ok, native SASS for %s %s %s\n", v->modules == 1 ? "its" : "all",
+                fprintf(out, "%sok%s, native SASS for %s %s %s\n", colour_on(cfg, "ok"), colour_off(cfg),
+                        v->modules == 1 ? "its" : "all",
                         fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
             } else {
-                fprintf(out, "ok, %s %s load%s: ", fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
+                fprintf(out, "%sok%s, %s %s load%s: ", colour_on(cfg, "ok"), colour_off(cfg),
+                        fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
                 print_ways(out, v);
                 fputc('\n', out);
             }
             break;
         case VERDICT_PARTIAL:
-            fprintf(out, "partial, %s of %s modules load; %s cannot (", fmt_count(ok, n1, sizeof n1),
+            fprintf(out, "%spartial%s, %s of %s modules load; %s cannot (", colour_on(cfg, "partial"),
+                    colour_off(cfg), fmt_count(ok, n1, sizeof n1),
                     fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
             print_failures(out, v, tg->cc);
             fputs(")\n", out);
@@ -121,7 +140,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             explained = true;
             break;
         case VERDICT_NONE:
-            fputs("none, no module can load (", out);
+            fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
             print_failures(out, v, tg->cc);
             fprintf(out, "): every kernel launch fails with \"%s\"\n",
                     v->unsupported_ptx && !v->no_binary
@@ -256,7 +275,8 @@ void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j)
     const fc_torch_extension *x = cfg->torch_ext;
     bool stale = torch_ext_stale(cfg);
     if (stale) {
-        fprintf(out, "  stale: this folder is for Python %s and %s, but the current Python is %s", x->python,
+        fprintf(out, "  %sstale%s: this folder is for Python %s and %s, but the current Python is %s", colour_on(cfg, "stale"),
+                colour_off(cfg), x->python,
                 x->cuda ? x->build : "CPU", cfg->env.python);
         if (cfg->env.torch_cuda > 0)
             fprintf(out, " with torch for CUDA %d.%d", cfg->env.torch_cuda / 1000, cfg->env.torch_cuda % 1000 / 10);
