@@ -616,6 +616,79 @@ def json_outputs_follow_the_schema():
         assert len(schema_check.errors(doc, schema, schema)) == 1, "a broken document passes"
 
 
+def run_on_terminal(args, env=None, stdout_tty=True, stderr_tty=False):
+    """Runs fatcheck with standard output and/or error on a pseudo-terminal; returns both."""
+    import pty
+    import select
+    fds = []
+    out_master = err_master = None
+    if stdout_tty:
+        out_master, out_slave = pty.openpty()
+        fds.append(out_slave)
+    if stderr_tty:
+        err_master, err_slave = pty.openpty()
+        fds.append(err_slave)
+    p = subprocess.Popen([FATCHECK] + args, env=dict(BASE_ENV, **(env or {})),
+                         stdout=out_slave if stdout_tty else subprocess.PIPE,
+                         stderr=err_slave if stderr_tty else subprocess.PIPE)
+    for fd in fds:
+        os.close(fd)
+    got = {out_master: b"", err_master: b""}
+    masters = [m for m in (out_master, err_master) if m is not None]
+    while masters:
+        ready, _, _ = select.select(masters, [], [], 10)
+        if not ready:
+            break
+        for m in ready:
+            try:
+                chunk = os.read(m, 65536)
+            except OSError:
+                chunk = b""
+            if chunk:
+                got[m] += chunk
+            else:
+                masters.remove(m)
+    p.wait(timeout=30)
+    out = got[out_master] if stdout_tty else p.stdout.read()
+    err = got[err_master] if stderr_tty else p.stderr.read()
+    return p.returncode, out.decode(), err.decode()
+
+
+@test
+def colour_only_on_a_terminal_and_never_with_no_color():
+    rc, out, err = run_on_terminal(["--gpu", "9.0", fx("app")])
+    assert "\x1b[33mpartial\x1b[0m" in out, repr(out)
+    rc, out, err = run_on_terminal(["--gpu", "9.0", fx("app")], env={"NO_COLOR": "1"})
+    assert "\x1b[" not in out and "partial" in out, repr(out)
+    rc, out, err = run("--gpu", "9.0", fx("app"))
+    assert "\x1b[" not in out
+    rc, out, err = run("--color=always", "--gpu", "9.0", fx("app"))
+    assert "\x1b[33mpartial" in out
+    eq(run("--color=sometimes", fx("app"))[0], 2)
+
+
+@test
+def progress_on_a_terminal_only_and_erased():
+    rc, out, err = run_on_terminal([FIXTURES], stdout_tty=False, stderr_tty=True)
+    eq(rc, 0)
+    assert "fatcheck: 1 files... " in err and err.endswith("\r\x1b[K"), repr(err[-200:])
+    rc, out, err = run(FIXTURES)
+    eq(err, "")
+
+
+@test
+def quiet_shows_only_problems():
+    rc, out, err = run("--quiet", "--gpu", "9.0", fx("app"), fx("kernels.sm_100.cubin"), fx("kernels.sm_90.cubin"))
+    eq(rc, 1)
+    lines = [l for l in out.splitlines() if not l.startswith(" ")]
+    eq(lines, [fx("kernels.sm_100.cubin") + ": cubin file"])
+    rc, out, err = run("--quiet", "--strict", "--gpu", "9.0", fx("app"), fx("kernels.sm_90.cubin"))
+    eq([l for l in out.splitlines() if not l.startswith(" ")], [fx("app") + ": 2 containers in .nv_fatbin"])
+    rc, out, err = run("--quiet", fx("missing"), fx("app"))
+    eq((rc, out), (3, ""))
+    eq(err, "fatcheck: %s: cannot open: No such file or directory\n" % fx("missing"))
+
+
 def golden_listings():
     """--list-elf/--list-ptx against what cuobjdump 13.0 printed for each fixture."""
     index = os.path.join(GOLDEN, "fixtures", "index.tsv")
