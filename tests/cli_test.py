@@ -223,7 +223,7 @@ def local_gpus_are_detected_through_the_driver_api():
     eq(rc, 0)
     eq(out.splitlines()[0], "judging for: sm_90 (GPU 0: NVIDIA H200), sm_89 (GPU 1: NVIDIA GeForce RTX 4090); "
                             "driver for CUDA 13.0")
-    assert "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090): ok, 2 modules load: 2 through compatible SASS\n" in out, out
+    assert "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090): ok, 2 modules load: 2 through\n    compatible SASS\n" in out, out
     assert "    note: 2 modules run older sm_86 SASS, not code built for sm_89\n" in out, out
     doc = json.loads(run("--json", fx("app"), env=H200_AND_4090)[1])
     eq([(t["target"], t["name"], t["source"], t["driver_cuda"]) for t in doc["targets"]],
@@ -274,11 +274,12 @@ def extension_built_for_8_6_on_sm_90_gets_the_exact_fix():
         so = os.path.join(torch_cache(tmp), "fc_ext_86", "fc_ext_86.so")
         rc, out, err = run("--gpu", "sm_90", "--driver", "13.0", so)
         eq(rc, 1)
-        assert ("  sm_90 (--gpu sm_90): none, no module can load (no kernel image for sm_90): every kernel launch "
-                "fails with \"no kernel image is available for execution on the device\"\n"
+        assert ("  sm_90 (--gpu sm_90): none, no module can load (no kernel image for sm_90):\n"
+                "    every kernel launch fails with\n"
+                "    \"no kernel image is available for execution on the device\"\n"
                 "    fix: rebuild with TORCH_CUDA_ARCH_LIST=\"8.6;9.0\"\n"
-                "         (CMake: CUDA_ARCHITECTURES=\"86-real;90-real\"; nvcc: -gencode arch=compute_86,code=sm_86 "
-                "-gencode arch=compute_90,code=sm_90)\n") in out, out
+                "         or CMake CUDA_ARCHITECTURES=\"86-real;90-real\"\n"
+                "         or nvcc -gencode arch=compute_86,code=sm_86 -gencode arch=compute_90,code=sm_90\n") in out, out
         so = os.path.join(torch_cache(tmp), "fc_ext_80ptx", "fc_ext_80ptx.so")
         rc, out, err = run("--gpu", "sm_90", "--driver", "13.0", so)
         eq(rc, 0)
@@ -290,7 +291,7 @@ def extension_built_for_8_6_on_sm_90_gets_the_exact_fix():
 def partial_is_success_unless_strict():
     rc, out, err = run("--gpu", "9.0", fx("app"))
     eq(rc, 0)
-    assert "sm_90 (--gpu 9.0): partial, 1 of 2 modules load; 1 cannot (no kernel image for sm_90)" in out, out
+    assert "  sm_90 (--gpu 9.0): partial, 1 of 2 modules load; 1 cannot\n    (no kernel image for sm_90)\n" in out, out
     eq(run("--strict", "--gpu", "9.0", fx("app"))[0], 1)
 
 
@@ -299,8 +300,9 @@ def ptx_too_new_for_the_driver():
     for drv in ("12.4", "550.54.14"):
         rc, out, err = run("--gpu", "9.0", "--driver", drv, fx("ptx_only.fatbin"))
         eq(rc, 1, drv)
-        assert "none, no module can load (PTX newer than the driver takes): every kernel launch fails with " \
-               "\"the provided PTX was compiled with an unsupported toolchain.\"" in out, out
+        assert ("  sm_90 (--gpu 9.0): none, no module can load (PTX newer than the driver takes):\n"
+                "    every kernel launch fails with\n"
+                "    \"the provided PTX was compiled with an unsupported toolchain.\"\n") in out, out
         assert "fix: its PTX (ISA 9.0) needs a driver for CUDA 13.0 or newer (>= 580.65.06)" in out, out
     doc = json.loads(run("--json", "--gpu", "9.0", "--driver", "12.4", fx("ptx_only.fatbin"))[1])
     f = doc["files"][0]
@@ -445,7 +447,7 @@ def packages_are_read_without_unpacking():
 def packages_get_verdicts_like_files():
     rc, out, err = run("--gpu", "8.6", os.path.join(PKG, "libs.tar.gz"))
     assert "libs.tar.gz!lib/libmulti.so: 3 containers in .nv_fatbin\n" in out, out
-    assert "  sm_86 (--gpu 8.6): partial, 1 of 3 modules load; 2 cannot (no kernel image for sm_86)\n" in out, out
+    assert "  sm_86 (--gpu 8.6): partial, 1 of 3 modules load; 2 cannot\n    (no kernel image for sm_86)\n" in out, out
 
 
 @test
@@ -573,9 +575,11 @@ def fleet_from_nvidia_smi_csv():
 def fleet_from_kubernetes_nodes():
     rc, out, err = run("--gpus-from", os.path.join(FLEET, "kubectl-nodes.json"), fx("ptx_only.fatbin"))
     eq(rc, 1)
-    assert ("  sm_90 (12 nodes, 96 GPUs: NVIDIA-H100-80GB-HBM3, driver 550.107.02): none, no module can load "
-            "(PTX newer than the driver takes)") in out, out
-    assert "  sm_89 (3 nodes, 3 GPUs: NVIDIA-L4, driver 580.65.06): ok, 1 module loads: 1 only through PTX JIT" in out
+    assert ("  sm_90 (12 nodes, 96 GPUs: NVIDIA-H100-80GB-HBM3, driver 550.107.02): none, no\n"
+            "    module can load (PTX newer than the driver takes): every kernel launch fails\n"
+            "    with \"the provided PTX was compiled with an unsupported toolchain.\"\n") in out, out
+    assert ("  sm_89 (3 nodes, 3 GPUs: NVIDIA-L4, driver 580.65.06): ok, 1 module loads: 1\n"
+            "    only through PTX JIT\n") in out, out
 
 
 @test

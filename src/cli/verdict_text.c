@@ -1,5 +1,6 @@
 /* verdict_text.c - verdicts, notes and fixes in words, for the summary. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -47,7 +48,8 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
         format_cmake_archs(ccs, n, false, cmake, sizeof cmake);
         format_gencode(ccs, n, false, gencode, sizeof gencode);
         fprintf(out, "%sfix: rebuild with TORCH_CUDA_ARCH_LIST=\"%s\"\n", indent, torch);
-        fprintf(out, "%s     (CMake: CUDA_ARCHITECTURES=\"%s\"; nvcc: %s)\n", indent, cmake, gencode);
+        fprintf(out, "%s     or CMake CUDA_ARCHITECTURES=\"%s\"\n", indent, cmake);
+        fprintf(out, "%s     or nvcc %s\n", indent, gencode);
     }
     if (v->unsupported_ptx) {
         int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
@@ -77,6 +79,62 @@ const char *colour_on(const config *cfg, const char *word)
 const char *colour_off(const config *cfg)
 {
     return cfg->colour ? "\033[0m" : "";
+}
+
+/* Columns TEXT takes on a terminal: ANSI colour sequences take none. */
+static size_t visible(const char *s, size_t n)
+{
+    size_t cols = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\033') {
+            while (i < n && s[i] != 'm')
+                i++;
+            continue;
+        }
+        cols++;
+    }
+    return cols;
+}
+
+/* Prints one sentence (ending in a newline) wrapped at 80 columns, continuation lines
+ * indented by four; a quoted message or a parenthesis is never split. */
+static void wrap_print(FILE *out, const char *s)
+{
+    size_t col = 0;
+    bool first = true;
+    while (*s == ' ') { /* the sentence's own indent */
+        fputc(' ', out);
+        s++;
+        col++;
+    }
+    while (*s && *s != '\n') {
+        const char *w = s;
+        bool quoted = false;
+        int depth = 0;
+        while (*s && *s != '\n' && (quoted || depth > 0 || *s != ' ')) {
+            if (*s == '"')
+                quoted = !quoted;
+            else if (*s == '(' && !quoted)
+                depth++;
+            else if (*s == ')' && !quoted && depth > 0)
+                depth--;
+            s++;
+        }
+        size_t len = (size_t)(s - w), cols = visible(w, len);
+        if (!first && col + 1 + cols > 80 && col > 4) {
+            fputs("\n    ", out);
+            col = 4;
+        } else if (!first) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(w, 1, len, out);
+        col += cols;
+        first = false;
+        while (*s == ' ')
+            s++;
+    }
+    fputc('\n', out);
 }
 
 static const char *modules(size_t n)
@@ -113,6 +171,14 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             continue;
         target_label(tg, label, sizeof label);
         size_t ok = v->native + v->compatible + v->jit;
+        /* The verdict is one sentence, wrapped to 80 columns below. */
+        char *sentence = NULL;
+        size_t sentence_len = 0;
+        FILE *line = open_memstream(&sentence, &sentence_len);
+        if (!line)
+            continue;
+        FILE *text = out;
+        out = line;
         fprintf(out, "  %s: ", label);
         switch (v->status) {
         case VERDICT_OK:
@@ -133,11 +199,6 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                     fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
             print_failures(out, v, tg->cc);
             fputs(")\n", out);
-            if (!explained)
-                fputs("    (their kernels fail only if launched here; libraries often carry modules\n"
-                      "    for one architecture that are never launched on another)\n",
-                      out);
-            explained = true;
             break;
         case VERDICT_NONE:
             fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
@@ -146,11 +207,22 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                     v->unsupported_ptx && !v->no_binary
                         ? "the provided PTX was compiled with an unsupported toolchain."
                         : "no kernel image is available for execution on the device");
-            print_fix(out, cfg, obj, j, v, "    ");
             break;
         case VERDICT_NO_CODE:
             break;
         }
+        fclose(line);
+        out = text;
+        wrap_print(out, sentence);
+        free(sentence);
+        if (v->status == VERDICT_PARTIAL && !explained) {
+            fputs("    (their kernels fail only if launched here; libraries often carry modules\n"
+                  "    for one architecture that are never launched on another)\n",
+                  out);
+            explained = true;
+        }
+        if (v->status == VERDICT_NONE)
+            print_fix(out, cfg, obj, j, v, "    ");
         if (v->status == VERDICT_PARTIAL && v->unsupported_ptx)
             print_fix(out, cfg, obj, j, v, "    ");
         if (v->compatible)
