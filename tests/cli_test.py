@@ -221,8 +221,8 @@ H200_AND_4090 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0;NVIDIA GeForce RTX 4090:8
 def local_gpus_are_detected_through_the_driver_api():
     rc, out, err = run(fx("app"), env=H200_AND_4090)
     eq(rc, 0)
-    eq(out.splitlines()[0], "judging for: sm_90 (GPU 0: NVIDIA H200), sm_89 (GPU 1: NVIDIA GeForce RTX 4090); "
-                            "driver for CUDA 13.0")
+    eq(out.splitlines()[:4], ["judging for:", "  sm_90 (GPU 0: NVIDIA H200)", "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090)",
+                              "  driver for CUDA 13.0"])
     assert "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090): ok, 2 modules load: 2 through\n    compatible SASS\n" in out, out
     assert "    note: 2 modules run older sm_86 SASS, not code built for sm_89\n" in out, out
     doc = json.loads(run("--json", fx("app"), env=H200_AND_4090)[1])
@@ -244,7 +244,7 @@ def no_driver_or_no_gpu_is_a_note_not_a_failure():
         eq((rc, err), (0, ""), "no note on a non-terminal stderr")
         assert "judging" not in out
         rc, out, err = run("--gpu", "sm_90", fx("app"), env=env)
-        assert out.startswith("judging for: sm_90 (--gpu sm_90); driver assumed new enough"), out
+        assert out.startswith("judging for:\n  sm_90 (--gpu sm_90)\n  driver assumed new enough"), out
 
 
 def torch_cache(tmp):
@@ -350,13 +350,13 @@ def gpu_and_driver_errors_are_usage_errors():
 @test
 def targets_merge_and_advice_covers_them():
     rc, out, err = run("--gpu", "H100,H200", "--gpu", "L4", fx("libmulti.so"))
-    eq(out.splitlines()[0], "judging for: sm_90 (--gpu H100, --gpu H200), sm_89 (--gpu L4); "
-                            "driver assumed new enough for any PTX (name one with --driver)")
+    eq(out.splitlines()[:4], ["judging for:", "  sm_90 (--gpu H100, --gpu H200)", "  sm_89 (--gpu L4)",
+                              "  driver assumed new enough for any PTX (name one with --driver)"])
     assert out.endswith('to build native code for these targets: TORCH_CUDA_ARCH_LIST="8.9;9.0"\n'
                         '  CMake: CUDA_ARCHITECTURES="89-real;90-real"\n'
                         '  nvcc:  -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90\n'
-                        '  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST="8.9;9.0+PTX", '
-                        'CUDA_ARCHITECTURES="89-real;90"\n'), out
+                        '  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST="8.9;9.0+PTX"\n'
+                        '                           CUDA_ARCHITECTURES="89-real;90"\n'), out
     doc = json.loads(run("--json", "--gpu", "H100,L4", fx("libmulti.so"))[1])
     eq(doc["advice"]["torch_cuda_arch_list"], "8.9;9.0")
     eq(doc["advice"]["with_ptx"]["nvcc"], "-gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 "
@@ -568,7 +568,7 @@ def fleet_from_nvidia_smi_csv():
                      ("sm_89", "1 node, 1 GPU: NVIDIA L4, driver 535.104.05", "12.2")])
             eq([v["status"] for v in doc["files"][0]["verdicts"]], ["none", "none"])
     rc, out, err = run("--gpus-from", "-", fx("app"), input_text=open(os.path.join(FLEET, "nvidia-smi.csv")).read())
-    assert out.startswith("judging for: sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)"), out
+    assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
 
 
 @test

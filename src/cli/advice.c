@@ -2,6 +2,8 @@
  * their JSON counterparts. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -26,15 +28,31 @@ void print_targets_header(FILE *out, const config *cfg)
 {
     if (!cfg || !cfg->n_targets)
         return;
-    fputs("judging for: ", out);
+    /* One line when it fits in 80 columns, else a target a line. */
+    char labels[MAX_TARGETS][300], *driver = NULL;
+    size_t total = strlen("judging for: ; "), driver_len = 0;
     for (size_t t = 0; t < cfg->n_targets; t++) {
-        char label[300];
-        target_label(&cfg->targets[t], label, sizeof label);
-        fprintf(out, "%s%s", t ? ", " : "", label);
+        target_label(&cfg->targets[t], labels[t], sizeof labels[t]);
+        total += strlen(labels[t]) + 2;
     }
-    fputs("; ", out);
-    print_driver(out, cfg);
-    fputc('\n', out);
+    FILE *d = open_memstream(&driver, &driver_len);
+    if (!d)
+        return;
+    print_driver(d, cfg);
+    fclose(d);
+    total += driver_len;
+    if (total <= 80) {
+        fputs("judging for: ", out);
+        for (size_t t = 0; t < cfg->n_targets; t++)
+            fprintf(out, "%s%s", t ? ", " : "", labels[t]);
+        fprintf(out, "; %s\n", driver);
+    } else {
+        fputs("judging for:\n", out);
+        for (size_t t = 0; t < cfg->n_targets; t++)
+            fprintf(out, "  %s\n", labels[t]);
+        fprintf(out, "  %s\n", driver);
+    }
+    free(driver);
     if (cfg->jit.force_ptx_jit)
         fputs("note: CUDA_FORCE_PTX_JIT is set: the driver ignores cubins and compiles PTX\n", out);
     if (cfg->jit.disable_ptx_jit)
@@ -62,8 +80,8 @@ void print_advice(FILE *out, const config *cfg)
     format_gencode(ccs, n, true, gencode_ptx, sizeof gencode_ptx);
     fprintf(out, "to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch);
     fprintf(out, "  CMake: CUDA_ARCHITECTURES=\"%s\"\n  nvcc:  %s\n", cmake, gencode);
-    fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\", CUDA_ARCHITECTURES=\"%s\"\n", torch_ptx,
-            cmake_ptx);
+    fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch_ptx);
+    fprintf(out, "                           CUDA_ARCHITECTURES=\"%s\"\n", cmake_ptx);
 }
 
 void json_targets_and_advice(FILE *out, const config *cfg)

@@ -65,6 +65,10 @@ void json_targets_and_advice(FILE *out, const config *cfg);
 /* --arch-list with no files (explain.c). */
 int explain_arch_list(FILE *out, const config *cfg, bool json);
 
+/* Prints one sentence (ending in a newline) wrapped at 80 columns, continuation lines
+ * indented by four; quoted text and parentheses are kept whole. */
+void wrap_print(FILE *out, const char *s);
+
 /* The cuobjdump-style stem of a path: its last component without the last extension. */
 void path_stem(const char *path, char *buf, size_t size);
 

@@ -1,4 +1,5 @@
 /* format.c - small formatting helpers: grouped numbers, JSON strings, file stems. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,3 +76,60 @@ void path_stem(const char *path, char *buf, size_t size)
     if (dot && dot != buf)
         *dot = '\0';
 }
+
+/* Columns TEXT takes on a terminal: ANSI colour sequences take none. */
+static size_t visible(const char *s, size_t n)
+{
+    size_t cols = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\033') {
+            while (i < n && s[i] != 'm')
+                i++;
+            continue;
+        }
+        cols++;
+    }
+    return cols;
+}
+
+/* Prints one sentence (ending in a newline) wrapped at 80 columns, continuation lines
+ * indented by four; a quoted message or a parenthesis is never split. */
+void wrap_print(FILE *out, const char *s)
+{
+    size_t col = 0;
+    bool first = true;
+    while (*s == ' ') { /* the sentence's own indent */
+        fputc(' ', out);
+        s++;
+        col++;
+    }
+    while (*s && *s != '\n') {
+        const char *w = s;
+        bool quoted = false;
+        int depth = 0;
+        while (*s && *s != '\n' && (quoted || depth > 0 || *s != ' ')) {
+            if (*s == '"')
+                quoted = !quoted;
+            else if (*s == '(' && !quoted)
+                depth++;
+            else if (*s == ')' && !quoted && depth > 0)
+                depth--;
+            s++;
+        }
+        size_t len = (size_t)(s - w), cols = visible(w, len);
+        if (!first && col + 1 + cols > 80 && col > 4) {
+            fputs("\n    ", out);
+            col = 4;
+        } else if (!first) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(w, 1, len, out);
+        col += cols;
+        first = false;
+        while (*s == ' ')
+            s++;
+    }
+    fputc('\n', out);
+}
+

@@ -81,62 +81,6 @@ const char *colour_off(const config *cfg)
     return cfg->colour ? "\033[0m" : "";
 }
 
-/* Columns TEXT takes on a terminal: ANSI colour sequences take none. */
-static size_t visible(const char *s, size_t n)
-{
-    size_t cols = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\033') {
-            while (i < n && s[i] != 'm')
-                i++;
-            continue;
-        }
-        cols++;
-    }
-    return cols;
-}
-
-/* Prints one sentence (ending in a newline) wrapped at 80 columns, continuation lines
- * indented by four; a quoted message or a parenthesis is never split. */
-static void wrap_print(FILE *out, const char *s)
-{
-    size_t col = 0;
-    bool first = true;
-    while (*s == ' ') { /* the sentence's own indent */
-        fputc(' ', out);
-        s++;
-        col++;
-    }
-    while (*s && *s != '\n') {
-        const char *w = s;
-        bool quoted = false;
-        int depth = 0;
-        while (*s && *s != '\n' && (quoted || depth > 0 || *s != ' ')) {
-            if (*s == '"')
-                quoted = !quoted;
-            else if (*s == '(' && !quoted)
-                depth++;
-            else if (*s == ')' && !quoted && depth > 0)
-                depth--;
-            s++;
-        }
-        size_t len = (size_t)(s - w), cols = visible(w, len);
-        if (!first && col + 1 + cols > 80 && col > 4) {
-            fputs("\n    ", out);
-            col = 4;
-        } else if (!first) {
-            fputc(' ', out);
-            col++;
-        }
-        fwrite(w, 1, len, out);
-        col += cols;
-        first = false;
-        while (*s == ' ')
-            s++;
-    }
-    fputc('\n', out);
-}
-
 static const char *modules(size_t n)
 {
     return n == 1 ? "module" : "modules";
