@@ -140,6 +140,8 @@ typedef struct fc_object {
     const char *error;          /* one line naming the file, the offset and the reason */
     const void *image;          /* the object's bytes (offsets above count from here); valid
                                    only during the callback */
+    bool image_reclaimable;     /* IMAGE is a private mapping of a file: pages read through it
+                                   may be dropped after use (they come back from the file) */
 } fc_object;
 
 /* A problem with an input that produced no object: a file that could not be opened, is
@@ -364,6 +366,38 @@ FC_API fc_status fc_prober_open(fc_prober **out);
 FC_API fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size,
                                 int *cu_result, bool *crashed);
 FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */
+
+/* ---- Kernels ---------------------------------------------------------------------------- */
+
+typedef struct fc_kernel {
+    const char *name;       /* as the image names it (C++ names mangled) */
+    const char *demangled;  /* C++ names demangled (libiberty); others as NAME */
+    bool entry;             /* a __global__ entry point; else a device function */
+    int registers;          /* registers per thread, from .nv.info; -1 when not recorded */
+    int64_t shared_bytes;   /* static shared memory, from .nv.shared.<name>; -1 when none */
+} fc_kernel;
+
+typedef struct fc_kernel_list {
+    fc_kernel *items;
+    size_t n, cap;
+    uint32_t elf_arch;      /* cubins: the SM in the cubin's own ELF header (e_flags) */
+    bool arch_mismatch;     /* cubins: it differs from the container entry's arch */
+    size_t image_size;      /* bytes of the decompressed image */
+    void *store;            /* owned strings */
+} fc_kernel_list;
+
+/* The kernels of one cubin or PTX image of OBJ (decompressed within opts->max_decompressed_size;
+ * call from the scan callback). FC_ERR_UNSUPPORTED for LTO-IR, obfuscated or unknown images. */
+FC_API fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts,
+                                  fc_kernel_list **out);
+FC_API void fc_kernel_list_free(fc_kernel_list *l); /* accepts NULL */
+
+/* The kernels of every entry of OBJ, read on opts->threads threads (0: all CPUs). *OUT and
+ * *STATUS get one element per entry, in container order; an element of *OUT is NULL where
+ * *STATUS says why. Free with fc_object_kernels_free. */
+FC_API fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_kernel_list ***out,
+                                   fc_status **status, size_t *n);
+FC_API void fc_object_kernels_free(fc_kernel_list **lists, fc_status *status, size_t n);
 
 /* ---- Fleets ----------------------------------------------------------------------------- */
 

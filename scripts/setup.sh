@@ -9,6 +9,7 @@ for p in meson ninja pkg-config cc python3 xz; do
 done
 if [ -z "$need" ]; then
     pkg-config --exists libelf libzstd liblz4 libarchive jansson || need=1
+    [ -f /usr/include/libiberty/demangle.h ] || need=1
 fi
 if [ -n "$need" ]; then
     if [ "$(id -u)" != 0 ]; then
@@ -19,7 +20,7 @@ if [ -n "$need" ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends \
         meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
-        libarchive-dev libjansson-dev python3 xz-utils >/dev/null
+        libarchive-dev libjansson-dev libiberty-dev python3 xz-utils >/dev/null
 fi
 if [ -d build ]; then
     meson setup --reconfigure build >/dev/null

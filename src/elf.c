@@ -124,6 +124,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     b.progress = fc_release_behind;
     const uint8_t *data = img->data + base;
     b.obj.image = data;
+    b.obj.image_reclaimable = img->own_mapping;
 
     GElf_Ehdr eh;
     size_t shstrndx, nsec;

@@ -146,6 +146,7 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     b.obj.size = img->size;
     b.image = img;
     b.obj.image = img->data;
+    b.obj.image_reclaimable = img->own_mapping;
     b.progress = fc_release_behind;
     if (f == FC_FORMAT_FATBIN)
         fc_fatbin_decode_run(&b, img->data, img->size, 0, FC_ORIGIN_FATBIN_FILE, NULL);

@@ -47,7 +47,8 @@ def help_goes_to_stdout_and_succeeds():
     rc, out, err = run("--help")
     eq(rc, 0)
     eq(err, "")
-    assert out.startswith("Usage: fatcheck [OPTION]... FILE|DIR...\n"), out
+    assert out.startswith("Usage: fatcheck [OPTION]... FILE|DIR..."), out
+    assert all(len(line) <= 80 for line in out.splitlines()), "help fits 80 columns"
     assert "Exit status: 0 ok; 1 a target cannot load any module of some file" in out
     assert len(out.splitlines()) <= 40, "help fits a screen"
 
@@ -691,6 +692,89 @@ def quiet_shows_only_problems():
     rc, out, err = run("--quiet", fx("missing"), fx("app"))
     eq((rc, out), (3, ""))
     eq(err, "fatcheck: %s: cannot open: No such file or directory\n" % fx("missing"))
+
+
+@test
+def kernels_missing_on_a_gpu_are_named():
+    # libmulti.so: one translation unit built for sm_80 (+PTX), one for sm_90 (+PTX).
+    doc = json.loads(run("--json", "--kernels", "--gpu", "sm_86", fx("libmulti.so"))[1])
+    v = doc["files"][0]["verdicts"][0]
+    eq(v["missing_kernels"], [{"name": "fc_tu_b_square", "demangled": "fc_tu_b_square",
+                               "available_in": ["sm_90", "compute_90"], "containers": 1}])
+    rc, out, err = run("--kernels", "--gpu", "sm_86", fx("libmulti.so"))
+    assert "    missing here: 1 kernel:\n      fc_tu_b_square  (in sm_90 compute_90)\n" in out, out
+    doc = json.loads(run("--json", "--kernels", "--gpu", "sm_90", fx("libmulti.so"))[1])
+    eq(doc["files"][0]["verdicts"][0]["missing_kernels"], [])  # sm_75's module holds no kernel
+    entries = [e for c in doc["files"][0]["containers"] for e in c["entries"]]
+    eq([[k["name"] for k in e["kernels"]] for e in entries],
+       [[], ["fc_tu_a_fill"], ["fc_tu_a_fill"], ["fc_tu_b_square"], ["fc_tu_b_square"]])
+    eq(entries[1]["kernels"][0], {"name": "fc_tu_a_fill", "demangled": "fc_tu_a_fill", "entry": True, "registers": 8})
+
+
+@test
+def kernels_in_the_listing():
+    rc, out, err = run("-l", "--kernels", fx("shared.sm_90.cubin"))
+    eq(out.splitlines()[3:], ["      kernel fc_shared_reduce  [24 registers, 1024 B shared]",
+                              "      device fc_shared_sum(float const*, int)  [84 registers]"])
+
+
+def patched_debug_fatbin(tmp, identifier):
+    """debug.fatbin with its first entry's identifier replaced (same length or shorter)."""
+    data = bytearray(open(fx("debug.fatbin"), "rb").read())
+    off = data.find(b"kernels.cu")
+    new = identifier.encode()
+    data[off:off + 10] = new + b"\0" * (10 - len(new))
+    p = os.path.join(tmp, "evil.fatbin")
+    open(p, "wb").write(data)
+    return p
+
+
+@test
+def extract_writes_images_named_like_cuobjdump():
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = os.path.join(tmp, "out")
+        rc, out, err = run("--extract", out_dir, "libmulti.so", "librdc.a", "compress_size.fatbin", "libembedded.so",
+                           "rdc_lto.o", "kernels.sm_90a.cubin", cwd=FIXTURES)
+        eq(rc, 0, err)
+        eq(sorted(os.listdir(out_dir)), sorted([
+            "libmulti.1.sm_75.cubin", "libmulti.2.sm_80.cubin", "libmulti.1.sm_80.ptx", "libmulti.3.sm_90.cubin",
+            "libmulti.2.sm_90.ptx", "librdc.1.sm_80.cubin", "librdc.1.sm_80.ptx", "librdc.2.sm_80.cubin",
+            "librdc.2.sm_80.ptx", "compress_size.1.sm_90.cubin", "compress_size.1.sm_90.ptx",
+            "libembedded.rodata.1.sm_80.cubin", "libembedded.rodata.2.compute_80.ptx",
+            "libembedded.fc_blobs.3.compute_80.ptx", "libembedded.fc_blobs.4.compute_80.ptx",
+            "kernels.sm_90a.sm_90a.cubin"]))
+        assert err.endswith("fatcheck: wrote 16 images to %s; 1 obfuscated LTO-IR image left out "
+                            "(only NVIDIA's tools read it)\n" % out_dir), err
+        # The zstd cubin decompressed is the very cubin compress_none.fatbin stores as is.
+        plain = open(fx("compress_none.fatbin"), "rb").read()[80:80 + 7880]
+        eq(open(os.path.join(out_dir, "compress_size.1.sm_90.cubin"), "rb").read(), plain)
+        ptx = open(os.path.join(out_dir, "compress_size.1.sm_90.ptx"), "rb").read()
+        assert ptx.lstrip().startswith(b".version 9.0") and b".entry fc_add(" in ptx and not ptx.endswith(b"\0")
+        # Existing files are kept unless --force.
+        rc, out, err = run("--extract", out_dir, "libmulti.so", cwd=FIXTURES)
+        eq(rc, 4)
+        assert "fatcheck: %s/libmulti.1.sm_75.cubin: exists; not overwritten (--force overwrites)\n" % out_dir in err
+        eq(run("--extract", out_dir, "--force", "libmulti.so", cwd=FIXTURES)[0], 0)
+
+
+@test
+def extracted_names_never_leave_the_directory():
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = os.path.join(tmp, "deep", "out")
+        os.makedirs(os.path.dirname(out_dir))
+        for ident in ("../../../x", "/tmp/x.cu", "..", "a/../../b"):
+            evil = patched_debug_fatbin(tmp, ident)
+            rc, out, err = run("--extract", out_dir, "--force", evil)
+            eq(rc, 0, (ident, err))
+        everything = sorted(os.path.relpath(os.path.join(d, f), tmp) for d, _, fs in os.walk(tmp) for f in fs)
+        eq([f for f in everything if not f.startswith("deep/out/") and f != "evil.fatbin"], [])
+        # A link planted in the directory is not followed.
+        target = os.path.join(tmp, "victim")
+        open(target, "w").write("keep me")
+        os.symlink(target, os.path.join(out_dir, "libmulti.1.sm_75.cubin"))
+        rc, out, err = run("--extract", out_dir, "--force", fx("libmulti.so"))
+        eq(rc, 4)
+        eq(open(target).read(), "keep me")
 
 
 def golden_listings():

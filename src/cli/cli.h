@@ -69,6 +69,10 @@ int explain_arch_list(FILE *out, const config *cfg, bool json);
  * indented by four; quoted text and parentheses are kept whole. */
 void wrap_print(FILE *out, const char *s);
 
+/* What cuobjdump lists of an object, and the name it gives image E, the Nth of its kind. */
+bool cuobjdump_lists(const fc_object *o, const fc_container *c);
+void cuobjdump_name(const fc_object *o, const fc_entry *e, unsigned n, char *buf, size_t size);
+
 /* The cuobjdump-style stem of a path: its last component without the last extension. */
 void path_stem(const char *path, char *buf, size_t size);
 

@@ -162,12 +162,16 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
     j->cfg = cfg;
     j->n_containers = obj->n_containers;
     size_t nt = cfg->n_targets;
+    j->unused = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->unused);
+    if (!j->unused) {
+        free(j);
+        return NULL;
+    }
     if (nt && obj->n_containers) {
         j->loads = calloc(obj->n_containers * nt, sizeof *j->loads);
-        j->unused = calloc(obj->n_containers, sizeof *j->unused);
         if (cfg->probe && cfg->prober)
             j->probes = calloc(obj->n_containers * nt, sizeof *j->probes);
-        if (!j->loads || !j->unused || (cfg->probe && cfg->prober && !j->probes)) {
+        if (!j->loads || (cfg->probe && cfg->prober && !j->probes)) {
             judgement_free(j);
             return NULL;
         }
@@ -223,6 +227,10 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
         finish_verdict(&j->verdicts[t]);
     if (cfg->have_arch_list)
         check_arch_list(j, obj);
+    if (cfg->kernels && !(j->kv = kernel_view_new(obj, cfg->opts, j))) {
+        judgement_free(j);
+        return NULL;
+    }
     return j;
 }
 
@@ -230,6 +238,7 @@ void judgement_free(judgement *j)
 {
     if (!j)
         return;
+    kernel_view_free(j->kv, j->cfg->n_targets);
     free(j->loads);
     free(j->unused);
     free(j->probes);

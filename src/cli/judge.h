@@ -3,6 +3,7 @@
 #define FC_JUDGE_H
 
 #include "fatcheck.h"
+#include "kernel_view.h"
 #include "torch_env.h"
 
 #define MAX_TARGETS 64
@@ -23,6 +24,8 @@ typedef struct config {
     char no_target_reason[640]; /* why there are no targets, when there are none */
     /* --torch-extensions: the extension being scanned, and the current Python/torch */
     bool quiet;              /* text: only files with problems */
+    bool kernels;            /* --kernels: read every image's kernels */
+    const fc_options *opts;
     bool colour;             /* text: colour the verdicts */
     bool torch_mode;
     const fc_torch_extension *torch_ext;
@@ -79,6 +82,7 @@ typedef struct judgement {
     size_t n_unexpected;
     bool arch_list_ok;
     size_t probe_disagreements, probe_compared, probe_crashes;
+    kernel_view *kv;         /* --kernels */
 } judgement;
 
 judgement *judge_object(const config *cfg, const fc_object *obj);

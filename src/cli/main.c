@@ -7,52 +7,47 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "extract.h"
 #include "progress.h"
 #include "torch_env.h"
 
 static const char usage_text[] =
-    "Usage: fatcheck [OPTION]... FILE|DIR...\n"
-    "       fatcheck --arch-list VALUE          (explain a TORCH_CUDA_ARCH_LIST value)\n"
-    "List the CUDA code in libraries, executables, objects, archives, fat binaries, cubins\n"
-    "and PTX (directories recursively), and say whether each target GPU can load it.\n"
-    "\n"
-    "Targets (default: the local GPUs and driver, through libcuda.so.1):\n"
-    "  -g, --gpu SPEC        judge for SPEC: sm_86, 8.6, 86 or a product (\"RTX 4090\");\n"
-    "                        repeatable, comma-separated\n"
-    "  -a, --arch-list VALUE judge for a TORCH_CUDA_ARCH_LIST value, and check that each\n"
-    "                        file holds exactly what it builds\n"
-    "  -d, --driver VERSION  the targets' driver: a CUDA version (12.4) or a release (550.54.14)\n"
-    "      --gpus-from FILE  judge for a fleet: nvidia-smi --query-gpu CSV or kubectl get\n"
-    "                        nodes -o json output (\"-\": standard input), grouped per model\n"
-    "      --strict          fail (exit 1) on partial verdicts too\n"
-    "      --probe           ask the local driver to load every container, and report\n"
-    "                        each disagreement with the prediction\n"
+    "Usage: fatcheck [OPTION]... FILE|DIR...   (fatcheck --arch-list VALUE explains it)\n"
+    "Lists the CUDA code in libraries, executables, objects, archives, fat binaries, cubins,\n"
+    "PTX and packages, and says whether each target GPU can load it.\n"
+    "Targets (default: the local GPUs and driver):\n"
+    "  -g, --gpu SPEC         sm_86, 8.6, 86 or a product (\"RTX 4090\"); repeatable\n"
+    "  -a, --arch-list VALUE  a TORCH_CUDA_ARCH_LIST; checks files hold what it builds\n"
+    "  -d, --driver VERSION   the targets' driver: CUDA 12.4, or release 550.54.14\n"
+    "      --gpus-from FILE   nvidia-smi --query-gpu CSV or kubectl get nodes -o json\n"
+    "      --strict           exit 1 on partial verdicts too\n"
+    "      --probe            ask the local driver to load every container\n"
     "Output (default: a summary per file):\n"
-    "  -l, --list            one line per image     --json       one JSON document\n"
-    "  -q, --quiet           only files with problems   --color=auto|always|never\n"
-    "      --list-elf        cubins as cuobjdump --list-elf; --list-ptx likewise for PTX\n"
-    "      --torch-extensions  judge PyTorch's JIT extension cache (default folder, or the\n"
-    "                        folders given); --python 3.12, --torch-cuda 13.0 name the\n"
-    "                        current ones (default: read from the python3 on PATH)\n"
-    "Inputs (containers kept as data in other sections: by default a section is searched\n"
-    "when its first MiB holds one):\n"
-    "      --embedded        search every data section   --no-embedded  search none\n"
-    "      --packages        in directories, also open wheels, tarballs and images\n"
-    "                        (named ones always are: .whl .conda .tar[.gz|.zst|.xz|.bz2])\n"
-    "      --no-recurse      a directory is an error   -j, --threads N  (default: all CPUs)\n"
+    "  -l, --list             a line per image       --json       one JSON document\n"
+    "      --list-elf         cubins as cuobjdump --list-elf; --list-ptx likewise for PTX\n"
+    "  -k, --kernels          the kernels of every image; name those a target lacks\n"
+    "      --extract DIR      write every image as cuobjdump -xelf names it (--force)\n"
+    "  -q, --quiet            only files with problems   --color=auto|always|never\n"
+    "Inputs:\n"
+    "      --torch-extensions PyTorch's extension cache, or the folders given; --python\n"
+    "                         3.12, --torch-cuda 13.0 name the current ones\n"
+    "      --embedded         search every data section for containers kept as data\n"
+    "      --no-embedded      search none (default: sections whose first MiB holds one)\n"
+    "      --packages         open wheels, tarballs and images found in directories too\n"
+    "      --no-recurse       a directory is an error   -j, --threads N\n"
     "  -h, --help, -V, --version\n"
-    "\n"
-    "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict: or some\n"
-    "module); 2 usage error; 3 an input could not be read or decoded; 4 internal or\n"
-    "output error; 5 a file does not hold what --arch-list builds.\n"
-    "\n"
+    "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict: some\n"
+    "module); 2 usage error; 3 an input could not be read or decoded; 4 internal or output\n"
+    "error; 5 a file does not hold what --arch-list builds.\n"
     "Examples:\n"
     "  fatcheck /usr/local/cuda/lib64/libcublasLt.so.13\n"
-    "  fatcheck --gpu H100,L4 --driver 550.54.14 ~/.cache/torch_extensions\n"
+    "  fatcheck --gpu H100,L4 --driver 550.54.14 dist/*.whl\n"
+    "  fatcheck --torch-extensions\n"
     "  fatcheck --arch-list \"8.0;8.6+PTX\"\n";
 
 typedef struct run {
     renderer *r;
+    extractor *x;            /* --extract, or NULL */
     config *cfg;
     const fc_options *opts;
     int input_errors;
@@ -66,12 +61,14 @@ static int on_object(void *ctx, const fc_object *obj)
     run *rn = ctx;
     progress_clear();
     judgement *j = NULL;
-    if (rn->cfg->n_targets || rn->cfg->have_arch_list) {
+    if (rn->cfg->n_targets || rn->cfg->have_arch_list || rn->cfg->kernels) {
         j = judge_object(rn->cfg, obj);
         if (!j)
             rn->internal = 1;
     }
     rn->r->object(rn->r, obj, j);
+    if (rn->x && extract_object(rn->x, obj))
+        rn->internal = 1;
     if (obj->error)
         rn->input_errors++;
     if (j) {
@@ -195,7 +192,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 
 enum {
     OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_PACKAGES,
-    OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_COLOR, OPT_STRICT, OPT_PROBE,
+    OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_COLOR, OPT_KERNELS, OPT_EXTRACT, OPT_FORCE, OPT_STRICT, OPT_PROBE,
 };
 
 int main(int argc, char **argv)
@@ -212,6 +209,9 @@ int main(int argc, char **argv)
         {"torch-extensions", no_argument, NULL, OPT_TORCH},
         {"gpus-from", required_argument, NULL, OPT_GPUS_FROM},
         {"quiet", no_argument, NULL, 'q'},
+        {"kernels", no_argument, NULL, 'k'},
+        {"extract", required_argument, NULL, OPT_EXTRACT},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"color", required_argument, NULL, OPT_COLOR},
         {"python", required_argument, NULL, OPT_PYTHON},
         {"torch-cuda", required_argument, NULL, OPT_TORCH_CUDA},
@@ -228,12 +228,15 @@ int main(int argc, char **argv)
     fc_options opts;
     fc_options_init(&opts);
     static config cfg;
+    cfg.opts = &opts;
     fc_jit_policy_from_env(&cfg.jit);
     output_mode mode = OUT_SUMMARY;
     int modes = 0, list_elf = 0, list_ptx = 0;
     const char *driver_text = NULL;
     char named_python[16] = "";
     const char *gpus_from = NULL;
+    const char *extract_dir = NULL;
+    bool force = false;
     int named_torch_cuda = -1;
     char err[512];
     fc_target named[MAX_TARGETS];
@@ -241,7 +244,7 @@ int main(int argc, char **argv)
     int c;
     opterr = 0;
     const char *colour = "auto";
-    while ((c = getopt_long(argc, argv, ":lj:g:a:d:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":lj:g:a:d:qkhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'l':
             mode = OUT_ENTRIES, modes |= 1;
@@ -285,6 +288,15 @@ int main(int argc, char **argv)
         }
         case 'q':
             cfg.quiet = true;
+            break;
+        case OPT_EXTRACT:
+            extract_dir = optarg;
+            break;
+        case OPT_FORCE:
+            force = true;
+            break;
+        case 'k':
+            cfg.kernels = true;
             break;
         case OPT_COLOR:
             if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 && strcmp(optarg, "never") != 0)
@@ -444,6 +456,14 @@ int main(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     run rn = {.r = r, .cfg = &cfg, .opts = &opts};
+    extractor x;
+    if (extract_dir) {
+        if (extractor_open(&x, extract_dir, force, opts.max_decompressed_size, stderr) != 0) {
+            render_free(r);
+            return EXIT_INTERNAL;
+        }
+        rn.x = &x;
+    }
     if (cfg.torch_mode) {
         /* Each extension folder (default: PyTorch's own cache) is searched for the library
          * PyTorch loads, and that library is judged. */
@@ -459,6 +479,8 @@ int main(int argc, char **argv)
     }
     for (int i = optind; i < argc && !cfg.torch_mode; i++) {
         r->begin_input(r, argv[i]);
+        if (rn.x)
+            extractor_begin_input(rn.x);
         int rc = fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {
             fprintf(stderr, "fatcheck: %s: %s\n", argv[i], fc_status_name((fc_status)rc));
@@ -468,6 +490,14 @@ int main(int argc, char **argv)
     progress_clear();
     r->finish(r);
     render_free(r);
+    if (rn.x) {
+        fprintf(stderr, "fatcheck: wrote %zu images to %s", x.written, x.dir);
+        if (x.skipped)
+            fprintf(stderr, "; %zu obfuscated LTO-IR image%s left out (only NVIDIA's tools read %s)", x.skipped,
+                    x.skipped == 1 ? "" : "s", x.skipped == 1 ? "it" : "them");
+        fputc('\n', stderr);
+        extractor_close(&x);
+    }
     fc_prober_close(cfg.prober);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));

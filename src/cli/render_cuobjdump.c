@@ -22,20 +22,6 @@ typedef struct listing {
     char *input;           /* current input path */
 } listing;
 
-static const char *selected_section(const fc_object *o)
-{
-    const char *relfatbin = NULL;
-    for (size_t i = 0; i < o->n_containers; i++) {
-        const char *s = o->containers[i].section;
-        if (o->containers[i].origin != FC_ORIGIN_SECTION || !s)
-            continue;
-        if (strcmp(s, ".nv_fatbin") == 0)
-            return s;
-        relfatbin = s;
-    }
-    return relfatbin;
-}
-
 static void print_member_heading(FILE *out, const fc_object *o)
 {
     if (o->path[0] == '/') {
@@ -54,20 +40,9 @@ static void list_entry(renderer *r, listing *l, const fc_object *o, const fc_ent
     if ((ptx && !l->ptx) || (e->kind == FC_IMAGE_CUBIN && !l->elf) || (!ptx && e->kind != FC_IMAGE_CUBIN))
         return;
     unsigned n = ptx ? ++l->n_ptx : ++l->n_elf;
-    char arch[32], stem[4096];
-    fc_entry_cuobjdump_arch(e, arch, sizeof arch);
-    const char *ext = ptx ? "ptx" : "cubin";
-    const char *label = ptx ? "PTX file" : "ELF file";
-    if (o->format == FC_FORMAT_CUBIN) {
-        path_stem(o->path, stem, sizeof stem);
-        fprintf(r->out, "%s %4u: %s.%s.%s\n", label, n, stem, arch, ext);
-    } else if (e->identifier) {
-        path_stem(e->identifier, stem, sizeof stem);
-        fprintf(r->out, "%s %4u: %s.%s.%s\n", label, n, stem, arch, ext);
-    } else {
-        path_stem(o->path, stem, sizeof stem);
-        fprintf(r->out, "%s %4u: %s.%u.%s.%s\n", label, n, stem, n, arch, ext);
-    }
+    char name[4200];
+    cuobjdump_name(o, e, n, name, sizeof name);
+    fprintf(r->out, "%s %4u: %s\n", ptx ? "PTX file" : "ELF file", n, name);
     l->listed++;
 }
 
@@ -77,13 +52,10 @@ static void cuobjdump_object(renderer *r, const fc_object *o, const judgement *v
     listing *l = r->state;
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);
-    const char *section = o->format == FC_FORMAT_ELF ? selected_section(o) : NULL;
     bool heading = o->member != NULL;
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
-        if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE)
-            continue;
-        if (section && (!c->section || strcmp(c->section, section) != 0))
+        if (!cuobjdump_lists(o, c))
             continue;
         if (heading) {
             print_member_heading(r->out, o);

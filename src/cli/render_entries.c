@@ -6,7 +6,8 @@
 
 static void entries_object(renderer *r, const fc_object *o, const judgement *verdicts)
 {
-    (void)verdicts; /* listings show images, not verdicts */
+    /* listings show images, not verdicts; with --kernels, each image's kernels */
+    const kernel_view *kv = verdicts ? verdicts->kv : NULL;
     FILE *out = r->out;
     fprintf(out, "%s:\n", o->label);
     if (o->n_containers)
@@ -37,6 +38,18 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
             if (e->options)
                 fprintf(out, " options=\"%s\"", e->options);
             putc('\n', out);
+            const fc_kernel_list *kl = kv ? kernel_view_entry(kv, i, j) : NULL;
+            if (kl && kl->arch_mismatch)
+                fprintf(out, "      warning: the cubin's own header says sm_%u\n", kl->elf_arch);
+            for (size_t k = 0; kl && k < kl->n; k++) {
+                const fc_kernel *kn = &kl->items[k];
+                fprintf(out, "      %s %s", kn->entry ? "kernel" : "device", kn->demangled);
+                if (kn->registers >= 0)
+                    fprintf(out, "  [%d registers", kn->registers);
+                if (kn->shared_bytes >= 0)
+                    fprintf(out, "%s%lld B shared", kn->registers >= 0 ? ", " : "  [", (long long)kn->shared_bytes);
+                fputs(kn->registers >= 0 || kn->shared_bytes >= 0 ? "]\n" : "\n", out);
+            }
         }
     }
     if (!o->n_containers && !o->error)

@@ -14,7 +14,35 @@ typedef struct json_state {
     size_t n_errors, cap_errors;
 } json_state;
 
-static void json_entry(FILE *out, const fc_entry *e)
+static void json_kernels(FILE *out, const fc_entry *e, const fc_kernel_list *kl, fc_status st)
+{
+    if (!kl) {
+        if (e->kind == FC_IMAGE_CUBIN || e->kind == FC_IMAGE_PTX) {
+            fputs(",\"kernels_error\":", out);
+            json_string(out, fc_status_name(st));
+        }
+        return;
+    }
+    if (kl->arch_mismatch)
+        fprintf(out, ",\"elf_arch\":\"sm_%u\"", kl->elf_arch);
+    fputs(",\"kernels\":[", out);
+    for (size_t k = 0; k < kl->n; k++) {
+        const fc_kernel *kn = &kl->items[k];
+        fputs(k ? ",{\"name\":" : "{\"name\":", out);
+        json_string(out, kn->name);
+        fputs(",\"demangled\":", out);
+        json_string(out, kn->demangled);
+        fprintf(out, ",\"entry\":%s", kn->entry ? "true" : "false");
+        if (kn->registers >= 0)
+            fprintf(out, ",\"registers\":%d", kn->registers);
+        if (kn->shared_bytes >= 0)
+            fprintf(out, ",\"shared_bytes\":%lld", (long long)kn->shared_bytes);
+        fputs("}", out);
+    }
+    fputs("]", out);
+}
+
+static void json_entry(FILE *out, const fc_entry *e, const fc_kernel_list *kl, fc_status kst, bool kernels)
 {
     char arch[32];
     fputs("{\"kind\":", out);
@@ -40,6 +68,8 @@ static void json_entry(FILE *out, const fc_entry *e)
         fputs(",\"options\":", out);
         json_string(out, e->options);
     }
+    if (kernels)
+        json_kernels(out, e, kl, kst);
     putc('}', out);
 }
 
@@ -113,6 +143,27 @@ static void json_verdicts(FILE *out, const judgement *j)
         if (j->probes)
             fprintf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
                     j->probe_compared, j->probe_disagreements, j->probe_crashes);
+        if (j->kv) {
+            fputs(",\"missing_kernels\":[", out);
+            for (size_t m = 0; m < j->kv->n_missing[t]; m++) {
+                const missing_kernel *mk = &j->kv->missing[t][m];
+                fputs(m ? ",\n {\"name\":" : "\n {\"name\":", out);
+                json_string(out, mk->name);
+                fputs(",\"demangled\":", out);
+                json_string(out, mk->demangled);
+                fputs(",\"available_in\":[", out);
+                char archs[256];
+                snprintf(archs, sizeof archs, "%s", mk->available_in);
+                char *save = NULL;
+                int first = 1;
+                for (char *a = strtok_r(archs, " ", &save); a; a = strtok_r(NULL, " ", &save), first = 0) {
+                    fputs(first ? "" : ",", out);
+                    json_string(out, a);
+                }
+                fprintf(out, "],\"containers\":%zu}", mk->containers);
+            }
+            fputs("]", out);
+        }
         fputs("}", out);
     }
     fputs("]", out);
@@ -207,7 +258,9 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         fputs(",\"entries\":[", out);
         for (size_t k = 0; k < c->n_entries; k++) {
             fputs(k ? ",\n  " : "\n  ", out);
-            json_entry(out, &c->entries[k]);
+            const kernel_view *kv = j ? j->kv : NULL;
+            json_entry(out, &c->entries[k], kv ? kernel_view_entry(kv, i, k) : NULL,
+                       kv ? kv->status[kv->first[i] + k] : FC_OK, kv != NULL);
         }
         fputs("]", out);
         if (j && j->cfg->n_targets)

@@ -103,6 +103,27 @@ static void print_ways(FILE *out, const verdict *v)
         fprintf(out, "%s%s only through PTX JIT", sep, fmt_count(v->jit, n, sizeof n));
 }
 
+/* "    missing here: 3 kernels: a, b, c" with at most five names, each cut to fit. */
+static void print_missing_kernels(FILE *out, const judgement *j, size_t t)
+{
+    size_t n = j->kv->n_missing[t];
+    char count[32];
+    if (!n) {
+        fputs("    missing here: no kernel (what fails here is also provided by a module that loads)\n", out);
+        return;
+    }
+    fprintf(out, "    missing here: %s kernel%s%s\n", fmt_count(n, count, sizeof count), n == 1 ? "" : "s",
+            n > 5 ? ", among them:" : ":");
+    for (size_t m = 0; m < n && m < 5; m++) {
+        const missing_kernel *mk = &j->kv->missing[t][m];
+        size_t len = strlen(mk->demangled);
+        fprintf(out, "      %.*s%s  (in %s)\n", len > 50 ? 47 : (int)len, mk->demangled, len > 50 ? "..." : "",
+                mk->available_in[0] ? mk->available_in : "no image");
+    }
+    if (n > 5)
+        fprintf(out, "      and %s more (--json lists them all)\n", fmt_count(n - 5, count, sizeof count));
+}
+
 void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
 {
     const config *cfg = j->cfg;
@@ -165,6 +186,8 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                   out);
             explained = true;
         }
+        if (j->kv && (v->status == VERDICT_PARTIAL || v->status == VERDICT_NONE))
+            print_missing_kernels(out, j, t);
         if (v->status == VERDICT_NONE)
             print_fix(out, cfg, obj, j, v, "    ");
         if (v->status == VERDICT_PARTIAL && v->unsupported_ptx)

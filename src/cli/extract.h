@@ -1,0 +1,27 @@
+/* extract.h - --extract DIR. */
+#ifndef FC_EXTRACT_H
+#define FC_EXTRACT_H
+
+#include <stdio.h>
+
+#include "cli.h"
+
+typedef struct extractor {
+    const char *dir;
+    int dirfd;
+    bool force;
+    uint64_t limit;          /* largest image written */
+    FILE *err;
+    unsigned n_elf, n_ptx, n_other; /* numbering within the current input */
+    size_t written, skipped;
+} extractor;
+
+/* Creates DIR if it does not exist. Returns -1 (having said why on ERR) on failure. */
+int extractor_open(extractor *x, const char *dir, bool force, uint64_t limit, FILE *err);
+void extractor_close(extractor *x);
+/* Numbering restarts with each input named on the command line, as with cuobjdump. */
+void extractor_begin_input(extractor *x);
+/* Writes OBJ's images; returns how many could not be written. */
+int extract_object(extractor *x, const fc_object *obj);
+
+#endif

@@ -1,0 +1,362 @@
+/* kernels.c - the kernels an image holds: entry points and device functions of a cubin
+ * (read as ELF from memory), or the .entry and .func names of PTX; per-kernel registers
+ * and static shared memory where the cubin records them; names demangled with libiberty,
+ * the GNU demangler. Images of one object are read in parallel, each thread holding one
+ * decompressed image at a time. */
+#include <gelf.h>
+#include <libelf.h>
+#include <libiberty/demangle.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "internal.h"
+
+#define STO_CUDA_ENTRY 0x10      /* st_other of a __global__ function (seen in every cubin) */
+#define EIATTR_REGCOUNT 0x2f     /* .nv.info attribute: {u32 symbol, u32 registers} */
+#define EIFMT_SVAL 0x04
+#define DEMANGLE_UNLIMITED 4096u
+/* Worker stacks: room for the demangler's recursion on names of DEMANGLE_UNLIMITED bytes
+ * (a few hundred bytes a level); only the pages used count against memory. */
+#define KERNEL_WORKER_STACK (16u << 20)
+
+struct fc_kernel_list_store {
+    char **strings;
+    size_t n, cap;
+};
+
+static char *keep(fc_kernel_list *l, const char *s, size_t n)
+{
+    struct fc_kernel_list_store *st = l->store;
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 16;
+        char **p = realloc(st->strings, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        st->strings = p;
+        st->cap = cap;
+    }
+    char *c = malloc(n + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    st->strings[st->n++] = c;
+    return c;
+}
+
+static bool add_kernel(fc_kernel_list *l, const char *name, size_t len, bool entry)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        fc_kernel *p = realloc(l->items, cap * sizeof *p);
+        if (!p)
+            return false;
+        l->items = p;
+        l->cap = cap;
+    }
+    fc_kernel *k = &l->items[l->n];
+    memset(k, 0, sizeof *k);
+    if (!(k->name = keep(l, name, len)))
+        return false;
+    /* libiberty stops at a nesting depth of 2,048 to protect its stack; cuBLASLt's longest
+     * template names (2.5 KB) go deeper, as c++filt -r shows. Depth is bounded by the name's
+     * length, so names up to DEMANGLE_UNLIMITED bytes are demangled without the limit, on
+     * threads with stacks sized for it; longer ones keep it. */
+    int flags = DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES | (len <= DEMANGLE_UNLIMITED ? DMGL_NO_RECURSE_LIMIT : 0);
+    char *dm = len > 2 && name[0] == '_' && name[1] == 'Z' ? cplus_demangle(k->name, flags) : NULL;
+    k->demangled = dm ? keep(l, dm, strlen(dm)) : k->name;
+    free(dm);
+    if (!k->demangled)
+        return false;
+    k->entry = entry;
+    k->registers = -1;
+    k->shared_bytes = -1;
+    l->n++;
+    return true;
+}
+
+static fc_kernel *find(fc_kernel_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].name, name) == 0)
+            return &l->items[i];
+    return NULL;
+}
+
+static fc_kernel *find_n(fc_kernel_list *l, const char *name, size_t len)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strncmp(l->items[i].name, name, len) == 0 && l->items[i].name[len] == '\0')
+            return &l->items[i];
+    return NULL;
+}
+
+static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t size)
+{
+    if (size < 64 || memcmp(img, "\177ELF", 4) != 0)
+        return FC_ERR_FORMAT;
+    fc_libelf_init();
+    Elf *elf = elf_memory((char *)img, size);
+    if (!elf)
+        return FC_ERR_FORMAT;
+    fc_status st = FC_OK;
+    GElf_Ehdr eh;
+    size_t shstrndx;
+    if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+        st = FC_ERR_FORMAT;
+        goto cleanup;
+    }
+    l->elf_arch = eh.e_ident[EI_ABIVERSION] >= 8 ? (eh.e_flags >> 8) & 0xff : eh.e_flags & 0xff;
+    /* First the functions, then their attributes: registers in .nv.info, static shared
+     * memory as the size of .nv.shared.<name>. */
+    Elf_Data *symdata = NULL;
+    size_t nsyms = 0, symstr = 0;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+            continue;
+        symdata = elf_getdata(scn, NULL);
+        nsyms = sh.sh_size / sh.sh_entsize;
+        symstr = sh.sh_link;
+        break;
+    }
+    for (size_t i = 1; symdata && i < nsyms; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(symdata, (int)i, &sym))
+            break;
+        const char *name = elf_strptr(elf, symstr, sym.st_name);
+        /* Local functions are the compiler's private copies ("name$1"), not kernels or
+         * device functions anyone names. */
+        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+            sym.st_shndx == SHN_UNDEF || !name || !*name)
+            continue;
+        if (!add_kernel(l, name, strlen(name), (sym.st_other & STO_CUDA_ENTRY) != 0)) {
+            st = FC_ERR_NOMEM;
+            goto cleanup;
+        }
+    }
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        const char *sname;
+        if (!gelf_getshdr(scn, &sh) || !(sname = elf_strptr(elf, shstrndx, sh.sh_name)))
+            continue;
+        if (strncmp(sname, ".nv.shared.", 11) == 0) {
+            fc_kernel *k = find(l, sname + 11);
+            if (k)
+                k->shared_bytes = (int64_t)sh.sh_size;
+        } else if (strncmp(sname, ".nv.info", 8) == 0 && sh.sh_type != SHT_NOBITS) {
+            Elf_Data *d = elf_rawdata(scn, NULL);
+            const uint8_t *p = d ? d->d_buf : NULL;
+            size_t n = d ? d->d_size : 0;
+            /* Attributes: u8 format, u8 attribute, u16 size (for sized formats), value. */
+            for (size_t at = 0; p && at + 4 <= n;) {
+                uint8_t fmt = p[at], attr = p[at + 1];
+                uint16_t len = fc_rd16(p + at + 2);
+                size_t next = fmt == EIFMT_SVAL ? at + 4 + len : at + 4;
+                if (next > n)
+                    break;
+                if (fmt == EIFMT_SVAL && attr == EIATTR_REGCOUNT && len == 8 && symdata) {
+                    GElf_Sym sym;
+                    uint32_t idx = fc_rd32(p + at + 4);
+                    const char *name;
+                    if (idx < nsyms && gelf_getsym(symdata, (int)idx, &sym) &&
+                        (name = elf_strptr(elf, symstr, sym.st_name))) {
+                        fc_kernel *k = find(l, name);
+                        if (k)
+                            k->registers = (int)fc_rd32(p + at + 8);
+                    }
+                }
+                at = next;
+            }
+        }
+    }
+cleanup:
+    elf_end(elf);
+    return st;
+}
+
+/* PTX: ".entry NAME(" and ".func [(ret)] NAME(", at the start of a directive line. */
+static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
+{
+    size_t i = 0;
+    while (i < size) {
+        size_t eol = i;
+        while (eol < size && text[eol] != '\n')
+            eol++;
+        const char *line = text + i, *end = text + eol;
+        while (line < end && (*line == ' ' || *line == '\t'))
+            line++;
+        static const char *const prefixes[] = {".visible ", ".weak ", ".extern "};
+        bool external = false;
+        for (size_t k = 0; k < 3; k++) {
+            size_t pl = strlen(prefixes[k]);
+            if ((size_t)(end - line) > pl && memcmp(line, prefixes[k], pl) == 0) {
+                external |= k == 2;
+                line += pl;
+            }
+        }
+        bool entry = (size_t)(end - line) > 7 && memcmp(line, ".entry ", 7) == 0;
+        bool func = (size_t)(end - line) > 6 && memcmp(line, ".func ", 6) == 0;
+        if ((entry || func) && !external) {
+            const char *p = line + (entry ? 7 : 6);
+            while (p < end && *p == ' ')
+                p++;
+            if (func && p < end && *p == '(') { /* return value list */
+                while (p < end && *p != ')')
+                    p++;
+                if (p < end)
+                    p++;
+                while (p < end && *p == ' ')
+                    p++;
+            }
+            const char *name = p;
+            while (p < end && *p != '(' && *p != ' ' && *p != '\t' && *p != '\r')
+                p++;
+            if (p > name && !find_n(l, name, (size_t)(p - name)) && !add_kernel(l, name, (size_t)(p - name), entry))
+                return FC_ERR_NOMEM;
+        }
+        i = eol + 1;
+    }
+    return FC_OK;
+}
+
+void fc_kernel_list_free(fc_kernel_list *l)
+{
+    if (!l)
+        return;
+    struct fc_kernel_list_store *st = l->store;
+    for (size_t i = 0; st && i < st->n; i++)
+        free(st->strings[i]);
+    if (st)
+        free(st->strings);
+    free(st);
+    free(l->items);
+    free(l);
+}
+
+fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_kernel_list **out)
+{
+    *out = NULL;
+    if (!obj->image || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
+        return FC_ERR_UNSUPPORTED;
+    if (e->obfuscated)
+        return FC_ERR_UNSUPPORTED;
+    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return FC_ERR_FORMAT;
+    fc_options defaults;
+    if (!opts) {
+        fc_options_init(&defaults);
+        opts = &defaults;
+    }
+    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    void *buf = NULL;
+    size_t n = (size_t)e->stored_size;
+    if (e->compression != FC_COMPRESSION_NONE) {
+        fc_status st = fc_decompress(e->compression, src, n, e->uncompressed_size, opts->max_decompressed_size, &buf, &n);
+        if (st != FC_OK)
+            return st;
+        src = buf;
+    }
+    fc_kernel_list *l = calloc(1, sizeof *l);
+    fc_status st = FC_ERR_NOMEM;
+    if (l && (l->store = calloc(1, sizeof(struct fc_kernel_list_store)))) {
+        l->image_size = n;
+        st = e->kind == FC_IMAGE_CUBIN ? cubin_kernels(l, src, n) : ptx_kernels(l, (const char *)src, n);
+    }
+    free(buf);
+    if (obj->image_reclaimable) { /* the stored bytes are read; let their pages go */
+        fc_image img = {obj->image, (size_t)obj->size, -1, true};
+        fc_image_release(&img, e->payload_offset, e->stored_size);
+    }
+    if (st != FC_OK) {
+        fc_kernel_list_free(l);
+        return st;
+    }
+    l->arch_mismatch = e->kind == FC_IMAGE_CUBIN && l->elf_arch != e->arch;
+    *out = l;
+    return FC_OK;
+}
+
+/* ---- Every entry of an object, spread over threads -------------------------------------- */
+
+typedef struct kernels_job {
+    const fc_object *obj;
+    const fc_options *opts;
+    const fc_entry **entries;
+    fc_kernel_list **lists;
+    fc_status *status;
+    size_t n, next;
+    pthread_mutex_t lock;
+} kernels_job;
+
+static void *kernels_worker(void *arg)
+{
+    kernels_job *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        size_t i = j->next++;
+        pthread_mutex_unlock(&j->lock);
+        if (i >= j->n)
+            return NULL;
+        j->status[i] = fc_entry_kernels(j->obj, j->entries[i], j->opts, &j->lists[i]);
+    }
+}
+
+fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_kernel_list ***out, fc_status **status,
+                            size_t *n)
+{
+    *out = NULL;
+    *status = NULL;
+    *n = 0;
+    size_t total = 0;
+    for (size_t c = 0; c < obj->n_containers; c++)
+        total += obj->containers[c].n_entries;
+    kernels_job j = {.obj = obj, .opts = opts, .n = total};
+    j.entries = calloc(total ? total : 1, sizeof *j.entries);
+    j.lists = calloc(total ? total : 1, sizeof *j.lists);
+    j.status = calloc(total ? total : 1, sizeof *j.status);
+    if (!j.entries || !j.lists || !j.status) {
+        free(j.entries);
+        free(j.lists);
+        free(j.status);
+        return FC_ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t c = 0; c < obj->n_containers; c++)
+        for (size_t e = 0; e < obj->containers[c].n_entries; e++)
+            j.entries[k++] = &obj->containers[c].entries[e];
+    pthread_mutex_init(&j.lock, NULL);
+    long cpus = opts && opts->threads ? (long)opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nt = cpus < 1 ? 1 : (size_t)cpus > 64 ? 64 : (size_t)cpus;
+    if (nt > total)
+        nt = total ? total : 1;
+    pthread_t tids[64];
+    size_t started = 0;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, KERNEL_WORKER_STACK);
+    for (size_t t = 1; t < nt; t++)
+        if (pthread_create(&tids[started], &attr, kernels_worker, &j) == 0)
+            started++;
+    pthread_attr_destroy(&attr);
+    kernels_worker(&j);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    pthread_mutex_destroy(&j.lock);
+    free(j.entries);
+    *out = j.lists;
+    *status = j.status;
+    *n = total;
+    return FC_OK;
+}
+
+void fc_object_kernels_free(fc_kernel_list **lists, fc_status *status, size_t n)
+{
+    for (size_t i = 0; lists && i < n; i++)
+        fc_kernel_list_free(lists[i]);
+    free(lists);
+    free(status);
+}

@@ -1,0 +1,125 @@
+/* test_kernels.c - kernels read from cubins and PTX: names, demangling, registers, shared
+ * memory, device functions, and the cubin's own architecture checked against its entry. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatcheck.h"
+#include "tap.h"
+#include "testutil.h"
+
+typedef struct got {
+    fc_kernel_list *lists[16];
+    fc_status status[16];
+    size_t n;
+} got;
+
+static int collect(void *ctx, const fc_object *o)
+{
+    got *g = ctx;
+    for (size_t c = 0; c < o->n_containers; c++)
+        for (size_t e = 0; e < o->containers[c].n_entries && g->n < 16; e++, g->n++)
+            g->status[g->n] = fc_entry_kernels(o, &o->containers[c].entries[e], NULL, &g->lists[g->n]);
+    return 0;
+}
+
+static got kernels_of(const char *fixture)
+{
+    got g;
+    memset(&g, 0, sizeof g);
+    fc_scan(fixture_path(fixture), NULL, collect, NULL, &g);
+    return g;
+}
+
+static void drop(got *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        fc_kernel_list_free(g->lists[i]);
+}
+
+static const char *names(const fc_kernel_list *l)
+{
+    static char out[4096];
+    out[0] = '\0';
+    for (size_t i = 0; l && i < l->n; i++) {
+        char one[512];
+        snprintf(one, sizeof one, "%s%s%s/%d/%lld", i ? "; " : "", l->items[i].entry ? "" : "device ",
+                 l->items[i].demangled, l->items[i].registers, (long long)l->items[i].shared_bytes);
+        strncat(out, one, sizeof out - strlen(out) - 1);
+    }
+    return out;
+}
+
+int main(void)
+{
+    got g = kernels_of("kernels.sm_90.cubin");
+    ok(g.n == 1 && g.status[0] == FC_OK, "a cubin file has one image, read");
+    /* Registers and shared memory as ptxas -v reported them when the fixtures were built. */
+    is_str(names(g.lists[0]),
+           "void fc_fixture::scale<double>(double*, double, int)/8/-1; "
+           "void fc_fixture::scale<float>(float*, float, int)/8/-1; fc_add/12/-1",
+           "kernels.sm_90.cubin: templates in a namespace demangled, extern \"C\" as is, registers");
+    is_str(g.lists[0]->items[0].name, "_ZN10fc_fixture5scaleIdEEvPT_S1_i", "the mangled name is kept");
+    ok(!g.lists[0]->arch_mismatch && g.lists[0]->elf_arch == 90, "its ELF header says sm_90 too");
+    drop(&g);
+
+    g = kernels_of("shared.sm_90.cubin");
+    is_str(names(g.lists[0]), "fc_shared_reduce/24/1024; device fc_shared_sum(float const*, int)/84/-1",
+           "shared.sm_90.cubin: static shared memory, and a device function beside the kernel");
+    drop(&g);
+
+    g = kernels_of("compress_size.fatbin");
+    ok(g.n == 2 && g.status[0] == FC_OK && g.status[1] == FC_OK, "zstd cubin and PTX decompressed and read");
+    is_str(names(g.lists[1]),
+           "fc_add/-1/-1; void fc_fixture::scale<float>(float*, float, int)/-1/-1; "
+           "void fc_fixture::scale<double>(double*, double, int)/-1/-1",
+           "PTX .entry names, in the PTX's order");
+    drop(&g);
+
+    g = kernels_of("compress_speed.fatbin");
+    is_str(names(g.lists[1]),
+           "fc_add/-1/-1; void fc_fixture::scale<float>(float*, float, int)/-1/-1; "
+           "void fc_fixture::scale<double>(double*, double, int)/-1/-1",
+           "LZ4 PTX read");
+    drop(&g);
+
+    g = kernels_of("librdc.a");
+    ok(g.n == 4, "two members, two images each");
+    is_str(names(g.lists[0]), "fc_rdc_kernel/24/-1", "rdc_main.o: the kernel");
+    is_str(names(g.lists[2]), "device fc_rdc_twice(float)/24/-1", "rdc_dev.o: a device function, no kernel");
+    is_str(names(g.lists[3]), "device fc_rdc_twice(float)/-1/-1", "rdc_dev.o PTX: its .func");
+    drop(&g);
+
+    g = kernels_of("rdc_lto.o");
+    ok(g.n == 1 && g.status[0] == FC_ERR_UNSUPPORTED && !g.lists[0], "obfuscated LTO-IR is not read");
+    drop(&g);
+
+    /* A fat binary whose entry claims sm_75 for the sm_80 cubin that follows. */
+    size_t n;
+    unsigned char *buf = read_fixture("all_archs.fatbin", &n);
+    fc_object *o = NULL;
+    fc_decode_fatbin(buf, n, 0, NULL, &o);
+    fc_entry e = o->containers[0].entries[1];
+    e.arch = 75;
+    fc_kernel_list *l = NULL;
+    ok(fc_entry_kernels(o, &e, NULL, &l) == FC_OK && l->arch_mismatch && l->elf_arch == 80,
+       "an entry whose cubin says another architecture is flagged");
+    fc_kernel_list_free(l);
+
+    /* Every entry at once, on threads. */
+    fc_kernel_list **lists;
+    fc_status *status;
+    size_t count;
+    fc_options opts;
+    fc_options_init(&opts);
+    opts.threads = 4;
+    ok(fc_object_kernels(o, &opts, &lists, &status, &count) == FC_OK && count == 12, "all twelve images read");
+    int same = 1;
+    for (size_t i = 0; i < count; i++)
+        same &= status[i] == FC_OK && lists[i]->n == 3 && strcmp(lists[i]->items[2].name, "fc_add") == 0 &&
+                lists[i]->elf_arch == o->containers[0].entries[i].arch;
+    ok(same, "each has the three kernels and its own architecture");
+    fc_object_kernels_free(lists, status, count);
+    fc_object_free(o);
+    free(buf);
+    return tap_done();
+}
