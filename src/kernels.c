@@ -123,17 +123,20 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
         symstr = sh.sh_link;
         break;
     }
+    /* Entry points whatever their binding (a kernel with internal linkage is LOCAL); other
+     * functions only when global and given resources below (compiler helpers such as
+     * $__internal_0_$__cuda_sm70_shflsync_bfly_p have none; cuobjdump -res-usage leaves
+     * them out too). */
     for (size_t i = 1; symdata && i < nsyms; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(symdata, (int)i, &sym))
             break;
         const char *name = elf_strptr(elf, symstr, sym.st_name);
-        /* Local functions are the compiler's private copies ("name$1"), not kernels or
-         * device functions anyone names. */
-        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
-            sym.st_shndx == SHN_UNDEF || !name || !*name)
+        bool entry = (sym.st_other & STO_CUDA_ENTRY) != 0;
+        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF || !name || !*name ||
+            (!entry && GELF_ST_BIND(sym.st_info) == STB_LOCAL))
             continue;
-        if (!add_kernel(l, name, strlen(name), (sym.st_other & STO_CUDA_ENTRY) != 0)) {
+        if (!add_kernel(l, name, strlen(name), entry)) {
             st = FC_ERR_NOMEM;
             goto cleanup;
         }
@@ -172,6 +175,13 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
                 at = next;
             }
         }
+    }
+    if (st == FC_OK) {
+        size_t kept = 0;
+        for (size_t i = 0; i < l->n; i++)
+            if (l->items[i].entry || l->items[i].registers >= 0)
+                l->items[kept++] = l->items[i];
+        l->n = kept;
     }
 cleanup:
     elf_end(elf);
