@@ -134,6 +134,13 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
         goto deliver;
     }
+    /* libelf answers "no sections" for a section table it cannot read; say why instead. */
+    uint64_t table_end = 0, entries = eh.e_shnum ? eh.e_shnum : nsec; /* 0: extended numbering */
+    if (eh.e_shoff && (!fc_add_ok(eh.e_shoff, entries * eh.e_shentsize, &table_end) || table_end > size)) {
+        fc_builder_fail(&b, FC_ERR_FORMAT, "section header table (offset 0x%llx, %llu entries) lies past the end of the file",
+                        (unsigned long long)eh.e_shoff, (unsigned long long)entries);
+        goto deliver;
+    }
     if (eh.e_ident[EI_DATA] != ELFDATA2LSB) {
         fc_builder_fail(&b, FC_ERR_UNSUPPORTED, "big-endian ELF cannot hold CUDA code");
         goto deliver;
@@ -203,6 +210,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     bool any = false;
     /* elf_next answers ELF_C_NULL after the last member (setting a range error that is not
      * one); a member cut short is caught by the bounds check below. */
+    uint64_t next = 8; /* where the next member header should start: after "!<arch>\n" */
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
@@ -212,9 +220,33 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
             break;
         }
         Elf_Arhdr *h = elf_getarhdr(m);
+        /* libelf quietly shortens a member that runs past the end of the archive; the size
+         * its 60-byte header declares tells. (BSD names, "#1/len", count in that size.) */
+        off_t hdr_at = elf_getbase(m) - 60;
+        if (h && hdr_at >= 8 && (uint64_t)hdr_at + 60 <= img->size && memcmp(img->data + hdr_at, "#1/", 3) != 0) {
+            char field[11];
+            memcpy(field, img->data + hdr_at + 48, 10);
+            field[10] = '\0';
+            unsigned long long declared = strtoull(field, NULL, 10);
+            if (declared != (unsigned long long)h->ar_size) {
+                rc = fc_report_error(sc, FC_ERR_FORMAT, path, h->ar_name && h->ar_name[0] != '/' ? h->ar_name : NULL,
+                                     "member declares %llu bytes at offset 0x%llx, but the archive ends first",
+                                     declared, (unsigned long long)hdr_at);
+                elf_end(m);
+                next = img->size; /* said already */
+                break;
+            }
+        }
         /* libelf hands out the symbol table ("/") and long-name table ("//") too. */
+        if (h && h->ar_name && h->ar_name[0] == '/') { /* symbol or name table: skip over it */
+            off_t start = elf_getbase(m);
+            if (start >= 0 && fc_range_ok((uint64_t)start, h->ar_size, img->size))
+                next = (uint64_t)start + h->ar_size + ((uint64_t)start + h->ar_size) % 2;
+        }
         if (h && h->ar_name && h->ar_name[0] != '/') {
             off_t start = elf_getbase(m);
+            if (start >= 0 && fc_range_ok((uint64_t)start, h->ar_size, img->size))
+                next = (uint64_t)start + h->ar_size + ((uint64_t)start + h->ar_size) % 2;
             if (start < 0 || !fc_range_ok((uint64_t)start, h->ar_size, img->size)) {
                 rc = fc_report_error(sc, FC_ERR_FORMAT, path, h->ar_name, "member runs past the end of the archive");
             } else if (elf_kind(m) == ELF_K_ELF) {
@@ -229,6 +261,12 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         elf_end(m);
         elf_errno();
     }
+    /* Members libelf could not read end the walk without an error: what is left unread is
+     * the damage. */
+    if (rc == 0 && next + 1 < img->size)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                             "damaged archive: no readable member at offset 0x%llx (%llu bytes left)",
+                             (unsigned long long)next, (unsigned long long)(img->size - next));
     if (rc == 0 && !any && named) {
         /* Named directly: say that it holds no CUDA code rather than stay silent. */
         fc_builder b;

@@ -88,8 +88,9 @@ static fc_kernel *find(fc_kernel_list *l, const char *name)
 
 static fc_kernel *find_n(fc_kernel_list *l, const char *name, size_t len)
 {
+    /* NAME comes from the input and may hold NUL bytes: compare lengths, then bytes. */
     for (size_t i = 0; i < l->n; i++)
-        if (strncmp(l->items[i].name, name, len) == 0 && l->items[i].name[len] == '\0')
+        if (strlen(l->items[i].name) == len && memcmp(l->items[i].name, name, len) == 0)
             return &l->items[i];
     return NULL;
 }

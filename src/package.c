@@ -122,8 +122,13 @@ static int scan_entries(fc_scan_ctx *sc, struct archive *a, const char *path)
         bool archive_member;
         fc_format f = fc_sniff(head, (size_t)got, &archive_member);
         bool nested = f == FC_FORMAT_UNKNOWN && fc_sniff_package(head, (size_t)got);
-        if ((f == FC_FORMAT_UNKNOWN && !nested) || (nested && sc->depth + 1 >= sc->opts->max_package_depth))
+        if (f == FC_FORMAT_UNKNOWN && !nested)
             continue; /* libarchive skips the rest of the member itself */
+        if (nested && sc->depth + 1 >= sc->opts->max_package_depth) {
+            rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "member %s: packages nested deeper than %u, not opened",
+                                 entry, sc->opts->max_package_depth);
+            continue;
+        }
         char *inner = chain_name(sc, entry);
         if (inner && sc->opts->on_file)
             sc->opts->on_file(sc->opts->on_file_ctx, inner);

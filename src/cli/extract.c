@@ -92,7 +92,7 @@ static int write_file(extractor *x, const char *name, const void *data, size_t l
     return 0;
 }
 
-int extract_object(extractor *x, const fc_object *o)
+int extract_object(extractor *x, const fc_object *o, int *bad_input)
 {
     int failures = 0;
     if (!o->image || o->format == FC_FORMAT_PTX)
@@ -119,7 +119,7 @@ int extract_object(extractor *x, const fc_object *o)
             }
             if (e->payload_offset > o->size || e->stored_size > o->size - e->payload_offset) {
                 fprintf(x->err, "fatcheck: %s: image %s lies outside the file\n", o->label, name);
-                failures++;
+                *bad_input = 1;
                 continue;
             }
             void *data = NULL;
@@ -127,9 +127,10 @@ int extract_object(extractor *x, const fc_object *o)
             fc_status st = fc_decompress(e->compression, (const char *)o->image + e->payload_offset,
                                          (size_t)e->stored_size, e->uncompressed_size, x->limit, &data, &len);
             if (st != FC_OK) {
-                fprintf(x->err, "fatcheck: %s: image %s could not be decompressed: %s\n", o->label, name,
-                        fc_status_name(st));
-                failures++;
+                fprintf(x->err, "fatcheck: %s: offset 0x%llx: image %s could not be decompressed: %s\n", o->label,
+                        (unsigned long long)e->offset, name,
+                        st == FC_ERR_LIMIT ? "larger than the decompression limit" : fc_status_name(st));
+                *bad_input = 1;
                 continue;
             }
             if (e->kind == FC_IMAGE_PTX) /* PTX stored as is is padded with NULs */

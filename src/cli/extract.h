@@ -21,7 +21,8 @@ int extractor_open(extractor *x, const char *dir, bool force, uint64_t limit, FI
 void extractor_close(extractor *x);
 /* Numbering restarts with each input named on the command line, as with cuobjdump. */
 void extractor_begin_input(extractor *x);
-/* Writes OBJ's images; returns how many could not be written. */
-int extract_object(extractor *x, const fc_object *obj);
+/* Writes OBJ's images; returns how many could not be written, and sets *BAD_INPUT when an
+ * image could not be decompressed (a damaged input, not an output problem). */
+int extract_object(extractor *x, const fc_object *obj, int *bad_input);
 
 #endif

@@ -57,6 +57,26 @@ typedef struct run {
     int internal;
 } run;
 
+/* --kernels: images that could not be decompressed or read, one stderr line each. */
+static int report_unreadable_images(const fc_object *obj, const kernel_view *kv)
+{
+    int bad = 0;
+    for (size_t c = 0, k = 0; c < obj->n_containers; c++)
+        for (size_t e = 0; e < obj->containers[c].n_entries; e++, k++) {
+            fc_status st = kv->status[k];
+            if (st == FC_OK || st == FC_ERR_UNSUPPORTED)
+                continue;
+            const fc_entry *en = &obj->containers[c].entries[e];
+            char arch[32];
+            fprintf(stderr, "fatcheck: %s: offset 0x%llx: %s image %s could not be read: %s\n", obj->label,
+                    (unsigned long long)en->offset, fc_image_kind_name(en->kind),
+                    fc_entry_arch_name(en, arch, sizeof arch),
+                    st == FC_ERR_LIMIT ? "larger than the decompression limit" : fc_status_name(st));
+            bad = 1;
+        }
+    return bad;
+}
+
 static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
@@ -68,8 +88,14 @@ static int on_object(void *ctx, const fc_object *obj)
             rn->internal = 1;
     }
     rn->r->object(rn->r, obj, j);
-    if (rn->x && extract_object(rn->x, obj))
-        rn->internal = 1;
+    if (j && j->kv)
+        rn->input_errors += report_unreadable_images(obj, j->kv);
+    if (rn->x) {
+        int bad_input = 0;
+        if (extract_object(rn->x, obj, &bad_input))
+            rn->internal = 1;
+        rn->input_errors += bad_input;
+    }
     if (obj->error)
         rn->input_errors++;
     if (j) {

@@ -1,0 +1,49 @@
+/* fuzz_scan.c - everything fc_scan_memory reads: ELF files, static archives, cubins, PTX,
+ * fat binaries and packages; and for every object, the kernels of its images, the link
+ * state of its images, and the load prediction on a few targets. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fatcheck.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int on_object(void *ctx, const fc_object *o)
+{
+    const fc_options *opts = ctx;
+    static const unsigned ccs[] = {75, 87, 90, 100, 121};
+    for (size_t c = 0; c < o->n_containers; c++) {
+        const fc_container *ct = &o->containers[c];
+        for (size_t k = 0; k < sizeof ccs / sizeof *ccs; k++) {
+            fc_target t = {.cc = ccs[k], .tegra = fc_cc_is_tegra(ccs[k]), .driver_cuda = 13000};
+            fc_predict_load(ct, &t, NULL);
+        }
+        for (size_t e = 0; e < ct->n_entries && e < 8; e++) {
+            fc_kernel_list *l = NULL;
+            fc_entry_kernels(o, &ct->entries[e], opts, &l);
+            fc_kernel_list_free(l);
+            fc_entry_link_state(o, &ct->entries[e], opts);
+        }
+    }
+    return 0;
+}
+
+static int on_error(void *ctx, const fc_error *e)
+{
+    (void)ctx;
+    (void)e;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fc_options opts;
+    fc_options_init(&opts);
+    opts.max_decompressed_size = 1u << 24;
+    opts.max_member_size = 1u << 24;
+    opts.max_entries = 4096;
+    opts.threads = 1;
+    opts.embedded = FC_EMBEDDED_ALL;
+    fc_scan_memory(data, size, "fuzz", &opts, on_object, on_error, &opts);
+    return 0;
+}

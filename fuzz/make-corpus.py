@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Builds the fuzzers' seed corpora and the corpus of broken files from the fixtures.
+
+Usage: fuzz/make-corpus.py     (writes fuzz/corpus/<target>/ and fuzz/broken/)
+The broken files are what hostile input looks like at every structural boundary of the
+formats fatcheck reads; tests/broken_test.py runs fatcheck over each (under the sanitizers
+in the test run) and expects one line on stderr naming the file, exit status 3 or a clean
+report, and no crash, hang or leak."""
+import os
+import shutil
+import struct
+import tarfile
+import io
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(os.path.dirname(HERE), "fixtures")
+CORPUS = os.path.join(HERE, "corpus")
+BROKEN = os.path.join(HERE, "broken")
+
+
+def fixture(name):
+    return open(os.path.join(FIX, name), "rb").read()
+
+
+def put(directory, name, data):
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data)
+
+
+def entries(fatbin):
+    """(offset, header size, payload size, flags, compressed size) of each entry."""
+    out, p = [], 16
+    end = 16 + struct.unpack_from("<Q", fatbin, 8)[0]
+    while p < end:
+        hs, psz = struct.unpack_from("<IQ", fatbin, p + 4)
+        out.append((p, hs, psz, struct.unpack_from("<Q", fatbin, p + 40)[0], struct.unpack_from("<I", fatbin, p + 16)[0]))
+        p += hs + psz
+    return out
+
+
+def seeds():
+    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text"):
+        shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
+    for name in ("ptx_only.fatbin", "ptx_and_cubin.fatbin", "compress_size.fatbin", "compress_speed.fatbin",
+                 "debug.fatbin", "variants.fatbin"):
+        put(os.path.join(CORPUS, "fuzz_fatbin"), name, fixture(name))
+    for name in ("app", "libmulti.so", "librdc.a", "rdc_lto.o", "kernels.sm_90a.cubin", "shared.sm_90.cubin",
+                 "kernels.ptx", "libembedded.so", "compress_size.fatbin"):
+        put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(name))
+    for name in ("libs.tar.gz", "demo-1.0-0.conda", "libs.tar.zst"):
+        put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("packages", name)))
+    # Streams: the first byte says which method (bit 0: zstd) and the declared size.
+    for name in ("compress_size.fatbin", "compress_speed.fatbin"):
+        data = fixture(name)
+        for i, (p, hs, psz, flags, csz) in enumerate(entries(data)):
+            method = 1 if flags & 0x8000 else 0
+            if flags & 0xA000:
+                put(os.path.join(CORPUS, "fuzz_decompress"), "%s.%d" % (name, i),
+                    bytes([method | (3 << 1)]) + data[p + hs:p + hs + csz])
+    text = os.path.join(CORPUS, "fuzz_text")
+    for i, s in enumerate(["sm_86", "8.6", "RTX 4090", "NVIDIA-H100-80GB-HBM3", "Jetson Orin Nano", "8.0;8.6+PTX",
+                           "Ampere Hopper", "9.0a", "550.54.14", "12.4"]):
+        put(text, "text%d" % i, s.encode())
+    for name in ("nvidia-smi.csv", "nvidia-smi-noheader.csv", "kubectl-nodes.json"):
+        put(text, name, fixture(os.path.join("fleet", name)))
+
+
+def broken():
+    shutil.rmtree(BROKEN, ignore_errors=True)
+    fb = fixture("compress_size.fatbin")
+    e = entries(fb)
+    # Truncation at every structural boundary of a fat binary, and a byte either side.
+    cuts = {0, 1, 15, 16, 17}
+    for (p, hs, psz, _, _) in e:
+        cuts |= {p - 1, p, p + 1, p + 7, p + 8, p + 40, p + hs - 1, p + hs, p + hs + 1, p + hs + psz - 1}
+    for c in sorted(x for x in cuts if 0 <= x < len(fb)):
+        put(BROKEN, "truncated-%05d.fatbin" % c, fb[:c])
+    def patched(name, at, fmt, *values):
+        data = bytearray(fb)
+        struct.pack_into(fmt, data, at, *values)
+        put(BROKEN, name, bytes(data))
+    p0 = e[0][0]
+    patched("container-size-2^64-1.fatbin", 8, "<Q", 2**64 - 1)
+    patched("container-size-2^63.fatbin", 8, "<Q", 2**63)
+    patched("container-size-2^32+16.fatbin", 8, "<Q", 2**32 + 16)
+    patched("entry-header-0.fatbin", p0 + 4, "<I", 0)
+    patched("entry-header-8.fatbin", p0 + 4, "<I", 8)
+    patched("entry-header-past-section.fatbin", p0 + 4, "<I", 0xfffffff0)
+    patched("entry-payload-2^64-1.fatbin", p0 + 8, "<Q", 2**64 - 1)
+    patched("entry-payload-zero-loop.fatbin", p0 + 8, "<Q", 0)
+    patched("compressed-size-past-end.fatbin", p0 + 16, "<I", 0xffffffff)
+    patched("declared-size-terabytes.fatbin", p0 + 56, "<Q", 1 << 42)
+    patched("identifier-past-header.fatbin", p0 + 32, "<II", 0xfffffff0, 64)
+    patched("options-past-header.fatbin", p0 + 20, "<I", 0xffffff00)
+    patched("version-7.fatbin", 4, "<H", 7)
+    # Corrupt zstd and LZ4 streams, with the headers intact.
+    data = bytearray(fb)
+    p, hs, psz, flags, csz = e[0]
+    for i in range(p + hs + 8, p + hs + csz, 7):
+        data[i] ^= 0x5A
+    put(BROKEN, "corrupt-zstd.fatbin", bytes(data))
+    sp = fixture("compress_speed.fatbin")
+    data = bytearray(sp)
+    p, hs, psz, flags, csz = entries(sp)[1]
+    for i in range(p + hs + 4, p + hs + csz, 5):
+        data[i] = 0xFF
+    put(BROKEN, "corrupt-lz4.fatbin", bytes(data))
+    # Not ELF at all; empty; ELF with nonsense section tables; a damaged archive.
+    put(BROKEN, "empty", b"")
+    put(BROKEN, "text.txt", b"not a binary\n")
+    put(BROKEN, "zeros", bytes(4096))
+    elf = bytearray(fixture("libmulti.so"))
+    bad = bytearray(elf); struct.pack_into("<Q", bad, 0x28, 2**63); put(BROKEN, "elf-shoff-huge.so", bytes(bad))
+    bad = bytearray(elf); struct.pack_into("<H", bad, 0x3c, 0xffff); put(BROKEN, "elf-shnum-huge.so", bytes(bad))
+    bad = bytearray(elf); struct.pack_into("<H", bad, 0x3e, 0xfffe); put(BROKEN, "elf-shstrndx-bad.so", bytes(bad))
+    # the .nv_fatbin section header: its size made enormous
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    shnum, = struct.unpack_from("<H", elf, 0x3c)
+    for i in range(shnum):
+        h = shoff + 64 * i
+        if struct.unpack_from("<Q", elf, h + 24)[0] == 0x2028:  # sh_offset of .nv_fatbin
+            bad = bytearray(elf); struct.pack_into("<Q", bad, h + 32, 2**62); put(BROKEN, "elf-section-past-end.so", bytes(bad))
+            bad = bytearray(elf); struct.pack_into("<Q", bad, h + 24, 2**64 - 16); put(BROKEN, "elf-section-offset-wraps.so", bytes(bad))
+    put(BROKEN, "elf-truncated.so", bytes(elf[:len(elf) // 2]))
+    ar = fixture("librdc.a")
+    put(BROKEN, "archive-truncated.a", ar[: len(ar) - 100])
+    bad = bytearray(ar); bad[8 + 48:8 + 58] = b"9999999999"; put(BROKEN, "archive-member-size-huge.a", bytes(bad))
+    put(BROKEN, "archive-magic-only.a", b"!<arch>\n")
+    gz = fixture(os.path.join("packages", "libs.tar.gz"))
+    put(BROKEN, "package-truncated.tar.gz", gz[: len(gz) // 2])
+    bad = bytearray(gz); bad[40:80] = bytes(40); put(BROKEN, "package-corrupt.tar.gz", bytes(bad))
+    # A tarball nested deeper than the limit, each level a tar holding the next.
+    inner = fixture("libmulti.so")
+    name = "libmulti.so"
+    for level in range(6):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as t:
+            info = tarfile.TarInfo(name)
+            info.size = len(inner)
+            t.addfile(info, io.BytesIO(inner))
+        inner, name = buf.getvalue(), "level%d.tar" % level
+    put(BROKEN, "nested-too-deep.tar", inner)
+
+
+if __name__ == "__main__":
+    seeds()
+    broken()
