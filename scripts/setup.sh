@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 need=""
-for p in meson ninja pkg-config cc python3 xz; do
+for p in meson ninja pkg-config cc clang python3 xz; do
     command -v "$p" >/dev/null 2>&1 || need=1
 done
 if [ -z "$need" ]; then
@@ -20,7 +20,7 @@ if [ -n "$need" ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends \
         meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
-        libarchive-dev libjansson-dev libiberty-dev python3 xz-utils >/dev/null
+        libarchive-dev libjansson-dev libiberty-dev python3 xz-utils clang libclang-rt-14-dev >/dev/null
 fi
 if [ -d build ]; then
     meson setup --reconfigure build >/dev/null

@@ -25,6 +25,35 @@ for b in build build-sanitize; do
     echo "== tests in $b"
     meson test -C "$b" --print-errorlogs --no-rebuild 2>&1 | grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):" || true
 done
+# Each fuzzer, briefly (FUZZ_SECONDS each, default 15): a crash, leak or sanitizer report
+# fails it, and the input that caused it is kept in fuzz/crashes/ for the replay tests.
+fuzz_passed=0
+fuzz_failed=0
+seconds=${FUZZ_SECONDS:-15}
+if command -v clang >/dev/null 2>&1; then
+    echo "== fuzzing, ${seconds} s a target"
+    if [ -d build-fuzz-ci ] || CC=clang meson setup build-fuzz-ci -Dfuzzing=true -Db_sanitize=address,undefined \
+            -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null 2>&1; then
+        if ninja -C build-fuzz-ci >/dev/null 2>&1; then
+            for t in fuzz_fatbin fuzz_scan fuzz_decompress fuzz_text; do
+                rm -rf build-fuzz-ci/fuzz-work
+                out=$(sh fuzz/run.sh "$t" "$seconds" build-fuzz-ci)
+                if grep -q "SUMMARY\|ERROR" "build-fuzz-ci/fuzz-work/$t.log"; then
+                    echo "$t: FAILED"; grep -m3 "SUMMARY\|ERROR" "build-fuzz-ci/fuzz-work/$t.log"
+                    fuzz_failed=$((fuzz_failed + 1))
+                else
+                    echo "$t: $(echo "$out" | grep -o 'Done [0-9]* runs in [0-9]* second(s)' | head -n 1)"
+                    fuzz_passed=$((fuzz_passed + 1))
+                fi
+            done
+        else
+            echo "fuzzing: the libFuzzer build failed"; fuzz_failed=$((fuzz_failed + 1))
+        fi
+    fi
+else
+    echo "note: no clang, so no fuzzing here"
+fi
+
 # Installing: fatcheck, the library and its header, the pkg-config file, the man page and
 # the bash completion, into a scratch root; then a program built from that install.
 echo "== install"
@@ -45,7 +74,7 @@ fi
 rm -rf "$inst"
 [ "$install_ok" = 1 ] && echo "install: ok" || echo "install: FAILED"
 
-INSTALL_OK=$install_ok python3 - build build-sanitize <<'PY'
+FUZZ_PASSED=$fuzz_passed FUZZ_FAILED=$fuzz_failed INSTALL_OK=$install_ok python3 - build build-sanitize <<'PY'
 import json, os, sys
 passed = failed = skipped = 0
 for build in sys.argv[1:]:
@@ -71,6 +100,8 @@ if os.environ.get("INSTALL_OK") == "1":
 else:
     print("install: the installed files or a program built against them failed")
     failed += 1
+passed += int(os.environ.get("FUZZ_PASSED", "0"))
+failed += int(os.environ.get("FUZZ_FAILED", "0"))
 print("%d skipped" % skipped)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
