@@ -1,15 +1,42 @@
 /* decompress.c - zstd and LZ4 behind one call whose output never exceeds a caller's limit. */
 #include <lz4.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
 #include "internal.h"
 
+/* One decompression context per thread, kept: creating one per image cost more than a
+ * small image's decompression. Freed when the thread ends. */
+static pthread_key_t dctx_key;
+static pthread_once_t dctx_once = PTHREAD_ONCE_INIT;
+
+static void free_dctx(void *p)
+{
+    ZSTD_freeDCtx(p);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&dctx_key, free_dctx);
+}
+
+static ZSTD_DCtx *thread_dctx(void)
+{
+    pthread_once(&dctx_once, make_key);
+    ZSTD_DCtx *d = pthread_getspecific(dctx_key);
+    if (!d && (d = ZSTD_createDCtx()) != NULL)
+        pthread_setspecific(dctx_key, d);
+    else if (d)
+        ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+    return d;
+}
+
 static fc_status zstd_stream(const void *src, size_t src_size, uint64_t guess, uint64_t limit,
                              void **out, size_t *out_size)
 {
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    ZSTD_DCtx *dctx = thread_dctx();
     if (!dctx)
         return FC_ERR_NOMEM;
     /* Start from the declared size, but never allocate far beyond what the input could
@@ -60,7 +87,6 @@ static fc_status zstd_stream(const void *src, size_t src_size, uint64_t guess, u
     buf = NULL;
 cleanup:
     free(buf);
-    ZSTD_freeDCtx(dctx);
     return st;
 }
 

@@ -104,6 +104,7 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
     if (!elf)
         return FC_ERR_FORMAT;
     fc_status st = FC_OK;
+    size_t *by_symbol = NULL;
     GElf_Ehdr eh;
     size_t shstrndx;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -128,6 +129,12 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
      * functions only when global and given resources below (compiler helpers such as
      * $__internal_0_$__cuda_sm70_shflsync_bfly_p have none; cuobjdump -res-usage leaves
      * them out too). */
+    /* symbol index -> kernel index + 1, for the attributes below (0: not a kernel) */
+    by_symbol = calloc(nsyms ? nsyms : 1, sizeof *by_symbol);
+    if (!by_symbol) {
+        st = FC_ERR_NOMEM;
+        goto cleanup;
+    }
     for (size_t i = 1; symdata && i < nsyms; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(symdata, (int)i, &sym))
@@ -141,6 +148,7 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
             st = FC_ERR_NOMEM;
             goto cleanup;
         }
+        by_symbol[i] = l->n;
     }
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
@@ -162,21 +170,17 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
                 size_t next = fmt == EIFMT_SVAL ? at + 4 + len : at + 4;
                 if (next > n)
                     break;
-                if (fmt == EIFMT_SVAL && attr == EIATTR_REGCOUNT && len == 8 && symdata) {
-                    GElf_Sym sym;
+                if (fmt == EIFMT_SVAL && attr == EIATTR_REGCOUNT && len == 8) {
                     uint32_t idx = fc_rd32(p + at + 4);
-                    const char *name;
-                    if (idx < nsyms && gelf_getsym(symdata, (int)idx, &sym) &&
-                        (name = elf_strptr(elf, symstr, sym.st_name))) {
-                        fc_kernel *k = find(l, name);
-                        if (k)
-                            k->registers = (int)fc_rd32(p + at + 8);
-                    }
+                    if (idx < nsyms && by_symbol[idx])
+                        l->items[by_symbol[idx] - 1].registers = (int)fc_rd32(p + at + 8);
                 }
                 at = next;
             }
         }
     }
+    free(by_symbol);
+    by_symbol = NULL;
     if (st == FC_OK) {
         size_t kept = 0;
         for (size_t i = 0; i < l->n; i++)
@@ -185,6 +189,7 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
         l->n = kept;
     }
 cleanup:
+    free(by_symbol);
     elf_end(elf);
     return st;
 }

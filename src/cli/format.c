@@ -40,30 +40,30 @@ void json_string(FILE *out, const char *s)
         return;
     }
     putc('"', out);
-    const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    /* Runs of characters that need no escaping are written at once: kernel names are
+     * long, and --kernels --json writes millions of bytes of them. */
     while (*p) {
         unsigned char c = *p;
+        size_t n = c >= 0x20 && c != '"' && c != '\\' && c != 0x7f ? utf8_len(p) : 0;
+        if (n) {
+            p += n;
+            continue;
+        }
+        fwrite(run, 1, (size_t)(p - run), out);
         if (c == '"' || c == '\\') {
             putc('\\', out);
             putc(c, out);
-            p++;
         } else if (c == '\n') {
-            fputs("\\n", out), p++;
+            fputs("\\n", out);
         } else if (c == '\t') {
-            fputs("\\t", out), p++;
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(out, "\\u%04x", c), p++;
-        } else {
-            size_t n = utf8_len(p);
-            if (n) {
-                fwrite(p, 1, n, out);
-                p += n;
-            } else { /* a byte that is not UTF-8 (file names can hold any): keep it visible */
-                fprintf(out, "\\u%04x", c);
-                p++;
-            }
+            fputs("\\t", out);
+        } else { /* control characters, and bytes that are not UTF-8 (file names can hold any) */
+            fprintf(out, "\\u%04x", c);
         }
+        run = ++p;
     }
+    fwrite(run, 1, (size_t)(p - run), out);
     putc('"', out);
 }
 
