@@ -24,6 +24,37 @@ def measure(cmd, runs):
     return float(t), int(rss)
 
 
+def kernel_view(fatcheck, path, runs):
+    """--kernels on PATH beside its floor: zstd -d over the same zstd payload bytes."""
+    import json
+    import tempfile
+    doc = json.loads(subprocess.run([fatcheck, "--json", "--no-embedded", path], capture_output=True,
+                                    text=True).stdout)
+    frames, unpacked = [], 0
+    with open(path, "rb") as f:
+        for fl in doc["files"]:
+            for c in fl["containers"]:
+                for e in c["entries"]:
+                    if e["kind"] in ("cubin", "ptx"):
+                        unpacked += e["uncompressed_size"]
+                    if e["compression"] == "zstd":
+                        f.seek(e["payload_offset"])
+                        frames.append(f.read(e["size"]))
+    print("kernel view of %s: %.0f MB of images after decompression" % (os.path.basename(path), unpacked / 1e6))
+    with tempfile.NamedTemporaryFile(suffix=".zst") as t:
+        t.write(b"".join(frames))
+        t.flush()
+        zt, _ = measure(["zstd", "-q", "-d", "-c", "-T1", t.name], runs) if shutil.which("zstd") else (None, 0)
+    if zt:
+        print("  floor: zstd -d -T1 over its %d zstd payloads: %s" % (len(frames), fmt_time(zt)))
+    for threads in ("1", "0"):
+        args = [fatcheck, "--kernels", "--no-embedded", "--gpu", "9.0"] + (["-j", threads] if threads != "0" else [])
+        ft, rss = measure(args + [path], runs)
+        print("  fatcheck --kernels -j %s: %s, %.2f GB/s of images, peak RSS %.1f MiB" % (
+            threads if threads != "0" else "(all CPUs: %d)" % os.cpu_count(), fmt_time(ft), unpacked / ft / 1e9,
+            rss / 1024))
+
+
 def fmt_time(s):
     return "%.2f ms" % (s * 1e3) if s < 1 else "%.2f s" % s
 
@@ -34,6 +65,7 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--cuobjdump-runs", type=int, default=3)
     ap.add_argument("--args", default="", help="extra fatcheck arguments, e.g. --no-embedded")
+    ap.add_argument("--kernel-view", action="store_true", help="also time --kernels beside zstd -d")
     ap.add_argument("inputs", nargs="+")
     ap.add_argument("--measure", default=None, help="path of bench/measure (default: next to fatcheck)")
     a = ap.parse_args()
@@ -55,6 +87,10 @@ def main():
         print("%-40s %12s %9.1f %12s %9s %10s %10s" % (os.path.basename(f.rstrip("/")) or f, fmt_time(fc_t),
                                                        fc_rss / 1024, cu[0], cu[1], cu[2], floor))
     sys.stdout.flush()
+    if a.kernel_view:
+        for f in a.inputs:
+            if os.path.isfile(f):
+                kernel_view(a.fatcheck, f, max(1, a.runs // 5))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
-/* decompress.c - zstd and LZ4 behind one call whose output never exceeds a caller's limit. */
+/* decompress.c - zstd and LZ4 behind one call whose output never exceeds a caller's limit.
+ * Output goes into a buffer that callers reading many images reuse, so that their memory
+ * is bounded by the largest image, not by the sum of them. */
 #include <lz4.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -33,72 +35,71 @@ static ZSTD_DCtx *thread_dctx(void)
     return d;
 }
 
-static fc_status zstd_stream(const void *src, size_t src_size, uint64_t guess, uint64_t limit,
-                             void **out, size_t *out_size)
+/* Makes BUF hold at least WANT bytes (keeping its contents). */
+static bool reserve(fc_buffer *buf, size_t want)
+{
+    if (want <= buf->cap)
+        return true;
+    uint8_t *p = realloc(buf->p, want ? want : 1);
+    if (!p)
+        return false;
+    buf->p = p;
+    buf->cap = want;
+    return true;
+}
+
+/* The first size to try: the declared one, but never far beyond what the input could
+ * plausibly expand to before the stream itself proves it. */
+static size_t first_guess(size_t src_size, uint64_t declared, uint64_t most_ratio, uint64_t limit)
+{
+    uint64_t plausible = (uint64_t)src_size * most_ratio + 65536;
+    uint64_t g = declared && declared < plausible ? declared : plausible;
+    return (size_t)(g < limit ? g : limit);
+}
+
+static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared, uint64_t limit, fc_buffer *buf,
+                             size_t *len)
 {
     ZSTD_DCtx *dctx = thread_dctx();
     if (!dctx)
         return FC_ERR_NOMEM;
-    /* Start from the declared size, but never allocate far beyond what the input could
-     * plausibly expand to before the stream itself proves it. */
-    uint64_t first = (uint64_t)src_size * 16 + 65536;
-    size_t cap = (size_t)(guess && guess < first ? guess : first < limit ? first : limit);
-    if (cap == 0)
-        cap = 1;
-    fc_status st = FC_OK;
-    uint8_t *buf = malloc(cap);
+    size_t cap = first_guess(src_size, declared, 16, limit);
+    if (!reserve(buf, cap > buf->cap ? cap : buf->cap))
+        return FC_ERR_NOMEM;
     ZSTD_inBuffer in = {src, src_size, 0};
-    ZSTD_outBuffer ob = {buf, cap, 0};
-    if (!buf) {
-        st = FC_ERR_NOMEM;
-        goto cleanup;
-    }
+    ZSTD_outBuffer ob = {buf->p, buf->cap < limit ? buf->cap : (size_t)limit, 0};
     for (;;) {
         size_t r = ZSTD_decompressStream(dctx, &ob, &in);
-        if (ZSTD_isError(r)) {
-            st = FC_ERR_FORMAT;
-            goto cleanup;
-        }
+        if (ZSTD_isError(r))
+            return FC_ERR_FORMAT;
         if (r == 0) /* frame complete */
             break;
-        if (in.pos == in.size && ob.pos < ob.size) { /* input ended inside the frame */
-            st = FC_ERR_FORMAT;
-            goto cleanup;
-        }
+        if (in.pos == in.size && ob.pos < ob.size) /* input ended inside the frame */
+            return FC_ERR_FORMAT;
         if (ob.pos == ob.size) {
-            if (cap >= limit) {
-                st = FC_ERR_LIMIT;
-                goto cleanup;
-            }
-            size_t ncap = cap > limit / 2 ? (size_t)limit : cap * 2;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                st = FC_ERR_NOMEM;
-                goto cleanup;
-            }
-            buf = nb;
-            cap = ncap;
-            ob.dst = buf;
-            ob.size = cap;
+            if (ob.size >= limit)
+                return FC_ERR_LIMIT;
+            size_t ncap = ob.size > limit / 2 ? (size_t)limit : ob.size * 2;
+            if (!reserve(buf, ncap))
+                return FC_ERR_NOMEM;
+            ob.dst = buf->p;
+            ob.size = ncap;
         }
     }
-    *out = buf;
-    *out_size = ob.pos;
-    buf = NULL;
-cleanup:
-    free(buf);
-    return st;
+    *len = ob.pos;
+    return FC_OK;
 }
 
-static fc_status lz4_block(const void *src, size_t src_size, uint64_t guess, uint64_t limit,
-                           void **out, size_t *out_size)
+static fc_status lz4_block(const void *src, size_t src_size, uint64_t declared, uint64_t limit, fc_buffer *buf,
+                           size_t *len)
 {
     if (src_size > LZ4_MAX_INPUT_SIZE)
         return FC_ERR_LIMIT;
     /* A raw LZ4 block does not record its size: start at the declared size and grow, since
-     * "too small" and "corrupt" look the same to LZ4_decompress_safe. */
+     * "too small" and "corrupt" look the same to LZ4_decompress_safe. LZ4's worst ratio is
+     * 255:1; past that a stream is corrupt, not large. */
     uint64_t most = (uint64_t)src_size * 255 + 16;
-    uint64_t cap = guess && guess < most ? guess : (guess ? most : (uint64_t)src_size * 4);
+    uint64_t cap = declared ? first_guess(src_size, declared, 255, limit) : (uint64_t)src_size * 4;
     if (cap > limit)
         cap = limit;
     if (cap == 0)
@@ -106,42 +107,36 @@ static fc_status lz4_block(const void *src, size_t src_size, uint64_t guess, uin
     for (;;) {
         if (cap > (uint64_t)INT32_MAX)
             return FC_ERR_LIMIT;
-        char *buf = malloc((size_t)cap);
-        if (!buf)
+        if (!reserve(buf, (size_t)cap))
             return FC_ERR_NOMEM;
-        int n = LZ4_decompress_safe(src, buf, (int)src_size, (int)cap);
+        int n = LZ4_decompress_safe(src, (char *)buf->p, (int)src_size, (int)cap);
         if (n >= 0) {
-            *out = buf;
-            *out_size = (size_t)n;
+            *len = (size_t)n;
             return FC_OK;
         }
-        free(buf);
-        /* LZ4's worst case ratio is 255:1; past that the stream is corrupt, not large. */
-        if (cap >= limit || cap >= (uint64_t)src_size * 255 + 16)
+        if (cap >= limit || cap >= most)
             return cap >= limit ? FC_ERR_LIMIT : FC_ERR_FORMAT;
         cap = cap > limit / 2 ? limit : cap * 2;
     }
 }
 
-fc_status fc_decompress(fc_compression m, const void *src, size_t src_size,
-                        uint64_t declared, uint64_t limit, void **out, size_t *out_size)
+fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_size, uint64_t declared,
+                               uint64_t limit, fc_buffer *buf, size_t *len)
 {
-    if (!out || !out_size || (!src && src_size))
+    *len = 0;
+    if (!src && src_size)
         return FC_ERR_INVALID;
-    *out = NULL;
-    *out_size = 0;
     if (declared > limit)
         return FC_ERR_LIMIT;
     switch (m) {
     case FC_COMPRESSION_NONE:
         if (src_size > limit)
             return FC_ERR_LIMIT;
-        *out = malloc(src_size ? src_size : 1);
-        if (!*out)
+        if (!reserve(buf, src_size))
             return FC_ERR_NOMEM;
         if (src_size)
-            memcpy(*out, src, src_size);
-        *out_size = src_size;
+            memcpy(buf->p, src, src_size);
+        *len = src_size;
         return FC_OK;
     case FC_COMPRESSION_ZSTD: {
         /* The frame's own content size is as untrusted as the entry's. */
@@ -151,12 +146,32 @@ fc_status fc_decompress(fc_compression m, const void *src, size_t src_size,
         if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs > limit)
             return FC_ERR_LIMIT;
         uint64_t guess = declared ? declared : (fcs != ZSTD_CONTENTSIZE_UNKNOWN ? fcs : 0);
-        return zstd_stream(src, src_size, guess, limit, out, out_size);
+        return zstd_stream(src, src_size, guess, limit, buf, len);
     }
     case FC_COMPRESSION_LZ4:
-        return lz4_block(src, src_size, declared, limit, out, out_size);
+        return lz4_block(src, src_size, declared, limit, buf, len);
     case FC_COMPRESSION_UNKNOWN:
         break;
     }
     return FC_ERR_UNSUPPORTED;
+}
+
+fc_status fc_decompress(fc_compression m, const void *src, size_t src_size, uint64_t declared, uint64_t limit,
+                        void **out, size_t *out_size)
+{
+    if (!out || !out_size)
+        return FC_ERR_INVALID;
+    *out = NULL;
+    *out_size = 0;
+    fc_buffer buf = {NULL, 0};
+    fc_status st = fc_decompress_buffer(m, src, src_size, declared, limit, &buf, out_size);
+    if (st != FC_OK) {
+        free(buf.p);
+        *out_size = 0;
+        return st;
+    }
+    if (!buf.p && !(buf.p = malloc(1)))
+        return FC_ERR_NOMEM;
+    *out = buf.p;
+    return FC_OK;
 }

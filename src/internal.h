@@ -160,6 +160,15 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
 /* Releases the pages behind a run's progress (a builder progress callback). */
 void fc_release_behind(fc_builder *b, uint64_t offset);
 
+/* A buffer reused across decompressions: its size is that of the largest image seen. */
+typedef struct fc_buffer {
+    uint8_t *p;
+    size_t cap;
+} fc_buffer;
+/* fc_decompress into BUF (grown as needed, never shrunk); *LEN gets the bytes produced. */
+fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_size, uint64_t declared,
+                               uint64_t limit, fc_buffer *buf, size_t *len);
+
 /* Calls elf_version once, for every file that uses libelf. */
 void fc_libelf_init(void);
 

@@ -253,7 +253,9 @@ void fc_kernel_list_free(fc_kernel_list *l)
     free(l);
 }
 
-fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_kernel_list **out)
+/* fc_entry_kernels with a decompression buffer the caller keeps between images. */
+static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
+                               fc_kernel_list **out)
 {
     *out = NULL;
     if (!obj->image || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
@@ -268,13 +270,13 @@ fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_opt
         opts = &defaults;
     }
     const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
-    void *buf = NULL;
     size_t n = (size_t)e->stored_size;
     if (e->compression != FC_COMPRESSION_NONE) {
-        fc_status st = fc_decompress(e->compression, src, n, e->uncompressed_size, opts->max_decompressed_size, &buf, &n);
+        fc_status st = fc_decompress_buffer(e->compression, src, n, e->uncompressed_size, opts->max_decompressed_size,
+                                            scratch, &n);
         if (st != FC_OK)
             return st;
-        src = buf;
+        src = scratch->p;
     }
     fc_kernel_list *l = calloc(1, sizeof *l);
     fc_status st = FC_ERR_NOMEM;
@@ -282,7 +284,6 @@ fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_opt
         l->image_size = n;
         st = e->kind == FC_IMAGE_CUBIN ? cubin_kernels(l, src, n) : ptx_kernels(l, (const char *)src, n);
     }
-    free(buf);
     if (obj->image_reclaimable) { /* the stored bytes are read; let their pages go */
         fc_image img = {obj->image, (size_t)obj->size, -1, true};
         fc_image_release(&img, e->payload_offset, e->stored_size);
@@ -294,6 +295,14 @@ fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_opt
     l->arch_mismatch = e->kind == FC_IMAGE_CUBIN && l->elf_arch != e->arch;
     *out = l;
     return FC_OK;
+}
+
+fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_kernel_list **out)
+{
+    fc_buffer scratch = {NULL, 0};
+    fc_status st = entry_kernels(obj, e, opts, &scratch, out);
+    free(scratch.p);
+    return st;
 }
 
 /* ---- Every entry of an object, spread over threads -------------------------------------- */
@@ -311,14 +320,17 @@ typedef struct kernels_job {
 static void *kernels_worker(void *arg)
 {
     kernels_job *j = arg;
+    fc_buffer scratch = {NULL, 0}; /* as large as this thread's largest image */
     for (;;) {
         pthread_mutex_lock(&j->lock);
         size_t i = j->next++;
         pthread_mutex_unlock(&j->lock);
         if (i >= j->n)
-            return NULL;
-        j->status[i] = fc_entry_kernels(j->obj, j->entries[i], j->opts, &j->lists[i]);
+            break;
+        j->status[i] = entry_kernels(j->obj, j->entries[i], j->opts, &scratch, &j->lists[i]);
     }
+    free(scratch.p);
+    return NULL;
 }
 
 fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_kernel_list ***out, fc_status **status,
