@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fatcheck.h"
+#include "../src/internal.h"
 #include "tap.h"
 #include "testutil.h"
 
@@ -88,6 +89,31 @@ int main(void)
            FC_OK, "LZ4 without a declared size grows its buffer");
     ok(n == 2508 && memcmp(out, ptx, n) == 0, "and the output is exact");
     free(out);
+
+    /* One buffer reused across images, as the kernel view does: each output is exact, and a
+     * buffer grown by an earlier image does not lift the limit for a later one. */
+    fc_buffer reused = {NULL, 0};
+    is_u64(fc_decompress_buffer(FC_COMPRESSION_ZSTD, zstd.buf + entry(&zstd, 0)->payload_offset,
+                                (size_t)entry(&zstd, 0)->stored_size, 7880, limit, &reused, &n),
+           FC_OK, "reused buffer: the zstd cubin decompresses");
+    ok(n == 7880 && memcmp(reused.p, cubin, n) == 0, "reused buffer: the cubin is exact");
+    size_t grown = reused.cap;
+    is_u64(fc_decompress_buffer(FC_COMPRESSION_LZ4, lz4.buf + l->payload_offset, (size_t)l->stored_size, 2508,
+                                limit, &reused, &n),
+           FC_OK, "reused buffer: then the LZ4 PTX");
+    ok(n == 2508 && memcmp(reused.p, ptx, n) == 0 && reused.cap == grown,
+       "reused buffer: the PTX is exact and the buffer did not grow");
+    is_u64(fc_decompress_buffer(FC_COMPRESSION_ZSTD, zstd.buf + entry(&zstd, 0)->payload_offset,
+                                (size_t)entry(&zstd, 0)->stored_size, 7880, 4096, &reused, &n),
+           FC_ERR_LIMIT, "reused buffer: zstd past a smaller limit is still refused");
+    is_u64(fc_decompress_buffer(FC_COMPRESSION_LZ4, lz4.buf + l->payload_offset, (size_t)l->stored_size, 0, 1000,
+                                &reused, &n),
+           FC_ERR_LIMIT, "reused buffer: LZ4 past a smaller limit is still refused");
+    is_u64(fc_decompress_buffer(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, (size_t)e->stored_size, 2508,
+                                limit, &reused, &n),
+           FC_OK, "reused buffer: after a refusal it still works");
+    ok(n == 2508 && memcmp(reused.p, ptx, n) == 0, "reused buffer: and the output is exact");
+    free(reused.p);
 
     /* Corrupt and truncated streams. */
     unsigned char bad[2048];
