@@ -25,6 +25,13 @@ static int on_object(void *ctx, const fc_object *o)
             fc_entry_link_state(o, &ct->entries[e], opts);
         }
     }
+    /* And all of them at once, as --kernels reads them: one decompression buffer reused
+     * from image to image (opts->threads is 1, so on this thread). */
+    fc_kernel_list **lists = NULL;
+    fc_status *status = NULL;
+    size_t n = 0;
+    if (fc_object_kernels(o, opts, &lists, &status, &n) == FC_OK)
+        fc_object_kernels_free(lists, status, n);
     return 0;
 }
 
