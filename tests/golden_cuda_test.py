@@ -54,6 +54,27 @@ def first_difference(want, got):
     return "lengths differ: want %d lines, got %d" % (len(w), len(g))
 
 
+def kernels_on_sm90(lt):
+    """Issue 5: on sm_90, 1,185 of cuBLASLt's registered containers cannot load; the kernels
+    reported missing are exactly theirs, less any that a loadable container also has."""
+    p = fatcheck("--kernels", "--json", "--no-embedded", "--gpu", "sm_90", lt)
+    doc = json.loads(p.stdout)
+    f = doc["files"][0]
+    failing, loading = set(), set()
+    n_failing = 0
+    for c in f["containers"]:
+        ok = c["loads"][0]["result"] == "CUDA_SUCCESS"
+        n_failing += not ok
+        names = {k["name"] for e in c["entries"] for k in e.get("kernels") or [] if k.get("entry")}
+        (loading if ok else failing).update(names)
+    report(n_failing == 1185, "cuBLASLt on sm_90: 1,185 containers cannot load", str(n_failing))
+    missing = {k["name"] for k in f["verdicts"][0]["missing_kernels"]}
+    want = failing - loading
+    report(missing == want and len(want) > 0,
+           "cuBLASLt on sm_90: missing_kernels are the failing containers' kernels, less the loadable ones'",
+           "want %d, got %d; e.g. %s" % (len(want), len(missing), sorted(want ^ missing)[:3]))
+
+
 def main():
     present = {}
     for line in open(os.path.join(GOLDEN, "cuda-13.0", "index.tsv")):
@@ -91,6 +112,7 @@ def main():
         emb = [c for c in doc["files"][0]["containers"] if c["origin"] == "embedded"]
         report(len(emb) == 383 and all(c["section"] == ".cask_resource" for c in emb),
                "cuBLASLt JSON: 383 containers embedded in .cask_resource", str(len(emb)))
+        kernels_on_sm90(lt)
 
     cufft = present.get("libcufft.so.12")
     if not cufft:
