@@ -120,8 +120,10 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
             continue;
+        /* Count from the data libelf actually holds, not the header's claim: sh_size is as
+         * untrusted as the rest, and the table below is sized by it. */
         symdata = elf_getdata(scn, NULL);
-        nsyms = sh.sh_size / sh.sh_entsize;
+        nsyms = symdata ? symdata->d_size / sh.sh_entsize : 0;
         symstr = sh.sh_link;
         break;
     }
