@@ -35,7 +35,7 @@ static fc_link_state cubin_state(const uint8_t *img, size_t size)
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
             continue;
         Elf_Data *d = elf_getdata(scn, NULL);
-        size_t n = d && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+        size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0; /* what libelf holds */
         for (size_t i = 1; i < n; i++) {
             GElf_Sym sym;
             if (!gelf_getsym(d, (int)i, &sym))
