@@ -175,3 +175,30 @@ fc_status fc_decompress(fc_compression m, const void *src, size_t src_size, uint
     *out = buf.p;
     return FC_OK;
 }
+
+fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
+                         const uint8_t **bytes, size_t *len)
+{
+    *bytes = NULL;
+    *len = 0;
+    if (!obj->image)
+        return FC_ERR_UNSUPPORTED;
+    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return FC_ERR_FORMAT;
+    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    if (e->compression == FC_COMPRESSION_NONE) {
+        *bytes = src;
+        *len = (size_t)e->stored_size;
+        return FC_OK;
+    }
+    fc_options defaults;
+    if (!opts) {
+        fc_options_init(&defaults);
+        opts = &defaults;
+    }
+    fc_status st = fc_decompress_buffer(e->compression, src, (size_t)e->stored_size, e->uncompressed_size,
+                                        opts->max_decompressed_size, scratch, len);
+    if (st == FC_OK)
+        *bytes = scratch->p;
+    return st;
+}

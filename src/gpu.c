@@ -103,21 +103,6 @@ cleanup:
     return st;
 }
 
-static bool read_all(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        p += r;
-        n -= (size_t)r;
-    }
-    return true;
-}
-
 /* The driver is asked in a child process: CUDA cannot be used in a process forked after
  * cuInit, and --probe forks children that must initialise it themselves. A driver that
  * crashes while listing GPUs costs the child, not fatcheck. */
@@ -158,7 +143,7 @@ fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_
     }
     close(fds[1]);
     detection *d = calloc(1, sizeof *d);
-    bool got = d && read_all(fds[0], d, sizeof *d);
+    bool got = d && fc_read_all(fds[0], d, sizeof *d);
     close(fds[0]);
     int wstatus;
     while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)

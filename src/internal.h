@@ -169,6 +169,15 @@ typedef struct fc_buffer {
 fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_size, uint64_t declared,
                                uint64_t limit, fc_buffer *buf, size_t *len);
 
+/* The image of entry E of OBJ: *BYTES points into the object's image, or, when stored
+ * compressed, into SCRATCH, decompressed under opts->max_decompressed_size. */
+fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
+                         const uint8_t **bytes, size_t *len);
+
+/* Reads or writes exactly N bytes on a pipe; false on end of file or an error (pipe_io.c). */
+bool fc_read_all(int fd, void *buf, size_t n);
+bool fc_write_all(int fd, const void *buf, size_t n);
+
 /* Calls elf_version once, for every file that uses libelf. */
 void fc_libelf_init(void);
 

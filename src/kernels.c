@@ -264,22 +264,11 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
         return FC_ERR_UNSUPPORTED;
     if (e->obfuscated)
         return FC_ERR_UNSUPPORTED;
-    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
-        return FC_ERR_FORMAT;
-    fc_options defaults;
-    if (!opts) {
-        fc_options_init(&defaults);
-        opts = &defaults;
-    }
-    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
-    size_t n = (size_t)e->stored_size;
-    if (e->compression != FC_COMPRESSION_NONE) {
-        fc_status st = fc_decompress_buffer(e->compression, src, n, e->uncompressed_size, opts->max_decompressed_size,
-                                            scratch, &n);
-        if (st != FC_OK)
-            return st;
-        src = scratch->p;
-    }
+    const uint8_t *src;
+    size_t n;
+    fc_status got = fc_entry_image(obj, e, opts, scratch, &src, &n);
+    if (got != FC_OK)
+        return got;
     fc_kernel_list *l = calloc(1, sizeof *l);
     fc_status st = FC_ERR_NOMEM;
     if (l && (l->store = calloc(1, sizeof(struct fc_kernel_list_store)))) {

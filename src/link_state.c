@@ -65,23 +65,14 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
 {
     if (!obj->image || e->obfuscated || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
         return FC_LINK_UNKNOWN;
-    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+    fc_buffer scratch = {NULL, 0};
+    const uint8_t *src;
+    size_t n;
+    if (fc_entry_image(obj, e, opts, &scratch, &src, &n) != FC_OK) {
+        free(scratch.p);
         return FC_LINK_UNKNOWN;
-    fc_options defaults;
-    if (!opts) {
-        fc_options_init(&defaults);
-        opts = &defaults;
-    }
-    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
-    void *buf = NULL;
-    size_t n = (size_t)e->stored_size;
-    if (e->compression != FC_COMPRESSION_NONE) {
-        if (fc_decompress(e->compression, src, n, e->uncompressed_size, opts->max_decompressed_size, &buf, &n) !=
-            FC_OK)
-            return FC_LINK_UNKNOWN;
-        src = buf;
     }
     fc_link_state st = e->kind == FC_IMAGE_CUBIN ? cubin_state(src, n) : ptx_state(src, n);
-    free(buf);
+    free(scratch.p);
     return st;
 }

@@ -28,36 +28,6 @@ typedef int (*cu_ctx_set_fn)(void *);
 typedef int (*cu_load_fn)(void **, const void *);
 typedef int (*cu_unload_fn)(void *);
 
-static bool read_all(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        p += r;
-        n -= (size_t)r;
-    }
-    return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t r = write(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        p += r;
-        n -= (size_t)r;
-    }
-    return true;
-}
-
 /* The child: answers {u32 device, u64 size, bytes} with an i32 CUresult, until EOF. */
 static void child_main(int in, int out)
 {
@@ -78,10 +48,10 @@ static void child_main(int in, int out)
     for (;;) {
         uint32_t device;
         uint64_t size;
-        if (!read_all(in, &device, sizeof device) || !read_all(in, &size, sizeof size))
+        if (!fc_read_all(in, &device, sizeof device) || !fc_read_all(in, &size, sizeof size))
             _exit(0);
         void *image = size < (1ull << 32) ? malloc(size ? (size_t)size : 1) : NULL;
-        if (!image || !read_all(in, image, (size_t)size))
+        if (!image || !fc_read_all(in, image, (size_t)size))
             _exit(1);
         int32_t rc = fail;
         if (ready && device < 64) {
@@ -96,7 +66,7 @@ static void child_main(int in, int out)
                 unload(mod);
         }
         free(image);
-        if (!write_all(out, &rc, sizeof rc))
+        if (!fc_write_all(out, &rc, sizeof rc))
             _exit(1);
     }
 }
@@ -163,8 +133,8 @@ fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_
     uint32_t dev = device;
     uint64_t n = size;
     int32_t rc;
-    if (!write_all(p->to_child, &dev, sizeof dev) || !write_all(p->to_child, &n, sizeof n) ||
-        !write_all(p->to_child, image, size) || !read_all(p->from_child, &rc, sizeof rc)) {
+    if (!fc_write_all(p->to_child, &dev, sizeof dev) || !fc_write_all(p->to_child, &n, sizeof n) ||
+        !fc_write_all(p->to_child, image, size) || !fc_read_all(p->from_child, &rc, sizeof rc)) {
         stop_child(p);
         *crashed = true;
         return FC_OK;

@@ -196,7 +196,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
         snprintf(parent, sizeof parent, "%.*s", (int)(up - base), base);
         const char *pleaf = strrchr(parent, '/');
         parse_version_folder(pleaf ? pleaf + 1 : parent, &ext);
-        snprintf(ext.name, sizeof ext.name, "%s", leaf);
+        snprintf(ext.name, sizeof ext.name, "%.255s", leaf); /* a folder name: NAME_MAX */
         snprintf(ext.dir, sizeof ext.dir, "%s", base);
         snprintf(ext.library, sizeof ext.library, "%s", library);
         found = 1;
@@ -213,7 +213,9 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
                 continue;
             versions = true;
             char sub[4096];
-            snprintf(sub, sizeof sub, "%s/%s", base, names[i]);
+            int w = snprintf(sub, sizeof sub, "%s/%s", base, names[i]);
+            if (w < 0 || (size_t)w >= sizeof sub)
+                continue; /* a path longer than PATH_MAX cannot be opened anyway */
             rc = scan_extensions(sub, &v, fn, ctx, &found);
         }
         free_names(names, n);
