@@ -215,7 +215,7 @@ fc_status fc_fleet_parse(const char *text, size_t len, fc_fleet_group *groups, s
     }
     for (size_t i = 0; st == FC_OK && i < *n; i++) {
         fc_fleet_group *g = &groups[i];
-        snprintf(g->target.source, sizeof g->target.source, "%u node%s, %u GPU%s: %s%s%s", g->nodes,
+        snprintf(g->target.source, sizeof g->target.source, "%u node%s, %u GPU%s: %.60s%s%.40s", g->nodes,
                  g->nodes == 1 ? "" : "s", g->gpus, g->gpus == 1 ? "" : "s", g->target.name[0] ? g->target.name : "?",
                  g->driver[0] ? ", driver " : "", g->driver);
     }

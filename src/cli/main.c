@@ -160,9 +160,11 @@ static int add_target(config *cfg, const fc_target *t, int device)
     for (size_t i = 0; device < 0 && i < cfg->n_targets; i++) {
         fc_target *o = &cfg->targets[i];
         if (cfg->device[i] < 0 && o->cc == t->cc && o->driver_cuda == t->driver_cuda) {
-            size_t len = strlen(o->source);
-            if (len + 3 + strlen(t->source) < sizeof o->source && !strstr(o->source, t->source))
-                snprintf(o->source + len, sizeof o->source - len, ", %s", t->source);
+            size_t len = strlen(o->source), more = strlen(t->source);
+            if (len + 2 + more < sizeof o->source && !strstr(o->source, t->source)) {
+                memcpy(o->source + len, ", ", 2);
+                memcpy(o->source + len + 2, t->source, more + 1);
+            }
             return 0;
         }
     }
