@@ -155,7 +155,7 @@ typedef struct fc_error {
 
 /* How far to look for containers kept as plain data in other ELF sections. */
 typedef enum fc_embedded_mode {
-    FC_EMBEDDED_AUTO = 0, /* search a section in full when its first MiB holds one (default) */
+    FC_EMBEDDED_AUTO = 0, /* .cask_resource, and sections whose first MiB holds one (default) */
     FC_EMBEDDED_ALL,      /* search every data section in full */
     FC_EMBEDDED_NONE,     /* do not look */
 } fc_embedded_mode;

@@ -217,7 +217,13 @@ struct fc_embedded_search {
 
 /* In FC_EMBEDDED_AUTO mode a section is searched in full only when its first bytes
  * (opts->embedded_probe_size) hold a container: cuFFT's first is 6 KB into .ldata,
- * cuBLASLt's at the start of .cask_resource, cuSPARSE's 44 KB into .rodata. */
+ * cuSPARSE's 44 KB into .rodata. The exception is .cask_resource, where NVIDIA's CASK
+ * kernel libraries keep their resources: it is always searched, because cuDNN 9's first
+ * container there is 2.2 MB in (cuBLASLt's is at the start). */
+static bool always_searched(const char *section)
+{
+    return section && strcmp(section, ".cask_resource") == 0;
+}
 
 static int cmp_chunk(const void *a, const void *b)
 {
@@ -264,6 +270,10 @@ fc_embedded_search *fc_embedded_start(fc_builder *b, const fc_image *img, uint64
          * (by the helpers) only where the head held a container. */
         for (size_t r = 0; r < n_regions; r++) {
             const fc_region *reg = &regions[r];
+            if (always_searched(reg->section)) {
+                k = add_chunks(chunks, k, reg, reg->offset);
+                continue;
+            }
             uint64_t probe = b->opts->embedded_probe_size;
             uint64_t head = reg->size < probe ? reg->size : probe;
             chunks[k] = (chunk){.region = reg, .start = reg->offset, .end = reg->offset + head};

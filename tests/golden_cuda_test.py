@@ -125,6 +125,22 @@ def main():
         report("embedded" not in out and "1 container in .nv_fatbin" in out,
                "cuFFT with --no-embedded: only the registered container", out)
 
+    # The default search for embedded containers looks at a section in full only when its
+    # head holds one (.cask_resource always): it must find all that a full search finds.
+    for name in ("libcublasLt.so.13", "libcufft.so.12", "libcusparse.so.12", "libcudnn_engines_precompiled.so.9"):
+        path = os.path.join(LIBDIR, name)
+        if not os.path.isfile(path):
+            report(None, "default embedded search of %s finds what --embedded finds" % name, "%s is absent" % path)
+            continue
+        found = []
+        for mode in ([], ["--embedded"]):
+            doc = json.loads(fatcheck("--json", *mode, path).stdout)
+            found.append(sorted((c["section"], c["offset"]) for c in doc["files"][0]["containers"]
+                                if c["origin"] == "embedded"))
+        report(found[0] == found[1] and len(found[1]) > 0,
+               "default embedded search of %s finds what --embedded finds (%d)" % (name, len(found[1])),
+               "default %d, --embedded %d" % (len(found[0]), len(found[1])))
+
     print("1..%d" % n)
     return 1 if failed else 0
 

@@ -33,7 +33,7 @@ static const char usage_text[] =
     "      --torch-extensions PyTorch's extension cache, or the folders given;\n"
     "                         --python 3.12, --torch-cuda 13.0 name the current ones\n"
     "      --embedded         search every data section for containers kept as data\n"
-    "      --no-embedded      search none (default: where a section's head has one)\n"
+    "      --no-embedded      search none (default: likely sections, see fatcheck(1))\n"
     "      --packages         open wheels, tarballs, images found in directories\n"
     "      --no-recurse       a directory is an error   -j, --threads N\n"
     "  -h, --help, -V, --version\n"
