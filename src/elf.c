@@ -111,13 +111,9 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                        const char *member, uint64_t base, uint64_t size)
 {
     fc_builder b;
-    fc_name naming;
-    if (!fc_name_make(sc, path, member, &naming))
-        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
-    fc_status init = fc_builder_init(&b, sc->opts, naming.path, naming.member, naming.label);
-    fc_name_free(&naming);
-    if (init != FC_OK)
-        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
+    int rc;
+    if (!fc_builder_start(sc, &b, path, member, &rc))
+        return rc;
     b.obj.size = size;
     b.image = img;
     b.image_base = base;
@@ -270,13 +266,8 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     if (rc == 0 && !any && named) {
         /* Named directly: say that it holds no CUDA code rather than stay silent. */
         fc_builder b;
-        fc_name name;
-        if (!fc_name_make(sc, path, NULL, &name))
-            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-        fc_status init = fc_builder_init(&b, sc->opts, name.path, name.member, name.label);
-        fc_name_free(&name);
-        if (init != FC_OK)
-            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        if (!fc_builder_start(sc, &b, path, NULL, &rc))
+            return rc;
         b.obj.format = FC_FORMAT_ELF;
         b.obj.size = img->size;
         rc = fc_deliver(sc, &b);

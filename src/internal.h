@@ -141,6 +141,9 @@ typedef struct fc_name {
 } fc_name;
 bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out);
 void fc_name_free(fc_name *n);
+/* Starts builder B for the object PATH (or its archive member AR_MEMBER) names. False when
+ * out of memory, which is reported; *RC then gets what the error callback returned. */
+bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc);
 
 /* Scans an image that starts like a zip, tar or compressed stream (package.c). */
 int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path);

@@ -86,6 +86,20 @@ void fc_name_free(fc_name *n)
     n->member = n->label = NULL;
 }
 
+bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc)
+{
+    fc_name name;
+    fc_status st = FC_ERR_NOMEM;
+    if (fc_name_make(sc, path, ar_member, &name)) {
+        st = fc_builder_init(b, sc->opts, name.path, name.member, name.label);
+        fc_name_free(&name);
+    }
+    if (st == FC_OK)
+        return true;
+    *rc = fc_report_error(sc, FC_ERR_NOMEM, path, ar_member, "out of memory");
+    return false;
+}
+
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...)
 {
@@ -135,13 +149,9 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
                                "not an ELF file, archive, fat binary, cubin, PTX file or package");
     }
     fc_builder b;
-    fc_name name;
-    if (!fc_name_make(sc, path, NULL, &name))
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    fc_status st = fc_builder_init(&b, sc->opts, name.path, name.member, name.label);
-    fc_name_free(&name);
-    if (st != FC_OK)
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    int rc;
+    if (!fc_builder_start(sc, &b, path, NULL, &rc))
+        return rc;
     b.obj.format = f;
     b.obj.size = img->size;
     b.image = img;
