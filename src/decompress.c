@@ -64,7 +64,7 @@ static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared
     if (!dctx)
         return FC_ERR_NOMEM;
     size_t cap = first_guess(src_size, declared, 16, limit);
-    if (!reserve(buf, cap > buf->cap ? cap : buf->cap))
+    if (!reserve(buf, cap))
         return FC_ERR_NOMEM;
     ZSTD_inBuffer in = {src, src_size, 0};
     ZSTD_outBuffer ob = {buf->p, buf->cap < limit ? buf->cap : (size_t)limit, 0};

@@ -71,17 +71,24 @@ void print_advice(FILE *out, const config *cfg)
         return;
     unsigned ccs[MAX_TARGETS];
     size_t n = target_ccs(cfg, ccs, MAX_TARGETS);
-    char torch[256], torch_ptx[256], cmake[256], cmake_ptx[256], gencode[1024], gencode_ptx[1024];
-    format_torch_arch_list(ccs, n, false, torch, sizeof torch);
-    format_torch_arch_list(ccs, n, true, torch_ptx, sizeof torch_ptx);
-    format_cmake_archs(ccs, n, false, cmake, sizeof cmake);
-    format_cmake_archs(ccs, n, true, cmake_ptx, sizeof cmake_ptx);
-    format_gencode(ccs, n, false, gencode, sizeof gencode);
-    format_gencode(ccs, n, true, gencode_ptx, sizeof gencode_ptx);
-    fprintf(out, "to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch);
-    fprintf(out, "  CMake: CUDA_ARCHITECTURES=\"%s\"\n  nvcc:  %s\n", cmake, gencode);
-    fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch_ptx);
-    fprintf(out, "                           CUDA_ARCHITECTURES=\"%s\"\n", cmake_ptx);
+    build_flags native, ptx;
+    format_build_flags(ccs, n, false, &native);
+    format_build_flags(ccs, n, true, &ptx);
+    fprintf(out, "to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"%s\"\n", native.torch);
+    fprintf(out, "  CMake: CUDA_ARCHITECTURES=\"%s\"\n  nvcc:  %s\n", native.cmake, native.nvcc);
+    fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\"\n", ptx.torch);
+    fprintf(out, "                           CUDA_ARCHITECTURES=\"%s\"\n", ptx.cmake);
+}
+
+/* {"torch_cuda_arch_list":..,"cmake_cuda_architectures":..,"nvcc":.., without the closing brace. */
+static void json_build_flags(FILE *out, const build_flags *f)
+{
+    fputs("{\"torch_cuda_arch_list\":", out);
+    json_string(out, f->torch);
+    fputs(",\"cmake_cuda_architectures\":", out);
+    json_string(out, f->cmake);
+    fputs(",\"nvcc\":", out);
+    json_string(out, f->nvcc);
 }
 
 void json_targets_and_advice(FILE *out, const config *cfg)
@@ -116,24 +123,12 @@ void json_targets_and_advice(FILE *out, const config *cfg)
         return;
     unsigned ccs[MAX_TARGETS];
     size_t n = target_ccs(cfg, ccs, MAX_TARGETS);
-    char a[256], b[256], c[1024];
-    format_torch_arch_list(ccs, n, false, a, sizeof a);
-    format_cmake_archs(ccs, n, false, b, sizeof b);
-    format_gencode(ccs, n, false, c, sizeof c);
-    fputs(",\n\"advice\":{\"torch_cuda_arch_list\":", out);
-    json_string(out, a);
-    fputs(",\"cmake_cuda_architectures\":", out);
-    json_string(out, b);
-    fputs(",\"nvcc\":", out);
-    json_string(out, c);
-    format_torch_arch_list(ccs, n, true, a, sizeof a);
-    format_cmake_archs(ccs, n, true, b, sizeof b);
-    format_gencode(ccs, n, true, c, sizeof c);
-    fputs(",\"with_ptx\":{\"torch_cuda_arch_list\":", out);
-    json_string(out, a);
-    fputs(",\"cmake_cuda_architectures\":", out);
-    json_string(out, b);
-    fputs(",\"nvcc\":", out);
-    json_string(out, c);
+    build_flags native, ptx;
+    format_build_flags(ccs, n, false, &native);
+    format_build_flags(ccs, n, true, &ptx);
+    fputs(",\n\"advice\":", out);
+    json_build_flags(out, &native);
+    fputs(",\"with_ptx\":", out);
+    json_build_flags(out, &ptx);
     fputs("}}", out);
 }

@@ -287,7 +287,7 @@ void format_torch_arch_list(const unsigned *ccs, size_t n, bool ptx, char *buf, 
                               ptx && i + 1 == n ? "+PTX" : "");
 }
 
-void format_cmake_archs(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
+static void format_cmake_archs(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
 {
     size_t k = 0;
     buf[0] = '\0';
@@ -296,7 +296,7 @@ void format_cmake_archs(const unsigned *ccs, size_t n, bool ptx, char *buf, size
                               ptx && i + 1 == n ? "" : "-real");
 }
 
-void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
+static void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size)
 {
     size_t k = 0;
     buf[0] = '\0';
@@ -305,6 +305,13 @@ void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t s
                               ccs[i]);
     if (ptx && n && k < size)
         snprintf(buf + k, size - k, " -gencode arch=compute_%u,code=compute_%u", ccs[n - 1], ccs[n - 1]);
+}
+
+void format_build_flags(const unsigned *ccs, size_t n, bool ptx, build_flags *out)
+{
+    format_torch_arch_list(ccs, n, ptx, out->torch, sizeof out->torch);
+    format_cmake_archs(ccs, n, ptx, out->cmake, sizeof out->cmake);
+    format_gencode(ccs, n, ptx, out->nvcc, sizeof out->nvcc);
 }
 
 bool object_has_problem(const config *cfg, const fc_object *obj, const judgement *j)

@@ -92,11 +92,16 @@ bool object_has_problem(const config *cfg, const fc_object *obj, const judgement
 bool torch_ext_stale(const config *cfg);
 void judgement_free(judgement *j);
 
-/* TORCH_CUDA_ARCH_LIST, CMake and nvcc spellings of a set of compute capabilities; the last
- * gets +PTX when PTX is true. Written into BUF. */
+/* The TORCH_CUDA_ARCH_LIST spelling of a set of compute capabilities; the last gets +PTX
+ * when PTX is true. Written into BUF. */
 void format_torch_arch_list(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size);
-void format_cmake_archs(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size);
-void format_gencode(const unsigned *ccs, size_t n, bool ptx, char *buf, size_t size);
+/* The same set in each spelling a build takes. */
+typedef struct build_flags {
+    char torch[256]; /* TORCH_CUDA_ARCH_LIST */
+    char cmake[256]; /* CMake CUDA_ARCHITECTURES */
+    char nvcc[1024]; /* nvcc -gencode flags */
+} build_flags;
+void format_build_flags(const unsigned *ccs, size_t n, bool ptx, build_flags *out);
 /* "9.0" */
 const char *cc_text(unsigned cc, char *buf, size_t size);
 /* The compute capabilities a file needs built to run natively on every target: its own

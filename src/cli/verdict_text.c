@@ -43,13 +43,11 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
     if ((v->no_binary || v->jit_disabled) && !cfg->torch_ext) { /* torch extensions get their own fix */
         unsigned ccs[64];
         size_t n = covering_ccs(cfg, obj, ccs, 64);
-        char torch[256], cmake[256], gencode[1024];
-        format_torch_arch_list(ccs, n, false, torch, sizeof torch);
-        format_cmake_archs(ccs, n, false, cmake, sizeof cmake);
-        format_gencode(ccs, n, false, gencode, sizeof gencode);
-        fprintf(out, "%sfix: rebuild with TORCH_CUDA_ARCH_LIST=\"%s\"\n", indent, torch);
-        fprintf(out, "%s     or CMake CUDA_ARCHITECTURES=\"%s\"\n", indent, cmake);
-        fprintf(out, "%s     or nvcc %s\n", indent, gencode);
+        build_flags f;
+        format_build_flags(ccs, n, false, &f);
+        fprintf(out, "%sfix: rebuild with TORCH_CUDA_ARCH_LIST=\"%s\"\n", indent, f.torch);
+        fprintf(out, "%s     or CMake CUDA_ARCHITECTURES=\"%s\"\n", indent, f.cmake);
+        fprintf(out, "%s     or nvcc %s\n", indent, f.nvcc);
     }
     if (v->unsupported_ptx) {
         int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
