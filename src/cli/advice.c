@@ -59,21 +59,21 @@ void print_targets_header(FILE *out, const config *cfg)
         fputs("note: CUDA_DISABLE_PTX_JIT is set: the driver never compiles PTX\n", out);
 }
 
-/* The targets' compute capabilities, ascending, without repeats. */
-static size_t target_ccs(const config *cfg, unsigned *out, size_t max)
+/* What to build for the targets' compute capabilities, without PTX and with it. */
+static void target_build_flags(const config *cfg, build_flags *native, build_flags *ptx)
 {
-    return covering_ccs(cfg, NULL, out, max);
+    unsigned ccs[MAX_TARGETS];
+    size_t n = covering_ccs(cfg, NULL, ccs, MAX_TARGETS);
+    format_build_flags(ccs, n, false, native);
+    format_build_flags(ccs, n, true, ptx);
 }
 
 void print_advice(FILE *out, const config *cfg)
 {
     if (!cfg || !cfg->n_targets)
         return;
-    unsigned ccs[MAX_TARGETS];
-    size_t n = target_ccs(cfg, ccs, MAX_TARGETS);
     build_flags native, ptx;
-    format_build_flags(ccs, n, false, &native);
-    format_build_flags(ccs, n, true, &ptx);
+    target_build_flags(cfg, &native, &ptx);
     fprintf(out, "to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"%s\"\n", native.torch);
     fprintf(out, "  CMake: CUDA_ARCHITECTURES=\"%s\"\n  nvcc:  %s\n", native.cmake, native.nvcc);
     fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\"\n", ptx.torch);
@@ -121,11 +121,8 @@ void json_targets_and_advice(FILE *out, const config *cfg)
             cfg->jit.force_ptx_jit ? "true" : "false", cfg->jit.disable_ptx_jit ? "true" : "false");
     if (!cfg->n_targets)
         return;
-    unsigned ccs[MAX_TARGETS];
-    size_t n = target_ccs(cfg, ccs, MAX_TARGETS);
     build_flags native, ptx;
-    format_build_flags(ccs, n, false, &native);
-    format_build_flags(ccs, n, true, &ptx);
+    target_build_flags(cfg, &native, &ptx);
     fputs(",\n\"advice\":", out);
     json_build_flags(out, &native);
     fputs(",\"with_ptx\":", out);
