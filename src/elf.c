@@ -115,9 +115,6 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     if (!fc_builder_start(sc, &b, path, member, &rc))
         return rc;
     b.obj.size = size;
-    b.image = img;
-    b.image_base = base;
-    b.progress = fc_release_behind;
     const uint8_t *data = img->data + base;
     b.obj.image = data;
     b.obj.image_reclaimable = img->own_mapping;
@@ -181,12 +178,17 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             regions[n_regions++] = (fc_region){base + sh.sh_offset, sh.sh_size, name};
     }
     fc_embedded_search *search = fc_embedded_start(&b, img, base, regions, n_regions);
-    for (size_t i = 0; i < n_fatbins; i++) {
+    fc_reader r;
+    if (n_fatbins && !fc_image_reader(img, base, 0, size, FC_READER_MIN_CAP, &r))
+        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n_fatbins && !b.obj.error; i++) {
         const fc_region *f = &fatbins[i];
         fc_builder_where(&b, f->section, f->offset);
-        if (fc_fatbin_decode_run(&b, data + f->offset, f->size, f->offset, FC_ORIGIN_SECTION, f->section) != FC_OK)
+        if (fc_fatbin_decode_run(&b, &r, f->offset, f->size, FC_ORIGIN_SECTION, f->section) != FC_OK)
             break;
     }
+    if (n_fatbins)
+        fc_reader_free(&r);
     fc_embedded_finish(search, &b);
 
 deliver:

@@ -4,10 +4,10 @@
  * 23,983 in .ldata, cuBLASLt 383 in .cask_resource). Nothing points at them in a way we can
  * follow, so the sections are searched for the container magic at 4-byte aligned offsets,
  * and every hit is validated by walking its entry headers (fc_fatbin_plausible); a
- * container found is skipped over whole. The search is split into chunks spread over
- * threads, each decoding what it finds into a builder of its own. With a file, bytes are
- * read with pread into a small buffer rather than through the mapping, so that scanning
- * hundreds of megabytes neither faults every page in nor grows the resident set.
+ * container found is skipped over whole, its payload never read. The search is split into
+ * chunks spread over threads, each decoding what it finds into a builder of its own. With
+ * a file, bytes are read with pread (reader.c) rather than through the mapping, so that
+ * scanning hundreds of megabytes neither faults every page in nor grows the resident set.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,8 +19,7 @@
 #include "internal.h"
 
 #define CHUNK_SIZE (8u << 20)  /* work unit handed to a thread */
-#define WINDOW_SIZE (256u << 10) /* pread buffer: fits in L2 */
-#define RELEASE_STEP (4u << 20)
+#define WINDOW_SIZE (256u << 10) /* the most one read takes: fits in L2 */
 #define MAX_THREADS 64
 /* Workers need little stack. A small one also keeps the kernel from backing it with a
  * transparent huge page, which would add 2 MiB of resident memory per thread. */
@@ -63,96 +62,57 @@ static size_t find_magic(const uint8_t *p, size_t n_words)
     return n_words;
 }
 
-/* The bytes [start, start + len) of the image, either as a pointer into the mapping (no
- * file) or copied into the chunk's buffer. */
-typedef struct window {
-    const uint8_t *p;
-    uint64_t start, len;
-} window;
-
-static int fill(const fc_image *img, uint8_t *buf, window *w, uint64_t start, uint64_t limit)
-{
-    uint64_t want = limit - start < WINDOW_SIZE ? limit - start : WINDOW_SIZE;
-    if (!buf) {
-        *w = (window){img->data + start, start, limit - start};
-        return 0;
-    }
-    ssize_t r;
-    do
-        r = pread(img->fd, buf, (size_t)want, (off_t)start);
-    while (r < 0 && errno == EINTR);
-    if (r < 0)
-        return errno ? errno : EIO;
-    *w = (window){buf, start, (uint64_t)r};
-    return 0;
-}
-
 static void search_chunk(job *j, chunk *c)
 {
     c->searched = true;
-    const fc_image *img = j->img;
-    uint64_t limit = c->region->offset + c->region->size; /* containers end inside the region */
-    uint8_t *buf = NULL;
-    if (fc_builder_init(&c->found, j->parent->opts, j->parent->obj.path, j->parent->obj.member,
-                        j->parent->label) != FC_OK ||
-        (img->fd >= 0 && !(buf = malloc(WINDOW_SIZE)))) {
+    const fc_region *reg = c->region;
+    /* Offsets from here on are the object's (archive members start at offset_base). */
+    uint64_t lo = reg->offset - j->offset_base, hi = lo + reg->size;
+    uint64_t pos = (c->start - j->offset_base + 3) & ~(uint64_t)3, end = c->end - j->offset_base;
+    fc_reader r;
+    bool reader = fc_image_reader(j->img, j->offset_base, lo, hi, WINDOW_SIZE, &r);
+    if (!reader || fc_builder_init(&c->found, j->parent->opts, j->parent->obj.path, j->parent->obj.member,
+                                   j->parent->label) != FC_OK) {
         c->error = -1;
-        free(buf);
+        fc_reader_free(&r);
         return;
     }
     c->ready = true;
-    fc_builder_where(&c->found, c->region->section, c->region->offset - j->offset_base);
-    window w = {NULL, 0, 0};
-    uint64_t released = c->start, touched = c->start;
-    uint64_t pos = (c->start + 3) & ~(uint64_t)3;
-    while (pos + 4 <= c->end) {
-        if (pos < w.start || pos + 4 > w.start + w.len) {
-            if ((c->error = fill(img, buf, &w, pos, limit)) != 0 || w.len < 4)
-                break;
+    fc_builder_where(&c->found, reg->section, lo);
+    fc_reader_read_size(&r, WINDOW_SIZE);
+    while (pos + 4 <= end) {
+        size_t got;
+        const uint8_t *p = fc_reader_get(&r, pos, 4, &got);
+        if (!p || got < 4) { /* a failed read, or a file cut short under us */
+            c->error = r.error ? r.error : EIO;
+            break;
         }
-        uint64_t stop = c->end < w.start + w.len ? c->end : w.start + w.len;
+        uint64_t stop = end < pos + got ? end : pos + got;
         size_t words = (size_t)((stop - pos) / 4);
-        size_t at = find_magic(w.p + (pos - w.start), words);
+        size_t at = find_magic(p, words);
         if (at == words) {
+            /* Plain data: read on in ever larger blocks. */
             pos += (uint64_t)words * 4;
-            if (words == 0)
-                pos += 4;
+            fc_reader_read_size(&r, 2 * r.read_size);
             continue;
         }
         uint64_t hit = pos + (uint64_t)at * 4;
-        /* Validate from the buffer when the whole container fits in one window; bigger
-         * ones have sparse headers, read through the mapping. */
-        uint64_t body = hit + 16 <= w.start + w.len ? fc_rd64(w.p + (hit - w.start) + 8) : 0;
-        const uint8_t *view;
-        uint64_t avail;
-        if (buf && body < WINDOW_SIZE - 16) {
-            if (hit + 16 + body > w.start + w.len && (c->error = fill(img, buf, &w, hit, limit)) != 0)
-                break;
-            view = w.p + (hit - w.start);
-            avail = w.start + w.len - hit;
-        } else {
-            view = img->data + hit;
-            avail = limit - hit;
-            touched = hit + 16 + body < limit ? hit + 16 + body : limit;
-        }
         uint64_t len = 0, used = 0;
-        if (fc_fatbin_plausible(view, avail, &len) &&
-            fc_fatbin_decode_one(&c->found, view, len, hit - j->offset_base, FC_ORIGIN_EMBEDDED,
-                                 c->region->section, &used) == FC_OK) {
+        if (fc_fatbin_plausible(&r, hit, hi - hit, &len) &&
+            fc_fatbin_decode_one(&c->found, &r, hit, len, FC_ORIGIN_EMBEDDED, reg->section, &used) == FC_OK) {
+            /* Skip the container's payload unread; another container often follows at
+             * once, so the next read is small. */
             pos = (hit + len + 3) & ~(uint64_t)3;
+            fc_reader_read_size(&r, FC_READER_SMALL_READ);
         } else {
-            if (c->found.obj.error) /* out of memory or over a limit: stop this chunk */
+            if (c->found.obj.error || r.error) { /* out of memory, over a limit, or unreadable */
+                c->error = r.error;
                 break;
+            }
             pos = hit + 4;
         }
-        if (touched >= released + RELEASE_STEP) {
-            fc_image_release(img, released, touched - released);
-            released = touched;
-        }
     }
-    if (touched > released)
-        fc_image_release(img, released, touched - released);
-    free(buf);
+    fc_reader_free(&r);
 }
 
 static void *worker(void *arg)

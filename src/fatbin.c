@@ -11,6 +11,7 @@
 
 #include "bytes.h"
 #include "internal.h"
+#include "reader.h"
 
 /* Headers seen are at most a few hundred bytes; anything longer is treated as damage. */
 #define FC_ENTRY_MAX_HEADER 65536u
@@ -182,14 +183,44 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, uint64_t avail, u
     return st;
 }
 
-fc_status fc_fatbin_decode_one(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
-                               fc_origin origin, const char *section, uint64_t *consumed)
+/* Says why the bytes at OFF could not be had: a failed read, or a file that ended early. */
+static fc_status read_failure(fc_builder *b, const fc_reader *r, const char *where)
+{
+    if (r->error)
+        return fc_builder_fail(b, FC_ERR_IO, "%s: cannot read: %s", where, strerror(r->error));
+    return fc_builder_fail(b, FC_ERR_IO, "%s: the file ended early (did it change while being read?)", where);
+}
+
+/* The header of the entry at OFF, AVAIL bytes before its container's end: at least
+ * min(AVAIL, 64) bytes, and the whole header when its declared size is plausible, which is
+ * all that check_entry and decode_entry read. NULL when the bytes could not be read. */
+static const uint8_t *entry_header(fc_reader *r, uint64_t off, uint64_t avail)
+{
+    size_t got, want = avail < FC_ENTRY_MIN_HEADER ? (size_t)avail : FC_ENTRY_MIN_HEADER;
+    const uint8_t *h = fc_reader_get(r, off, want, &got);
+    if (!h || got < want)
+        return NULL;
+    if (avail >= 8) {
+        uint32_t hs = fc_rd32(h + 4);
+        if (hs > got && hs <= avail && hs <= FC_ENTRY_MAX_HEADER &&
+            (!(h = fc_reader_get(r, off, hs, &got)) || got < hs))
+            return NULL;
+    }
+    return h;
+}
+
+fc_status fc_fatbin_decode_one(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
+                               const char *section, uint64_t *consumed)
 {
     char where[300];
-    fc_where(b, base, where, sizeof where);
+    fc_where(b, off, where, sizeof where);
     if (size < FC_CONTAINER_HEADER)
         return fc_builder_fail(b, FC_ERR_FORMAT, "%s: %llu bytes are too few for a container header",
                                where, (unsigned long long)size);
+    size_t got;
+    const uint8_t *buf = fc_reader_get(r, off, FC_CONTAINER_HEADER, &got);
+    if (!buf || got < FC_CONTAINER_HEADER)
+        return read_failure(b, r, where);
     if (fc_rd32(buf) != FC_FATBIN_MAGIC)
         return fc_builder_fail(b, FC_ERR_FORMAT, "%s: no fat binary magic (found 0x%08x)",
                                where, fc_rd32(buf));
@@ -203,14 +234,19 @@ fc_status fc_fatbin_decode_one(fc_builder *b, const uint8_t *buf, uint64_t size,
         return fc_builder_fail(b, FC_ERR_FORMAT,
                                "%s: container of %llu bytes runs past the end (%llu bytes left)",
                                where, (unsigned long long)body, (unsigned long long)(size - hsz));
-    fc_status st = fc_builder_add_container(b, base, origin, section);
+    fc_status st = fc_builder_add_container(b, off, origin, section);
     if (st != FC_OK)
         return st;
     fc_builder_set_container_size(b, hsz + body);
     uint64_t pos = hsz, end = hsz + body;
     while (pos < end) {
         uint64_t used = 0;
-        st = decode_entry(b, buf + pos, end - pos, base + pos, &used);
+        const uint8_t *h = entry_header(r, off + pos, end - pos);
+        if (!h) {
+            fc_where(b, off + pos, where, sizeof where);
+            return read_failure(b, r, where);
+        }
+        st = decode_entry(b, h, end - pos, off + pos, &used);
         if (st != FC_OK)
             return st;
         pos += used;
@@ -219,39 +255,54 @@ fc_status fc_fatbin_decode_one(fc_builder *b, const uint8_t *buf, uint64_t size,
     return FC_OK;
 }
 
-fc_status fc_fatbin_decode_run(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
-                               fc_origin origin, const char *section)
+/* Offset of the first nonzero byte in [off, end), or END: the padding between containers. */
+static uint64_t skip_zeros(fc_reader *r, uint64_t off, uint64_t end)
 {
-    uint64_t pos = 0;
+    while (off < end) {
+        size_t got;
+        const uint8_t *p = fc_reader_get(r, off, 1, &got);
+        if (!p)
+            return off; /* the decoder that follows says why */
+        uint64_t n = got < end - off ? got : end - off;
+        for (uint64_t i = 0; i < n; i++)
+            if (p[i])
+                return off + i;
+        off += n;
+    }
+    return end;
+}
+
+fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
+                               const char *section)
+{
+    uint64_t end = off + size, pos = off;
     for (;;) {
-        while (pos < size && buf[pos] == 0) /* padding between containers */
-            pos++;
-        if (pos >= size)
+        if ((pos = skip_zeros(r, pos, end)) >= end)
             return FC_OK;
         uint64_t used = 0;
-        fc_status st = fc_fatbin_decode_one(b, buf + pos, size - pos, base + pos, origin, section, &used);
+        fc_status st = fc_fatbin_decode_one(b, r, pos, end - pos, origin, section, &used);
         if (st != FC_OK)
             return st;
         pos += used;
-        if (b->progress)
-            b->progress(b, base + pos);
     }
 }
 
-bool fc_fatbin_plausible(const uint8_t *buf, uint64_t size, uint64_t *len)
+bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len)
 {
     /* Stricter than decoding: a hit in arbitrary data must look exactly like what nvcc
      * writes before it is believed (known kinds, the 0x0101 field, 8-byte header sizes). */
-    if (size < FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER || fc_rd32(buf) != FC_FATBIN_MAGIC ||
-        fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER)
+    size_t got;
+    const uint8_t *buf = fc_reader_get(r, off, FC_CONTAINER_HEADER, &got);
+    if (size < FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER || !buf || got < FC_CONTAINER_HEADER ||
+        fc_rd32(buf) != FC_FATBIN_MAGIC || fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER)
         return false;
     uint64_t body = fc_rd64(buf + 8);
     if (body < FC_ENTRY_MIN_HEADER || body > size - FC_CONTAINER_HEADER)
         return false;
     uint64_t pos = FC_CONTAINER_HEADER, end = FC_CONTAINER_HEADER + body;
     while (pos < end) {
-        const uint8_t *h = buf + pos;
-        if (check_entry(h, end - pos) != EP_NONE || kind_of(fc_rd16(h)) == FC_IMAGE_UNKNOWN ||
+        const uint8_t *h = entry_header(r, off + pos, end - pos);
+        if (!h || check_entry(h, end - pos) != EP_NONE || kind_of(fc_rd16(h)) == FC_IMAGE_UNKNOWN ||
             fc_rd16(h + 2) != 0x0101 || fc_rd32(h + 4) % 8)
             return false;
         pos += fc_rd32(h + 4) + fc_rd64(h + 8);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "fatcheck.h"
+#include "reader.h"
 
 /* The smallest entry header holding every field fatcheck reads (flags at 40, the declared
  * uncompressed size at 56). Every header seen is at least this long. */
@@ -40,12 +41,6 @@ typedef struct fc_builder {
     /* Where offsets in messages are counted from: a section's start, or the file's. */
     const char *where_section;
     uint64_t where_base;
-    /* Called after each container of a run with the file offset reached, so that the
-     * caller can release the pages behind it. */
-    void (*progress)(struct fc_builder *b, uint64_t offset);
-    const fc_image *image;  /* for progress; may be NULL */
-    uint64_t image_base;    /* image offset of the object's first byte */
-    uint64_t released;      /* object offset up to which pages were released */
 } fc_builder;
 
 /* Sets the frame for messages: offsets become "SECTION+0xREL" (or "offset 0xOFF" when
@@ -75,25 +70,31 @@ fc_status fc_builder_fail(fc_builder *b, fc_status status, const char *fmt, ...)
 /* Fixes up pointers; the object is valid until fc_builder_reset. */
 const fc_object *fc_builder_finish(fc_builder *b);
 
-/* Decodes containers lying back to back in BUF[0..size), as in .nv_fatbin. Zero padding
- * between containers is skipped. BASE is the file offset of BUF[0]; SECTION names the
- * section for messages (or NULL). Stops at the first problem, recorded in the builder. */
-fc_status fc_fatbin_decode_run(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
-                               fc_origin origin, const char *section);
+/* Decodes containers lying back to back in [OFF, OFF + SIZE) of R's object, as in
+ * .nv_fatbin. Zero padding between containers is skipped. SECTION names the section for
+ * messages (or NULL). Stops at the first problem, recorded in the builder. Offsets are the
+ * object's, as entries and messages give them. */
+fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
+                               const char *section);
 
-/* Decodes the one container at BUF (which has SIZE bytes available). On success
- * *consumed is the container's length. */
-fc_status fc_fatbin_decode_one(fc_builder *b, const uint8_t *buf, uint64_t size, uint64_t base,
-                               fc_origin origin, const char *section, uint64_t *consumed);
+/* Decodes the one container at OFF (SIZE bytes available). On success *consumed is the
+ * container's length. */
+fc_status fc_fatbin_decode_one(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
+                               const char *section, uint64_t *consumed);
 
-/* True when BUF (SIZE bytes available) starts with a container whose header and entry
- * chain are consistent: the test for containers found by scanning plain data. On success
- * *len is the container's length. Reads only headers. */
-bool fc_fatbin_plausible(const uint8_t *buf, uint64_t size, uint64_t *len);
+/* True when OFF (SIZE bytes available) starts a container whose header and entry chain are
+ * consistent: the test for containers found by scanning plain data. On success *len is the
+ * container's length. Reads only headers. */
+bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len);
 
 /* Drops the pages of [off, off + len) from the resident set when the image is our own
  * mapping (the page cache keeps them; a later read faults them back). */
 void fc_image_release(const fc_image *img, uint64_t off, uint64_t len);
+
+/* A reader of offsets [LO, HI) of the object that starts at image position BASE: pread
+ * into a buffer of CAP bytes for a mapped file, in place for memory. False when out of
+ * memory (the reader then needs no fc_reader_free, though it may have one). */
+bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r);
 
 /* One section to search for embedded containers: [offset, offset + size) of the image. */
 typedef struct fc_region {
@@ -160,8 +161,6 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* Hands a finished object to the caller's callback and frees the builder. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
-/* Releases the pages behind a run's progress (a builder progress callback). */
-void fc_release_behind(fc_builder *b, uint64_t offset);
 
 /* A buffer reused across decompressions: its size is that of the largest image seen. */
 typedef struct fc_buffer {

@@ -12,9 +12,6 @@
 #include "internal.h"
 #include "walk.h"
 
-/* Pages behind a run are released in steps of this size (see fc_release_behind). */
-#define RELEASE_STEP (4u << 20)
-
 fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
 {
     *is_archive = false;
@@ -43,12 +40,13 @@ void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
         madvise((void *)(img->data + start), (size_t)(end - start), MADV_DONTNEED);
 }
 
-void fc_release_behind(fc_builder *b, uint64_t offset)
+bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r)
 {
-    if (offset >= b->released + RELEASE_STEP) {
-        fc_image_release(b->image, b->image_base + b->released, offset - b->released);
-        b->released = offset;
+    if (img->fd < 0 || !img->own_mapping) {
+        fc_reader_memory(r, img->data + base + lo, lo, hi);
+        return true;
     }
+    return fc_reader_file(r, img->fd, base + lo, lo, hi, cap);
 }
 
 bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out)
@@ -154,14 +152,18 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return rc;
     b.obj.format = f;
     b.obj.size = img->size;
-    b.image = img;
     b.obj.image = img->data;
     b.obj.image_reclaimable = img->own_mapping;
-    b.progress = fc_release_behind;
-    if (f == FC_FORMAT_FATBIN)
-        fc_fatbin_decode_run(&b, img->data, img->size, 0, FC_ORIGIN_FATBIN_FILE, NULL);
-    else
+    if (f == FC_FORMAT_FATBIN) {
+        fc_reader r;
+        if (fc_image_reader(img, 0, 0, img->size, FC_READER_MIN_CAP, &r))
+            fc_fatbin_decode_run(&b, &r, 0, img->size, FC_ORIGIN_FATBIN_FILE, NULL);
+        else
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+        fc_reader_free(&r);
+    } else {
         fc_ptx_text_decode(&b, img->data, img->size);
+    }
     return fc_deliver(sc, &b);
 }
 
@@ -261,7 +263,8 @@ int fc_scan_memory(const void *data, size_t size, const char *name, const fc_opt
 
 fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc_options *opts, fc_object **out)
 {
-    if (!out || (!buf && size))
+    uint64_t end;
+    if (!out || (!buf && size) || !fc_add_ok(base, size, &end))
         return FC_ERR_INVALID;
     *out = NULL;
     fc_builder *b = malloc(sizeof *b);
@@ -274,7 +277,9 @@ fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc
     b->obj.format = FC_FORMAT_FATBIN;
     b->obj.size = size;
     b->obj.image = buf;
-    fc_status st = fc_fatbin_decode_run(b, buf, size, base, FC_ORIGIN_FATBIN_FILE, NULL);
+    fc_reader r;
+    fc_reader_memory(&r, buf, base, end);
+    fc_status st = fc_fatbin_decode_run(b, &r, base, size, FC_ORIGIN_FATBIN_FILE, NULL);
     fc_builder_finish(b);
     *out = &b->obj;
     return st;
