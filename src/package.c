@@ -6,13 +6,12 @@
  * opts->max_member_size; everything else is skipped. Memory is bounded by that limit,
  * not by the size of the package.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "archive_api.h"
 #include "bytes.h"
 #include "internal.h"
 
@@ -35,24 +34,24 @@ bool fc_sniff_package(const uint8_t *b, size_t n)
     return false;
 }
 
-static struct archive *open_reader(void)
+static struct archive *open_reader(const fc_archive_api *la)
 {
-    struct archive *a = archive_read_new();
+    struct archive *a = la->read_new();
     if (!a)
         return NULL;
-    archive_read_support_filter_all(a);
-    archive_read_support_format_zip(a);
-    archive_read_support_format_tar(a);
-    archive_read_support_format_gnutar(a);
-    archive_read_support_format_cpio(a);
+    la->read_support_filter_all(a);
+    la->read_support_format_zip(a);
+    la->read_support_format_tar(a);
+    la->read_support_format_gnutar(a);
+    la->read_support_format_cpio(a);
     /* A compressed file that is no archive (libfoo.so.zst) reads as one member. */
-    archive_read_support_format_raw(a);
+    la->read_support_format_raw(a);
     return a;
 }
 
 /* Reads the rest of the current member after the HEAD bytes already read, into one buffer
  * of at most LIMIT bytes. */
-static fc_status read_member(struct archive *a, const uint8_t *head, size_t head_len, int64_t declared,
+static fc_status read_member(const fc_archive_api *la, struct archive *a, const uint8_t *head, size_t head_len, int64_t declared,
                              uint64_t limit, uint8_t **out, size_t *out_len)
 {
     size_t cap = declared > 0 && (uint64_t)declared <= limit ? (size_t)declared : head_len + (1u << 20);
@@ -78,7 +77,7 @@ static fc_status read_member(struct archive *a, const uint8_t *head, size_t head
             buf = nb;
             cap = ncap;
         }
-        la_ssize_t r = archive_read_data(a, buf + len, cap - len);
+        la_ssize_t r = la->read_data(a, buf + len, cap - len);
         if (r < 0) {
             free(buf);
             return FC_ERR_FORMAT;
@@ -102,21 +101,21 @@ static char *chain_name(const fc_scan_ctx *sc, const char *entry)
     return s;
 }
 
-static int scan_entries(fc_scan_ctx *sc, struct archive *a, const char *path)
+static int scan_entries(fc_scan_ctx *sc, const fc_archive_api *la, struct archive *a, const char *path)
 {
     int rc = 0;
     uint8_t head[SNIFF_SIZE];
     struct archive_entry *e;
     int r;
     size_t members = 0;
-    while (rc == 0 && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-        const char *entry = archive_entry_pathname(e);
-        if (archive_entry_filetype(e) != AE_IFREG || !entry)
+    while (rc == 0 && (r = la->read_next_header(a, &e)) == ARCHIVE_OK) {
+        const char *entry = la->entry_pathname(e);
+        if (la->entry_filetype(e) != AE_IFREG || !entry)
             continue;
         members++;
-        la_ssize_t got = archive_read_data(a, head, sizeof head);
+        la_ssize_t got = la->read_data(a, head, sizeof head);
         if (got < 0) {
-            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member %s: %s", entry, archive_error_string(a));
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member %s: %s", entry, la->error_string(a));
             break;
         }
         bool archive_member;
@@ -134,7 +133,7 @@ static int scan_entries(fc_scan_ctx *sc, struct archive *a, const char *path)
             sc->opts->on_file(sc->opts->on_file_ctx, inner);
         uint8_t *data = NULL;
         size_t len = 0;
-        fc_status st = inner ? read_member(a, head, (size_t)got, archive_entry_size_is_set(e) ? archive_entry_size(e) : -1,
+        fc_status st = inner ? read_member(la, a, head, (size_t)got, la->entry_size_is_set(e) ? la->entry_size(e) : -1,
                                            sc->opts->max_member_size, &data, &len)
                              : FC_ERR_NOMEM;
         const char *saved_outer = sc->outer, *saved_inner = sc->inner;
@@ -145,7 +144,7 @@ static int scan_entries(fc_scan_ctx *sc, struct archive *a, const char *path)
                                  (unsigned long long)sc->opts->max_member_size);
         } else if (st != FC_OK) {
             rc = fc_report_error(sc, st, entry, NULL, "member could not be read: %s",
-                                 st == FC_ERR_NOMEM ? "out of memory" : archive_error_string(a));
+                                 st == FC_ERR_NOMEM ? "out of memory" : la->error_string(a));
         } else {
             fc_image img = {data, len, -1, false};
             bool named = sc->named;
@@ -162,29 +161,33 @@ static int scan_entries(fc_scan_ctx *sc, struct archive *a, const char *path)
     }
     if (rc == 0 && r != ARCHIVE_EOF && r != ARCHIVE_OK)
         rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "damaged package after %zu members: %s", members,
-                             archive_error_string(a));
+                             la->error_string(a));
     return rc;
 }
 
 int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
-    struct archive *a = open_reader();
+    const char *why = NULL;
+    const fc_archive_api *la = fc_archive_api_get(&why);
+    if (!la)
+        return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "%s", why);
+    struct archive *a = open_reader(la);
     if (!a)
         return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     int r;
     /* A file is read through its descriptor, so that the pages libarchive reads are not
      * kept mapped; a member of another package is in memory already. */
     if (img->fd >= 0 && lseek(img->fd, 0, SEEK_SET) == 0)
-        r = archive_read_open_fd(a, img->fd, 1u << 16);
+        r = la->read_open_fd(a, img->fd, 1u << 16);
     else
-        r = archive_read_open_memory(a, img->data, img->size);
+        r = la->read_open_memory(a, img->data, img->size);
     int rc;
     if (r != ARCHIVE_OK) {
-        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable package: %s", archive_error_string(a));
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable package: %s", la->error_string(a));
     } else {
         size_t before = sc->delivered;
         bool named = sc->named;
-        rc = scan_entries(sc, a, path);
+        rc = scan_entries(sc, la, a, path);
         if (rc == 0 && named && sc->delivered == before && !sc->outer) {
             /* Named directly: say that it holds no CUDA code rather than stay silent. */
             fc_builder b;
@@ -198,6 +201,6 @@ int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path)
             }
         }
     }
-    archive_read_free(a);
+    la->read_free(a);
     return rc;
 }

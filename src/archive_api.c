@@ -1,0 +1,64 @@
+/* archive_api.c - loading libarchive on first use (see archive_api.h). */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "archive_api.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static fc_archive_api api;
+static bool loaded;
+static char failure[256];
+
+/* Binds *SLOT to SYMBOL; false, with the reason in failure, when it is missing. */
+static bool bind(void *lib, const char *symbol, void *slot)
+{
+    void *f = dlsym(lib, symbol);
+    if (!f) {
+        snprintf(failure, sizeof failure, "libarchive lacks %s", symbol);
+        return false;
+    }
+    memcpy(slot, &f, sizeof f); /* object to function pointer, as POSIX allows for dlsym */
+    return true;
+}
+
+static void load(void)
+{
+    /* The SONAME every libarchive 3 has; the unversioned name where only -dev is around. */
+    void *lib = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libarchive.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(failure, sizeof failure, "cannot load libarchive (libarchive.so.13), which packages need: %s",
+                 e ? e : "not found");
+        return;
+    }
+    loaded = bind(lib, "archive_read_new", &api.read_new) && bind(lib, "archive_read_free", &api.read_free) &&
+             bind(lib, "archive_read_support_filter_all", &api.read_support_filter_all) &&
+             bind(lib, "archive_read_support_format_zip", &api.read_support_format_zip) &&
+             bind(lib, "archive_read_support_format_tar", &api.read_support_format_tar) &&
+             bind(lib, "archive_read_support_format_gnutar", &api.read_support_format_gnutar) &&
+             bind(lib, "archive_read_support_format_cpio", &api.read_support_format_cpio) &&
+             bind(lib, "archive_read_support_format_raw", &api.read_support_format_raw) &&
+             bind(lib, "archive_read_open_fd", &api.read_open_fd) &&
+             bind(lib, "archive_read_open_memory", &api.read_open_memory) &&
+             bind(lib, "archive_read_next_header", &api.read_next_header) &&
+             bind(lib, "archive_read_data", &api.read_data) &&
+             bind(lib, "archive_error_string", &api.error_string) &&
+             bind(lib, "archive_entry_pathname", &api.entry_pathname) &&
+             bind(lib, "archive_entry_filetype", &api.entry_filetype) &&
+             bind(lib, "archive_entry_size", &api.entry_size) &&
+             bind(lib, "archive_entry_size_is_set", &api.entry_size_is_set);
+    /* Never closed: the functions are used until exit. */
+}
+
+const fc_archive_api *fc_archive_api_get(const char **why)
+{
+    pthread_once(&once, load);
+    if (!loaded && why)
+        *why = failure;
+    return loaded ? &api : NULL;
+}
