@@ -106,6 +106,53 @@ static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, cons
     return st;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The registration table (.nvFatBinSegment) has a 24-byte record for each container the
+ * runtime registers: u32 magic, u32 version, u64 address of the container, u64 unused. In a
+ * linked file the addresses are written in place, so they tell where containers start in
+ * .nv_fatbin without walking its chain, and the walk can be split among threads. They are
+ * hints only: sections.c takes a segment's results only where the chain leads to them. Sets
+ * REGION's starts (sorted, inside the section) into *STARTS, which the caller frees. */
+#define REGISTRATION_MAGIC 0x466243B1u
+#define REGISTRATION_RECORD 24u
+#define REGISTRATION_MAX (4u << 20) /* bytes of table read at most */
+
+static void registration_starts(const fc_image *img, uint64_t base, const GElf_Shdr *table, fc_region *region,
+                                uint64_t addr, uint64_t **starts)
+{
+    if (!table->sh_size || table->sh_size > REGISTRATION_MAX)
+        return;
+    size_t n = (size_t)(table->sh_size / REGISTRATION_RECORD), k = 0, got;
+    fc_reader r;
+    uint64_t *out = malloc((n ? n : 1) * sizeof *out);
+    if (!out || !fc_image_reader(img, base, table->sh_offset, table->sh_offset + table->sh_size,
+                                 (size_t)table->sh_size, &r)) {
+        free(out);
+        return;
+    }
+    const uint8_t *p = fc_reader_get(&r, table->sh_offset, (size_t)table->sh_size, &got);
+    for (size_t i = 0; p && i < n && (i + 1) * REGISTRATION_RECORD <= got; i++) {
+        const uint8_t *rec = p + i * REGISTRATION_RECORD;
+        uint64_t at = fc_rd64(rec + 8);
+        if (fc_rd32(rec) == REGISTRATION_MAGIC && at >= addr && at - addr < region->size)
+            out[k++] = region->offset + (at - addr);
+    }
+    fc_reader_free(&r);
+    if (k < 2) {
+        free(out);
+        return;
+    }
+    qsort(out, k, sizeof *out, cmp_u64);
+    region->starts = out;
+    region->n_starts = k;
+    *starts = out;
+}
+
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
 static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const char *path,
                        const char *member, uint64_t base, uint64_t size)
@@ -123,6 +170,9 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     size_t shstrndx, nsec;
     fc_region *regions = NULL;
     size_t n_regions = 0;
+    GElf_Shdr table = {0};            /* .nvFatBinSegment, when there is one */
+    fc_region registered = {0};       /* .nv_fatbin */
+    uint64_t registered_addr = 0, *starts = NULL;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
         fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
         goto deliver;
@@ -162,6 +212,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
         if (sh.sh_type != SHT_PROGBITS || sh.sh_size == 0)
             continue;
+        if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
+            table = sh;
         bool fatbin = is_fatbin_section(name);
         bool data_section = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
                             sh.sh_size >= EMBEDDED_MIN_SECTION && !is_structured_section(name);
@@ -172,27 +224,21 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                             name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size);
             goto deliver;
         }
+        if (fatbin && strcmp(name, ".nv_fatbin") == 0)
+            registered = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name}, registered_addr = sh.sh_addr;
         if (fatbin)
-            fatbins[n_fatbins++] = (fc_region){sh.sh_offset, sh.sh_size, name};
+            fatbins[n_fatbins++] = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
         else
-            regions[n_regions++] = (fc_region){base + sh.sh_offset, sh.sh_size, name};
+            regions[n_regions++] = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
     }
-    fc_embedded_search *search = fc_embedded_start(&b, img, base, regions, n_regions);
-    fc_reader r;
-    if (n_fatbins && !fc_image_reader(img, base, 0, size, FC_READER_MIN_CAP, &r))
-        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n_fatbins && !b.obj.error; i++) {
-        const fc_region *f = &fatbins[i];
-        fc_builder_where(&b, f->section, f->offset);
-        if (fc_fatbin_decode_run(&b, &r, f->offset, f->size, FC_ORIGIN_SECTION, f->section) != FC_OK)
-            break;
-    }
-    if (n_fatbins)
-        fc_reader_free(&r);
-    fc_embedded_finish(search, &b);
+    for (size_t i = 0; i < n_fatbins; i++)
+        if (fatbins[i].offset == registered.offset && registered.size)
+            registration_starts(img, base, &table, &fatbins[i], registered_addr, &starts);
+    fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
 
 deliver:
     free(regions);
+    free(starts);
     /* An archive's members share one mapping; drop each member's pages once it is done. */
     if (member)
         fc_image_release(img, base, size);

@@ -272,12 +272,13 @@ static uint64_t skip_zeros(fc_reader *r, uint64_t off, uint64_t end)
     return end;
 }
 
-fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
-                               const char *section)
+fc_status fc_fatbin_walk(fc_builder *b, fc_reader *r, uint64_t off, uint64_t stop, uint64_t end, fc_origin origin,
+                         const char *section, uint64_t *next)
 {
-    uint64_t end = off + size, pos = off;
+    uint64_t pos = off;
     for (;;) {
-        if ((pos = skip_zeros(r, pos, end)) >= end)
+        *next = pos = skip_zeros(r, pos, end);
+        if (pos >= stop || pos >= end)
             return FC_OK;
         uint64_t used = 0;
         fc_status st = fc_fatbin_decode_one(b, r, pos, end - pos, origin, section, &used);
@@ -285,6 +286,13 @@ fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64
             return st;
         pos += used;
     }
+}
+
+fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
+                               const char *section)
+{
+    uint64_t next;
+    return fc_fatbin_walk(b, r, off, off + size, off + size, origin, section, &next);
 }
 
 bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len)

@@ -77,6 +77,12 @@ const fc_object *fc_builder_finish(fc_builder *b);
 fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
                                const char *section);
 
+/* Decodes the chain of containers from OFF as long as they start before STOP, each allowed
+ * to run up to END (the section's end). *NEXT gets where the chain goes on: the first
+ * nonzero byte at or after STOP (or END), or the container where a problem stopped it. */
+fc_status fc_fatbin_walk(fc_builder *b, fc_reader *r, uint64_t off, uint64_t stop, uint64_t end, fc_origin origin,
+                         const char *section, uint64_t *next);
+
 /* Decodes the one container at OFF (SIZE bytes available). On success *consumed is the
  * container's length. */
 fc_status fc_fatbin_decode_one(fc_builder *b, fc_reader *r, uint64_t off, uint64_t size, fc_origin origin,
@@ -96,23 +102,22 @@ void fc_image_release(const fc_image *img, uint64_t off, uint64_t len);
  * memory (the reader then needs no fc_reader_free, though it may have one). */
 bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r);
 
-/* One section to search for embedded containers: [offset, offset + size) of the image. */
+/* A section of an object: [offset, offset + size) in the object's offsets. */
 typedef struct fc_region {
     uint64_t offset, size;
     const char *section;
+    /* For a registered section: where containers start, as the registration table says
+     * (sorted; NULL when unknown). Hints for splitting the walk, never trusted. */
+    const uint64_t *starts;
+    size_t n_starts;
 } fc_region;
 
-/* Searches the regions for containers stored as plain data. fc_embedded_start starts helper
- * threads (opts->threads in all) and returns at once, so that the caller can decode the
- * registered sections meanwhile; fc_embedded_finish works alongside the helpers until the
- * search ends, then adds what validated to B as FC_ORIGIN_EMBEDDED, in file order.
- * OFFSET_BASE is subtracted from image offsets to give the object's (an archive member's
- * start). REGIONS must live until finish. start returns NULL when there is nothing to do
- * (or no memory, recorded in B); finish accepts NULL. */
-typedef struct fc_embedded_search fc_embedded_search;
-fc_embedded_search *fc_embedded_start(fc_builder *b, const fc_image *img, uint64_t offset_base,
-                                      const fc_region *regions, size_t n_regions);
-fc_status fc_embedded_finish(fc_embedded_search *s, fc_builder *b);
+/* Adds to FOUND, as FC_ORIGIN_EMBEDDED, the containers that start in [START, END) of
+ * region REG, found by searching for the magic and skipped over whole. Returns the errno of
+ * a failed read, or 0; other problems are recorded in FOUND. */
+int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, uint64_t start, uint64_t end);
+/* True for the sections searched in full even in FC_EMBEDDED_AUTO mode. */
+bool fc_embedded_always_searched(const char *section);
 
 /* PTX text: true when BUF looks like PTX; fills ISA version and target. */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
@@ -131,7 +136,18 @@ typedef struct fc_scan_ctx {
     const char *outer;
     const char *inner;
     unsigned depth;        /* package nesting */
+    struct fc_pool *pool;  /* helper threads, started when first wanted (sections.c) */
+    bool pool_failed;
 } fc_scan_ctx;
+
+/* Decodes the registered container sections FATBINS and searches the data sections DATA of
+ * the object at image position BASE into B, on the scan's helper threads: first the
+ * registered containers in section order, then the embedded ones in file order, exactly as
+ * one thread would find them. */
+void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
+                        const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data);
+/* Stops the scan's helper threads. */
+void fc_scan_ctx_end(fc_scan_ctx *sc);
 
 /* How an object or error is named: the file on disk, what is inside it, and both together
  * for messages. PATH is the image's name, AR_MEMBER a static archive member (or NULL). */

@@ -242,11 +242,15 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
     if (S_ISDIR(st.st_mode)) {
         if (!sc.opts->recurse)
             return fc_report_error(&sc, FC_ERR_IO, path, NULL, "is a directory");
-        return fc_walk(&sc, path, &st);
+        int rc = fc_walk(&sc, path, &st);
+        fc_scan_ctx_end(&sc);
+        return rc;
     }
     if (!S_ISREG(st.st_mode))
         return fc_report_error(&sc, FC_ERR_IO, path, NULL, "not a regular file");
-    return fc_scan_file(&sc, path);
+    int rc = fc_scan_file(&sc, path);
+    fc_scan_ctx_end(&sc);
+    return rc;
 }
 
 int fc_scan_memory(const void *data, size_t size, const char *name, const fc_options *opts,
@@ -258,7 +262,9 @@ int fc_scan_memory(const void *data, size_t size, const char *name, const fc_opt
     fc_scan_ctx sc = {.opts = options_or_defaults(opts, &defaults), .on_object = on_object,
                       .on_error = on_error, .user = ctx, .named = true};
     fc_image img = {data ? data : (const void *)"", size, -1, false};
-    return fc_scan_image(&sc, &img, name ? name : "(memory)");
+    int rc = fc_scan_image(&sc, &img, name ? name : "(memory)");
+    fc_scan_ctx_end(&sc);
+    return rc;
 }
 
 fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc_options *opts, fc_object **out)

@@ -1,0 +1,20 @@
+/* pool.h - helper threads kept for the length of a scan.
+ *
+ * A directory or a static archive holds thousands of objects, most with little to do:
+ * starting threads for each would cost more than their work. The pool starts helpers the
+ * first time they are wanted and keeps them, idle, until the scan ends. */
+#ifndef FC_POOL_H
+#define FC_POOL_H
+
+typedef struct fc_pool fc_pool;
+
+/* A pool of at most MAX_HELPERS helper threads; NULL when out of memory. */
+fc_pool *fc_pool_new(unsigned max_helpers);
+/* Runs WORK(CTX) on the calling thread and on up to HELPERS helpers at once, and returns
+ * when every call has returned. WORK takes its work from CTX until none is left, so a
+ * helper that joins late finds none and returns at once. A NULL pool runs WORK once, here. */
+void fc_pool_run(fc_pool *p, void (*work)(void *ctx), void *ctx, unsigned helpers);
+/* Stops and joins the helpers. Accepts NULL. */
+void fc_pool_free(fc_pool *p);
+
+#endif

@@ -1,0 +1,343 @@
+/* sections.c - decoding one ELF object's container sections on several threads.
+ *
+ * A registered section (.nv_fatbin, __nv_relfatbin) holds containers back to back: a chain
+ * whose every link is known only from the one before, read a header at a time. When the
+ * registration table says where containers start (elf.c), the section is cut into segments;
+ * each segment after the first takes the first start the table gives inside it and walks
+ * the chain from there to the segment's end. The merge then follows the chain from the
+ * section's start: a segment whose start is where the chain before it stopped is taken
+ * whole; any other is decoded again from that point on the calling thread. So the result is
+ * always what one thread walking the chain would find, and a table that lies only costs
+ * time.
+ *
+ * Data sections are searched for embedded containers (embedded.c) as part of the same work:
+ * in FC_EMBEDDED_AUTO mode the head of each is searched first, and the rest only when the
+ * head held a container.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "pool.h"
+
+#define SEGMENT_SIZE (4u << 20)   /* a registered section is walked in pieces of this size */
+#define CHUNK_SIZE (8u << 20)     /* a data section is searched in pieces of this size */
+#define SEARCH_BUFFER (256u << 10)
+#define MAX_THREADS 64
+/* Objects with less to read than this are done on the calling thread alone. */
+#define ALONE_BELOW (1u << 20)
+
+typedef enum item_kind { ITEM_WALK, ITEM_PROBE, ITEM_SEARCH } item_kind;
+
+typedef struct item {
+    item_kind kind;
+    const fc_region *region;
+    uint64_t start, end;   /* object offsets: where a walk's containers start, or the range searched */
+    fc_builder found;      /* what this item decoded */
+    bool ready;            /* found is initialised */
+    int error;             /* errno of a failed read, or -1 when out of memory */
+    uint64_t first, next;  /* a walk: where it starts (UINT64_MAX: nowhere), where it stopped */
+} item;
+
+typedef struct plan {
+    const fc_image *img;
+    uint64_t base;
+    const fc_builder *parent;
+    item *items;
+    size_t n, cap;         /* items planned, and room for every one a probe could add */
+    size_t next;           /* the next item to take */
+    unsigned active;       /* items being worked on, which may add more */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+} plan;
+
+/* Starts ITEM's builder and a reader of its region with a buffer of CAP bytes. */
+static bool item_begin(const plan *pl, item *it, fc_reader *r, size_t cap)
+{
+    const fc_region *g = it->region;
+    const fc_builder *p = pl->parent;
+    if (!fc_image_reader(pl->img, pl->base, g->offset, g->offset + g->size, cap, r)) {
+        it->error = -1;
+        fc_reader_free(r);
+        return false;
+    }
+    if (fc_builder_init(&it->found, p->opts, p->obj.path, p->obj.member, p->label) != FC_OK) {
+        fc_builder_reset(&it->found);
+        fc_reader_free(r);
+        it->error = -1;
+        return false;
+    }
+    it->ready = true;
+    fc_builder_where(&it->found, g->section, g->offset);
+    return true;
+}
+
+static void walk(const plan *pl, item *it)
+{
+    fc_reader r;
+    if (it->first == UINT64_MAX || !item_begin(pl, it, &r, FC_READER_MIN_CAP))
+        return;
+    const fc_region *g = it->region;
+    fc_fatbin_walk(&it->found, &r, it->first, it->end, g->offset + g->size, FC_ORIGIN_SECTION, g->section,
+                   &it->next);
+    fc_reader_free(&r);
+}
+
+/* The first of the N sorted STARTS in [from, to), or UINT64_MAX. */
+static uint64_t first_start(const uint64_t *starts, size_t n, uint64_t from, uint64_t to)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && starts[lo] < to ? starts[lo] : UINT64_MAX;
+}
+
+/* Appends items searching [from, region end) of G in CHUNK_SIZE pieces; the caller holds the
+ * lock, or no thread runs yet. */
+static void add_searches(plan *pl, const fc_region *g, uint64_t from)
+{
+    uint64_t end = g->offset + g->size;
+    for (uint64_t at = from; at < end && pl->n < pl->cap; at += CHUNK_SIZE)
+        pl->items[pl->n++] = (item){.kind = ITEM_SEARCH, .region = g, .start = at,
+                                    .end = end - at < CHUNK_SIZE ? end : at + CHUNK_SIZE};
+}
+
+static void search(plan *pl, item *it)
+{
+    fc_reader r;
+    if (!item_begin(pl, it, &r, SEARCH_BUFFER))
+        return;
+    it->error = fc_embedded_search(&it->found, &r, it->region, it->start, it->end);
+    fc_reader_free(&r);
+    const fc_region *g = it->region;
+    if (it->kind == ITEM_PROBE && it->found.obj.n_containers > 0 && it->end < g->offset + g->size) {
+        pthread_mutex_lock(&pl->lock);
+        add_searches(pl, g, it->end);
+        pthread_cond_broadcast(&pl->changed);
+        pthread_mutex_unlock(&pl->lock);
+    }
+}
+
+/* What each thread runs: items in order until none is left and none being worked on can
+ * add more. */
+static void work(void *arg)
+{
+    plan *pl = arg;
+    pthread_mutex_lock(&pl->lock);
+    for (;;) {
+        while (pl->next >= pl->n && pl->active > 0)
+            pthread_cond_wait(&pl->changed, &pl->lock);
+        if (pl->next >= pl->n)
+            break;
+        item *it = &pl->items[pl->next++];
+        pl->active++;
+        pthread_mutex_unlock(&pl->lock);
+        if (it->kind == ITEM_WALK)
+            walk(pl, it);
+        else
+            search(pl, it);
+        pthread_mutex_lock(&pl->lock);
+        pl->active--;
+        pthread_cond_broadcast(&pl->changed);
+    }
+    pthread_mutex_unlock(&pl->lock);
+}
+
+/* Copies container SRC and its entries into B. */
+static fc_status copy_container(fc_builder *b, const fc_container *src)
+{
+    fc_status st = fc_builder_add_container(b, src->offset, src->origin, src->section);
+    if (st != FC_OK)
+        return st;
+    fc_builder_set_container_size(b, src->size);
+    for (size_t k = 0; k < src->n_entries; k++)
+        if ((st = fc_builder_add_entry(b, &src->entries[k])) != FC_OK)
+            return st;
+    return FC_OK;
+}
+
+/* Moves the first problem an item's builder recorded into B. */
+static fc_status copy_failure(fc_builder *b, const fc_object *o)
+{
+    /* The message already starts with the label they share. */
+    return fc_builder_fail(b, o->status, "%s", o->error + strlen(b->label) + (*b->label ? 2 : 0));
+}
+
+/* Follows region G's chain through its segments SEGS[0..n). */
+static fc_status merge_walks(const plan *pl, fc_builder *b, const fc_region *g, item *segs, size_t n)
+{
+    uint64_t cur = g->offset, end = g->offset + g->size;
+    fc_reader r;
+    bool reader = false;
+    fc_status st = FC_OK;
+    fc_builder_where(b, g->section, g->offset);
+    for (size_t k = 0; k < n && st == FC_OK; k++) {
+        item *it = &segs[k];
+        if (cur >= it->end) /* a container from before runs over this whole segment */
+            continue;
+        if (it->ready && !it->error && it->first == cur) {
+            const fc_object *o = fc_builder_finish(&it->found);
+            for (size_t i = 0; i < o->n_containers && st == FC_OK; i++)
+                st = copy_container(b, &o->containers[i]);
+            if (st == FC_OK && o->error)
+                st = copy_failure(b, o);
+            cur = it->next;
+            continue;
+        }
+        /* The guess was wrong, or the segment could not be read: walk it here. */
+        if (!reader && !(reader = fc_image_reader(pl->img, pl->base, g->offset, end, FC_READER_MIN_CAP, &r)))
+            return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        st = fc_fatbin_walk(b, &r, cur, it->end, end, FC_ORIGIN_SECTION, g->section, &cur);
+    }
+    if (reader)
+        fc_reader_free(&r);
+    return st;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+    const item *x = *(const item *const *)a, *y = *(const item *const *)b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Adds what the searches found to B in file order, skipping any container that starts
+ * inside one already taken (a container found at the end of one chunk covers the start of
+ * the next). */
+static fc_status merge_searches(fc_builder *b, item **found, size_t n)
+{
+    qsort(found, n, sizeof *found, cmp_start);
+    uint64_t covered = 0;
+    for (size_t c = 0; c < n; c++) {
+        item *it = found[c];
+        if (it->error)
+            return fc_builder_fail(b, it->error < 0 ? FC_ERR_NOMEM : FC_ERR_IO,
+                                   "%s: could not be searched for embedded containers: %s", it->region->section,
+                                   it->error < 0 ? "out of memory" : strerror(it->error));
+        const fc_object *o = fc_builder_finish(&it->found);
+        for (size_t i = 0; i < o->n_containers; i++) {
+            const fc_container *src = &o->containers[i];
+            if (src->offset < covered)
+                continue;
+            covered = src->offset + src->size;
+            fc_status st = copy_container(b, src);
+            if (st != FC_OK)
+                return st;
+        }
+        if (o->error)
+            return copy_failure(b, o);
+    }
+    return FC_OK;
+}
+
+static unsigned thread_count(const fc_options *opts)
+{
+    long n = opts->threads ? (long)opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+static fc_pool *scan_pool(fc_scan_ctx *sc, unsigned threads)
+{
+    if (!sc->pool && !sc->pool_failed && threads > 1)
+        sc->pool_failed = !(sc->pool = fc_pool_new(threads - 1));
+    return sc->pool;
+}
+
+void fc_scan_ctx_end(fc_scan_ctx *sc)
+{
+    fc_pool_free(sc->pool);
+    sc->pool = NULL;
+}
+
+void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
+                        const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data)
+{
+    const fc_options *opts = b->opts;
+    unsigned threads = thread_count(opts);
+    bool split = threads > 1;
+    fc_embedded_mode mode = opts->embedded;
+    if (mode == FC_EMBEDDED_NONE)
+        n_data = 0;
+    /* Room for every item: segments, then probes and the searches they may add. */
+    size_t cap = 0;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n_fatbins; i++)
+        cap += split && fatbins[i].starts ? (size_t)(fatbins[i].size / SEGMENT_SIZE) + 1 : 1;
+    for (size_t i = 0; i < n_data; i++) {
+        cap += (size_t)(data[i].size / CHUNK_SIZE) + 2;
+        bool whole = mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(data[i].section);
+        bytes += whole || data[i].size < opts->embedded_probe_size ? data[i].size : opts->embedded_probe_size;
+    }
+    for (size_t i = 0; i < n_fatbins; i++)
+        bytes += fatbins[i].size / 16; /* headers are a small part of what a walk spans */
+    if (!cap)
+        return;
+    plan pl = {.img = img, .base = base, .parent = b, .cap = cap};
+    if (!(pl.items = calloc(cap, sizeof *pl.items))) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n_fatbins; i++) {
+        const fc_region *g = &fatbins[i];
+        /* Without the registration table's hints the chain is walked in one piece. */
+        uint64_t end = g->offset + g->size, step = split && g->starts ? SEGMENT_SIZE : g->size;
+        for (uint64_t at = g->offset;; at += step) {
+            bool last = end - at <= step;
+            item *it = &pl.items[pl.n++];
+            *it = (item){.kind = ITEM_WALK, .region = g, .start = at, .end = last ? end : at + step};
+            it->first = at == g->offset ? at : first_start(g->starts, g->n_starts, at, it->end);
+            if (last)
+                break;
+        }
+    }
+    size_t n_walks = pl.n;
+    for (size_t i = 0; i < n_data; i++) {
+        const fc_region *g = &data[i];
+        if (mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(g->section)) {
+            add_searches(&pl, g, g->offset);
+        } else {
+            uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
+            pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head};
+        }
+    }
+    pthread_mutex_init(&pl.lock, NULL);
+    pthread_cond_init(&pl.changed, NULL);
+    unsigned helpers = bytes >= ALONE_BELOW ? threads - 1 : 0;
+    if (helpers > cap - 1)
+        helpers = (unsigned)(cap - 1);
+    fc_pool_run(helpers ? scan_pool(sc, threads) : NULL, work, &pl, helpers);
+    pthread_cond_destroy(&pl.changed);
+    pthread_mutex_destroy(&pl.lock);
+
+    /* Registered sections first, each along its chain; then what the searches found. */
+    fc_status st = FC_OK;
+    size_t k = 0;
+    while (k < n_walks && st == FC_OK) {
+        size_t n = 1;
+        while (k + n < n_walks && pl.items[k + n].region == pl.items[k].region)
+            n++;
+        st = merge_walks(&pl, b, pl.items[k].region, pl.items + k, n);
+        k += n;
+    }
+    item **found = malloc((pl.n - n_walks + 1) * sizeof *found);
+    if (!found) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    } else {
+        for (size_t i = n_walks; i < pl.n; i++)
+            found[i - n_walks] = &pl.items[i];
+        /* Embedded containers are merged even after a problem in a registered section:
+         * what was found still holds. */
+        merge_searches(b, found, pl.n - n_walks);
+        free(found);
+    }
+    for (size_t i = 0; i < pl.n; i++)
+        if (pl.items[i].ready)
+            fc_builder_reset(&pl.items[i].found);
+    free(pl.items);
+}
