@@ -47,7 +47,9 @@ def kernel_view(fatcheck, path, runs):
         zt, _ = measure(["zstd", "-q", "-d", "-c", "-T1", t.name], runs) if shutil.which("zstd") else (None, 0)
     if zt:
         print("  floor: zstd -d -T1 over its %d zstd payloads: %s" % (len(frames), fmt_time(zt)))
-    for threads in ("1", "0"):
+    for threads in ("1", "2", "4", "8", "0"):
+        if threads != "0" and int(threads) > (os.cpu_count() or 1):
+            continue
         args = [fatcheck, "--kernels", "--no-embedded", "--gpu", "9.0"] + (["-j", threads] if threads != "0" else [])
         ft, rss = measure(args + [path], runs)
         print("  fatcheck --kernels -j %s: %s, %.2f GB/s of images, peak RSS %.1f MiB" % (

@@ -33,6 +33,17 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
+void json_field_u64(FILE *out, const char *name, uint64_t v)
+{
+    char digits[24];
+    size_t n = sizeof digits;
+    do
+        digits[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    fputs(name, out);
+    fwrite(digits + n, 1, sizeof digits - n, out);
+}
+
 void json_string(FILE *out, const char *s)
 {
     if (!s) {

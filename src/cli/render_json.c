@@ -55,11 +55,16 @@ static void json_entry(FILE *out, const fc_entry *e, const fc_kernel_list *kl, f
         fprintf(out, ",\"code_version\":\"%u.%u\"", e->version_major, e->version_minor);
     fputs(",\"compression\":", out);
     json_string(out, fc_compression_name(e->compression));
-    fprintf(out, ",\"size\":%" PRIu64 ",\"uncompressed_size\":%" PRIu64, e->stored_size, e->uncompressed_size);
-    fprintf(out, ",\"offset\":%" PRIu64 ",\"header_size\":%" PRIu32 ",\"payload_offset\":%" PRIu64,
-            e->offset, e->header_size, e->payload_offset);
-    fprintf(out, ",\"raw_kind\":%u,\"flags\":\"0x%" PRIx64 "\"", e->raw_kind, e->flags);
-    fprintf(out, ",\"debug\":%s,\"obfuscated\":%s", e->debug ? "true" : "false", e->obfuscated ? "true" : "false");
+    /* Numbers by hand: this is the loop that writes most of a large document. */
+    json_field_u64(out, ",\"size\":", e->stored_size);
+    json_field_u64(out, ",\"uncompressed_size\":", e->uncompressed_size);
+    json_field_u64(out, ",\"offset\":", e->offset);
+    json_field_u64(out, ",\"header_size\":", e->header_size);
+    json_field_u64(out, ",\"payload_offset\":", e->payload_offset);
+    json_field_u64(out, ",\"raw_kind\":", e->raw_kind);
+    fprintf(out, ",\"flags\":\"0x%" PRIx64 "\"", e->flags);
+    fputs(e->debug ? ",\"debug\":true" : ",\"debug\":false", out);
+    fputs(e->obfuscated ? ",\"obfuscated\":true" : ",\"obfuscated\":false", out);
     if (e->identifier) {
         fputs(",\"identifier\":", out);
         json_string(out, e->identifier);
@@ -95,7 +100,8 @@ static void json_loads(FILE *out, const fc_container *c, const judgement *j, siz
             json_string(out, fc_load_via_name(l.via));
             fputs(",\"image\":", out);
             json_string(out, fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
-            fprintf(out, ",\"entry\":%d}", l.entry);
+            json_field_u64(out, ",\"entry\":", (uint64_t)l.entry);
+            putc('}', out);
         } else {
             fputs(",\"via\":null", out);
         }
@@ -234,6 +240,8 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
 {
     json_state *s = r->state;
     FILE *out = r->out;
+    /* Held for the whole object: the scan's helper threads make every stdio call lock. */
+    flockfile(out);
     fputs(s->files++ ? ",\n" : "\n", out);
     fputs("{\"path\":", out);
     json_string(out, o->path);
@@ -251,7 +259,9 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
     fputs(",\"containers\":[", out);
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
-        fprintf(out, "%s\n {\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"section\":", i ? "," : "", c->offset, c->size);
+        json_field_u64(out, i ? ",\n {\"offset\":" : "\n {\"offset\":", c->offset);
+        json_field_u64(out, ",\"size\":", c->size);
+        fputs(",\"section\":", out);
         json_string(out, c->section);
         fputs(",\"origin\":", out);
         json_string(out, fc_origin_name(c->origin));
@@ -277,6 +287,7 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
     if (r->cfg && r->cfg->torch_ext)
         json_torch_extension(out, r->cfg, o);
     fputs("}", out);
+    funlockfile(out);
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);
 }
