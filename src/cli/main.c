@@ -473,6 +473,11 @@ int main(int argc, char **argv)
         opts.on_file = progress_file;
     }
 
+    /* Output not read by a person comes out in large writes: a JSON document can run to
+     * megabytes. A terminal keeps its line buffering. */
+    static char out_buffer[1 << 16];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     renderer *r = NULL;
     switch (mode) {
     case OUT_SUMMARY: r = render_summary_new(stdout, stderr, &cfg); break;
