@@ -47,7 +47,6 @@ void render_free(renderer *r);
 
 /* Formatting helpers (format.c). */
 const char *fmt_count(unsigned long long n, char *buf, size_t size); /* 12,345 */
-void json_field_u64(FILE *out, const char *name, uint64_t v);      /* NAME then V in decimal */
 void json_string(FILE *out, const char *s);                          /* "..." or null */
 /* Verdict lines for the summary (verdict_text.c). */
 void print_verdicts(FILE *out, const fc_object *obj, const judgement *j);

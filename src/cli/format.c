@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_writer.h"
 
 const char *fmt_count(unsigned long long n, char *buf, size_t size)
 {
@@ -19,63 +20,12 @@ const char *fmt_count(unsigned long long n, char *buf, size_t size)
     return buf;
 }
 
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-    if (!n || (n == 2 && s[0] < 0xc2))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
-void json_field_u64(FILE *out, const char *name, uint64_t v)
-{
-    char digits[24];
-    size_t n = sizeof digits;
-    do
-        digits[--n] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    fputs(name, out);
-    fwrite(digits + n, 1, sizeof digits - n, out);
-}
-
 void json_string(FILE *out, const char *s)
 {
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    putc('"', out);
-    const unsigned char *p = (const unsigned char *)s, *run = p;
-    /* Runs of characters that need no escaping are written at once: kernel names are
-     * long, and --kernels --json writes millions of bytes of them. */
-    while (*p) {
-        unsigned char c = *p;
-        size_t n = c >= 0x20 && c != '"' && c != '\\' && c != 0x7f ? utf8_len(p) : 0;
-        if (n) {
-            p += n;
-            continue;
-        }
-        fwrite(run, 1, (size_t)(p - run), out);
-        if (c == '"' || c == '\\') {
-            putc('\\', out);
-            putc(c, out);
-        } else if (c == '\n') {
-            fputs("\\n", out);
-        } else if (c == '\t') {
-            fputs("\\t", out);
-        } else { /* control characters, and bytes that are not UTF-8 (file names can hold any) */
-            fprintf(out, "\\u%04x", c);
-        }
-        run = ++p;
-    }
-    fwrite(run, 1, (size_t)(p - run), out);
-    putc('"', out);
+    char buf[256];
+    jw w = jw_make(out, buf, sizeof buf);
+    jw_string(&w, s);
+    jw_flush(&w);
 }
 
 void path_stem(const char *path, char *buf, size_t size)

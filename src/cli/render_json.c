@@ -4,118 +4,139 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_writer.h"
 
 #define SCHEMA_VERSION 1
 
 typedef struct json_state {
+    jw w;                  /* the document goes through here */
+    char buf[1 << 16];
     size_t files;
     char **errors; /* messages, written at the end */
     char **error_paths;
     size_t n_errors, cap_errors;
 } json_state;
 
-static void json_kernels(FILE *out, const fc_entry *e, const fc_kernel_list *kl, fc_status st)
+static void json_kernels(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_status st)
 {
     if (!kl) {
         if (e->kind == FC_IMAGE_CUBIN || e->kind == FC_IMAGE_PTX) {
-            fputs(",\"kernels_error\":", out);
-            json_string(out, fc_status_name(st));
+            jw_puts(out, ",\"kernels_error\":");
+            jw_string(out, fc_status_name(st));
         }
         return;
     }
     if (kl->arch_mismatch)
-        fprintf(out, ",\"elf_arch\":\"sm_%u\"", kl->elf_arch);
-    fputs(",\"kernels\":[", out);
+        jw_printf(out, ",\"elf_arch\":\"sm_%u\"", kl->elf_arch);
+    jw_puts(out, ",\"kernels\":[");
     for (size_t k = 0; k < kl->n; k++) {
         const fc_kernel *kn = &kl->items[k];
-        fputs(k ? ",{\"name\":" : "{\"name\":", out);
-        json_string(out, kn->name);
-        fputs(",\"demangled\":", out);
-        json_string(out, kn->demangled);
-        fprintf(out, ",\"entry\":%s", kn->entry ? "true" : "false");
-        if (kn->registers >= 0)
-            fprintf(out, ",\"registers\":%d", kn->registers);
-        if (kn->shared_bytes >= 0)
-            fprintf(out, ",\"shared_bytes\":%lld", (long long)kn->shared_bytes);
-        fputs("}", out);
+        jw_puts(out, k ? ",{\"name\":" : "{\"name\":");
+        jw_string(out, kn->name);
+        jw_puts(out, ",\"demangled\":");
+        jw_string(out, kn->demangled);
+        jw_puts(out, kn->entry ? ",\"entry\":true" : ",\"entry\":false");
+        if (kn->registers >= 0) {
+            jw_puts(out, ",\"registers\":");
+            jw_u64(out, (uint64_t)kn->registers);
+        }
+        if (kn->shared_bytes >= 0) {
+            jw_puts(out, ",\"shared_bytes\":");
+            jw_u64(out, (uint64_t)kn->shared_bytes);
+        }
+        jw_puts(out, "}");
     }
-    fputs("]", out);
+    jw_puts(out, "]");
 }
 
-static void json_entry(FILE *out, const fc_entry *e, const fc_kernel_list *kl, fc_status kst, bool kernels)
+static void json_entry(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_status kst, bool kernels)
 {
     char arch[32];
-    fputs("{\"kind\":", out);
-    json_string(out, fc_image_kind_name(e->kind));
-    fputs(",\"arch\":", out);
-    json_string(out, fc_entry_arch_name(e, arch, sizeof arch));
-    if (e->kind == FC_IMAGE_PTX)
-        fprintf(out, ",\"ptx_isa\":\"%u.%u\"", e->version_major, e->version_minor);
-    else if (e->kind == FC_IMAGE_CUBIN && (e->version_major || e->version_minor))
-        fprintf(out, ",\"code_version\":\"%u.%u\"", e->version_major, e->version_minor);
-    fputs(",\"compression\":", out);
-    json_string(out, fc_compression_name(e->compression));
+    jw_puts(out, "{\"kind\":");
+    jw_string(out, fc_image_kind_name(e->kind));
+    jw_puts(out, ",\"arch\":");
+    jw_string(out, fc_entry_arch_name(e, arch, sizeof arch));
+    if (e->kind == FC_IMAGE_PTX || (e->kind == FC_IMAGE_CUBIN && (e->version_major || e->version_minor))) {
+        jw_puts(out, e->kind == FC_IMAGE_PTX ? ",\"ptx_isa\":\"" : ",\"code_version\":\"");
+        jw_u64(out, e->version_major);
+        jw_putc(out, '.');
+        jw_u64(out, e->version_minor);
+        jw_putc(out, '"');
+    }
+    jw_puts(out, ",\"compression\":");
+    jw_string(out, fc_compression_name(e->compression));
     /* Numbers by hand: this is the loop that writes most of a large document. */
-    json_field_u64(out, ",\"size\":", e->stored_size);
-    json_field_u64(out, ",\"uncompressed_size\":", e->uncompressed_size);
-    json_field_u64(out, ",\"offset\":", e->offset);
-    json_field_u64(out, ",\"header_size\":", e->header_size);
-    json_field_u64(out, ",\"payload_offset\":", e->payload_offset);
-    json_field_u64(out, ",\"raw_kind\":", e->raw_kind);
-    fprintf(out, ",\"flags\":\"0x%" PRIx64 "\"", e->flags);
-    fputs(e->debug ? ",\"debug\":true" : ",\"debug\":false", out);
-    fputs(e->obfuscated ? ",\"obfuscated\":true" : ",\"obfuscated\":false", out);
+    jw_puts(out, ",\"size\":");
+    jw_u64(out, e->stored_size);
+    jw_puts(out, ",\"uncompressed_size\":");
+    jw_u64(out, e->uncompressed_size);
+    jw_puts(out, ",\"offset\":");
+    jw_u64(out, e->offset);
+    jw_puts(out, ",\"header_size\":");
+    jw_u64(out, e->header_size);
+    jw_puts(out, ",\"payload_offset\":");
+    jw_u64(out, e->payload_offset);
+    jw_puts(out, ",\"raw_kind\":");
+    jw_u64(out, e->raw_kind);
+    jw_puts(out, ",\"flags\":\"0x");
+    jw_hex(out, e->flags);
+    jw_putc(out, '"');
+    jw_puts(out, e->debug ? ",\"debug\":true" : ",\"debug\":false");
+    jw_puts(out, e->obfuscated ? ",\"obfuscated\":true" : ",\"obfuscated\":false");
     if (e->identifier) {
-        fputs(",\"identifier\":", out);
-        json_string(out, e->identifier);
+        jw_puts(out, ",\"identifier\":");
+        jw_string(out, e->identifier);
     }
     if (e->options) {
-        fputs(",\"options\":", out);
-        json_string(out, e->options);
+        jw_puts(out, ",\"options\":");
+        jw_string(out, e->options);
     }
     if (kernels)
         json_kernels(out, e, kl, kst);
-    putc('}', out);
+    jw_putc(out, '}');
 }
 
-static void json_target_name(FILE *out, const fc_target *t)
+static void json_target_name(jw *out, const fc_target *t)
 {
-    fprintf(out, "\"sm_%u\"", t->cc);
+    jw_puts(out, "\"sm_");
+    jw_u64(out, t->cc);
+    jw_putc(out, '"');
 }
 
-static void json_loads(FILE *out, const fc_container *c, const judgement *j, size_t ci)
+static void json_loads(jw *out, const fc_container *c, const judgement *j, size_t ci)
 {
     const config *cfg = j->cfg;
-    fputs(",\"loads\":[", out);
+    jw_puts(out, ",\"loads\":[");
     for (size_t t = 0; t < cfg->n_targets; t++) {
         fc_load l = j->loads[ci * cfg->n_targets + t];
-        fputs(t ? "," : "", out);
-        fputs("{\"target\":", out);
+        jw_puts(out, t ? "," : "");
+        jw_puts(out, "{\"target\":");
         json_target_name(out, &cfg->targets[t]);
-        fputs(",\"result\":", out);
-        json_string(out, fc_load_result_name(l.result));
+        jw_puts(out, ",\"result\":");
+        jw_string(out, fc_load_result_name(l.result));
         if (l.entry >= 0) {
             char arch[32];
-            fputs(",\"via\":{\"kind\":", out);
-            json_string(out, fc_load_via_name(l.via));
-            fputs(",\"image\":", out);
-            json_string(out, fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
-            json_field_u64(out, ",\"entry\":", (uint64_t)l.entry);
-            putc('}', out);
+            jw_puts(out, ",\"via\":{\"kind\":");
+            jw_string(out, fc_load_via_name(l.via));
+            jw_puts(out, ",\"image\":");
+            jw_string(out, fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
+            jw_puts(out, ",\"entry\":");
+            jw_u64(out, (uint64_t)l.entry);
+            jw_putc(out, '}');
         } else {
-            fputs(",\"via\":null", out);
+            jw_puts(out, ",\"via\":null");
         }
         if (j->unused[ci]) /* never loaded by the runtime; not read for symbols unless probed */
-            fputs(",\"unused_link_input\":true", out);
+            jw_puts(out, ",\"unused_link_input\":true");
         if (j->probes) {
             const probe_result *p = &j->probes[ci * cfg->n_targets + t];
             if (p->code != -3)
-                fprintf(out, ",\"probe\":{\"code\":%d,\"crashed\":%s,\"agrees\":%s}", p->code,
+                jw_printf(out, ",\"probe\":{\"code\":%d,\"crashed\":%s,\"agrees\":%s}", p->code,
                         p->code == -1 ? "true" : "false", p->agrees ? "true" : "false");
         }
-        fputs("}", out);
+        jw_puts(out, "}");
     }
-    fputs("]", out);
+    jw_puts(out, "]");
 }
 
 static const char *status_name(verdict_status s)
@@ -129,155 +150,156 @@ static const char *status_name(verdict_status s)
     return "no-code";
 }
 
-static void json_verdicts(FILE *out, const judgement *j)
+static void json_verdicts(jw *out, const judgement *j)
 {
     const config *cfg = j->cfg;
-    fputs(",\n\"verdicts\":[", out);
+    jw_puts(out, ",\n\"verdicts\":[");
     for (size_t t = 0; t < cfg->n_targets; t++) {
         const verdict *v = &j->verdicts[t];
-        fputs(t ? ",\n" : "\n", out);
-        fputs("{\"target\":", out);
+        jw_puts(out, t ? ",\n" : "\n");
+        jw_puts(out, "{\"target\":");
         json_target_name(out, &cfg->targets[t]);
-        fputs(",\"status\":", out);
-        json_string(out, status_name(v->status));
-        fprintf(out,
+        jw_puts(out, ",\"status\":");
+        jw_string(out, status_name(v->status));
+        jw_printf(out,
                 ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
                 "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"link_only\":%zu,"
                 "\"needs_device_link\":%zu,\"unused_link_inputs\":%zu",
                 v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
                 v->unsupported_ptx, v->jit_disabled, v->link_only, v->linked, v->left_out);
         if (j->probes)
-            fprintf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
+            jw_printf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
                     j->probe_compared, j->probe_disagreements, j->probe_crashes);
         if (j->kv) {
-            fputs(",\"missing_kernels\":[", out);
+            jw_puts(out, ",\"missing_kernels\":[");
             for (size_t m = 0; m < j->kv->n_missing[t]; m++) {
                 const missing_kernel *mk = &j->kv->missing[t][m];
-                fputs(m ? ",\n {\"name\":" : "\n {\"name\":", out);
-                json_string(out, mk->name);
-                fputs(",\"demangled\":", out);
-                json_string(out, mk->demangled);
-                fputs(",\"available_in\":[", out);
+                jw_puts(out, m ? ",\n {\"name\":" : "\n {\"name\":");
+                jw_string(out, mk->name);
+                jw_puts(out, ",\"demangled\":");
+                jw_string(out, mk->demangled);
+                jw_puts(out, ",\"available_in\":[");
                 char archs[256];
                 snprintf(archs, sizeof archs, "%s", mk->available_in);
                 char *save = NULL;
                 int first = 1;
                 for (char *a = strtok_r(archs, " ", &save); a; a = strtok_r(NULL, " ", &save), first = 0) {
-                    fputs(first ? "" : ",", out);
-                    json_string(out, a);
+                    jw_puts(out, first ? "" : ",");
+                    jw_string(out, a);
                 }
-                fprintf(out, "],\"containers\":%zu}", mk->containers);
+                jw_printf(out, "],\"containers\":%zu}", mk->containers);
             }
-            fputs("]", out);
+            jw_puts(out, "]");
         }
-        fputs("}", out);
+        jw_puts(out, "}");
     }
-    fputs("]", out);
+    jw_puts(out, "]");
 }
 
-static void json_arch_check(FILE *out, const judgement *j)
+static void json_arch_check(jw *out, const judgement *j)
 {
-    fputs(",\n\"arch_list_check\":{\"arch_list\":", out);
-    json_string(out, j->cfg->arch_list_text);
-    fprintf(out, ",\"matches\":%s,\"missing\":[", j->arch_list_ok ? "true" : "false");
+    jw_puts(out, ",\n\"arch_list_check\":{\"arch_list\":");
+    jw_string(out, j->cfg->arch_list_text);
+    jw_printf(out, ",\"matches\":%s,\"missing\":[", j->arch_list_ok ? "true" : "false");
     const char *sep = "";
     for (size_t k = 0; k < j->n_expected; k++) {
         const arch_expectation *x = &j->expected[k];
         if (!x->lacking)
             continue;
-        fprintf(out, "%s{\"image\":\"%s%u%s\",\"containers_lacking\":%zu}", sep,
+        jw_printf(out, "%s{\"image\":\"%s%u%s\",\"containers_lacking\":%zu}", sep,
                 x->kind == FC_IMAGE_PTX ? "compute_" : "sm_", x->cc, x->arch_specific ? "a" : "", x->lacking);
         sep = ",";
     }
-    fputs("],\"unexpected\":[", out);
+    jw_puts(out, "],\"unexpected\":[");
     for (size_t u = 0; u < j->n_unexpected; u++) {
-        fputs(u ? "," : "", out);
-        json_string(out, j->unexpected[u]);
+        jw_puts(out, u ? "," : "");
+        jw_string(out, j->unexpected[u]);
     }
-    fputs("]}", out);
+    jw_puts(out, "]}");
 }
 
-static void json_ptx_requirement(FILE *out, const judgement *j)
+static void json_ptx_requirement(jw *out, const judgement *j)
 {
     int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
     const char *drv = cuda ? fc_cuda_min_driver(cuda) : NULL;
-    fprintf(out, ",\n\"ptx_requirement\":{\"ptx_isa\":\"%u.%u\",\"cuda\":", j->ptx_isa_major,
+    jw_printf(out, ",\n\"ptx_requirement\":{\"ptx_isa\":\"%u.%u\",\"cuda\":", j->ptx_isa_major,
             j->ptx_isa_minor);
     if (cuda)
-        fprintf(out, "\"%d.%d\"", cuda / 1000, cuda % 1000 / 10);
+        jw_printf(out, "\"%d.%d\"", cuda / 1000, cuda % 1000 / 10);
     else
-        fputs("null", out);
-    fputs(",\"min_driver\":", out);
-    json_string(out, drv);
-    fputs("}", out);
+        jw_puts(out, "null");
+    jw_puts(out, ",\"min_driver\":");
+    jw_string(out, drv);
+    jw_puts(out, "}");
 }
 
-static void json_torch_extension(FILE *out, const config *cfg, const fc_object *o)
+static void json_torch_extension(jw *out, const config *cfg, const fc_object *o)
 {
     const fc_torch_extension *x = cfg->torch_ext;
-    fputs(",\n\"torch_extension\":{\"name\":", out);
-    json_string(out, x->name);
-    fputs(",\"folder\":", out);
-    json_string(out, x->dir);
-    fputs(",\"python\":", out);
-    json_string(out, x->python[0] ? x->python : NULL);
-    fputs(",\"build\":", out);
-    json_string(out, x->build[0] ? x->build : NULL);
-    fputs(",\"stale\":", out);
-    fputs(!cfg->env_known || !x->python[0] ? "null" : torch_ext_stale(cfg) ? "true" : "false", out);
+    jw_puts(out, ",\n\"torch_extension\":{\"name\":");
+    jw_string(out, x->name);
+    jw_puts(out, ",\"folder\":");
+    jw_string(out, x->dir);
+    jw_puts(out, ",\"python\":");
+    jw_string(out, x->python[0] ? x->python : NULL);
+    jw_puts(out, ",\"build\":");
+    jw_string(out, x->build[0] ? x->build : NULL);
+    jw_puts(out, ",\"stale\":");
+    jw_puts(out, !cfg->env_known || !x->python[0] ? "null" : torch_ext_stale(cfg) ? "true" : "false");
     unsigned ccs[64];
     size_t n = covering_ccs(cfg, o, ccs, 64);
     char torch[256];
     format_torch_arch_list(ccs, n, false, torch, sizeof torch);
-    fputs(",\"rebuild_with\":{\"remove\":", out);
-    json_string(out, x->dir);
-    fputs(",\"torch_cuda_arch_list\":", out);
-    json_string(out, torch);
-    fputs("}}", out);
+    jw_puts(out, ",\"rebuild_with\":{\"remove\":");
+    jw_string(out, x->dir);
+    jw_puts(out, ",\"torch_cuda_arch_list\":");
+    jw_string(out, torch);
+    jw_puts(out, "}}");
 }
 
 static void json_object(renderer *r, const fc_object *o, const judgement *j)
 {
     json_state *s = r->state;
-    FILE *out = r->out;
-    /* Held for the whole object: the scan's helper threads make every stdio call lock. */
-    flockfile(out);
-    fputs(s->files++ ? ",\n" : "\n", out);
-    fputs("{\"path\":", out);
-    json_string(out, o->path);
+    jw *out = &s->w;
+    jw_puts(out, s->files++ ? ",\n" : "\n");
+    jw_puts(out, "{\"path\":");
+    jw_string(out, o->path);
     if (o->member) {
-        fputs(",\"member\":", out);
-        json_string(out, o->member);
+        jw_puts(out, ",\"member\":");
+        jw_string(out, o->member);
     }
-    fputs(",\"format\":", out);
-    json_string(out, fc_format_name(o->format));
-    fprintf(out, ",\"size\":%" PRIu64, o->size);
+    jw_puts(out, ",\"format\":");
+    jw_string(out, fc_format_name(o->format));
+    jw_puts(out, ",\"size\":");
+    jw_u64(out, o->size);
     if (o->error) {
-        fputs(",\"error\":", out);
-        json_string(out, o->error);
+        jw_puts(out, ",\"error\":");
+        jw_string(out, o->error);
     }
-    fputs(",\"containers\":[", out);
+    jw_puts(out, ",\"containers\":[");
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
-        json_field_u64(out, i ? ",\n {\"offset\":" : "\n {\"offset\":", c->offset);
-        json_field_u64(out, ",\"size\":", c->size);
-        fputs(",\"section\":", out);
-        json_string(out, c->section);
-        fputs(",\"origin\":", out);
-        json_string(out, fc_origin_name(c->origin));
-        fputs(",\"entries\":[", out);
+        jw_puts(out, i ? ",\n {\"offset\":" : "\n {\"offset\":");
+        jw_u64(out, c->offset);
+        jw_puts(out, ",\"size\":");
+        jw_u64(out, c->size);
+        jw_puts(out, ",\"section\":");
+        jw_string(out, c->section);
+        jw_puts(out, ",\"origin\":");
+        jw_string(out, fc_origin_name(c->origin));
+        jw_puts(out, ",\"entries\":[");
         for (size_t k = 0; k < c->n_entries; k++) {
-            fputs(k ? ",\n  " : "\n  ", out);
+            jw_puts(out, k ? ",\n  " : "\n  ");
             const kernel_view *kv = j ? j->kv : NULL;
             json_entry(out, &c->entries[k], kv ? kernel_view_entry(kv, i, k) : NULL,
                        kv ? kv->status[kv->first[i] + k] : FC_OK, kv != NULL);
         }
-        fputs("]", out);
+        jw_puts(out, "]");
         if (j && j->cfg->n_targets)
             json_loads(out, c, j, i);
-        fputs("}", out);
+        jw_puts(out, "}");
     }
-    fputs("]", out);
+    jw_puts(out, "]");
     if (j && j->cfg->n_targets)
         json_verdicts(out, j);
     if (j && j->cfg->have_arch_list)
@@ -286,8 +308,7 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         json_ptx_requirement(out, j);
     if (r->cfg && r->cfg->torch_ext)
         json_torch_extension(out, r->cfg, o);
-    fputs("}", out);
-    funlockfile(out);
+    jw_puts(out, "}");
     if (o->error)
         fprintf(r->err, "fatcheck: %s\n", o->error);
 }
@@ -326,21 +347,22 @@ static void json_begin(renderer *r, const char *path)
 static void json_finish(renderer *r)
 {
     json_state *s = r->state;
-    FILE *out = r->out;
-    fputs("\n],\n\"errors\":[", out);
+    jw *out = &s->w;
+    jw_puts(out, "\n],\n\"errors\":[");
     for (size_t i = 0; i < s->n_errors; i++) {
-        fputs(i ? ",\n" : "\n", out);
-        fputs("{\"path\":", out);
-        json_string(out, s->error_paths[i]);
-        fputs(",\"message\":", out);
-        json_string(out, s->errors[i]);
-        putc('}', out);
+        jw_puts(out, i ? ",\n" : "\n");
+        jw_puts(out, "{\"path\":");
+        jw_string(out, s->error_paths[i]);
+        jw_puts(out, ",\"message\":");
+        jw_string(out, s->errors[i]);
+        jw_putc(out, '}');
         free(s->errors[i]);
         free(s->error_paths[i]);
     }
-    fputs("]", out);
-    json_targets_and_advice(out, r->cfg);
-    fputs("}\n", out);
+    jw_puts(out, "]");
+    jw_flush(out);
+    json_targets_and_advice(r->out, r->cfg);
+    fputs("}\n", r->out);
     free(s->errors);
     free(s->error_paths);
     s->errors = s->error_paths = NULL;
@@ -364,7 +386,8 @@ renderer *render_json_new(FILE *out, FILE *err, const config *cfg)
     r->err = err;
     r->cfg = cfg;
     r->state = s;
-    fprintf(out, "{\"schema_version\":%d,\"fatcheck_version\":\"%s\",\n\"files\":[", SCHEMA_VERSION,
-            FC_VERSION_STRING);
+    s->w = jw_make(out, s->buf, sizeof s->buf);
+    jw_printf(&s->w, "{\"schema_version\":%d,\"fatcheck_version\":\"%s\",\n\"files\":[", SCHEMA_VERSION,
+              FC_VERSION_STRING);
     return r;
 }
