@@ -38,6 +38,11 @@ typedef struct fc_builder {
     char **strings;         /* every string the object owns */
     size_t n_strings, cap_strings;
     const char *last_section; /* interned copy of the most recent section name */
+    /* The last few identifier and option strings copied: entries repeat a handful of them
+     * thousands of times (cuFFT's 12,728 PTX entries share one option string), so a copy is
+     * shared rather than made again. */
+    const char *recent[4];
+    unsigned recent_next;
     /* Where offsets in messages are counted from: a section's start, or the file's. */
     const char *where_section;
     uint64_t where_base;
@@ -58,7 +63,11 @@ void fc_builder_reset(fc_builder *b);
 /* Opens a container; the entries added next belong to it. */
 fc_status fc_builder_add_container(fc_builder *b, uint64_t offset, fc_origin origin, const char *section);
 void fc_builder_set_container_size(fc_builder *b, uint64_t size);
-/* Adds an entry to the last container; strings in *e are copied. */
+/* Makes room for N more containers and M more entries, so that adding them does not
+ * reallocate (merging builders). False when out of memory. */
+bool fc_builder_reserve(fc_builder *b, size_t n, size_t m);
+/* Adds an entry to the last container; strings in *e are copied (or shared with an equal
+ * copy made recently). */
 fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e);
 /* Drops the last container and its entries (an embedded candidate that did not validate). */
 void fc_builder_drop_container(fc_builder *b);

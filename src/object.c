@@ -116,6 +116,43 @@ void fc_builder_drop_container(fc_builder *b)
     b->n_entries = b->first_entry[b->obj.n_containers];
 }
 
+/* Grows *ARR to exactly NEED elements when it has fewer. */
+static bool grow_exact(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    if (need > SIZE_MAX / elem)
+        return false;
+    void *p = realloc(*arr, need * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = need;
+    return true;
+}
+
+bool fc_builder_reserve(fc_builder *b, size_t n, size_t m)
+{
+    size_t c = b->obj.n_containers;
+    return c + n >= c && b->n_entries + m >= m &&
+           grow_exact((void **)&b->containers, &b->cap_containers, c + n, sizeof *b->containers) &&
+           grow_exact((void **)&b->first_entry, &b->cap_first, c + n, sizeof *b->first_entry) &&
+           grow_exact((void **)&b->entries, &b->cap_entries, b->n_entries + m, sizeof *b->entries);
+}
+
+/* A copy of S owned by B: a recent equal one, or a new one. */
+static const char *intern(fc_builder *b, const char *s)
+{
+    size_t n = sizeof b->recent / sizeof *b->recent;
+    for (size_t i = 0; i < n; i++)
+        if (b->recent[i] && strcmp(b->recent[i], s) == 0)
+            return b->recent[i];
+    char *copy = fc_builder_strndup(b, s, strlen(s));
+    if (copy)
+        b->recent[b->recent_next++ % n] = copy;
+    return copy;
+}
+
 fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e)
 {
     if (b->n_entries >= b->opts->max_entries)
@@ -125,8 +162,8 @@ fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e)
         return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     fc_entry *d = &b->entries[b->n_entries];
     *d = *e;
-    if ((e->identifier && !(d->identifier = fc_builder_strndup(b, e->identifier, strlen(e->identifier)))) ||
-        (e->options && !(d->options = fc_builder_strndup(b, e->options, strlen(e->options)))))
+    if ((e->identifier && !(d->identifier = intern(b, e->identifier))) ||
+        (e->options && !(d->options = intern(b, e->options))))
         return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     b->n_entries++;
     return FC_OK;

@@ -150,6 +150,28 @@ static void work(void *arg)
     pthread_mutex_unlock(&pl->lock);
 }
 
+/* Frees what an item found once it is merged: the merged object and the items not yet
+ * merged are what the peak holds. */
+static void release(item *it)
+{
+    if (it->ready)
+        fc_builder_reset(&it->found);
+    it->ready = false;
+}
+
+/* Room in B for everything the items ITEMS[0..n) found, so that merging them grows B once
+ * and to size, not by doubling. */
+static void reserve_for(fc_builder *b, item *items, size_t n)
+{
+    size_t containers = 0, entries = 0;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].ready) {
+            containers += items[i].found.obj.n_containers;
+            entries += items[i].found.n_entries;
+        }
+    fc_builder_reserve(b, containers, entries); /* without it, merging grows as it goes */
+}
+
 /* Copies container SRC and its entries into B. */
 static fc_status copy_container(fc_builder *b, const fc_container *src)
 {
@@ -189,6 +211,7 @@ static fc_status merge_walks(const plan *pl, fc_builder *b, const fc_region *g, 
             if (st == FC_OK && o->error)
                 st = copy_failure(b, o);
             cur = it->next;
+            release(it);
             continue;
         }
         /* The guess was wrong, or the segment could not be read: walk it here. */
@@ -232,6 +255,7 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
         }
         if (o->error)
             return copy_failure(b, o);
+        release(it);
     }
     return FC_OK;
 }
@@ -316,6 +340,7 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     pthread_mutex_destroy(&pl.lock);
 
     /* Registered sections first, each along its chain; then what the searches found. */
+    reserve_for(b, pl.items, pl.n);
     fc_status st = FC_OK;
     size_t k = 0;
     while (k < n_walks && st == FC_OK) {
