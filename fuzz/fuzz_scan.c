@@ -1,8 +1,12 @@
 /* fuzz_scan.c - everything fc_scan_memory reads: ELF files, static archives, cubins, PTX,
  * fat binaries and packages; and for every object, the kernels of its images, the link
- * state of its images, and the load prediction on a few targets. */
+ * state of its images, and the load prediction on a few targets. Then the same bytes as a
+ * file (a memfd), which fc_scan maps and reads headers from with pread. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fatcheck.h"
 
@@ -52,5 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opts.threads = 1;
     opts.embedded = FC_EMBEDDED_ALL;
     fc_scan_memory(data, size, "fuzz", &opts, on_object, on_error, &opts);
+    int fd = memfd_create("fuzz", MFD_CLOEXEC);
+    if (fd >= 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        if (write(fd, data, size) == (ssize_t)size)
+            fc_scan(path, &opts, on_object, on_error, &opts);
+        close(fd);
+    }
     return 0;
 }

@@ -17,6 +17,9 @@
 #define EM_CUDA 190
 #endif
 
+/* An archive's pages are released behind the walk in steps of this size. */
+#define RELEASE_STEP (4u << 20)
+
 /* Sections smaller than one container header and one entry header cannot hold one. */
 #define EMBEDDED_MIN_SECTION (FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER)
 
@@ -239,9 +242,6 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
 deliver:
     free(regions);
     free(starts);
-    /* An archive's members share one mapping; drop each member's pages once it is done. */
-    if (member)
-        fc_image_release(img, base, size);
     return fc_deliver(sc, &b);
 }
 
@@ -255,6 +255,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     /* elf_next answers ELF_C_NULL after the last member (setting a range error that is not
      * one); a member cut short is caught by the bounds check below. */
     uint64_t next = 8; /* where the next member header should start: after "!<arch>\n" */
+    uint64_t released = 0;
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
@@ -301,10 +302,18 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 any |= sc->delivered != before;
             }
         }
+        /* libelf reads each member's headers through the mapping: drop the pages behind
+         * the walk now and then, not member by member (members share pages, and each
+         * release is a system call). */
+        if (next >= released + RELEASE_STEP) {
+            fc_image_release(img, released, next - released);
+            released = next;
+        }
         cmd = elf_next(m);
         elf_end(m);
         elf_errno();
     }
+    fc_image_release(img, released, img->size - released);
     /* Members libelf could not read end the walk without an error: what is left unread is
      * the damage. */
     if (rc == 0 && next + 1 < img->size)

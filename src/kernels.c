@@ -13,6 +13,7 @@
 
 #include "bytes.h"
 #include "internal.h"
+#include "pool.h"
 
 #define STO_CUDA_ENTRY 0x10      /* st_other of a __global__ function (seen in every cubin) */
 #define EIATTR_REGCOUNT 0x2f     /* .nv.info attribute: {u32 symbol, u32 registers} */
@@ -348,7 +349,7 @@ fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_ker
         for (size_t e = 0; e < obj->containers[c].n_entries; e++)
             j.entries[k++] = &obj->containers[c].entries[e];
     pthread_mutex_init(&j.lock, NULL);
-    long cpus = opts && opts->threads ? (long)opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = opts && opts->threads ? (long)opts->threads : (long)fc_online_cpus();
     size_t nt = cpus < 1 ? 1 : (size_t)cpus > 64 ? 64 : (size_t)cpus;
     if (nt > total)
         nt = total ? total : 1;

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "pool.h"
 
@@ -107,4 +108,19 @@ void fc_pool_free(fc_pool *p)
     pthread_cond_destroy(&p->idle);
     pthread_mutex_destroy(&p->lock);
     free(p);
+}
+
+static pthread_once_t cpus_once = PTHREAD_ONCE_INIT;
+static unsigned cpus;
+
+static void count_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cpus = n < 1 ? 1 : n > 4096 ? 4096 : (unsigned)n;
+}
+
+unsigned fc_online_cpus(void)
+{
+    pthread_once(&cpus_once, count_cpus);
+    return cpus;
 }

@@ -17,4 +17,8 @@ void fc_pool_run(fc_pool *p, void (*work)(void *ctx), void *ctx, unsigned helper
 /* Stops and joins the helpers. Accepts NULL. */
 void fc_pool_free(fc_pool *p);
 
+/* The CPUs online, asked once (glibc reads a file under /sys for every sysconf call, which
+ * a scan of thousands of archive members would repeat for each). */
+unsigned fc_online_cpus(void);
+
 #endif

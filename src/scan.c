@@ -30,8 +30,10 @@ fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
 
 void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
 {
-    if (!img || !img->own_mapping || !len)
+    if (!img || !img->own_mapping || off >= img->size)
         return;
+    if (len > img->size - off)
+        len = img->size - off;
     long page = sysconf(_SC_PAGESIZE);
     uint64_t start = (off + (uint64_t)page - 1) & ~((uint64_t)page - 1);
     uint64_t end = (off + len) & ~((uint64_t)page - 1);

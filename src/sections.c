@@ -17,7 +17,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 #include "pool.h"
@@ -262,7 +261,7 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
 
 static unsigned thread_count(const fc_options *opts)
 {
-    long n = opts->threads ? (long)opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long n = opts->threads ? (long)opts->threads : (long)fc_online_cpus();
     return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
