@@ -109,6 +109,21 @@ static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, cons
     return st;
 }
 
+/* Appends G to *ARR, growing it by doubling. False when out of memory. */
+static bool push_region(fc_region **arr, size_t *n, size_t *cap, fc_region g)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 16;
+        fc_region *more = realloc(*arr, c * sizeof *more);
+        if (!more)
+            return false;
+        *arr = more;
+        *cap = c;
+    }
+    (*arr)[(*n)++] = g;
+    return true;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -171,8 +186,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
 
     GElf_Ehdr eh;
     size_t shstrndx, nsec;
-    fc_region *regions = NULL;
-    size_t n_regions = 0;
+    fc_region *regions = NULL, *fatbins = NULL;
+    size_t n_regions = 0, n_fatbins = 0;
     GElf_Shdr table = {0};            /* .nvFatBinSegment, when there is one */
     fc_region registered = {0};       /* .nv_fatbin */
     uint64_t registered_addr = 0, *starts = NULL;
@@ -197,15 +212,11 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         goto deliver;
     }
     b.obj.format = FC_FORMAT_ELF;
-    regions = calloc(2 * (nsec ? nsec : 1), sizeof *regions); /* data sections, then fatbin sections */
-    if (!regions) {
-        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
-        goto deliver;
-    }
+    /* Data sections can be tens of thousands (-fdata-sections): the lists grow as sections
+     * are found rather than being sized by the section count. */
+    size_t cap_regions = 0, cap_fatbins = 0;
     /* First the sections, checked; then the embedded search starts in the background while
      * this thread decodes the registered sections. */
-    fc_region *fatbins = regions + nsec;
-    size_t n_fatbins = 0;
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
         const char *name;
@@ -229,10 +240,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
         if (fatbin && strcmp(name, ".nv_fatbin") == 0)
             registered = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name}, registered_addr = sh.sh_addr;
-        if (fatbin)
-            fatbins[n_fatbins++] = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
-        else
-            regions[n_regions++] = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
+        fc_region g = {.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
+        if (!(fatbin ? push_region(&fatbins, &n_fatbins, &cap_fatbins, g)
+                     : push_region(&regions, &n_regions, &cap_regions, g))) {
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+            goto deliver;
+        }
     }
     for (size_t i = 0; i < n_fatbins; i++)
         if (fatbins[i].offset == registered.offset && registered.size)
@@ -241,6 +254,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
 
 deliver:
     free(regions);
+    free(fatbins);
     free(starts);
     return fc_deliver(sc, &b);
 }

@@ -34,8 +34,7 @@ typedef struct item {
     item_kind kind;
     const fc_region *region;
     uint64_t start, end;   /* object offsets: where a walk's containers start, or the range searched */
-    fc_builder found;      /* what this item decoded */
-    bool ready;            /* found is initialised */
+    fc_builder *found;     /* what this item decoded; NULL before it ran, or when nothing */
     int error;             /* errno of a failed read, or -1 when out of memory */
     uint64_t first, next;  /* a walk: where it starts (UINT64_MAX: nowhere), where it stopped */
 } item;
@@ -52,6 +51,16 @@ typedef struct plan {
     pthread_cond_t changed;
 } plan;
 
+/* Frees what an item found once it is merged: the merged object and the items not yet
+ * merged are what the peak holds. */
+static void release(item *it)
+{
+    if (it->found)
+        fc_builder_reset(it->found);
+    free(it->found);
+    it->found = NULL;
+}
+
 /* Starts ITEM's builder and a reader of its region with a buffer of CAP bytes. */
 static bool item_begin(const plan *pl, item *it, fc_reader *r, size_t cap)
 {
@@ -62,15 +71,23 @@ static bool item_begin(const plan *pl, item *it, fc_reader *r, size_t cap)
         fc_reader_free(r);
         return false;
     }
-    if (fc_builder_init(&it->found, p->opts, p->obj.path, p->obj.member, p->label) != FC_OK) {
-        fc_builder_reset(&it->found);
+    if (!(it->found = malloc(sizeof *it->found)) ||
+        fc_builder_init(it->found, p->opts, p->obj.path, p->obj.member, p->label) != FC_OK) {
+        release(it);
         fc_reader_free(r);
         it->error = -1;
         return false;
     }
-    it->ready = true;
-    fc_builder_where(&it->found, g->section, g->offset);
+    fc_builder_where(it->found, g->section, g->offset);
     return true;
+}
+
+/* Frees an item's builder when it found nothing: an object with tens of thousands of small
+ * data sections (-fdata-sections) would otherwise hold a builder for each. */
+static void keep_if_found(item *it)
+{
+    if (it->found && !it->found->obj.n_containers && !it->found->obj.error)
+        release(it);
 }
 
 static void walk(const plan *pl, item *it)
@@ -79,7 +96,7 @@ static void walk(const plan *pl, item *it)
     if (it->first == UINT64_MAX || !item_begin(pl, it, &r, FC_READER_MIN_CAP))
         return;
     const fc_region *g = it->region;
-    fc_fatbin_walk(&it->found, &r, it->first, it->end, g->offset + g->size, FC_ORIGIN_SECTION, g->section,
+    fc_fatbin_walk(it->found, &r, it->first, it->end, g->offset + g->size, FC_ORIGIN_SECTION, g->section,
                    &it->next);
     fc_reader_free(&r);
 }
@@ -113,10 +130,11 @@ static void search(plan *pl, item *it)
     fc_reader r;
     if (!item_begin(pl, it, &r, SEARCH_BUFFER))
         return;
-    it->error = fc_embedded_search(&it->found, &r, it->region, it->start, it->end);
+    it->error = fc_embedded_search(it->found, &r, it->region, it->start, it->end);
     fc_reader_free(&r);
+    keep_if_found(it);
     const fc_region *g = it->region;
-    if (it->kind == ITEM_PROBE && it->found.obj.n_containers > 0 && it->end < g->offset + g->size) {
+    if (it->kind == ITEM_PROBE && it->found && it->found->obj.n_containers > 0 && it->end < g->offset + g->size) {
         pthread_mutex_lock(&pl->lock);
         add_searches(pl, g, it->end);
         pthread_cond_broadcast(&pl->changed);
@@ -149,24 +167,15 @@ static void work(void *arg)
     pthread_mutex_unlock(&pl->lock);
 }
 
-/* Frees what an item found once it is merged: the merged object and the items not yet
- * merged are what the peak holds. */
-static void release(item *it)
-{
-    if (it->ready)
-        fc_builder_reset(&it->found);
-    it->ready = false;
-}
-
 /* Room in B for everything the items ITEMS[0..n) found, so that merging them grows B once
  * and to size, not by doubling. */
 static void reserve_for(fc_builder *b, item *items, size_t n)
 {
     size_t containers = 0, entries = 0;
     for (size_t i = 0; i < n; i++)
-        if (items[i].ready) {
-            containers += items[i].found.obj.n_containers;
-            entries += items[i].found.n_entries;
+        if (items[i].found) {
+            containers += items[i].found->obj.n_containers;
+            entries += items[i].found->n_entries;
         }
     fc_builder_reserve(b, containers, entries); /* without it, merging grows as it goes */
 }
@@ -203,8 +212,8 @@ static fc_status merge_walks(const plan *pl, fc_builder *b, const fc_region *g, 
         item *it = &segs[k];
         if (cur >= it->end) /* a container from before runs over this whole segment */
             continue;
-        if (it->ready && !it->error && it->first == cur) {
-            const fc_object *o = fc_builder_finish(&it->found);
+        if (it->found && !it->error && it->first == cur) {
+            const fc_object *o = fc_builder_finish(it->found);
             for (size_t i = 0; i < o->n_containers && st == FC_OK; i++)
                 st = copy_container(b, &o->containers[i]);
             if (st == FC_OK && o->error)
@@ -242,7 +251,9 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
             return fc_builder_fail(b, it->error < 0 ? FC_ERR_NOMEM : FC_ERR_IO,
                                    "%s: could not be searched for embedded containers: %s", it->region->section,
                                    it->error < 0 ? "out of memory" : strerror(it->error));
-        const fc_object *o = fc_builder_finish(&it->found);
+        if (!it->found)
+            continue;
+        const fc_object *o = fc_builder_finish(it->found);
         for (size_t i = 0; i < o->n_containers; i++) {
             const fc_container *src = &o->containers[i];
             if (src->offset < covered)
@@ -293,9 +304,12 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     for (size_t i = 0; i < n_fatbins; i++)
         cap += split && fatbins[i].starts ? (size_t)(fatbins[i].size / SEGMENT_SIZE) + 1 : 1;
     for (size_t i = 0; i < n_data; i++) {
-        cap += (size_t)(data[i].size / CHUNK_SIZE) + 2;
         bool whole = mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(data[i].section);
-        bytes += whole || data[i].size < opts->embedded_probe_size ? data[i].size : opts->embedded_probe_size;
+        uint64_t head = whole || data[i].size < opts->embedded_probe_size ? data[i].size : opts->embedded_probe_size;
+        /* The head's item, and the chunks of the rest should the head hold a container. */
+        cap += (size_t)((data[i].size - head + CHUNK_SIZE - 1) / CHUNK_SIZE) +
+               (whole ? (size_t)((data[i].size + CHUNK_SIZE - 1) / CHUNK_SIZE) : 1);
+        bytes += head;
     }
     for (size_t i = 0; i < n_fatbins; i++)
         bytes += fatbins[i].size / 16; /* headers are a small part of what a walk spans */
@@ -361,7 +375,6 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
         free(found);
     }
     for (size_t i = 0; i < pl.n; i++)
-        if (pl.items[i].ready)
-            fc_builder_reset(&pl.items[i].found);
+        release(&pl.items[i]);
     free(pl.items);
 }
