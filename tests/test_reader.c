@@ -1,0 +1,72 @@
+/* test_reader.c - header reads through fc_reader: in place for memory, pread into a buffer
+ * for files, the bounds it keeps, and what it says when the file is shorter than it was. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reader.h"
+#include "tap.h"
+
+#define SIZE (300u << 10)
+
+static unsigned char byte_at(uint64_t off)
+{
+    return (unsigned char)(off * 7 + off / 251);
+}
+
+int main(void)
+{
+    unsigned char *data = malloc(SIZE);
+    for (uint64_t i = 0; i < SIZE; i++)
+        data[i] = byte_at(i);
+    char path[] = "/tmp/fc_reader_XXXXXX";
+    int fd = mkstemp(path);
+    ok(fd >= 0 && write(fd, data, SIZE) == (ssize_t)SIZE, "temporary file written");
+
+    /* Offsets 1000..SIZE of the object lie at file position 1000 + 4096: an archive member. */
+    fc_reader m, f;
+    fc_reader_memory(&m, data + 4096, 1000, SIZE - 4096 + 1000);
+    ok(fc_reader_file(&f, fd, 4096, 1000, SIZE - 4096 + 1000, 0), "file reader made");
+    is_u64(f.cap, FC_READER_MIN_CAP, "a capacity below the minimum is raised to it");
+    size_t got;
+    const uint8_t *p = fc_reader_get(&m, 1000, 16, &got);
+    ok(p && p[0] == byte_at(4096), "memory: offset lo is the first byte");
+    is_u64(got, SIZE - 4096, "memory: everything up to hi follows");
+    p = fc_reader_get(&f, 1000, 16, &got);
+    ok(p && p[0] == byte_at(4096) && got == FC_READER_SMALL_READ, "file: a small read, from the right position");
+    p = fc_reader_get(&f, 1500, 16, &got);
+    ok(p && p[0] == byte_at(4096 + 500) && got == FC_READER_SMALL_READ - 500, "file: held bytes served without a read");
+    p = fc_reader_get(&f, 5000, 1 << 20, &got);
+    ok(p && got == FC_READER_MIN_CAP, "file: a request above the capacity is cut to it");
+    int same = 1;
+    for (size_t i = 0; p && i < got; i++)
+        same &= p[i] == byte_at(4096 + 4000 + i);
+    ok(same, "file: the bytes are the file's");
+    fc_reader_read_size(&f, 1u << 30);
+    is_u64(f.read_size, f.cap, "read size clipped to the capacity");
+    fc_reader_read_size(&f, 1);
+    is_u64(f.read_size, FC_READER_SMALL_READ, "read size at least the small read");
+    uint64_t hi = SIZE - 4096 + 1000;
+    p = fc_reader_get(&f, hi - 10, 64, &got);
+    ok(p && got == 10, "file: reads stop at hi");
+    ok(!fc_reader_get(&f, hi, 1, &got) && got == 0, "file: hi itself cannot be read");
+    ok(!fc_reader_get(&f, 999, 1, &got) && got == 0, "file: below lo cannot be read");
+    ok(!fc_reader_get(&m, hi, 1, &got) && got == 0, "memory: hi itself cannot be read");
+
+    /* The file cut short after the reader was made: fewer bytes, and no errno. */
+    ok(ftruncate(fd, 8192) == 0, "file truncated");
+    p = fc_reader_get(&f, 200000, 64, &got);
+    ok(!p && got == 0 && f.error == 0, "file: past its new end, nothing, and no error");
+    p = fc_reader_get(&f, 8192 - 4096 + 1000 - 8, 64, &got);
+    ok(p && got == 8 && f.error == 0, "file: up to its new end, what is there");
+    fc_reader_free(&f);
+
+    /* A descriptor that cannot be read from: the error is kept. */
+    ok(fc_reader_file(&f, -1, 0, 0, 100, 0), "reader of a bad descriptor made");
+    ok(!fc_reader_get(&f, 0, 8, &got) && f.error != 0, "bad descriptor: the read fails with an errno");
+    fc_reader_free(&f);
+    close(fd);
+    unlink(path);
+    free(data);
+    return tap_done();
+}
