@@ -37,6 +37,19 @@ static inline void jw_puts(jw *w, const char *s)
     jw_write(w, s, strlen(s));
 }
 
+/* NAME (a member name with its quotes and colon, and any comma before it) then a value. */
+static inline void jw_field_u64(jw *w, const char *name, uint64_t v)
+{
+    jw_puts(w, name);
+    jw_u64(w, v);
+}
+
+static inline void jw_field_string(jw *w, const char *name, const char *s)
+{
+    jw_puts(w, name);
+    jw_string(w, s);
+}
+
 static inline void jw_putc(jw *w, char c)
 {
     if (w->n == w->cap)

@@ -20,10 +20,8 @@ typedef struct json_state {
 static void json_kernels(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_status st)
 {
     if (!kl) {
-        if (e->kind == FC_IMAGE_CUBIN || e->kind == FC_IMAGE_PTX) {
-            jw_puts(out, ",\"kernels_error\":");
-            jw_string(out, fc_status_name(st));
-        }
+        if (e->kind == FC_IMAGE_CUBIN || e->kind == FC_IMAGE_PTX)
+            jw_field_string(out, ",\"kernels_error\":", fc_status_name(st));
         return;
     }
     if (kl->arch_mismatch)
@@ -31,19 +29,13 @@ static void json_kernels(jw *out, const fc_entry *e, const fc_kernel_list *kl, f
     jw_puts(out, ",\"kernels\":[");
     for (size_t k = 0; k < kl->n; k++) {
         const fc_kernel *kn = &kl->items[k];
-        jw_puts(out, k ? ",{\"name\":" : "{\"name\":");
-        jw_string(out, kn->name);
-        jw_puts(out, ",\"demangled\":");
-        jw_string(out, kn->demangled);
+        jw_field_string(out, k ? ",{\"name\":" : "{\"name\":", kn->name);
+        jw_field_string(out, ",\"demangled\":", kn->demangled);
         jw_puts(out, kn->entry ? ",\"entry\":true" : ",\"entry\":false");
-        if (kn->registers >= 0) {
-            jw_puts(out, ",\"registers\":");
-            jw_u64(out, (uint64_t)kn->registers);
-        }
-        if (kn->shared_bytes >= 0) {
-            jw_puts(out, ",\"shared_bytes\":");
-            jw_u64(out, (uint64_t)kn->shared_bytes);
-        }
+        if (kn->registers >= 0)
+            jw_field_u64(out, ",\"registers\":", (uint64_t)kn->registers);
+        if (kn->shared_bytes >= 0)
+            jw_field_u64(out, ",\"shared_bytes\":", (uint64_t)kn->shared_bytes);
         jw_puts(out, "}");
     }
     jw_puts(out, "]");
@@ -52,45 +44,31 @@ static void json_kernels(jw *out, const fc_entry *e, const fc_kernel_list *kl, f
 static void json_entry(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_status kst, bool kernels)
 {
     char arch[32];
-    jw_puts(out, "{\"kind\":");
-    jw_string(out, fc_image_kind_name(e->kind));
-    jw_puts(out, ",\"arch\":");
-    jw_string(out, fc_entry_arch_name(e, arch, sizeof arch));
+    jw_field_string(out, "{\"kind\":", fc_image_kind_name(e->kind));
+    jw_field_string(out, ",\"arch\":", fc_entry_arch_name(e, arch, sizeof arch));
     if (e->kind == FC_IMAGE_PTX || (e->kind == FC_IMAGE_CUBIN && (e->version_major || e->version_minor))) {
-        jw_puts(out, e->kind == FC_IMAGE_PTX ? ",\"ptx_isa\":\"" : ",\"code_version\":\"");
-        jw_u64(out, e->version_major);
+        jw_field_u64(out, e->kind == FC_IMAGE_PTX ? ",\"ptx_isa\":\"" : ",\"code_version\":\"", e->version_major);
         jw_putc(out, '.');
         jw_u64(out, e->version_minor);
         jw_putc(out, '"');
     }
-    jw_puts(out, ",\"compression\":");
-    jw_string(out, fc_compression_name(e->compression));
+    jw_field_string(out, ",\"compression\":", fc_compression_name(e->compression));
     /* Numbers by hand: this is the loop that writes most of a large document. */
-    jw_puts(out, ",\"size\":");
-    jw_u64(out, e->stored_size);
-    jw_puts(out, ",\"uncompressed_size\":");
-    jw_u64(out, e->uncompressed_size);
-    jw_puts(out, ",\"offset\":");
-    jw_u64(out, e->offset);
-    jw_puts(out, ",\"header_size\":");
-    jw_u64(out, e->header_size);
-    jw_puts(out, ",\"payload_offset\":");
-    jw_u64(out, e->payload_offset);
-    jw_puts(out, ",\"raw_kind\":");
-    jw_u64(out, e->raw_kind);
+    jw_field_u64(out, ",\"size\":", e->stored_size);
+    jw_field_u64(out, ",\"uncompressed_size\":", e->uncompressed_size);
+    jw_field_u64(out, ",\"offset\":", e->offset);
+    jw_field_u64(out, ",\"header_size\":", e->header_size);
+    jw_field_u64(out, ",\"payload_offset\":", e->payload_offset);
+    jw_field_u64(out, ",\"raw_kind\":", e->raw_kind);
     jw_puts(out, ",\"flags\":\"0x");
     jw_hex(out, e->flags);
     jw_putc(out, '"');
     jw_puts(out, e->debug ? ",\"debug\":true" : ",\"debug\":false");
     jw_puts(out, e->obfuscated ? ",\"obfuscated\":true" : ",\"obfuscated\":false");
-    if (e->identifier) {
-        jw_puts(out, ",\"identifier\":");
-        jw_string(out, e->identifier);
-    }
-    if (e->options) {
-        jw_puts(out, ",\"options\":");
-        jw_string(out, e->options);
-    }
+    if (e->identifier)
+        jw_field_string(out, ",\"identifier\":", e->identifier);
+    if (e->options)
+        jw_field_string(out, ",\"options\":", e->options);
     if (kernels)
         json_kernels(out, e, kl, kst);
     jw_putc(out, '}');
@@ -98,8 +76,7 @@ static void json_entry(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_
 
 static void json_target_name(jw *out, const fc_target *t)
 {
-    jw_puts(out, "\"sm_");
-    jw_u64(out, t->cc);
+    jw_field_u64(out, "\"sm_", t->cc);
     jw_putc(out, '"');
 }
 
@@ -112,16 +89,12 @@ static void json_loads(jw *out, const fc_container *c, const judgement *j, size_
         jw_puts(out, t ? "," : "");
         jw_puts(out, "{\"target\":");
         json_target_name(out, &cfg->targets[t]);
-        jw_puts(out, ",\"result\":");
-        jw_string(out, fc_load_result_name(l.result));
+        jw_field_string(out, ",\"result\":", fc_load_result_name(l.result));
         if (l.entry >= 0) {
             char arch[32];
-            jw_puts(out, ",\"via\":{\"kind\":");
-            jw_string(out, fc_load_via_name(l.via));
-            jw_puts(out, ",\"image\":");
-            jw_string(out, fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
-            jw_puts(out, ",\"entry\":");
-            jw_u64(out, (uint64_t)l.entry);
+            jw_field_string(out, ",\"via\":{\"kind\":", fc_load_via_name(l.via));
+            jw_field_string(out, ",\"image\":", fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
+            jw_field_u64(out, ",\"entry\":", (uint64_t)l.entry);
             jw_putc(out, '}');
         } else {
             jw_puts(out, ",\"via\":null");
@@ -159,8 +132,7 @@ static void json_verdicts(jw *out, const judgement *j)
         jw_puts(out, t ? ",\n" : "\n");
         jw_puts(out, "{\"target\":");
         json_target_name(out, &cfg->targets[t]);
-        jw_puts(out, ",\"status\":");
-        jw_string(out, status_name(v->status));
+        jw_field_string(out, ",\"status\":", status_name(v->status));
         jw_printf(out,
                 ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
                 "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"link_only\":%zu,"
@@ -174,19 +146,15 @@ static void json_verdicts(jw *out, const judgement *j)
             jw_puts(out, ",\"missing_kernels\":[");
             for (size_t m = 0; m < j->kv->n_missing[t]; m++) {
                 const missing_kernel *mk = &j->kv->missing[t][m];
-                jw_puts(out, m ? ",\n {\"name\":" : "\n {\"name\":");
-                jw_string(out, mk->name);
-                jw_puts(out, ",\"demangled\":");
-                jw_string(out, mk->demangled);
+                jw_field_string(out, m ? ",\n {\"name\":" : "\n {\"name\":", mk->name);
+                jw_field_string(out, ",\"demangled\":", mk->demangled);
                 jw_puts(out, ",\"available_in\":[");
                 char archs[256];
                 snprintf(archs, sizeof archs, "%s", mk->available_in);
                 char *save = NULL;
                 int first = 1;
-                for (char *a = strtok_r(archs, " ", &save); a; a = strtok_r(NULL, " ", &save), first = 0) {
-                    jw_puts(out, first ? "" : ",");
-                    jw_string(out, a);
-                }
+                for (char *a = strtok_r(archs, " ", &save); a; a = strtok_r(NULL, " ", &save), first = 0)
+                    jw_field_string(out, first ? "" : ",", a);
                 jw_printf(out, "],\"containers\":%zu}", mk->containers);
             }
             jw_puts(out, "]");
@@ -198,8 +166,7 @@ static void json_verdicts(jw *out, const judgement *j)
 
 static void json_arch_check(jw *out, const judgement *j)
 {
-    jw_puts(out, ",\n\"arch_list_check\":{\"arch_list\":");
-    jw_string(out, j->cfg->arch_list_text);
+    jw_field_string(out, ",\n\"arch_list_check\":{\"arch_list\":", j->cfg->arch_list_text);
     jw_printf(out, ",\"matches\":%s,\"missing\":[", j->arch_list_ok ? "true" : "false");
     const char *sep = "";
     for (size_t k = 0; k < j->n_expected; k++) {
@@ -211,10 +178,8 @@ static void json_arch_check(jw *out, const judgement *j)
         sep = ",";
     }
     jw_puts(out, "],\"unexpected\":[");
-    for (size_t u = 0; u < j->n_unexpected; u++) {
-        jw_puts(out, u ? "," : "");
-        jw_string(out, j->unexpected[u]);
-    }
+    for (size_t u = 0; u < j->n_unexpected; u++)
+        jw_field_string(out, u ? "," : "", j->unexpected[u]);
     jw_puts(out, "]}");
 }
 
@@ -228,32 +193,25 @@ static void json_ptx_requirement(jw *out, const judgement *j)
         jw_printf(out, "\"%d.%d\"", cuda / 1000, cuda % 1000 / 10);
     else
         jw_puts(out, "null");
-    jw_puts(out, ",\"min_driver\":");
-    jw_string(out, drv);
+    jw_field_string(out, ",\"min_driver\":", drv);
     jw_puts(out, "}");
 }
 
 static void json_torch_extension(jw *out, const config *cfg, const fc_object *o)
 {
     const fc_torch_extension *x = cfg->torch_ext;
-    jw_puts(out, ",\n\"torch_extension\":{\"name\":");
-    jw_string(out, x->name);
-    jw_puts(out, ",\"folder\":");
-    jw_string(out, x->dir);
-    jw_puts(out, ",\"python\":");
-    jw_string(out, x->python[0] ? x->python : NULL);
-    jw_puts(out, ",\"build\":");
-    jw_string(out, x->build[0] ? x->build : NULL);
+    jw_field_string(out, ",\n\"torch_extension\":{\"name\":", x->name);
+    jw_field_string(out, ",\"folder\":", x->dir);
+    jw_field_string(out, ",\"python\":", x->python[0] ? x->python : NULL);
+    jw_field_string(out, ",\"build\":", x->build[0] ? x->build : NULL);
     jw_puts(out, ",\"stale\":");
     jw_puts(out, !cfg->env_known || !x->python[0] ? "null" : torch_ext_stale(cfg) ? "true" : "false");
     unsigned ccs[64];
     size_t n = covering_ccs(cfg, o, ccs, 64);
     char torch[256];
     format_torch_arch_list(ccs, n, false, torch, sizeof torch);
-    jw_puts(out, ",\"rebuild_with\":{\"remove\":");
-    jw_string(out, x->dir);
-    jw_puts(out, ",\"torch_cuda_arch_list\":");
-    jw_string(out, torch);
+    jw_field_string(out, ",\"rebuild_with\":{\"remove\":", x->dir);
+    jw_field_string(out, ",\"torch_cuda_arch_list\":", torch);
     jw_puts(out, "}}");
 }
 
@@ -262,31 +220,20 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
     json_state *s = r->state;
     jw *out = &s->w;
     jw_puts(out, s->files++ ? ",\n" : "\n");
-    jw_puts(out, "{\"path\":");
-    jw_string(out, o->path);
-    if (o->member) {
-        jw_puts(out, ",\"member\":");
-        jw_string(out, o->member);
-    }
-    jw_puts(out, ",\"format\":");
-    jw_string(out, fc_format_name(o->format));
-    jw_puts(out, ",\"size\":");
-    jw_u64(out, o->size);
-    if (o->error) {
-        jw_puts(out, ",\"error\":");
-        jw_string(out, o->error);
-    }
+    jw_field_string(out, "{\"path\":", o->path);
+    if (o->member)
+        jw_field_string(out, ",\"member\":", o->member);
+    jw_field_string(out, ",\"format\":", fc_format_name(o->format));
+    jw_field_u64(out, ",\"size\":", o->size);
+    if (o->error)
+        jw_field_string(out, ",\"error\":", o->error);
     jw_puts(out, ",\"containers\":[");
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
-        jw_puts(out, i ? ",\n {\"offset\":" : "\n {\"offset\":");
-        jw_u64(out, c->offset);
-        jw_puts(out, ",\"size\":");
-        jw_u64(out, c->size);
-        jw_puts(out, ",\"section\":");
-        jw_string(out, c->section);
-        jw_puts(out, ",\"origin\":");
-        jw_string(out, fc_origin_name(c->origin));
+        jw_field_u64(out, i ? ",\n {\"offset\":" : "\n {\"offset\":", c->offset);
+        jw_field_u64(out, ",\"size\":", c->size);
+        jw_field_string(out, ",\"section\":", c->section);
+        jw_field_string(out, ",\"origin\":", fc_origin_name(c->origin));
         jw_puts(out, ",\"entries\":[");
         for (size_t k = 0; k < c->n_entries; k++) {
             jw_puts(out, k ? ",\n  " : "\n  ");
@@ -351,10 +298,8 @@ static void json_finish(renderer *r)
     jw_puts(out, "\n],\n\"errors\":[");
     for (size_t i = 0; i < s->n_errors; i++) {
         jw_puts(out, i ? ",\n" : "\n");
-        jw_puts(out, "{\"path\":");
-        jw_string(out, s->error_paths[i]);
-        jw_puts(out, ",\"message\":");
-        jw_string(out, s->errors[i]);
+        jw_field_string(out, "{\"path\":", s->error_paths[i]);
+        jw_field_string(out, ",\"message\":", s->errors[i]);
         jw_putc(out, '}');
         free(s->errors[i]);
         free(s->error_paths[i]);
