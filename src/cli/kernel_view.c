@@ -6,70 +6,91 @@
 #include "judge.h"
 #include "kernel_view.h"
 
-/* A set of strings (kernel names), open addressing; the strings are not owned. */
+/* A set of strings (kernel names), open addressing; the strings are not owned. Each slot
+ * keeps its name's hash, so that a probe compares names only when the hashes agree:
+ * cuBLASLt's kernel names run to hundreds of bytes. */
 typedef struct name_set {
     const char **slots;
+    uint64_t *hashes;
     size_t *values;       /* index into a side array, for the caller */
     size_t n, cap;
 } name_set;
 
+/* FNV-1a over eight bytes at a time: a name is hashed once per pass, not once per probe. */
 static uint64_t hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    while (*s)
+    size_t n = strlen(s);
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (; n >= 8; n -= 8, s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 1099511628211ull;
+        h ^= h >> 29;
+    }
+    for (; n; n--)
         h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return h;
+    return h ^ (h >> 32);
 }
 
-static size_t slot_of(const name_set *s, const char *name)
+static size_t slot_of(const name_set *s, const char *name, uint64_t h)
 {
-    size_t i = (size_t)hash(name) & (s->cap - 1);
-    while (s->slots[i] && strcmp(s->slots[i], name) != 0)
+    size_t i = (size_t)h & (s->cap - 1);
+    while (s->slots[i] && (s->hashes[i] != h || strcmp(s->slots[i], name) != 0))
         i = (i + 1) & (s->cap - 1);
     return i;
 }
 
-/* Returns the slot of NAME, adding it (with VALUE) when absent; -1 on no memory. */
-static long set_put(name_set *s, const char *name, size_t value, bool *added)
+/* Returns the slot of NAME (hash H), adding it (with VALUE) when absent; -1 on no memory. */
+static long set_put(name_set *s, const char *name, uint64_t h, size_t value, bool *added)
 {
     if ((s->n + 1) * 2 > s->cap) {
-        name_set b = {NULL, NULL, 0, s->cap ? s->cap * 2 : 64};
+        name_set b = {NULL, NULL, NULL, 0, s->cap ? s->cap * 2 : 64};
         b.slots = calloc(b.cap, sizeof *b.slots);
+        b.hashes = calloc(b.cap, sizeof *b.hashes);
         b.values = calloc(b.cap, sizeof *b.values);
-        if (!b.slots || !b.values) {
+        if (!b.slots || !b.hashes || !b.values) {
             free(b.slots);
+            free(b.hashes);
             free(b.values);
             return -1;
         }
         for (size_t i = 0; i < s->cap; i++)
             if (s->slots[i]) {
-                size_t k = slot_of(&b, s->slots[i]);
+                size_t k = slot_of(&b, s->slots[i], s->hashes[i]);
                 b.slots[k] = s->slots[i];
+                b.hashes[k] = s->hashes[i];
                 b.values[k] = s->values[i];
             }
         b.n = s->n;
         free(s->slots);
+        free(s->hashes);
         free(s->values);
         *s = b;
     }
-    size_t i = slot_of(s, name);
+    size_t i = slot_of(s, name, h);
     *added = !s->slots[i];
     if (*added) {
         s->slots[i] = name;
+        s->hashes[i] = h;
         s->values[i] = value;
         s->n++;
     }
     return (long)i;
 }
 
-static bool set_has(const name_set *s, const char *name)
+/* The slot holding NAME (hash H), or -1. */
+static long set_find(const name_set *s, const char *name, uint64_t h)
 {
-    return s->cap && s->slots[slot_of(s, name)] != NULL;
+    if (!s->cap)
+        return -1;
+    size_t i = slot_of(s, name, h);
+    return s->slots[i] ? (long)i : -1;
 }
 
 static void set_free(name_set *s)
 {
     free(s->slots);
+    free(s->hashes);
     free(s->values);
 }
 
@@ -111,7 +132,7 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
             for (size_t k = 0; kl && k < kl->n && ok; k++) {
                 bool added;
                 if (kl->items[k].entry)
-                    ok = set_put(&provided, kl->items[k].name, 0, &added) >= 0;
+                    ok = set_put(&provided, kl->items[k].name, hash(kl->items[k].name), 0, &added) >= 0;
             }
         }
     }
@@ -129,15 +150,18 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
             for (size_t k = 0; kl && k < kl->n && ok; k++) {
                 const fc_kernel *kn = &kl->items[k];
                 bool added;
-                if (!kn->entry || set_has(&provided, kn->name))
+                if (!kn->entry)
                     continue;
-                if (set_put(&here, kn->name, 0, &added) < 0) {
+                uint64_t h = hash(kn->name);
+                if (set_find(&provided, kn->name, h) >= 0)
+                    continue;
+                if (set_put(&here, kn->name, h, 0, &added) < 0) {
                     ok = false;
                     break;
                 }
                 if (!added)
                     continue; /* counted once per container */
-                long at = set_put(&failing, kn->name, kv->n_missing[t], &added);
+                long at = set_put(&failing, kn->name, h, kv->n_missing[t], &added);
                 if (at < 0) {
                     ok = false;
                     break;
@@ -172,9 +196,10 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
             char arch[32];
             fc_entry_arch_name(&ct->entries[e], arch, sizeof arch);
             for (size_t k = 0; kl && k < kl->n; k++) {
-                if (!set_has(&failing, kl->items[k].name))
+                long at = set_find(&failing, kl->items[k].name, hash(kl->items[k].name));
+                if (at < 0)
                     continue;
-                size_t idx = failing.values[slot_of(&failing, kl->items[k].name)];
+                size_t idx = failing.values[at];
                 missing_kernel *m = &kv->missing[t][idx];
                 add_arch(m->available_in, sizeof m->available_in, arch);
             }
