@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs every test twice: in the release build, and in a build with AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-sanitize/). Prints the failures, then as its last line
+# UndefinedBehaviorSanitizer (build-sanitize/); with clang, fuzzes each target briefly and
+# runs the multi-threaded paths under ThreadSanitizer (build-tsan/). Prints the failures, then as its last line
 # "N passed, N failed" counting every test point of both runs. Exit 1 if any failed.
 # Usage: sh scripts/test.sh   (after scripts/setup.sh)
 set -u
@@ -56,6 +57,42 @@ else
     echo "note: no clang, so no fuzzing here"
 fi
 
+# ThreadSanitizer over what runs on several threads: the split walk of registered sections,
+# the embedded search, the helper pool and the kernel view. A race fails the check.
+tsan_passed=0
+tsan_failed=0
+if command -v clang >/dev/null 2>&1; then
+    echo "== ThreadSanitizer"
+    if { [ -d build-tsan ] || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false \
+            -Dbuildtype=debugoptimized >/dev/null 2>&1; } && ninja -C build-tsan >/dev/null 2>&1; then
+        # CHECK NAME OK_CODES COMMAND...: passes when COMMAND exits with one of OK_CODES
+        # (fatcheck's 1 is a verdict) and ThreadSanitizer said nothing.
+        check() {
+            name=$1 codes=$2
+            shift 2
+            TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$@" >/dev/null 2>build-tsan/tsan.log
+            rc=$?
+            if echo " $codes " | grep -q " $rc " && ! grep -q ThreadSanitizer build-tsan/tsan.log; then
+                echo "$name: ok"; tsan_passed=$((tsan_passed + 1))
+            else
+                echo "$name: FAILED (exit $rc)"; head -n 30 build-tsan/tsan.log; tsan_failed=$((tsan_failed + 1))
+            fi
+        }
+        check "test_sections" "0" build-tsan/tests/test_sections
+        check "fixtures, kernel view, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 --kernels fixtures
+        check "packages, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures/packages
+        if [ -e /usr/local/cuda/lib64/libcublasLt.so.13 ]; then
+            check "CUDA lib64, --embedded, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 --embedded /usr/local/cuda/lib64
+        else
+            echo "note: no /usr/local/cuda/lib64/libcublasLt.so.13, its ThreadSanitizer run is skipped"
+        fi
+    else
+        echo "ThreadSanitizer: the build failed"; tsan_failed=$((tsan_failed + 1))
+    fi
+else
+    echo "note: no clang, so no ThreadSanitizer run here"
+fi
+
 # Installing: fatcheck, the library and its header, the pkg-config file, the man page and
 # the bash completion, into a scratch root; then a program built from that install.
 echo "== install"
@@ -76,7 +113,7 @@ fi
 rm -rf "$inst"
 [ "$install_ok" = 1 ] && echo "install: ok" || echo "install: FAILED"
 
-FUZZ_PASSED=$fuzz_passed FUZZ_FAILED=$fuzz_failed INSTALL_OK=$install_ok python3 - build build-sanitize <<'PY'
+FUZZ_PASSED=$((fuzz_passed + tsan_passed)) FUZZ_FAILED=$((fuzz_failed + tsan_failed)) INSTALL_OK=$install_ok python3 - build build-sanitize <<'PY'
 import json, os, sys
 passed = failed = skipped = 0
 for build in sys.argv[1:]:
