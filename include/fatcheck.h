@@ -183,7 +183,8 @@ typedef struct fc_options {
      * may be NULL. */
     void (*on_file)(void *ctx, const char *name);
     void *on_file_ctx;
-    /* Threads for scanning embedded data; 0 picks the number of online CPUs. */
+    /* Threads for decoding a file's container sections, searching embedded data and
+     * reading kernels; 0 picks the number of online CPUs. Results do not depend on it. */
     unsigned threads;
 } fc_options;
 

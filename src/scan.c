@@ -213,7 +213,9 @@ int fc_scan_file(fc_scan_ctx *sc, const char *path)
         rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(errno));
         goto cleanup;
     }
-    /* Only headers are read: no read-ahead, and no neighbouring pages mapped in. */
+    /* Headers are read with pread (reader.c); through the mapping go libelf's section
+     * tables and, in the kernel view, payloads: small reads here and there, so no
+     * read-ahead. */
     madvise(map, (size_t)st.st_size, MADV_RANDOM);
     fc_image img = {map, (size_t)st.st_size, fd, true};
     rc = fc_scan_image(sc, &img, path);
