@@ -320,19 +320,6 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
         fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
         return;
     }
-    /* The queue is taken in order: the heads of sections first (they may add work), then
-     * whole sections' searches (the longest items), then the walks, many short items that
-     * fill in around them. Searches a head adds go at the end. */
-    for (size_t i = 0; i < n_data; i++) {
-        const fc_region *g = &data[i];
-        uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
-        if (mode != FC_EMBEDDED_ALL && !fc_embedded_always_searched(g->section))
-            pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head};
-    }
-    for (size_t i = 0; i < n_data; i++)
-        if (mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(data[i].section))
-            add_searches(&pl, &data[i], data[i].offset);
-    size_t walks_from = pl.n;
     for (size_t i = 0; i < n_fatbins; i++) {
         const fc_region *g = &fatbins[i];
         /* Without the registration table's hints the chain is walked in one piece. */
@@ -346,7 +333,16 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
                 break;
         }
     }
-    size_t walks_to = pl.n;
+    size_t n_walks = pl.n;
+    for (size_t i = 0; i < n_data; i++) {
+        const fc_region *g = &data[i];
+        if (mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(g->section)) {
+            add_searches(&pl, g, g->offset);
+        } else {
+            uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
+            pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head};
+        }
+    }
     pthread_mutex_init(&pl.lock, NULL);
     pthread_cond_init(&pl.changed, NULL);
     unsigned helpers = bytes >= ALONE_BELOW ? threads - 1 : 0;
@@ -359,26 +355,23 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     /* Registered sections first, each along its chain; then what the searches found. */
     reserve_for(b, pl.items, pl.n);
     fc_status st = FC_OK;
-    size_t k = walks_from;
-    while (k < walks_to && st == FC_OK) {
+    size_t k = 0;
+    while (k < n_walks && st == FC_OK) {
         size_t n = 1;
-        while (k + n < walks_to && pl.items[k + n].region == pl.items[k].region)
+        while (k + n < n_walks && pl.items[k + n].region == pl.items[k].region)
             n++;
         st = merge_walks(&pl, b, pl.items[k].region, pl.items + k, n);
         k += n;
     }
-    size_t n_found = pl.n - (walks_to - walks_from);
-    item **found = malloc((n_found + 1) * sizeof *found);
+    item **found = malloc((pl.n - n_walks + 1) * sizeof *found);
     if (!found) {
         fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     } else {
-        size_t m = 0;
-        for (size_t i = 0; i < pl.n; i++)
-            if (i < walks_from || i >= walks_to)
-                found[m++] = &pl.items[i];
+        for (size_t i = n_walks; i < pl.n; i++)
+            found[i - n_walks] = &pl.items[i];
         /* Embedded containers are merged even after a problem in a registered section:
          * what was found still holds. */
-        merge_searches(b, found, n_found);
+        merge_searches(b, found, pl.n - n_walks);
         free(found);
     }
     for (size_t i = 0; i < pl.n; i++)
