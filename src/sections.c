@@ -15,6 +15,9 @@
  * head held a container.
  */
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,4 +380,10 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     for (size_t i = 0; i < pl.n; i++)
         release(&pl.items[i]);
     free(pl.items);
+#ifdef __GLIBC__
+    /* What the helpers allocated was freed here, into their own arenas, where glibc keeps
+     * it: hand those pages back, or each file's leftovers pile up under the next one's. */
+    if (helpers)
+        malloc_trim(0);
+#endif
 }
