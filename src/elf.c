@@ -135,23 +135,24 @@ static int cmp_u64(const void *a, const void *b)
  * linked file the addresses are written in place, so they tell where containers start in
  * .nv_fatbin without walking its chain, and the walk can be split among threads. They are
  * hints only: sections.c takes a segment's results only where the chain leads to them. Sets
- * REGION's starts (sorted, inside the section) into *STARTS, which the caller frees. */
+ * REGION's starts (sorted, inside the section) and returns them for the caller to free, or
+ * NULL when the table gives fewer than two. */
 #define REGISTRATION_MAGIC 0x466243B1u
 #define REGISTRATION_RECORD 24u
 #define REGISTRATION_MAX (4u << 20) /* bytes of table read at most */
 
-static void registration_starts(const fc_image *img, uint64_t base, const GElf_Shdr *table, fc_region *region,
-                                uint64_t addr, uint64_t **starts)
+static uint64_t *registration_starts(const fc_image *img, uint64_t base, const GElf_Shdr *table,
+                                     fc_region *region, uint64_t addr)
 {
     if (!table->sh_size || table->sh_size > REGISTRATION_MAX)
-        return;
+        return NULL;
     size_t n = (size_t)(table->sh_size / REGISTRATION_RECORD), k = 0, got;
     fc_reader r;
     uint64_t *out = malloc((n ? n : 1) * sizeof *out);
     if (!out || !fc_image_reader(img, base, table->sh_offset, table->sh_offset + table->sh_size,
                                  (size_t)table->sh_size, &r)) {
         free(out);
-        return;
+        return NULL;
     }
     const uint8_t *p = fc_reader_get(&r, table->sh_offset, (size_t)table->sh_size, &got);
     for (size_t i = 0; p && i < n && (i + 1) * REGISTRATION_RECORD <= got; i++) {
@@ -163,12 +164,12 @@ static void registration_starts(const fc_image *img, uint64_t base, const GElf_S
     fc_reader_free(&r);
     if (k < 2) {
         free(out);
-        return;
+        return NULL;
     }
     qsort(out, k, sizeof *out, cmp_u64);
     region->starts = out;
     region->n_starts = k;
-    *starts = out;
+    return out;
 }
 
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
@@ -189,7 +190,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     fc_region *regions = NULL, *fatbins = NULL;
     size_t n_regions = 0, n_fatbins = 0;
     GElf_Shdr table = {0};            /* .nvFatBinSegment, when there is one */
-    fc_region registered = {0};       /* .nv_fatbin */
+    size_t registered = SIZE_MAX;     /* .nv_fatbin's index in fatbins */
     uint64_t registered_addr = 0, *starts = NULL;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
         fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
@@ -215,8 +216,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     /* Data sections can be tens of thousands (-fdata-sections): the lists grow as sections
      * are found rather than being sized by the section count. */
     size_t cap_regions = 0, cap_fatbins = 0;
-    /* First the sections, checked; then the embedded search starts in the background while
-     * this thread decodes the registered sections. */
+    /* First the sections, checked; then their contents, decoded on the scan's threads. */
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
         const char *name;
@@ -238,8 +238,10 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                             name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size);
             goto deliver;
         }
-        if (fatbin && strcmp(name, ".nv_fatbin") == 0)
-            registered = (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name}, registered_addr = sh.sh_addr;
+        if (fatbin && registered == SIZE_MAX && strcmp(name, ".nv_fatbin") == 0) {
+            registered = n_fatbins;
+            registered_addr = sh.sh_addr;
+        }
         fc_region g = {.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
         if (!(fatbin ? push_region(&fatbins, &n_fatbins, &cap_fatbins, g)
                      : push_region(&regions, &n_regions, &cap_regions, g))) {
@@ -247,9 +249,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             goto deliver;
         }
     }
-    for (size_t i = 0; i < n_fatbins; i++)
-        if (fatbins[i].offset == registered.offset && registered.size)
-            registration_starts(img, base, &table, &fatbins[i], registered_addr, &starts);
+    if (registered != SIZE_MAX)
+        starts = registration_starts(img, base, &table, &fatbins[registered], registered_addr);
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
 
 deliver:

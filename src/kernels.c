@@ -349,11 +349,10 @@ fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_ker
         for (size_t e = 0; e < obj->containers[c].n_entries; e++)
             j.entries[k++] = &obj->containers[c].entries[e];
     pthread_mutex_init(&j.lock, NULL);
-    long cpus = opts && opts->threads ? (long)opts->threads : (long)fc_online_cpus();
-    size_t nt = cpus < 1 ? 1 : (size_t)cpus > 64 ? 64 : (size_t)cpus;
+    size_t nt = fc_thread_count(opts);
     if (nt > total)
         nt = total ? total : 1;
-    pthread_t tids[64];
+    pthread_t tids[FC_MAX_THREADS];
     size_t started = 0;
     pthread_attr_t attr;
     pthread_attr_init(&attr);

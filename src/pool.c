@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fatcheck.h"
 #include "pool.h"
 
-#define MAX_HELPERS 63
+#define MAX_HELPERS (FC_MAX_THREADS - 1)
 /* Helpers need little stack. A small one also keeps the kernel from backing it with a
  * transparent huge page, which would add 2 MiB of resident memory per thread. */
 #define HELPER_STACK (256u << 10)
@@ -123,4 +124,10 @@ unsigned fc_online_cpus(void)
 {
     pthread_once(&cpus_once, count_cpus);
     return cpus;
+}
+
+unsigned fc_thread_count(const struct fc_options *opts)
+{
+    unsigned n = opts && opts->threads ? opts->threads : fc_online_cpus();
+    return n > FC_MAX_THREADS ? FC_MAX_THREADS : n;
 }

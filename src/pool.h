@@ -17,8 +17,15 @@ void fc_pool_run(fc_pool *p, void (*work)(void *ctx), void *ctx, unsigned helper
 /* Stops and joins the helpers. Accepts NULL. */
 void fc_pool_free(fc_pool *p);
 
+/* The most threads one piece of work uses: the caller and helpers together. */
+#define FC_MAX_THREADS 64
+
 /* The CPUs online, asked once (glibc reads a file under /sys for every sysconf call, which
  * a scan of thousands of archive members would repeat for each). */
 unsigned fc_online_cpus(void);
+/* Threads OPTS asks for (opts->threads, or all CPUs when 0, or OPTS NULL), from 1 to
+ * FC_MAX_THREADS. */
+struct fc_options;
+unsigned fc_thread_count(const struct fc_options *opts);
 
 #endif

@@ -27,7 +27,6 @@
 #define SEGMENT_SIZE (4u << 20)   /* a registered section is walked in pieces of this size */
 #define CHUNK_SIZE (8u << 20)     /* a data section is searched in pieces of this size */
 #define SEARCH_BUFFER (256u << 10)
-#define MAX_THREADS 64
 /* Objects with less to read than this are done on the calling thread alone. */
 #define ALONE_BELOW (1u << 20)
 
@@ -273,12 +272,6 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
     return FC_OK;
 }
 
-static unsigned thread_count(const fc_options *opts)
-{
-    long n = opts->threads ? (long)opts->threads : (long)fc_online_cpus();
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
-}
-
 static fc_pool *scan_pool(fc_scan_ctx *sc, unsigned threads)
 {
     if (!sc->pool && !sc->pool_failed && threads > 1)
@@ -296,7 +289,7 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
                         const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data)
 {
     const fc_options *opts = b->opts;
-    unsigned threads = thread_count(opts);
+    unsigned threads = fc_thread_count(opts);
     bool split = threads > 1;
     fc_embedded_mode mode = opts->embedded;
     if (mode == FC_EMBEDDED_NONE)

@@ -6,18 +6,6 @@
 #include "tap.h"
 #include "testutil.h"
 
-static void put32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
 static fc_object *decode(const unsigned char *buf, size_t size, fc_status *st)
 {
     fc_object *o = NULL;

@@ -9,13 +9,10 @@
 
 #include "fatcheck.h"
 #include "tap.h"
+#include "testutil.h"
 
 #define MiB (1u << 20)
 #define SECTION_AT 4096u  /* file offset of .nv_fatbin */
-
-static void put16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
-static void put32(unsigned char *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i)); }
-static void put64(unsigned char *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
 
 /* Writes at P a container of one cubin entry with PAYLOAD bytes for sm_ARCH; returns its length. */
 static size_t container(unsigned char *p, uint64_t payload, uint32_t arch)

@@ -1,9 +1,29 @@
-/* testutil.h - reading fixtures for the C tests. FIXTURES_DIR comes from meson. */
+/* testutil.h - reading fixtures, and writing little-endian fields, for the C tests.
+ * FIXTURES_DIR comes from meson. */
 #ifndef FC_TESTUTIL_H
 #define FC_TESTUTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+static inline void put16(unsigned char *p, uint16_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+static inline void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline void put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
 
 static inline char *fixture_path(const char *name)
 {
