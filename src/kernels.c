@@ -79,21 +79,95 @@ static bool add_kernel(fc_kernel_list *l, const char *name, size_t len, bool ent
     return true;
 }
 
-static fc_kernel *find(fc_kernel_list *l, const char *name)
+/* The kernels listed so far, by name: PTX lists each name once however often it is declared,
+ * and cubins give static shared memory per kernel in sections named after them, so every
+ * name is looked up; a linear search made that quadratic (80,000 PTX entries took 9 s).
+ * Open addressing over kernel indices, each slot keeping its name's hash. */
+typedef struct name_index {
+    uint32_t *slots;  /* kernel index + 1; 0 for an empty slot */
+    uint32_t *hashes;
+    size_t n, cap;
+} name_index;
+
+/* FNV-1a over eight bytes at a time (names run to kilobytes in cuBLASLt). */
+static uint32_t name_hash(const char *s, size_t n)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i].name, name) == 0)
-            return &l->items[i];
-    return NULL;
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (; n >= 8; n -= 8, s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 1099511628211ull;
+        h ^= h >> 29;
+    }
+    for (; n; n--)
+        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+    return (uint32_t)(h ^ (h >> 32));
 }
 
-static fc_kernel *find_n(fc_kernel_list *l, const char *name, size_t len)
+/* The slot holding NAME (LEN bytes, hash H), or the empty slot where it would go. */
+static size_t index_slot(const name_index *x, const fc_kernel_list *l, const char *name, size_t len, uint32_t h)
 {
-    /* NAME comes from the input and may hold NUL bytes: compare lengths, then bytes. */
-    for (size_t i = 0; i < l->n; i++)
-        if (strlen(l->items[i].name) == len && memcmp(l->items[i].name, name, len) == 0)
-            return &l->items[i];
-    return NULL;
+    size_t i = h & (x->cap - 1);
+    for (; x->slots[i]; i = (i + 1) & (x->cap - 1)) {
+        const char *k = l->items[x->slots[i] - 1].name;
+        if (x->hashes[i] == h && strncmp(k, name, len) == 0 && k[len] == '\0')
+            return i;
+    }
+    return i;
+}
+
+/* The first kernel listed as NAME (LEN bytes from the input, which may hold NUL bytes: a
+ * listed name never does, so such a name is never found), or NULL. */
+static fc_kernel *index_find(const name_index *x, fc_kernel_list *l, const char *name, size_t len)
+{
+    if (!x->cap || memchr(name, '\0', len))
+        return NULL;
+    size_t i = index_slot(x, l, name, len, name_hash(name, len));
+    return x->slots[i] ? &l->items[x->slots[i] - 1] : NULL;
+}
+
+/* Adds l->items[K] under its name, unless a kernel of that name is there already (the
+ * first keeps it, as a search from the start would find). False when out of memory. */
+static bool index_add(name_index *x, const fc_kernel_list *l, size_t k)
+{
+    if (k >= UINT32_MAX)
+        return false;
+    if ((x->n + 1) * 2 > x->cap) {
+        name_index b = {NULL, NULL, 0, x->cap ? x->cap * 2 : 64};
+        if (b.cap > SIZE_MAX / sizeof *b.slots || !(b.slots = calloc(b.cap, sizeof *b.slots)) ||
+            !(b.hashes = malloc(b.cap * sizeof *b.hashes))) {
+            free(b.slots);
+            return false;
+        }
+        for (size_t i = 0; i < x->cap; i++)
+            if (x->slots[i]) {
+                size_t j = x->hashes[i] & (b.cap - 1);
+                while (b.slots[j])
+                    j = (j + 1) & (b.cap - 1);
+                b.slots[j] = x->slots[i];
+                b.hashes[j] = x->hashes[i];
+            }
+        b.n = x->n;
+        free(x->slots);
+        free(x->hashes);
+        *x = b;
+    }
+    const char *name = l->items[k].name;
+    size_t len = strlen(name);
+    uint32_t h = name_hash(name, len);
+    size_t i = index_slot(x, l, name, len, h);
+    if (!x->slots[i]) {
+        x->slots[i] = (uint32_t)k + 1;
+        x->hashes[i] = h;
+        x->n++;
+    }
+    return true;
+}
+
+static void index_free(name_index *x)
+{
+    free(x->slots);
+    free(x->hashes);
 }
 
 static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t size)
@@ -106,6 +180,8 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
         return FC_ERR_FORMAT;
     fc_status st = FC_OK;
     size_t *by_symbol = NULL;
+    name_index by_name = {0};
+    bool indexed = false;
     GElf_Ehdr eh;
     size_t shstrndx;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -159,7 +235,14 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
         if (!gelf_getshdr(scn, &sh) || !(sname = elf_strptr(elf, shstrndx, sh.sh_name)))
             continue;
         if (strncmp(sname, ".nv.shared.", 11) == 0) {
-            fc_kernel *k = find(l, sname + 11);
+            /* The index is made when the first such section comes. */
+            for (size_t i = 0; !indexed && i < l->n; i++)
+                if (!index_add(&by_name, l, i)) {
+                    st = FC_ERR_NOMEM;
+                    goto cleanup;
+                }
+            indexed = true;
+            fc_kernel *k = index_find(&by_name, l, sname + 11, strlen(sname + 11));
             if (k)
                 k->shared_bytes = (int64_t)sh.sh_size;
         } else if (strncmp(sname, ".nv.info", 8) == 0 && sh.sh_type != SHT_NOBITS) {
@@ -193,6 +276,7 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
     }
 cleanup:
     free(by_symbol);
+    index_free(&by_name);
     elf_end(elf);
     return st;
 }
@@ -200,6 +284,8 @@ cleanup:
 /* PTX: ".entry NAME(" and ".func [(ret)] NAME(", at the start of a directive line. */
 static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
 {
+    name_index by_name = {0};
+    fc_status st = FC_OK;
     size_t i = 0;
     while (i < size) {
         size_t eol = i;
@@ -234,12 +320,17 @@ static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
             const char *name = p;
             while (p < end && *p != '(' && *p != ' ' && *p != '\t' && *p != '\r')
                 p++;
-            if (p > name && !find_n(l, name, (size_t)(p - name)) && !add_kernel(l, name, (size_t)(p - name), entry))
-                return FC_ERR_NOMEM;
+            size_t len = (size_t)(p - name);
+            if (len && !index_find(&by_name, l, name, len) &&
+                (!add_kernel(l, name, len, entry) || !index_add(&by_name, l, l->n - 1))) {
+                st = FC_ERR_NOMEM;
+                break;
+            }
         }
         i = eol + 1;
     }
-    return FC_OK;
+    index_free(&by_name);
+    return st;
 }
 
 void fc_kernel_list_free(fc_kernel_list *l)

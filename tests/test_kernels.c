@@ -49,6 +49,46 @@ static const char *names(const fc_kernel_list *l)
     return out;
 }
 
+/* The kernels of the one image of an in-memory PTX file. */
+static int ptx_kernels_of(void *ctx, const fc_object *o)
+{
+    fc_kernel_list **out = ctx;
+    if (o->n_containers == 1 && o->containers[0].n_entries == 1)
+        fc_entry_kernels(o, &o->containers[0].entries[0], NULL, out);
+    return 0;
+}
+
+/* A PTX file of N .entry and N .func declarations, each declared twice (a prototype, then
+ * the definition), with names that share long prefixes and collide in their first bytes:
+ * a list of 2 * N names in first-declaration order. Before names were hashed this took
+ * minutes at N = 100,000 (bench/many_kernels.py times it). */
+static void many_ptx_kernels(size_t n)
+{
+    size_t cap = 200 * n + 256, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, ".version 9.0\n.target sm_90\n.address_size 64\n\n");
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            len += (size_t)snprintf(text + len, cap - len, ".visible .entry k_a_long_common_prefix_%zu(\n)\n%s", i,
+                                    pass ? "{\n\tret;\n}\n" : ";\n");
+            len += (size_t)snprintf(text + len, cap - len, ".func (.reg .b32 r) f%zu_x(\n)\n%s", n - 1 - i,
+                                    pass ? "{\n\tret;\n}\n" : ";\n");
+        }
+    fc_kernel_list *l = NULL;
+    fc_scan_memory(text, len, "many.ptx", NULL, ptx_kernels_of, NULL, &l);
+    int good = l && l->n == 2 * n;
+    for (size_t i = 0; good && i < n; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "k_a_long_common_prefix_%zu", i);
+        good = strcmp(l->items[2 * i].name, want) == 0 && l->items[2 * i].entry;
+        snprintf(want, sizeof want, "f%zu_x", n - 1 - i);
+        good = good && strcmp(l->items[2 * i + 1].name, want) == 0 && !l->items[2 * i + 1].entry;
+    }
+    ok(good, "PTX with %zu declarations: each name once, in the order first declared", 4 * n);
+    fc_kernel_list_free(l);
+    free(text);
+}
+
 int main(void)
 {
     got g = kernels_of("kernels.sm_90.cubin");
@@ -121,5 +161,8 @@ int main(void)
     fc_object_kernels_free(lists, status, count);
     fc_object_free(o);
     free(buf);
+
+    many_ptx_kernels(3);
+    many_ptx_kernels(100000);
     return tap_done();
 }
