@@ -40,7 +40,7 @@ def entries(fatbin):
 
 
 def seeds():
-    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text"):
+    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe"):
         shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
     for name in ("ptx_only.fatbin", "ptx_and_cubin.fatbin", "compress_size.fatbin", "compress_speed.fatbin",
                  "debug.fatbin", "variants.fatbin"):
@@ -50,6 +50,9 @@ def seeds():
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(name))
     for name in ("libs.tar.gz", "demo-1.0-0.conda", "libs.tar.zst"):
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("packages", name)))
+    for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe"):
+        put(os.path.join(CORPUS, "fuzz_pe"), name, fixture(os.path.join("pe", name)))
+        put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("pe", name)))
     # Streams: the first byte says which method (bit 0: zstd) and the declared size.
     for name in ("compress_size.fatbin", "compress_speed.fatbin"):
         data = fixture(name)
@@ -123,6 +126,7 @@ def broken():
             bad = bytearray(elf); struct.pack_into("<Q", bad, h + 32, 2**62); put(BROKEN, "elf-section-past-end.so", bytes(bad))
             bad = bytearray(elf); struct.pack_into("<Q", bad, h + 24, 2**64 - 16); put(BROKEN, "elf-section-offset-wraps.so", bytes(bad))
     put(BROKEN, "elf-truncated.so", bytes(elf[:len(elf) // 2]))
+    pe_broken()
     ar = fixture("librdc.a")
     put(BROKEN, "archive-truncated.a", ar[: len(ar) - 100])
     bad = bytearray(ar); bad[8 + 48:8 + 58] = b"9999999999"; put(BROKEN, "archive-member-size-huge.a", bytes(bad))
@@ -141,6 +145,41 @@ def broken():
             t.addfile(info, io.BytesIO(inner))
         inner, name = buf.getvalue(), "level%d.tar" % level
     put(BROKEN, "nested-too-deep.tar", inner)
+
+
+def pe_broken():
+    """PE images and COFF objects with headers that point past the end of the file."""
+    dll = fixture(os.path.join("pe", "libpe.dll"))
+    lfanew, = struct.unpack_from("<I", dll, 0x3C)
+    coff = lfanew + 4
+    n_sections, = struct.unpack_from("<H", dll, coff + 2)
+    opt_size, = struct.unpack_from("<H", dll, coff + 16)
+    table = coff + 20 + opt_size
+    def patched(name, at, fmt, *values, data=dll):
+        bad = bytearray(data)
+        struct.pack_into(fmt, bad, at, *values)
+        put(BROKEN, name, bytes(bad))
+    patched("pe-nsections-huge.dll", coff + 2, "<H", 0xFFFF)
+    patched("pe-optional-header-huge.dll", coff + 16, "<H", 0xFFFF)
+    patched("pe-optional-magic-rom.dll", coff + 20, "<H", 0x107)
+    for i in range(n_sections):
+        h = table + 40 * i
+        if dll[h:h + 8] == b".nv_fatb":
+            patched("pe-section-size-huge.dll", h + 16, "<II", 0xFFFFFFF0, 0x400)
+            patched("pe-section-offset-wraps.dll", h + 20, "<I", 0xFFFFFE00)
+            bad = bytearray(dll)
+            bad[h:h + 8] = b"/9999999"
+            put(BROKEN, "pe-long-name-without-string-table.dll", bytes(bad))
+    put(BROKEN, "pe-truncated.dll", dll[:len(dll) // 2])
+    obj = fixture(os.path.join("pe", "kernels.obj"))
+    n_obj, = struct.unpack_from("<H", obj, 2)
+    for i in range(n_obj):
+        h = 20 + 40 * i
+        if obj[h:h + 2] == b"/4":
+            bad = bytearray(obj)
+            bad[h:h + 8] = b"/99999\0\0"
+            put(BROKEN, "coff-long-name-past-string-table.obj", bytes(bad))
+    put(BROKEN, "coff-truncated.obj", obj[:len(obj) // 2])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 /* fatcheck.h - find CUDA fat binary containers in files and decode what they hold.
  *
  * The library reads ELF shared libraries, executables, relocatable objects, static
- * archives, bare fat binaries, standalone cubins, PTX text and directories of them.
+ * archives, Windows PE images (DLL, EXE, .pyd) and COFF objects, bare fat binaries,
+ * standalone cubins, PTX text and directories of them.
  * It never prints and never exits: every function returns a status, and problems with an
  * input are described by an fc_error that names the file, the offset and the reason.
  *
@@ -62,8 +63,9 @@ typedef enum fc_variant {
 
 /* Where a container was found. */
 typedef enum fc_origin {
-    FC_ORIGIN_SECTION = 0, /* an ELF section the CUDA runtime registers (.nv_fatbin, __nv_relfatbin) */
-    FC_ORIGIN_EMBEDDED,    /* plain data in another ELF section, loaded by the library itself */
+    FC_ORIGIN_SECTION = 0, /* a section the CUDA runtime registers (.nv_fatbin, __nv_relfatbin; in PE
+                              images .nv_fatb) */
+    FC_ORIGIN_EMBEDDED,    /* plain data in another section, loaded by the library itself */
     FC_ORIGIN_FATBIN_FILE, /* a bare fat binary file (nvcc -fatbin) */
     FC_ORIGIN_CUBIN_FILE,  /* a standalone cubin: a pseudo-container with one entry */
     FC_ORIGIN_PTX_FILE,    /* a standalone PTX text file: a pseudo-container with one entry */
@@ -77,6 +79,8 @@ typedef enum fc_format {
     FC_FORMAT_CUBIN,  /* standalone cubin (ELF, e_machine EM_CUDA) */
     FC_FORMAT_PTX,    /* PTX text */
     FC_FORMAT_PACKAGE, /* a wheel, conda package, tarball or image that held no CUDA code */
+    FC_FORMAT_PE,     /* Windows PE image: DLL, EXE, Python extension (.pyd) */
+    FC_FORMAT_COFF,   /* COFF object (.obj), plain or /bigobj */
 } fc_format;
 
 /* Entry flag bits, as stored in the entry header (see docs/format.md). */
@@ -118,7 +122,7 @@ typedef struct fc_container {
     uint64_t offset;            /* of the container header */
     uint64_t size;              /* header and entries */
     fc_origin origin;
-    const char *section;        /* ELF section name, or NULL outside ELF */
+    const char *section;        /* the section's name (ELF, PE, COFF), or NULL outside sections */
     const fc_entry *entries;
     size_t n_entries;
 } fc_container;
@@ -236,7 +240,7 @@ FC_API const char *fc_status_name(fc_status s);        /* "format error" ... */
 FC_API const char *fc_image_kind_name(fc_image_kind k); /* "cubin", "ptx", "ltoir", "unknown" */
 FC_API const char *fc_compression_name(fc_compression c); /* "none", "lz4", "zstd", "unknown" */
 FC_API const char *fc_origin_name(fc_origin o);        /* "section", "embedded", ... */
-FC_API const char *fc_format_name(fc_format f);        /* "elf", "fatbin", "cubin", "ptx" */
+FC_API const char *fc_format_name(fc_format f);        /* "elf", "fatbin", "cubin", "ptx", "pe" ... */
 
 /* Writes the architecture name of an entry into BUF: "sm_90a" for cubins, "compute_90a" for
  * PTX, "lto_90" for LTO-IR (as nvcc's -gencode code= names them). Returns BUF. */

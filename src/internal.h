@@ -121,6 +121,26 @@ typedef struct fc_region {
     size_t n_starts;
 } fc_region;
 
+/* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,
+ * u32 version, u64 address of the container, u64 link data}. */
+#define FC_WRAPPER_MAGIC 0x466243B1u
+#define FC_WRAPPER_SIZE 24u
+#define FC_WRAPPER_TABLE_MAX (4u << 20) /* bytes of a table read at most */
+typedef struct fc_wrapper {
+    uint64_t offset;   /* of the record, in the object */
+    uint64_t addr;     /* of the record, in memory (the table's address plus its place) */
+    uint32_t version;
+    uint64_t data;     /* the container's address as stored; 0 where a relocation fills it */
+} fc_wrapper;
+/* Reads the records in [OFF, OFF + SIZE) of the object at image position BASE; ADDR is the
+ * table's address in memory. *OUT (freed by the caller; NULL when there is none) gets the
+ * records that carry the magic. FC_ERR_NOMEM or FC_ERR_IO on failure. */
+fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uint64_t size, uint64_t addr,
+                           fc_wrapper **out, size_t *n);
+/* Keeps the OFFSETS[0..n) that lie in G, sorted, as G's starts (hints for splitting its
+ * walk). Returns the array for the caller to free, or NULL (freed) when fewer than two. */
+uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n);
+
 /* Adds to FOUND, as FC_ORIGIN_EMBEDDED, the containers that start in [START, END) of
  * region REG, found by searching for the magic and skipped over whole. Returns the errno of
  * a failed read, or 0; other problems are recorded in FOUND. */
@@ -184,6 +204,8 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* Scans an image that starts with the ELF or archive magic. */
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Scans a PE image or COFF object (pe.c); FORMAT is what fc_sniff said. */
+int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format format);
 /* Hands a finished object to the caller's callback and frees the builder. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
 

@@ -75,6 +75,8 @@ const char *fc_format_name(fc_format f)
     case FC_FORMAT_CUBIN: return "cubin";
     case FC_FORMAT_PTX: return "ptx";
     case FC_FORMAT_PACKAGE: return "package";
+    case FC_FORMAT_PE: return "pe";
+    case FC_FORMAT_COFF: return "coff";
     case FC_FORMAT_UNKNOWN: break;
     }
     return "unknown";

@@ -10,6 +10,7 @@
 
 #include "bytes.h"
 #include "internal.h"
+#include "pe.h"
 #include "walk.h"
 
 fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
@@ -25,7 +26,7 @@ fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
         return FC_FORMAT_FATBIN;
     if (fc_ptx_text_probe(buf, size))
         return FC_FORMAT_PTX;
-    return FC_FORMAT_UNKNOWN;
+    return fc_pe_sniff(buf, size);
 }
 
 void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
@@ -138,6 +139,8 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     fc_format f = fc_sniff(img->data, img->size, &archive);
     if (f == FC_FORMAT_ELF)
         return fc_scan_elf(sc, img, path);
+    if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
+        return fc_scan_pe(sc, img, path, f);
     if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
         return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {

@@ -14,7 +14,7 @@ static const char *selected_section(const fc_object *o)
         const char *s = o->containers[i].section;
         if (o->containers[i].origin != FC_ORIGIN_SECTION || !s)
             continue;
-        if (strcmp(s, ".nv_fatbin") == 0)
+        if (section_is_fatbin(s))
             return s;
         relfatbin = s;
     }
@@ -25,7 +25,7 @@ bool cuobjdump_lists(const fc_object *o, const fc_container *c)
 {
     if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE)
         return false;
-    if (o->format != FC_FORMAT_ELF)
+    if (o->format != FC_FORMAT_ELF && o->format != FC_FORMAT_PE && o->format != FC_FORMAT_COFF)
         return true;
     const char *section = selected_section(o);
     return section && c->section && strcmp(c->section, section) == 0;

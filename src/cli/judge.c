@@ -124,10 +124,20 @@ static void check_arch_list(judgement *j, const fc_object *obj)
         j->arch_list_ok &= j->expected[k].lacking == 0;
 }
 
-static bool has_section(const fc_object *obj, const char *name)
+bool section_is_fatbin(const char *name)
+{
+    return name && (strcmp(name, ".nv_fatbin") == 0 || strcmp(name, ".nv_fatb") == 0);
+}
+
+bool section_is_relfatbin(const char *name)
+{
+    return name && (strcmp(name, "__nv_relfatbin") == 0 || strcmp(name, "__nv_rel") == 0);
+}
+
+static bool has_fatbin_section(const fc_object *obj)
 {
     for (size_t c = 0; c < obj->n_containers; c++)
-        if (obj->containers[c].section && strcmp(obj->containers[c].section, name) == 0)
+        if (section_is_fatbin(obj->containers[c].section))
             return true;
     return false;
 }
@@ -137,7 +147,7 @@ static bool has_section(const fc_object *obj, const char *name)
  * holds is linked already. Reading symbols means decompressing, so only these are read. */
 static bool maybe_relocatable(const fc_container *ct)
 {
-    if (ct->origin == FC_ORIGIN_CUBIN_FILE || (ct->section && strcmp(ct->section, "__nv_relfatbin") == 0))
+    if (ct->origin == FC_ORIGIN_CUBIN_FILE || section_is_relfatbin(ct->section))
         return true;
     for (size_t e = 0; e < ct->n_entries; e++)
         if (ct->entries[e].kind == FC_IMAGE_LTOIR)
@@ -178,10 +188,10 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
     }
     /* A library with both sections registers .nv_fatbin; its __nv_relfatbin holds link
      * inputs that are never loaded (cuobjdump lists only .nv_fatbin then too). */
-    bool link_inputs_unused = has_section(obj, ".nv_fatbin");
+    bool link_inputs_unused = has_fatbin_section(obj);
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        bool unused = link_inputs_unused && ct->section && strcmp(ct->section, "__nv_relfatbin") == 0;
+        bool unused = link_inputs_unused && section_is_relfatbin(ct->section);
         if (j->unused)
             j->unused[c] = unused;
         j->registered += registered(ct);

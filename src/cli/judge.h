@@ -107,5 +107,9 @@ const char *cc_text(unsigned cc, char *buf, size_t size);
 /* The compute capabilities a file needs built to run natively on every target: its own
  * plain cubins' and the targets', ascending, without repeats. Returns how many. */
 size_t covering_ccs(const config *cfg, const fc_object *obj, unsigned *out, size_t max);
+/* .nv_fatbin, and __nv_relfatbin (-rdc link inputs), by their ELF names or as PE images cut
+ * them to 8 characters (.nv_fatb, __nv_rel). */
+bool section_is_fatbin(const char *name);
+bool section_is_relfatbin(const char *name);
 
 #endif

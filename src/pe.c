@@ -1,0 +1,376 @@
+/* pe.c - finding containers in Windows PE images (DLL, EXE, .pyd) and COFF objects (.obj).
+ *
+ * nvcc's host linker on Windows keeps the fat binaries in a section named .nv_fatb (image
+ * section names are cut to 8 characters) and the runtime's registration records in .nvFatBi;
+ * objects may name them in full through the string table ("/4" -> .nv_fatbin). The layout
+ * follows Microsoft's PE/COFF specification; no distribution library reads it, so this is a
+ * small reader of the headers and the section table, every offset checked against the file.
+ * What the sections hold is decoded exactly as for ELF (sections.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "internal.h"
+#include "pe.h"
+
+#define DOS_HEADER 64u
+#define COFF_HEADER 20u
+#define BIGOBJ_HEADER 56u
+#define SECTION_HEADER 40u
+#define SYMBOL_SIZE 18u
+#define BIGOBJ_SYMBOL_SIZE 20u
+#define OPTIONAL_PE32 0x10bu
+#define OPTIONAL_PE32_PLUS 0x20bu
+
+/* ANON_OBJECT_HEADER_BIGOBJ's class identifier, {D1BAA1C7-BAEE-4BA9-AF20-FAF66AA4DCB8},
+ * as stored (the first three fields little-endian). */
+static const uint8_t bigobj_class[16] = {0xc7, 0xa1, 0xba, 0xd1, 0xee, 0xba, 0xa9, 0x4b,
+                                         0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8};
+
+static bool known_machine(uint16_t m)
+{
+    switch (m) {
+    case 0x8664: /* x64 */
+    case 0x14c:  /* i386 */
+    case 0xaa64: /* ARM64 */
+    case 0xa641: /* ARM64EC */
+    case 0xa64e: /* ARM64X */
+    case 0x1c4:  /* ARM Thumb-2 */
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Where the PE signature is, or 0 when BUF is not an image. */
+static uint32_t pe_header_at(const uint8_t *buf, size_t size)
+{
+    if (size < DOS_HEADER || buf[0] != 'M' || buf[1] != 'Z')
+        return 0;
+    uint32_t at = fc_rd32(buf + 0x3c);
+    if (at < 4 || !fc_range_ok(at, 4 + COFF_HEADER, size) || memcmp(buf + at, "PE\0\0", 4) != 0)
+        return 0;
+    return at;
+}
+
+static bool is_bigobj(const uint8_t *buf, size_t size)
+{
+    return size >= BIGOBJ_HEADER && fc_rd16(buf) == 0 && fc_rd16(buf + 2) == 0xffff && fc_rd16(buf + 4) >= 2 &&
+           memcmp(buf + 12, bigobj_class, sizeof bigobj_class) == 0;
+}
+
+fc_format fc_pe_sniff(const uint8_t *buf, size_t size)
+{
+    if (pe_header_at(buf, size))
+        return FC_FORMAT_PE;
+    if (is_bigobj(buf, size))
+        return FC_FORMAT_COFF;
+    /* A plain object: nothing but plausibility to go by. */
+    if (size < COFF_HEADER || !known_machine(fc_rd16(buf)))
+        return FC_FORMAT_UNKNOWN;
+    uint16_t n = fc_rd16(buf + 2), optional = fc_rd16(buf + 16);
+    if (n == 0 || optional != 0 || !fc_range_ok(COFF_HEADER, (uint64_t)n * SECTION_HEADER, size))
+        return FC_FORMAT_UNKNOWN;
+    /* Section names are printable; offsets and sizes of an object's data lie past the table. */
+    for (uint16_t i = 0; i < n; i++) {
+        const uint8_t *s = buf + COFF_HEADER + (size_t)i * SECTION_HEADER;
+        if (s[0] < 0x21 || s[0] > 0x7e)
+            return FC_FORMAT_UNKNOWN;
+        uint32_t raw_size = fc_rd32(s + 16), raw_at = fc_rd32(s + 20);
+        if (raw_size && raw_at < COFF_HEADER + (uint32_t)n * SECTION_HEADER)
+            return FC_FORMAT_UNKNOWN;
+    }
+    return FC_FORMAT_COFF;
+}
+
+static fc_status fail(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static fc_status fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return FC_ERR_FORMAT;
+}
+
+/* The string table of an object (or of an image built by GNU ld): offset and size; size 0
+ * when there is none (offset 0) or it lies past the end of the file (offset UINT64_MAX). */
+static void string_table(const uint8_t *buf, size_t size, uint64_t symbols_at, uint64_t n_symbols,
+                         uint64_t symbol_size, uint64_t *at, uint32_t *len)
+{
+    *at = 0;
+    *len = 0;
+    uint64_t start;
+    if (!symbols_at)
+        return;
+    if (__builtin_mul_overflow(n_symbols, symbol_size, &start) || !fc_add_ok(start, symbols_at, &start) ||
+        !fc_range_ok(start, 4, size)) {
+        *at = UINT64_MAX; /* declared, but not in the file */
+        return;
+    }
+    /* A table that claims to run past the end of the file is read up to it. */
+    uint64_t n = fc_rd32(buf + start);
+    if (n > size - start)
+        n = size - start;
+    if (n >= 4) {
+        *at = start;
+        *len = (uint32_t)n;
+    }
+}
+
+/* "/123" (decimal) or "//AAAAAA" (base64, for offsets past 9,999,999) names a string table
+ * entry. Returns false when NAME is not such a reference or does not parse. */
+static bool long_name_offset(const uint8_t name[8], uint64_t *off)
+{
+    *off = 0;
+    if (name[0] != '/')
+        return false;
+    if (name[1] == '/') {
+        static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 2; i < 8; i++) {
+            const char *d = name[i] ? strchr(digits, name[i]) : NULL;
+            if (!d)
+                return false;
+            *off = *off * 64 + (uint64_t)(d - digits);
+        }
+        return true;
+    }
+    int i = 1;
+    for (; i < 8 && name[i] >= '0' && name[i] <= '9'; i++)
+        *off = *off * 10 + (uint64_t)(name[i] - '0');
+    return i > 1 && (i == 8 || name[i] == '\0');
+}
+
+static fc_status read_name(const uint8_t *buf, const uint8_t raw[8], uint64_t strtab, uint32_t strtab_len,
+                           fc_pe_section *s, size_t index, char *err, size_t err_size)
+{
+    uint64_t off;
+    if (!long_name_offset(raw, &off)) {
+        size_t k = 0;
+        while (k < 8 && raw[k])
+            k++;
+        memcpy(s->short_name, raw, k);
+        s->short_name[k] = '\0';
+        s->name = s->short_name;
+        return FC_OK;
+    }
+    if (!strtab_len)
+        return fail(err, err_size, "section %zu: long name %.8s, but %s", index, (const char *)raw,
+                    strtab ? "the string table lies past the end of the file" : "there is no string table");
+    if (off < 4 || off >= strtab_len)
+        return fail(err, err_size, "section %zu: long name %.8s lies outside the string table (%u bytes)", index,
+                    (const char *)raw, strtab_len);
+    if (!memchr(buf + strtab + off, '\0', strtab_len - off))
+        return fail(err, err_size, "section %zu: long name %.8s runs past the string table", index,
+                    (const char *)raw);
+    s->name = (const char *)buf + strtab + off;
+    return FC_OK;
+}
+
+fc_status fc_pe_parse(const uint8_t *buf, size_t size, fc_pe *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t table, n_sections, symbols_at, n_symbols, symbol_size = SYMBOL_SIZE;
+    uint32_t at = pe_header_at(buf, size);
+    if (at) {
+        const uint8_t *coff = buf + at + 4;
+        out->image = true;
+        out->machine = fc_rd16(coff);
+        n_sections = fc_rd16(coff + 2);
+        symbols_at = fc_rd32(coff + 8);
+        n_symbols = fc_rd32(coff + 12);
+        uint16_t optional = fc_rd16(coff + 16);
+        uint64_t opt_at = (uint64_t)at + 4 + COFF_HEADER;
+        if (!fc_range_ok(opt_at, optional, size))
+            return fail(err, err_size, "optional header (%u bytes at 0x%llx) runs past the end of the file",
+                        optional, (unsigned long long)opt_at);
+        uint16_t magic = optional >= 2 ? fc_rd16(buf + opt_at) : 0;
+        out->pe32_plus = magic == OPTIONAL_PE32_PLUS;
+        if (magic == OPTIONAL_PE32_PLUS && optional >= 32)
+            out->image_base = fc_rd64(buf + opt_at + 24);
+        else if (magic == OPTIONAL_PE32 && optional >= 32)
+            out->image_base = fc_rd32(buf + opt_at + 28);
+        else
+            return fail(err, err_size, "optional header: magic 0x%x, %u bytes: neither PE32 nor PE32+", magic,
+                        optional);
+        table = opt_at + optional;
+    } else if (is_bigobj(buf, size)) {
+        out->machine = fc_rd16(buf + 6);
+        n_sections = fc_rd32(buf + 44);
+        symbols_at = fc_rd32(buf + 48);
+        n_symbols = fc_rd32(buf + 52);
+        symbol_size = BIGOBJ_SYMBOL_SIZE;
+        table = BIGOBJ_HEADER;
+    } else if (size >= COFF_HEADER && known_machine(fc_rd16(buf)) && fc_rd16(buf + 16) == 0) {
+        out->machine = fc_rd16(buf);
+        n_sections = fc_rd16(buf + 2);
+        symbols_at = fc_rd32(buf + 8);
+        n_symbols = fc_rd32(buf + 12);
+        table = COFF_HEADER;
+    } else {
+        return fail(err, err_size, "not a PE image or COFF object");
+    }
+    if (!fc_range_ok(table, n_sections * SECTION_HEADER, size))
+        return fail(err, err_size, "section table (%llu sections at 0x%llx) runs past the end of the file",
+                    (unsigned long long)n_sections, (unsigned long long)table);
+    uint64_t strtab;
+    uint32_t strtab_len;
+    string_table(buf, size, symbols_at, n_symbols, symbol_size, &strtab, &strtab_len);
+    if (n_sections && !(out->sections = calloc((size_t)n_sections, sizeof *out->sections))) {
+        snprintf(err, err_size, "out of memory");
+        return FC_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n_sections; i++) {
+        const uint8_t *h = buf + table + i * SECTION_HEADER;
+        fc_pe_section *s = &out->sections[i];
+        fc_status st = read_name(buf, h, strtab, strtab_len, s, i + 1, err, err_size);
+        if (st != FC_OK) {
+            fc_pe_free(out);
+            return st;
+        }
+        s->virtual_size = fc_rd32(h + 8);
+        s->virtual_address = out->image ? fc_rd32(h + 12) : 0;
+        s->characteristics = fc_rd32(h + 36);
+        uint32_t raw_size = fc_rd32(h + 16), raw_at = fc_rd32(h + 20);
+        /* In an image the section's data ends at its virtual size (the rest of the raw data
+         * is alignment padding), or at the raw size (the rest of the virtual size is zeros). */
+        uint64_t len = out->image && s->virtual_size && s->virtual_size < raw_size ? s->virtual_size : raw_size;
+        if (raw_at == 0 || len == 0)
+            continue;
+        if (!fc_range_ok(raw_at, len, size)) {
+            snprintf(err, err_size, "section %s (offset 0x%x, %llu bytes) runs past the end of the file", s->name,
+                     raw_at, (unsigned long long)len);
+            fc_pe_free(out);
+            return FC_ERR_FORMAT;
+        }
+        s->offset = raw_at;
+        s->size = len;
+    }
+    out->n_sections = (size_t)n_sections;
+    return FC_OK;
+}
+
+void fc_pe_free(fc_pe *pe)
+{
+    free(pe->sections);
+    pe->sections = NULL;
+    pe->n_sections = 0;
+}
+
+/* ---- Scanning ------------------------------------------------------------------------- */
+
+/* Sections smaller than one container header and one entry header cannot hold one. */
+#define MIN_DATA_SECTION (FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER)
+
+/* The sections the CUDA runtime registers, in full and as image names cut to 8 characters. */
+static bool is_fatbin_section(const char *name)
+{
+    return strcmp(name, ".nv_fatbin") == 0 || strcmp(name, ".nv_fatb") == 0 ||
+           strcmp(name, "__nv_relfatbin") == 0 || strcmp(name, "__nv_rel") == 0;
+}
+
+static bool is_wrapper_table(const char *name)
+{
+    return strcmp(name, ".nvFatBi") == 0 || strcmp(name, ".nvFatBinSegment") == 0;
+}
+
+/* Sections whose layout the format fixes (exception and import tables, base relocations,
+ * TLS, the CRT's pointer arrays, debug information): a fat binary is never placed there. */
+static bool is_structured_section(const char *name)
+{
+    static const char *const names[] = {".pdata", ".xdata", ".reloc", ".idata", ".edata", ".tls",
+                                        ".CRT", ".didat", ".00cfg", ".gfids", ".drectve", ".pdb"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return is_wrapper_table(name) || strncmp(name, ".debug", 6) == 0;
+}
+
+static bool is_data_section(const fc_pe_section *s)
+{
+    uint32_t c = s->characteristics;
+    return (c & FC_PE_SCN_CNT_INITIALIZED_DATA) &&
+           !(c & (FC_PE_SCN_CNT_CODE | FC_PE_SCN_MEM_EXECUTE | FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)) &&
+           s->size >= MIN_DATA_SECTION && !is_structured_section(s->name);
+}
+
+/* Where the registration records of image PE say containers start in section SEC, whose
+ * region is G (file offsets); the caller frees what it returns (NULL when fewer than two). */
+static uint64_t *registration_starts(const fc_image *img, const fc_pe *pe, const fc_pe_section *table,
+                                     const fc_pe_section *sec, fc_region *g)
+{
+    fc_wrapper *w;
+    size_t n;
+    /* 32-bit images hold 16-byte records (4-byte pointers); CUDA no longer builds them, and
+     * the hints only speed the walk up, so they are not read there. */
+    if (!pe->pe32_plus || fc_wrappers_read(img, 0, table->offset, table->size, 0, &w, &n) != FC_OK || n < 2)
+        return NULL;
+    uint64_t *starts = malloc(n * sizeof *starts);
+    size_t k = 0;
+    /* The addresses assume the preferred base (base relocations move them at load time). */
+    uint64_t lo = pe->image_base + sec->virtual_address;
+    for (size_t i = 0; starts && i < n; i++)
+        if (w[i].data >= lo && w[i].data - lo < sec->size)
+            starts[k++] = sec->offset + (w[i].data - lo);
+    free(w);
+    return starts ? fc_region_set_starts(g, starts, k) : NULL;
+}
+
+int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format format)
+{
+    fc_builder b;
+    int rc;
+    if (!fc_builder_start(sc, &b, path, NULL, &rc))
+        return rc;
+    b.obj.format = format;
+    b.obj.size = img->size;
+    b.obj.image = img->data;
+    b.obj.image_reclaimable = img->own_mapping;
+    fc_pe pe;
+    char why[512];
+    fc_region *fatbins = NULL, *regions = NULL;
+    size_t n_fatbins = 0, n_regions = 0;
+    uint64_t *starts = NULL;
+    fc_status st = fc_pe_parse(img->data, img->size, &pe, why, sizeof why);
+    if (st != FC_OK) {
+        fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
+        goto deliver;
+    }
+    size_t n = pe.n_sections ? pe.n_sections : 1;
+    if (!(fatbins = malloc(n * sizeof *fatbins)) || !(regions = malloc(n * sizeof *regions))) {
+        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    const fc_pe_section *table = NULL, *registered_sec = NULL;
+    size_t registered = SIZE_MAX; /* the first registered section, whose walk the records split */
+    for (size_t i = 0; i < pe.n_sections; i++) {
+        const fc_pe_section *s = &pe.sections[i];
+        if (!s->size)
+            continue;
+        if (is_wrapper_table(s->name) && !table)
+            table = s;
+        fc_region g = {.offset = s->offset, .size = s->size, .section = s->name};
+        if (is_fatbin_section(s->name)) {
+            if (registered == SIZE_MAX && strncmp(s->name, ".nv_fatb", 8) == 0) {
+                registered = n_fatbins;
+                registered_sec = s;
+            }
+            fatbins[n_fatbins++] = g; /* one per section at most */
+        } else if (sc->opts->embedded != FC_EMBEDDED_NONE && is_data_section(s)) {
+            regions[n_regions++] = g;
+        }
+    }
+    if (table && registered != SIZE_MAX)
+        starts = registration_starts(img, &pe, table, registered_sec, &fatbins[registered]);
+    fc_decode_sections(sc, &b, img, 0, fatbins, n_fatbins, regions, n_regions);
+done:
+    free(starts);
+    free(fatbins);
+    free(regions);
+    fc_pe_free(&pe);
+deliver:
+    return fc_deliver(sc, &b);
+}

@@ -1,0 +1,52 @@
+/* pe.h - the section tables of Windows PE images (DLL, EXE, .pyd) and COFF objects (.obj). */
+#ifndef FC_PE_H
+#define FC_PE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fatcheck.h"
+
+/* Section characteristics (PE/COFF specification, "Section Flags"). */
+#define FC_PE_SCN_CNT_CODE 0x20u
+#define FC_PE_SCN_CNT_INITIALIZED_DATA 0x40u
+#define FC_PE_SCN_LNK_INFO 0x200u
+#define FC_PE_SCN_LNK_REMOVE 0x800u
+#define FC_PE_SCN_MEM_EXECUTE 0x20000000u
+
+typedef struct fc_pe_section {
+    /* NUL-terminated: SHORT_NAME, or a long name in the input's string table (valid as long
+     * as the input's bytes are). */
+    const char *name;
+    char short_name[9];
+    uint32_t virtual_address;    /* an RVA in images; 0 in objects */
+    uint32_t virtual_size;
+    uint32_t characteristics;
+    /* The bytes the file holds for the section: [offset, offset + size), inside the file;
+     * size 0 when it holds none (uninitialized data). */
+    uint64_t offset, size;
+} fc_pe_section;
+
+typedef struct fc_pe {
+    bool image;           /* a PE image; false: a COFF object (plain or /bigobj) */
+    uint16_t machine;     /* IMAGE_FILE_MACHINE_*: 0x8664 x64, 0x14c i386, 0xaa64 ARM64 */
+    uint64_t image_base;  /* images: the preferred load address */
+    bool pe32_plus;       /* images: 64-bit (PE32+); registration records hold 8-byte pointers */
+    fc_pe_section *sections;
+    size_t n_sections;
+} fc_pe;
+
+/* Which of the two BUF starts like (SIZE bytes, perhaps only the head of a file):
+ * FC_FORMAT_PE, FC_FORMAT_COFF, or FC_FORMAT_UNKNOWN. A COFF object has no magic number, so
+ * its header is checked for plausibility: a known machine, no optional header, a section
+ * table inside the bytes given. */
+fc_format fc_pe_sniff(const uint8_t *buf, size_t size);
+
+/* Reads the headers and section table of the image or object in BUF. Every offset and size
+ * is checked against SIZE. On success fills *OUT (free with fc_pe_free; its names point into
+ * BUF); on failure returns FC_ERR_FORMAT (or FC_ERR_NOMEM) and writes the reason to ERR. */
+fc_status fc_pe_parse(const uint8_t *buf, size_t size, fc_pe *out, char *err, size_t err_size);
+void fc_pe_free(fc_pe *pe);
+
+#endif

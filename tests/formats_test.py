@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""CLI tests of the inputs beyond ordinary ELF files: Windows PE images and COFF objects.
+
+Usage: formats_test.py FATCHECK FIXTURES_DIR FAKECUDA
+Writes TAP. The fixtures are made by fixtures/pe/make.sh (mingw-w64 and a Python PE
+writer, from the committed fat binaries); the expectations below are what those fat binaries
+hold, placed where each format puts them."""
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
+results = []
+
+BASE_ENV = {k: v for k, v in os.environ.items()
+            if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
+BASE_ENV["LD_LIBRARY_PATH"] = FAKECUDA
+
+
+def run(*args, cwd=None, env=None):
+    p = subprocess.run([FATCHECK] + list(args), capture_output=True, cwd=cwd, timeout=120,
+                       env=dict(BASE_ENV, **(env or {})))
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def test(fn):
+    results.append(fn)
+    return fn
+
+
+def fx(name):
+    return os.path.join(FIXTURES, name)
+
+
+def eq(got, want, what=""):
+    if got != want:
+        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
+
+
+def schema_errors(doc):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import schema_check
+    schema = json.load(open(os.path.join(os.path.dirname(FIXTURES), "docs", "fatcheck.schema.json")))
+    return schema_check.errors(doc, schema, schema)
+
+
+# What the Windows fixtures hold: ptx_and_cubin.fatbin (sm_80 + compute_80) and
+# compress_size.fatbin (sm_90 + compute_90) registered, ptx_only.fatbin kept as data.
+PE_KINDS = ("  cubin        2  sm_80:1 sm_90:1\n"
+            "  ptx          2  compute_80:1 compute_90:1\n"
+            "  PTX ISA 9.0; stored: zstd 3, uncompressed 1\n"
+            "  embedded as data, loaded by the library itself: 1 container in .rdata\n"
+            "    ptx          1  compute_80:1\n"
+            "    PTX ISA 9.0; stored: zstd 1\n")
+
+
+@test
+def pe_dll_summary():
+    rc, out, err = run(fx("pe/libpe.dll"))
+    eq((rc, err), (0, ""))
+    eq(out, fx("pe/libpe.dll") + ": 2 containers in .nv_fatb\n" + PE_KINDS)
+
+
+@test
+def coff_objects_with_long_section_names():
+    # GNU as writes ".nv_fatbin" as "/4", a string table reference; /bigobj has 20-byte symbols.
+    for name in ("pe/kernels.obj", "pe/kernels_bigobj.obj"):
+        rc, out, err = run(fx(name))
+        eq((rc, err), (0, ""), name)
+        eq(out, fx(name) + ": 2 containers in .nv_fatbin\n" + PE_KINDS, name)
+        doc = json.loads(run("--json", fx(name))[1])
+        eq(doc["files"][0]["format"], "coff")
+
+
+@test
+def pe32_image_written_without_a_linker():
+    rc, out, err = run(fx("pe/pe32.exe"))
+    eq((rc, err), (0, ""))
+    eq(out, fx("pe/pe32.exe") + ": 1 container in .nv_fatb\n"
+            "  cubin        1  sm_86:1\n"
+            "  ptx          1  compute_86:1\n"
+            "  PTX ISA 9.0; stored: zstd 2; 2 with debug info\n")
+
+
+@test
+def pe_json_names_format_sections_and_offsets():
+    rc, out, err = run("--json", "--gpu", "sm_80", fx("pe/libpe.dll"), fx("pe/pe32.exe"))
+    eq((rc, err), (1, ""))  # pe32.exe has nothing for sm_80
+    doc = json.loads(out)
+    eq(schema_errors(doc)[:5], [])
+    f = doc["files"][0]
+    eq(f["format"], "pe")
+    eq([(c["offset"], c["section"], c["origin"]) for c in f["containers"]],
+       [(0x2200, ".nv_fatb", "section"), (0x3fe8, ".nv_fatb", "section"), (0x1a00, ".rdata", "embedded")])
+    eq([l["result"] for c in f["containers"] for l in c["loads"]], ["CUDA_SUCCESS", "CUDA_ERROR_NO_BINARY_FOR_GPU",
+                                                                  "CUDA_SUCCESS"])
+    eq(f["verdicts"][0]["status"], "partial")
+    # The bytes at the offsets given are the containers: the fat binaries the fixture holds.
+    data = open(fx("pe/libpe.dll"), "rb").read()
+    for c, name in zip(f["containers"], ("ptx_and_cubin.fatbin", "compress_size.fatbin", "ptx_only.fatbin")):
+        eq(data[c["offset"]:c["offset"] + c["size"]], open(fx(name), "rb").read(), name)
+    eq(doc["files"][1]["format"], "pe")
+
+
+@test
+def pe_listings_like_cuobjdump():
+    rc, out, err = run("--list-elf", "--list-ptx", "pe/libpe.dll", cwd=FIXTURES)
+    eq((rc, err), (0, ""))
+    eq(out, "ELF file    1: libpe.1.sm_80.cubin\n"
+            "PTX file    1: libpe.1.sm_80.ptx\n"
+            "ELF file    2: libpe.2.sm_90.cubin\n"
+            "PTX file    2: libpe.2.sm_90.ptx\n")
+    rc, out, err = run("-l", fx("pe/libpe.dll"))
+    eq(rc, 0)
+    eq([line.split()[:4] for line in out.splitlines()[2:]],
+       [["0x2200", ".nv_fatb", "cubin", "sm_80"], ["0x2200", ".nv_fatb", "ptx", "compute_80"],
+        ["0x3fe8", ".nv_fatb", "cubin", "sm_90"], ["0x3fe8", ".nv_fatb", "ptx", "compute_90"],
+        ["0x1a00", ".rdata", "ptx", "compute_80"]])
+    assert out.splitlines()[-1].endswith(" embedded"), out
+
+
+@test
+def pe_verdicts_and_kernels():
+    rc, out, err = run("--kernels", "--gpu", "sm_75", fx("pe/libpe.dll"))
+    eq(rc, 1)
+    assert "  sm_75 (--gpu sm_75): none, no module can load (no kernel image for sm_75):\n" in out, out
+    assert "    missing here: 3 kernels:\n      fc_add  (in sm_80 compute_80 sm_90 compute_90)\n" in out, out
+    rc, out, err = run("--gpu", "sm_90", fx("pe/libpe.dll"))
+    eq(rc, 0)
+    assert "  sm_90 (--gpu sm_90): ok, 3 modules load: 1 native, 2 only through PTX JIT\n" in out, out
+
+
+@test
+def pe_extract():
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run("--extract", tmp, fx("pe/libpe.dll"))
+        eq(rc, 0, err)
+        eq(sorted(os.listdir(tmp)), ["libpe.1.sm_80.cubin", "libpe.1.sm_80.ptx", "libpe.2.sm_90.cubin",
+                                     "libpe.2.sm_90.ptx", "libpe.rdata.1.compute_80.ptx"])
+        # The uncompressed sm_80 cubin is the one ptx_and_cubin.fatbin stores.
+        cubin = open(os.path.join(tmp, "libpe.1.sm_80.cubin"), "rb").read()
+        assert cubin.startswith(b"\x7fELF") and cubin in open(fx("ptx_and_cubin.fatbin"), "rb").read()
+
+
+@test
+def pe_files_in_directories_and_packages():
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "bin"))
+        shutil.copy(fx("pe/libpe.dll"), os.path.join(tmp, "bin", "cuda.dll"))
+        shutil.copy(fx("pe/kernels.obj"), os.path.join(tmp, "bin", "k.obj"))
+        open(os.path.join(tmp, "bin", "readme.txt"), "w").write("text\n")
+        rc, out, err = run(tmp)
+        eq((rc, err), (0, ""))
+        eq([l for l in out.splitlines() if not l.startswith(" ")],
+           [tmp + "/bin/cuda.dll: 2 containers in .nv_fatb", tmp + "/bin/k.obj: 2 containers in .nv_fatbin"])
+        tgz = os.path.join(tmp, "pkg.tgz")
+        with tarfile.open(tgz, "w:gz") as t:
+            t.add(fx("pe/libpe.dll"), "package/bins/win-x64-cuda/ggml-cuda.dll")
+        rc, out, err = run(tgz)
+        eq((rc, err), (0, ""))
+        eq(out, tgz + "!package/bins/win-x64-cuda/ggml-cuda.dll: 2 containers in .nv_fatb\n" + PE_KINDS)
+
+
+def main():
+    n = failed = 0
+    for fn in results:
+        n += 1
+        try:
+            fn()
+            print("ok %d - %s" % (n, fn.__name__))
+        except Exception as e:  # report and go on: every test runs
+            failed += 1
+            print("not ok %d - %s" % (n, fn.__name__))
+            for line in str(e).splitlines() or [repr(e)]:
+                print("#   " + line)
+        sys.stdout.flush()
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Golden tests on real files beyond Linux ELF, when this machine has them.
+
+Usage: golden_real_test.py FATCHECK [DIR]
+DIR (default: $FATCHECK_REAL_FILES, else ~/.cache/fatcheck/real) is where
+scripts/fetch-real-files.sh puts them; it is not run in CI. A file that is absent, or not
+the build these expectations were taken from (sha256 differs), is skipped with a message.
+Writes TAP."""
+import collections
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+FATCHECK = os.path.abspath(sys.argv[1])
+DIR = sys.argv[2] if len(sys.argv) > 2 else os.environ.get(
+    "FATCHECK_REAL_FILES", os.path.join(os.path.expanduser("~"), ".cache", "fatcheck", "real"))
+FILES = {
+    "node-llama-cpp-win-x64-cuda-3.21.1.tgz": "7824fb3d391d32194f3ee537d70ab3e334030cca71a85b855c368f36b251dc83",
+    "win-x64-cuda/ggml-cuda.dll": "9e3607d198a3b09807fb7ac66a7240fc574ffafdd7d3fe10b9989e28096505c4",
+}
+n = failed = 0
+
+
+def report(ok, name, detail=""):
+    global n, failed
+    n += 1
+    if ok is None:
+        print("ok %d - %s # SKIP %s" % (n, name, detail))
+    elif ok:
+        print("ok %d - %s" % (n, name))
+    else:
+        failed += 1
+        print("not ok %d - %s" % (n, name))
+        for line in detail.splitlines():
+            print("#   " + line)
+    sys.stdout.flush()
+
+
+def present(name):
+    """The file's path, or None (reported as a skip) when absent or another build."""
+    path = os.path.join(DIR, name)
+    if not os.path.isfile(path):
+        report(None, name, "not in %s (scripts/fetch-real-files.sh downloads it)" % DIR)
+        return None
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    if h.hexdigest() != FILES[name]:
+        report(None, name, "sha256 %s is not the file these expectations were taken from" % h.hexdigest())
+        return None
+    return path
+
+
+def fatcheck(*args):
+    p = subprocess.run([FATCHECK] + list(args), capture_output=True, timeout=600)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+# ggml-cuda.dll (llama.cpp built with CUDA 13.1 for Windows): 143 translation units, each one
+# container of cubins for sm_86, sm_89, sm_120a, sm_121a and PTX for compute_75, 80, 90.
+GGML_SUMMARY = (": 143 containers in .nv_fatb\n"
+                "  cubin      572  sm_86:143 sm_89:143 sm_120a:143 sm_121a:143\n"
+                "  ptx        429  compute_75:143 compute_80:143 compute_90:143\n"
+                "  PTX ISA 9.1; stored: zstd 1,001\n")
+
+
+def ggml_cuda_dll():
+    dll = present("win-x64-cuda/ggml-cuda.dll")
+    if not dll:
+        return
+    rc, out, err = fatcheck(dll)
+    report((rc, out, err) == (0, dll + GGML_SUMMARY, ""), "ggml-cuda.dll: summary", "%d %r %r" % (rc, out, err))
+    rc, out, err = fatcheck("--json", dll)
+    f = json.loads(out)["files"][0]
+    cs = f["containers"]
+    archs = collections.Counter(e["arch"] for c in cs for e in c["entries"])
+    isas = collections.Counter(e.get("ptx_isa") for c in cs for e in c["entries"] if e["kind"] == "ptx")
+    # The section's place, as objdump -h gives it: file offset 0xf4f800, 0x7acc380 bytes.
+    inside = all(0xf4f800 <= c["offset"] and c["offset"] + c["size"] <= 0xf4f800 + 0x7acc380 for c in cs)
+    report(f["format"] == "pe" and len(cs) == 143 and cs[0]["offset"] == 0xf4f800 and inside and
+           {c["section"] for c in cs} == {".nv_fatb"} and {c["origin"] for c in cs} == {"section"},
+           "ggml-cuda.dll: 143 containers, all in .nv_fatb", "%s %d" % (f["format"], len(cs)))
+    report(archs == {a: 143 for a in ("sm_86", "sm_89", "sm_120a", "sm_121a", "compute_75", "compute_80",
+                                      "compute_90")} and isas == {"9.1": 429},
+           "ggml-cuda.dll: 143 of each image, PTX ISA 9.1", "%s %s" % (archs, isas))
+    for mode, count in (("elf", 572), ("ptx", 429)):
+        rc, out, err = fatcheck("--list-" + mode, dll)
+        lines = out.splitlines()
+        report(rc == 0 and len(lines) == count and lines[0].endswith(": ggml-cuda.1.sm_%s.%s" % (
+            "86" if mode == "elf" else "75", "cubin" if mode == "elf" else "ptx")),
+            "ggml-cuda.dll: --list-%s names %d images" % (mode, count), "%d %s" % (len(lines), lines[:1]))
+    rc, out, err = fatcheck("--gpu", "H200", "--gpu", "RTX 4090", "--gpu", "sm_70", dll)
+    report(rc == 1 and "sm_90 (--gpu H200): ok, 143 modules load: 143 only through PTX JIT" in out and
+           "sm_89 (--gpu RTX 4090): ok, native SASS for all 143 modules" in out and
+           "sm_70 (--gpu sm_70): none, no module can load" in out, "ggml-cuda.dll: verdicts", out)
+
+
+def npm_tarball():
+    tgz = present("node-llama-cpp-win-x64-cuda-3.21.1.tgz")
+    if not tgz:
+        return
+    rc, out, err = fatcheck(tgz)
+    want = tgz + "!package/bins/win-x64-cuda/ggml-cuda.dll" + GGML_SUMMARY
+    report((rc, out, err) == (0, want, ""), "npm tarball: ggml-cuda.dll found and judged inside it",
+           "%d %r %r" % (rc, out, err))
+
+
+def main():
+    ggml_cuda_dll()
+    npm_tarball()
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
