@@ -40,7 +40,7 @@ def entries(fatbin):
 
 
 def seeds():
-    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe"):
+    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe", "fuzz_escape"):
         shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
     for name in ("ptx_only.fatbin", "ptx_and_cubin.fatbin", "compress_size.fatbin", "compress_speed.fatbin",
                  "debug.fatbin", "variants.fatbin"):
@@ -67,6 +67,13 @@ def seeds():
         put(text, "text%d" % i, s.encode())
     for name in ("nvidia-smi.csv", "nvidia-smi-noheader.csv", "kubectl-nodes.json"):
         put(text, name, fixture(os.path.join("fleet", name)))
+    # Names: plain, UTF-8, and every kind of byte the escaping treats apart.
+    names = os.path.join(CORPUS, "fuzz_escape")
+    for i, s in enumerate([b"libcublasLt.so.13", "caf\u00e9 \u2713.so".encode(), b"evil\nname.so: 1 container",
+                           b"\x1b[31mred\x1b[0m", b"it's \"q\" back\\slash", b"\xe0\x80\xaf\xed\xa0\x80\xf4\x90\x80\x80",
+                           b"cut\xe2\x82", b"\xc2\x9b\xe2\x80\xae\xe2\x81\xa6\xd8\x9c\x7f\t\r",
+                           b"void fc_fixture::scale<double>(double*, double, int)" + b"\xc3\xa9" * 20]):
+        put(names, "name%d" % i, s)
 
 
 def broken():

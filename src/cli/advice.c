@@ -101,10 +101,8 @@ void json_targets_and_advice(FILE *out, const config *cfg)
         char cc[8];
         fprintf(out, "%s\n{\"target\":\"sm_%u\",\"compute_capability\":\"%s\",\"tegra\":%s", t ? "," : "", tg->cc,
                 cc_text(tg->cc, cc, sizeof cc), tg->tegra ? "true" : "false");
-        fputs(",\"name\":", out);
-        json_string(out, tg->name[0] ? tg->name : NULL);
-        fputs(",\"source\":", out);
-        json_string(out, tg->source);
+        json_field(out, ",\"name\":", tg->name[0] ? tg->name : NULL);
+        json_field(out, ",\"source\":", tg->source);
         if (tg->driver_cuda)
             fprintf(out, ",\"driver_cuda\":\"%d.%d\",\"driver_assumed\":false", tg->driver_cuda / 1000,
                     tg->driver_cuda % 1000 / 10);
@@ -114,8 +112,7 @@ void json_targets_and_advice(FILE *out, const config *cfg)
     }
     fputs("]", out);
     if (!cfg->n_targets && cfg->no_target_reason[0]) {
-        fputs(",\n\"targets_note\":", out);
-        json_string(out, cfg->no_target_reason);
+        json_field(out, ",\n\"targets_note\":", cfg->no_target_reason);
     }
     fprintf(out, ",\n\"jit_policy\":{\"CUDA_FORCE_PTX_JIT\":%s,\"CUDA_DISABLE_PTX_JIT\":%s}",
             cfg->jit.force_ptx_jit ? "true" : "false", cfg->jit.disable_ptx_jit ? "true" : "false");

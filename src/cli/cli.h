@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "escape.h"
 #include "fatcheck.h"
 #include "judge.h"
 
@@ -48,6 +49,8 @@ void render_free(renderer *r);
 /* Formatting helpers (format.c). */
 const char *fmt_count(unsigned long long n, char *buf, size_t size); /* 12,345 */
 void json_string(FILE *out, const char *s);                          /* "..." or null */
+/* NAME ("...,\"key\":") and S as a JSON string, with a key_bytes sibling when S is not UTF-8. */
+void json_field(FILE *out, const char *name, const char *s);
 /* Verdict lines for the summary (verdict_text.c). */
 void print_verdicts(FILE *out, const fc_object *obj, const judgement *j);
 void target_label(const fc_target *t, char *buf, size_t size);

@@ -35,8 +35,7 @@ int explain_arch_list(FILE *out, const config *cfg, bool json)
     size_t nc = fc_known_ccs(ccs, 64);
     char arch[32], cc[8];
     if (json) {
-        fputs("{\"schema_version\":1,\"arch_list\":", out);
-        json_string(out, cfg->arch_list_text);
+        json_field(out, "{\"schema_version\":1,\"arch_list\":", cfg->arch_list_text);
         fputs(",\"images\":[", out);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? "," : "", out);
@@ -44,7 +43,7 @@ int explain_arch_list(FILE *out, const config *cfg, bool json)
         }
         fputs("],\n\"gpus\":[", out);
     } else {
-        fprintf(out, "TORCH_CUDA_ARCH_LIST=\"%s\" builds:\n  cubins:", cfg->arch_list_text);
+        fprintf(out, "TORCH_CUDA_ARCH_LIST=\"%s\" builds:\n  cubins:", escaped(cfg->arch_list_text));
         for (size_t i = 0; i < n; i++)
             if (entries[i].kind == FC_IMAGE_CUBIN)
                 fprintf(out, " %s", fc_entry_arch_name(&entries[i], arch, sizeof arch));

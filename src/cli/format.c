@@ -28,6 +28,14 @@ void json_string(FILE *out, const char *s)
     jw_flush(&w);
 }
 
+void json_field(FILE *out, const char *name, const char *s)
+{
+    char buf[256];
+    jw w = jw_make(out, buf, sizeof buf);
+    jw_field_string(&w, name, s);
+    jw_flush(&w);
+}
+
 void path_stem(const char *path, char *buf, size_t size)
 {
     const char *base = strrchr(path, '/');

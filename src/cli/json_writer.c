@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "escape.h"
 #include "json_writer.h"
 
 void jw_flush(jw *w)
@@ -67,38 +68,35 @@ void jw_hex(jw *w, uint64_t v)
     jw_write(w, digits + n, sizeof digits - n);
 }
 
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-    if (!n || (n == 2 && s[0] < 0xc2))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
-void jw_string(jw *w, const char *s)
+bool jw_string(jw *w, const char *s)
 {
     if (!s) {
         jw_write(w, "null", 4);
-        return;
+        return true;
     }
+    bool valid = true;
     jw_putc(w, '"');
     const unsigned char *p = (const unsigned char *)s, *run = p;
     /* Runs of characters that need no escaping are copied at once: kernel names are long,
      * and --kernels --json writes millions of bytes of them. */
     while (*p) {
         unsigned char c = *p;
-        size_t n = c >= 0x20 && c != '"' && c != '\\' && c != 0x7f ? utf8_len(p) : 0;
-        if (n) {
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            p++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = c >= 0x80 ? utf8_char(p, 4, &cp) : 0; /* a NUL ends a short sequence */
+        if (n && !is_control(cp)) {
             p += n;
             continue;
         }
         jw_write(w, (const char *)run, (size_t)(p - run));
+        if (n) { /* C1 and bidirectional controls as \u escapes too: a document shown raw stays inert */
+            jw_printf(w, "\\u%04x", (unsigned)cp);
+            run = p += n;
+            continue;
+        }
         if (c == '"' || c == '\\') {
             jw_putc(w, '\\');
             jw_putc(w, (char)c);
@@ -106,11 +104,47 @@ void jw_string(jw *w, const char *s)
             jw_write(w, "\\n", 2);
         } else if (c == '\t') {
             jw_write(w, "\\t", 2);
-        } else { /* control characters, and bytes that are not UTF-8 (file names can hold any) */
+        } else if (c < 0x80) { /* control characters */
             jw_printf(w, "\\u%04x", c);
+        } else { /* a byte that is not UTF-8 (names can hold any): U+FFFD, the exact bytes beside */
+            jw_write(w, "\xef\xbf\xbd", 3);
+            valid = false;
         }
         run = ++p;
     }
     jw_write(w, (const char *)run, (size_t)(p - run));
     jw_putc(w, '"');
+    return valid;
+}
+
+void jw_base64(jw *w, const char *s)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s);
+    jw_putc(w, '"');
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < len ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < len ? p[i + 2] : 0);
+        char q[4] = {digits[v >> 18], digits[(v >> 12) & 63], i + 1 < len ? digits[(v >> 6) & 63] : '=',
+                     i + 2 < len ? digits[v & 63] : '='};
+        jw_write(w, q, 4);
+    }
+    jw_putc(w, '"');
+}
+
+void jw_bytes_field(jw *w, const char *name, const char *s)
+{
+    /* NAME ends in "KEY": */
+    size_t len = strlen(name);
+    if (len < 3 || name[len - 1] != ':' || name[len - 2] != '"')
+        return;
+    const char *end = name + len - 2, *key = end;
+    while (key > name && key[-1] != '"')
+        key--;
+    if (key == name)
+        return;
+    jw_write(w, ",\"", 2);
+    jw_write(w, key, (size_t)(end - key));
+    jw_write(w, "_bytes\":", 8);
+    jw_base64(w, s);
 }

@@ -7,6 +7,7 @@
 #ifndef FC_JSON_WRITER_H
 #define FC_JSON_WRITER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,8 +30,13 @@ void jw_printf(jw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* V in decimal, and in lower-case hexadecimal without a prefix. */
 void jw_u64(jw *w, uint64_t v);
 void jw_hex(jw *w, uint64_t v);
-/* S as a JSON string, or null. */
-void jw_string(jw *w, const char *s);
+/* S as a JSON string, or null. Bytes that are not UTF-8 are written as U+FFFD, so that the
+ * document is always UTF-8; returns false when there were any. */
+bool jw_string(jw *w, const char *s);
+/* S's bytes in base64 (RFC 4648, with padding), as a JSON string. */
+void jw_base64(jw *w, const char *s);
+/* After a field NAME (ending in "KEY":) whose string S is not UTF-8: ,"KEY_bytes":BASE64. */
+void jw_bytes_field(jw *w, const char *name, const char *s);
 
 static inline void jw_puts(jw *w, const char *s)
 {
@@ -44,10 +50,12 @@ static inline void jw_field_u64(jw *w, const char *name, uint64_t v)
     jw_u64(w, v);
 }
 
+/* Strings that are not UTF-8 get a KEY_bytes sibling with their exact bytes (docs/json.md). */
 static inline void jw_field_string(jw *w, const char *name, const char *s)
 {
     jw_puts(w, name);
-    jw_string(w, s);
+    if (!jw_string(w, s))
+        jw_bytes_field(w, name, s);
 }
 
 static inline void jw_putc(jw *w, char c)

@@ -68,7 +68,7 @@ static int report_unreadable_images(const fc_object *obj, const kernel_view *kv)
                 continue;
             const fc_entry *en = &obj->containers[c].entries[e];
             char arch[32];
-            fprintf(stderr, "fatcheck: %s: offset 0x%llx: %s image %s could not be read: %s\n", obj->label,
+            fprintf(stderr, "fatcheck: %s: offset 0x%llx: %s image %s could not be read: %s\n", quoted(obj->label),
                     (unsigned long long)en->offset, fc_image_kind_name(en->kind),
                     fc_entry_arch_name(en, arch, sizeof arch),
                     st == FC_ERR_LIMIT ? "larger than the decompression limit" : fc_status_name(st));
@@ -133,7 +133,7 @@ static int on_error(void *ctx, const fc_error *err)
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "fatcheck: %s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    fprintf(stderr, "fatcheck: %s%s%s%s", escaped(what), arg ? " '" : "", arg ? escaped(arg) : "", arg ? "'" : "");
     fputs("\nTry 'fatcheck --help' for more information.\n", stderr);
     return EXIT_USAGE;
 }
@@ -180,7 +180,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "fatcheck: %s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "fatcheck: %s: cannot open: %s\n", quoted(path), strerror(errno));
         return EXIT_INPUT;
     }
     size_t cap = 1 << 16, len = 0;
@@ -206,14 +206,14 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
     if (f != stdin)
         fclose(f);
     if (!buf || read_error) {
-        fprintf(stderr, "fatcheck: %s: %s\n", path, buf ? "read error" : "too large or out of memory");
+        fprintf(stderr, "fatcheck: %s: %s\n", quoted(path), buf ? "read error" : "too large or out of memory");
         free(buf);
         return EXIT_INPUT;
     }
     fc_status st = fc_fleet_parse(buf, len, groups, max, n, err, err_size);
     free(buf);
     if (st != FC_OK) {
-        fprintf(stderr, "fatcheck: %s: %s\n", path, err);
+        fprintf(stderr, "fatcheck: %s: %s\n", quoted(path), escaped(err));
         return EXIT_INPUT;
     }
     return EXIT_OK;
@@ -449,14 +449,14 @@ int main(int argc, char **argv)
                 add_target(&cfg, &local[i], (int)i);
             }
         } else if (cfg.probe) {
-            fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", err);
+            fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", escaped(err));
             return EXIT_USAGE;
         } else {
             snprintf(cfg.no_target_reason, sizeof cfg.no_target_reason,
                      "%s; name target GPUs with --gpu or --arch-list", err);
             /* Said to people at a terminal; pipelines get it in the JSON (targets_note). */
             if (mode == OUT_SUMMARY && isatty(STDERR_FILENO))
-                fprintf(stderr, "fatcheck: note: not judging any GPU: %s\n", cfg.no_target_reason);
+                fprintf(stderr, "fatcheck: note: not judging any GPU: %s\n", escaped(cfg.no_target_reason));
         }
     }
     if (cfg.probe && fc_prober_open(&cfg.prober) != FC_OK) {
@@ -506,7 +506,7 @@ int main(int argc, char **argv)
             const char *dir = n_dirs ? argv[optind + i] : NULL;
             int rc = fc_torch_extensions(dir, on_torch_extension, &rn, err, sizeof err);
             if (rc < 0) {
-                fprintf(stderr, "fatcheck: %s\n", err);
+                fprintf(stderr, "fatcheck: %s\n", escaped(err));
                 rn.input_errors++;
             }
         }
@@ -517,7 +517,7 @@ int main(int argc, char **argv)
             extractor_begin_input(rn.x);
         int rc = fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {
-            fprintf(stderr, "fatcheck: %s: %s\n", argv[i], fc_status_name((fc_status)rc));
+            fprintf(stderr, "fatcheck: %s: %s\n", quoted(argv[i]), fc_status_name((fc_status)rc));
             rn.internal = 1;
         }
     }
@@ -525,7 +525,7 @@ int main(int argc, char **argv)
     r->finish(r);
     render_free(r);
     if (rn.x) {
-        fprintf(stderr, "fatcheck: wrote %zu images to %s", x.written, x.dir);
+        fprintf(stderr, "fatcheck: wrote %zu images to %s", x.written, quoted(x.dir));
         if (x.skipped)
             fprintf(stderr, "; %zu obfuscated LTO-IR image%s left out (only NVIDIA's tools read %s)", x.skipped,
                     x.skipped == 1 ? "" : "s", x.skipped == 1 ? "it" : "them");

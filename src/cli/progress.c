@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "progress.h"
 
 static struct {
@@ -45,9 +46,12 @@ void progress_file(void *ctx, const char *name)
     if (t - state.last < 0.1)
         return;
     state.last = t;
-    /* Keep within 80 columns: the end of a long path says most. */
+    /* Keep within 80 columns: the end of a long path says most (cut at a character). */
+    name = escaped(name);
     size_t len = strlen(name);
     const char *tail = len > 56 ? name + len - 56 : name;
+    while ((*tail & 0xc0) == 0x80)
+        tail++;
     fprintf(stderr, "\r\033[Kfatcheck: %lu files... %s%s", state.files, len > 56 ? "..." : "", tail);
     fflush(stderr);
     state.visible = true;

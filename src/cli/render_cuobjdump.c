@@ -24,14 +24,14 @@ typedef struct listing {
 
 static void print_member_heading(FILE *out, const fc_object *o)
 {
-    if (o->path[0] == '/') {
-        fprintf(out, "\nmember %s:%s:\n", o->path, o->member);
-        return;
-    }
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        cwd[0] = '\0';
-    fprintf(out, "\nmember %s/%s:%s:\n", cwd, o->path, o->member);
+    bool relative = o->path[0] != '/';
+    char *cwd = relative ? getcwd(NULL, 0) : NULL;
+    char *path = NULL;
+    if (relative && asprintf(&path, "%s/%s", cwd ? cwd : "", o->path) < 0)
+        path = NULL;
+    fprintf(out, "\nmember %s:%s:\n", quoted(path ? path : o->path), quoted(o->member));
+    free(path);
+    free(cwd);
 }
 
 static void list_entry(renderer *r, listing *l, const fc_object *o, const fc_entry *e)
@@ -42,7 +42,7 @@ static void list_entry(renderer *r, listing *l, const fc_object *o, const fc_ent
     unsigned n = ptx ? ++l->n_ptx : ++l->n_elf;
     char name[4200];
     cuobjdump_name(o, e, n, name, sizeof name);
-    fprintf(r->out, "%s %4u: %s\n", ptx ? "PTX file" : "ELF file", n, name);
+    fprintf(r->out, "%s %4u: %s\n", ptx ? "PTX file" : "ELF file", n, quoted(name));
     l->listed++;
 }
 
@@ -51,7 +51,7 @@ static void cuobjdump_object(renderer *r, const fc_object *o, const judgement *v
     (void)verdicts; /* listings show images, not verdicts */
     listing *l = r->state;
     if (o->error)
-        fprintf(r->err, "fatcheck: %s\n", o->error);
+        print_message(r->err, o->error, o->path, o->member);
     bool heading = o->member != NULL;
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
@@ -70,7 +70,7 @@ static void end_input(renderer *r)
 {
     listing *l = r->state;
     if (l->input && !l->listed)
-        fprintf(r->err, "fatcheck: %s: no %s found\n", l->input,
+        fprintf(r->err, "fatcheck: %s: no %s found\n", quoted(l->input),
                 l->elf && l->ptx ? "ELF or PTX file" : l->elf ? "ELF file" : "PTX file");
     free(l->input);
     l->input = NULL;
@@ -87,7 +87,7 @@ static void cuobjdump_begin(renderer *r, const char *path)
 
 static void cuobjdump_error(renderer *r, const fc_error *e)
 {
-    fprintf(r->err, "fatcheck: %s\n", e->message);
+    print_message(r->err, e->message, e->path, e->member);
     listing *l = r->state;
     l->listed++; /* the error already says why nothing was listed */
 }

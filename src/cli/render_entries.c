@@ -9,7 +9,7 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
     /* listings show images, not verdicts; with --kernels, each image's kernels */
     const kernel_view *kv = verdicts ? verdicts->kv : NULL;
     FILE *out = r->out;
-    fprintf(out, "%s:\n", o->label);
+    fprintf(out, "%s:\n", quoted(o->label));
     if (o->n_containers)
         fprintf(out, "  %-10s %-16s %-7s %-13s %-7s %-5s %10s %10s  %s\n", "CONTAINER", "SECTION", "KIND",
                 "ARCH", "VERSION", "STORE", "STORED", "SIZE", "NOTES");
@@ -21,7 +21,7 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
             fc_entry_arch_name(e, arch, sizeof arch);
             snprintf(ver, sizeof ver, "%u.%u", e->version_major, e->version_minor);
             snprintf(off, sizeof off, "0x%" PRIx64, c->offset);
-            const char *where = c->section ? c->section : fc_origin_name(c->origin);
+            const char *where = c->section ? escaped(c->section) : fc_origin_name(c->origin);
             fprintf(out, "  %-10s %-16s %-7s %-13s %-7s %-5s %10" PRIu64 " %10" PRIu64 " ", off, where,
                     fc_image_kind_name(e->kind), arch, e->version_major || e->version_minor ? ver : "-",
                     fc_compression_name(e->compression), e->stored_size, e->uncompressed_size);
@@ -34,16 +34,16 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
             if (e->kind == FC_IMAGE_UNKNOWN)
                 fprintf(out, " kind=%u", e->raw_kind);
             if (e->identifier)
-                fprintf(out, " id=%s", e->identifier);
+                fprintf(out, " id=%s", escaped(e->identifier));
             if (e->options)
-                fprintf(out, " options=\"%s\"", e->options);
+                fprintf(out, " options=\"%s\"", escaped(e->options));
             putc('\n', out);
             const fc_kernel_list *kl = kv ? kernel_view_entry(kv, i, j) : NULL;
             if (kl && kl->arch_mismatch)
                 fprintf(out, "      warning: the cubin's own header says sm_%u\n", kl->elf_arch);
             for (size_t k = 0; kl && k < kl->n; k++) {
                 const fc_kernel *kn = &kl->items[k];
-                fprintf(out, "      %s %s", kn->entry ? "kernel" : "device", kn->demangled);
+                fprintf(out, "      %s %s", kn->entry ? "kernel" : "device", escaped(kn->demangled));
                 if (kn->registers >= 0)
                     fprintf(out, "  [%d registers", kn->registers);
                 if (kn->shared_bytes >= 0)
@@ -55,12 +55,12 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
     if (!o->n_containers && !o->error)
         fputs("  no CUDA code\n", out);
     if (o->error)
-        fprintf(r->err, "fatcheck: %s\n", o->error);
+        print_message(r->err, o->error, o->path, o->member);
 }
 
 static void entries_error(renderer *r, const fc_error *e)
 {
-    fprintf(r->err, "fatcheck: %s\n", e->message);
+    print_message(r->err, e->message, e->path, e->member);
 }
 
 static void entries_nothing(renderer *r, const char *path)

@@ -257,7 +257,7 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         json_torch_extension(out, r->cfg, o);
     jw_puts(out, "}");
     if (o->error)
-        fprintf(r->err, "fatcheck: %s\n", o->error);
+        print_message(r->err, o->error, o->path, o->member);
 }
 
 static char *dup_or_null(const char *s)
@@ -268,7 +268,7 @@ static char *dup_or_null(const char *s)
 static void json_error(renderer *r, const fc_error *e)
 {
     json_state *s = r->state;
-    fprintf(r->err, "fatcheck: %s\n", e->message);
+    print_message(r->err, e->message, e->path, e->member);
     if (s->n_errors == s->cap_errors) {
         size_t n = s->cap_errors ? s->cap_errors * 2 : 8;
         char **a = realloc(s->errors, n * sizeof *a), **b;

@@ -10,7 +10,7 @@
 
 static void print_label(FILE *out, const fc_object *o)
 {
-    fputs(o->label, out);
+    fputs(quoted(o->label), out);
 }
 
 static const char *kind_label(fc_image_kind k)
@@ -29,7 +29,7 @@ static void print_where(FILE *out, const stats *s)
     char n[32];
     fprintf(out, "%s container%s", fmt_count(s->containers, n, sizeof n), s->containers == 1 ? "" : "s");
     for (size_t i = 0; i < s->n_sections; i++)
-        fprintf(out, "%s%s", i == 0 ? " in " : i + 1 == s->n_sections ? " and " : ", ", s->sections[i].name);
+        fprintf(out, "%s%s", i == 0 ? " in " : i + 1 == s->n_sections ? " and " : ", ", escaped(s->sections[i].name));
 }
 
 /* One line per image kind: the count, then each architecture with its count, wrapped. */
@@ -102,7 +102,7 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
     FILE *out = r->out;
     if (r->cfg && r->cfg->quiet && !object_has_problem(r->cfg, o, j)) {
         if (o->error)
-            fprintf(r->err, "fatcheck: %s\n", o->error);
+            print_message(r->err, o->error, o->path, o->member);
         return;
     }
     stats reg = {0}, emb = {0};
@@ -148,14 +148,14 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         print_torch_fix(out, o, j);
     }
     if (o->error)
-        fprintf(r->err, "fatcheck: %s\n", o->error);
+        print_message(r->err, o->error, o->path, o->member);
     stats_free(&reg);
     stats_free(&emb);
 }
 
 static void summary_error(renderer *r, const fc_error *e)
 {
-    fprintf(r->err, "fatcheck: %s\n", e->message);
+    print_message(r->err, e->message, e->path, e->member);
 }
 
 static void summary_nothing(renderer *r, const char *path)

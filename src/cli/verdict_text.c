@@ -10,10 +10,11 @@ void target_label(const fc_target *t, char *buf, size_t size)
 {
     char cc[8];
     cc_text(t->cc, cc, sizeof cc);
+    /* Names come from the driver, --gpu and inventories: escaped. */
     if (t->name[0] && strncmp(t->source, "GPU ", 4) == 0)
-        snprintf(buf, size, "sm_%u (%s: %s)", t->cc, t->source, t->name);
+        snprintf(buf, size, "sm_%u (%s: %s)", t->cc, escaped(t->source), escaped(t->name));
     else
-        snprintf(buf, size, "sm_%u (%s)", t->cc, t->source);
+        snprintf(buf, size, "sm_%u (%s)", t->cc, escaped(t->source));
 }
 
 static const char *driver_text(int cuda, char *buf, size_t size)
@@ -114,8 +115,7 @@ static void print_missing_kernels(FILE *out, const judgement *j, size_t t)
             n > 5 ? ", among them:" : ":");
     for (size_t m = 0; m < n && m < 5; m++) {
         const missing_kernel *mk = &j->kv->missing[t][m];
-        size_t len = strlen(mk->demangled);
-        fprintf(out, "      %.*s%s  (in %s)\n", len > 50 ? 47 : (int)len, mk->demangled, len > 50 ? "..." : "",
+        fprintf(out, "      %s  (in %s)\n", escaped_cut(mk->demangled, 50),
                 mk->available_in[0] ? mk->available_in : "no image");
     }
     if (n > 5)
@@ -239,7 +239,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                 const fc_container *ct = &obj->containers[c];
                 fc_load l = j->loads[c * cfg->n_targets + t];
                 fprintf(out, "    probe: container at 0x%llx (%s): predicted %s, the driver %s", (unsigned long long)ct->offset,
-                        ct->section ? ct->section : fc_origin_name(ct->origin), fc_load_result_name(l.result),
+                        ct->section ? escaped(ct->section) : fc_origin_name(ct->origin), fc_load_result_name(l.result),
                         p->code == -1 ? "crashed" : "returned");
                 if (p->code == -1)
                     fputc('\n', out);
@@ -249,7 +249,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         }
     }
     if (cfg->have_arch_list && j->registered) {
-        fprintf(out, "  arch list \"%s\": ", cfg->arch_list_text);
+        fprintf(out, "  arch list \"%s\": ", escaped(cfg->arch_list_text));
         if (j->arch_list_ok) {
             fputs("the file holds exactly what it builds\n", out);
         } else {
@@ -297,10 +297,10 @@ static bool torch_ext_failing(const judgement *j)
 void print_torch_header(FILE *out, const config *cfg)
 {
     const fc_torch_extension *x = cfg->torch_ext;
-    fprintf(out, "torch extension %s", x->name);
+    fprintf(out, "torch extension %s", quoted(x->name));
     if (x->python[0])
-        fprintf(out, " (built for Python %s, %s)", x->python,
-                x->cuda ? x->build : "CPU");
+        fprintf(out, " (built for Python %s, %s)", escaped(x->python),
+                x->cuda ? escaped(x->build) : "CPU");
     fputc('\n', out);
 }
 
@@ -313,13 +313,13 @@ void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j)
     bool stale = torch_ext_stale(cfg);
     if (stale) {
         fprintf(out, "  %sstale%s: this folder is for Python %s and %s, but the current Python is %s", colour_on(cfg, "stale"),
-                colour_off(cfg), x->python,
-                x->cuda ? x->build : "CPU", cfg->env.python);
+                colour_off(cfg), escaped(x->python),
+                x->cuda ? escaped(x->build) : "CPU", escaped(cfg->env.python));
         if (cfg->env.torch_cuda > 0)
             fprintf(out, " with torch for CUDA %d.%d", cfg->env.torch_cuda / 1000, cfg->env.torch_cuda % 1000 / 10);
         else if (cfg->env.torch_cuda == 0)
             fputs(" with a CPU build of torch", out);
-        fprintf(out, "\n         (%s): it builds into another folder and never loads this one\n", cfg->env.source);
+        fprintf(out, "\n         (%s): it builds into another folder and never loads this one\n", escaped(cfg->env.source));
     }
     if (!stale && !torch_ext_failing(j))
         return;
@@ -327,7 +327,7 @@ void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j)
     size_t n = covering_ccs(cfg, obj, ccs, 64);
     char torch[256];
     format_torch_arch_list(ccs, n, false, torch, sizeof torch);
-    fprintf(out, "  fix: rm -rf '%s'\n", x->dir);
+    fprintf(out, "  fix: rm -rf %s\n", shell_quoted(x->dir));
     if (torch_ext_failing(j))
         fprintf(out, "       export TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch);
     if (torch_ext_failing(j) || stale)

@@ -1,0 +1,60 @@
+"""The small harness of the CLI test scripts that take FATCHECK FIXTURES_DIR FAKECUDA_DIR:
+run fatcheck as bytes, register tests, print TAP ("ok N"/"not ok N", a test returning
+"skip: why" is a skip)."""
+import os
+import subprocess
+import sys
+
+FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
+SOURCE_ROOT = os.path.dirname(FIXTURES)
+
+# Every run sees the stand-in libcuda.so.1 (tests/fakecuda) with no GPU unless a test says so.
+BASE_ENV = {k: v for k, v in os.environb.items()
+            if not k.startswith((b"CUDA_", b"FAKE_CUDA_")) and k != b"LD_LIBRARY_PATH"}
+BASE_ENV[b"LD_LIBRARY_PATH"] = os.fsencode(FAKECUDA)
+
+_tests = []
+
+
+def run(*args, cwd=None, env=None, timeout=60, preexec_fn=None):
+    """Runs fatcheck; returns (exit status, stdout bytes, stderr bytes). Arguments and
+    environment values may be str or bytes."""
+    full = dict(BASE_ENV)
+    for k, v in (env or {}).items():
+        full[os.fsencode(k)] = os.fsencode(v)
+    p = subprocess.run([FATCHECK] + [os.fsencode(a) for a in args], capture_output=True, cwd=cwd,
+                       env=full, timeout=timeout, preexec_fn=preexec_fn)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fx(name):
+    return os.path.join(FIXTURES, name)
+
+
+def test(fn):
+    _tests.append(fn)
+    return fn
+
+
+def eq(got, want, what=""):
+    if got != want:
+        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
+
+
+def main():
+    failed = 0
+    for n, fn in enumerate(_tests, 1):
+        try:
+            r = fn()
+            if isinstance(r, str) and r.startswith("skip"):
+                print("ok %d - %s # SKIP %s" % (n, fn.__name__, r[5:].strip()))
+            else:
+                print("ok %d - %s" % (n, fn.__name__))
+        except Exception as e:  # report and go on: every test runs
+            failed += 1
+            print("not ok %d - %s" % (n, fn.__name__))
+            for line in str(e).splitlines() or [repr(e)]:
+                print("#   " + line)
+        sys.stdout.flush()
+    print("1..%d" % len(_tests))
+    return 1 if failed else 0
