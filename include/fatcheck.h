@@ -261,6 +261,7 @@ typedef struct fc_target {
     int driver_cuda;          /* CUDA version the driver supports, or 0: assumed new enough */
     char name[96];            /* product name when known: "NVIDIA H200" */
     char source[160];         /* what named it: "GPU 0", "--gpu RTX 4090", "--arch-list 8.0+PTX" */
+    char uuid[96];            /* detected through NVML: "GPU-33ea3011-...", "MIG-..."; else "" */
 } fc_target;
 
 /* What the driver would do with one container on one target. The names are the driver's. */
@@ -346,9 +347,51 @@ FC_API int fc_ptx_isa_cuda_version(unsigned major, unsigned minor);
 /* The minimum Linux x86_64 driver for CUDA version V ("590.44.01"), or NULL if unknown. */
 FC_API const char *fc_cuda_min_driver(int cuda_version);
 
-/* Local GPUs through the CUDA Driver API (libcuda.so.1, loaded at run time). On success
- * fills up to MAX targets and returns how many in *n, with the driver's CUDA version in
- * each. Without a driver or GPU returns FC_ERR_UNSUPPORTED and says why in ERR. */
+/* ---- Local GPUs ---------------------------------------------------------------------
+ * The GPUs a CUDA program started now would see, with the CUDA version their driver
+ * supports: CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER are applied as the CUDA runtime
+ * applies them (docs/detection.md).
+ *
+ * Detection forks: the driver's libraries are loaded and asked in a child process, so that
+ * a crash, a hang or stray output of theirs stays there. The child's standard input and
+ * output are /dev/null (its standard error is the caller's); it lives until it answers or
+ * the time limit passes, when it is killed (SIGKILL) and reaped, or, if it is stuck in the
+ * kernel past that, left to be reaped when the caller exits. Nothing else process-wide is
+ * changed. Call it from a single-threaded program, or before starting threads: a child
+ * forked beside other threads may deadlock in the loader (the time limit then ends it). */
+
+typedef enum fc_detect_method {
+    FC_DETECT_AUTO = 0, /* NVML, and the Driver API where NVML cannot answer exactly as the
+                           runtime would (see docs/detection.md) */
+    FC_DETECT_NVML,     /* NVML (libnvidia-ml.so.1) only */
+    FC_DETECT_DRIVER,   /* the CUDA Driver API (libcuda.so.1, cuInit) only */
+} fc_detect_method;
+
+#define FC_DETECT_TIMEOUT_MS 5000u
+
+typedef struct fc_detect_options {
+    fc_detect_method method;
+    unsigned timeout_ms;  /* how long the child may take; 0 means FC_DETECT_TIMEOUT_MS */
+} fc_detect_options;
+
+/* Fills *O with the defaults: FC_DETECT_AUTO, FC_DETECT_TIMEOUT_MS. */
+FC_API void fc_detect_options_init(fc_detect_options *o);
+
+typedef struct fc_detect_info {
+    fc_detect_method answered_by; /* FC_DETECT_NVML or FC_DETECT_DRIVER; FC_DETECT_AUTO when
+                                     no answer came (a timeout, a crash) */
+    bool timed_out;
+    char note[320];               /* what CUDA_VISIBLE_DEVICES left out ("... stops at 'x' ..."),
+                                     as NVML's answer found it; or "" */
+    char driver_reason[320];      /* why the Driver API answered instead of NVML, or "" */
+} fc_detect_info;
+
+/* Fills up to MAX targets with the local GPUs, in the runtime's numbering ("GPU 0" is device
+ * 0), and returns how many in *N. Without a driver, a GPU, or an answer in time, returns
+ * FC_ERR_UNSUPPORTED and says why in ERR. OPTS may be NULL (the defaults), INFO NULL. */
+FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_detect_options *opts,
+                                    fc_detect_info *info, char *err, size_t err_size);
+/* The same with the default options. */
 FC_API fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size);
 
 /* Whether an image loads as it is, or is relocatable device code (-rdc) with references

@@ -1,21 +1,46 @@
-/* gpu.c - the local GPUs and driver, through the CUDA Driver API loaded at run time.
- * fatcheck has no build-time CUDA dependency: without libcuda.so.1, or without a GPU, the
- * answer is a message, not a failure of the program. */
+/* gpu.c - the local GPUs and driver, as a CUDA program started here would see them.
+ *
+ * Asked in a child process, under a time limit: NVML first (milliseconds), with
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER applied as the runtime applies them
+ * (visible_devices.c); the CUDA Driver API (cuInit, a fifth of a second on an H200) only
+ * where NVML is missing, fails, or cannot reproduce the runtime's answer. fatcheck has no
+ * build-time CUDA dependency: without a driver or a GPU the answer is a message. */
 #include <dlfcn.h>
 #include <errno.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "detect.h"
 #include "internal.h"
 
-/* What the detecting child sends back through its pipe. */
+/* What the child is doing, for the message when it runs out of time. */
+enum {
+    STAGE_START,
+    STAGE_NVML,
+    STAGE_DRIVER_LOAD,
+    STAGE_CU_INIT,
+    STAGE_DRIVER_QUERY,
+    STAGE_DONE,
+};
+
+/* Shared with the child (an anonymous shared mapping): its answer, and its stage while it
+ * works. */
 typedef struct detection {
+    volatile int stage;
     int status;
+    fc_detect_method by;
     size_t n;
-    char err[256];
+    char err[320];
+    char note[320];          /* what CUDA_VISIBLE_DEVICES left out */
+    char driver_reason[320]; /* why NVML gave way to the Driver API */
     fc_target targets[64];
 } detection;
 
@@ -43,15 +68,30 @@ static const char *error_name(void *lib, int code, char *buf, size_t size)
     return buf;
 }
 
-static fc_status detect(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
+/* " (CUDA_VISIBLE_DEVICES=...)" when it is set, for messages about finding no GPU. */
+static void visible_hint(char *buf, size_t size)
 {
-    *n = 0;
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    buf[0] = '\0';
+    if (v)
+        snprintf(buf, size, " (CUDA_VISIBLE_DEVICES=\"%.64s\")", v);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+            *c = '?';
+}
+
+/* The Driver API's answer: it applies CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER itself. */
+static fc_status detect_driver(detection *d, size_t max)
+{
+    d->n = 0;
+    d->by = FC_DETECT_DRIVER;
+    d->stage = STAGE_DRIVER_LOAD;
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        snprintf(err, err_size, "no CUDA driver (libcuda.so.1 could not be loaded)");
+        snprintf(d->err, sizeof d->err, "no CUDA driver (libcuda.so.1 could not be loaded)");
         return FC_ERR_UNSUPPORTED;
     }
-    fc_status st = FC_ERR_UNSUPPORTED;
+    /* libcuda is left loaded: unloading a driver library that started threads is unsafe. */
     cu_init_fn init = (cu_init_fn)dlsym(lib, "cuInit");
     cu_driver_version_fn version = (cu_driver_version_fn)dlsym(lib, "cuDriverGetVersion");
     cu_device_count_fn count = (cu_device_count_fn)dlsym(lib, "cuDeviceGetCount");
@@ -59,27 +99,32 @@ static fc_status detect(fc_target *out, size_t max, size_t *n, char *err, size_t
     cu_device_name_fn name = (cu_device_name_fn)dlsym(lib, "cuDeviceGetName");
     cu_device_attribute_fn attr = (cu_device_attribute_fn)dlsym(lib, "cuDeviceGetAttribute");
     if (!init || !version || !count || !get || !name || !attr) {
-        snprintf(err, err_size, "libcuda.so.1 lacks the driver API entry points");
-        goto cleanup;
+        snprintf(d->err, sizeof d->err, "libcuda.so.1 lacks the driver API entry points");
+        return FC_ERR_UNSUPPORTED;
     }
     int driver = 0, rc, devices = 0;
-    char ebuf[32];
+    char ebuf[32], hint[96];
     if ((rc = version(&driver)) != 0) {
-        snprintf(err, err_size, "cuDriverGetVersion failed: %s", error_name(lib, rc, ebuf, sizeof ebuf));
-        goto cleanup;
+        snprintf(d->err, sizeof d->err, "cuDriverGetVersion failed: %s", error_name(lib, rc, ebuf, sizeof ebuf));
+        return FC_ERR_UNSUPPORTED;
     }
-    if ((rc = init(0)) != 0) {
-        snprintf(err, err_size, "the CUDA driver (CUDA %d.%d) found no usable GPU: %s", driver / 1000,
-                 driver % 1000 / 10, error_name(lib, rc, ebuf, sizeof ebuf));
-        goto cleanup;
+    d->stage = STAGE_CU_INIT;
+    rc = init(0);
+    d->stage = STAGE_DRIVER_QUERY;
+    visible_hint(hint, sizeof hint);
+    if (rc != 0) {
+        snprintf(d->err, sizeof d->err, "the CUDA driver (CUDA %d.%d) found no usable GPU%s: %s", driver / 1000,
+                 driver % 1000 / 10, hint, error_name(lib, rc, ebuf, sizeof ebuf));
+        return FC_ERR_UNSUPPORTED;
     }
     if ((rc = count(&devices)) != 0 || devices <= 0) {
-        snprintf(err, err_size, "the CUDA driver (CUDA %d.%d) reports no GPU", driver / 1000, driver % 1000 / 10);
-        goto cleanup;
+        snprintf(d->err, sizeof d->err, "the CUDA driver (CUDA %d.%d) reports no GPU%s", driver / 1000,
+                 driver % 1000 / 10, hint);
+        return FC_ERR_UNSUPPORTED;
     }
-    for (int i = 0; i < devices && *n < max; i++) {
+    for (int i = 0; i < devices && d->n < max; i++) {
         int dev = 0, major = 0, minor = 0;
-        fc_target *t = &out[*n];
+        fc_target *t = &d->targets[d->n];
         memset(t, 0, sizeof *t);
         if (get(&dev, i) != 0 || attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != 0 ||
             attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != 0 || major < 1 || major > 99 ||
@@ -92,73 +137,240 @@ static fc_status detect(fc_target *out, size_t max, size_t *n, char *err, size_t
         t->tegra = fc_cc_is_tegra(t->cc); /* not CU_DEVICE_ATTRIBUTE_INTEGRATED: GB10 is integrated but takes desktop sm_120 code */
         t->driver_cuda = driver;
         snprintf(t->source, sizeof t->source, "GPU %d", i);
-        (*n)++;
+        d->n++;
     }
-    st = *n ? FC_OK : FC_ERR_UNSUPPORTED;
-    if (!*n)
-        snprintf(err, err_size, "no GPU answered the CUDA driver");
-cleanup:
-    /* libcuda is left loaded: unloading a driver library that started threads is unsafe. */
-    (void)lib;
-    return st;
+    if (!d->n) {
+        snprintf(d->err, sizeof d->err, "no GPU answered the CUDA driver");
+        return FC_ERR_UNSUPPORTED;
+    }
+    return FC_OK;
 }
 
-/* The driver is asked in a child process: CUDA cannot be used in a process forked after
- * cuInit, and --probe forks children that must initialise it themselves. A driver that
- * crashes while listing GPUs costs the child, not fatcheck. */
-fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
+/* NVML's answer. False when only the driver can give it (d->driver_reason says why). */
+static bool detect_nvml(detection *d, size_t max, fc_status *st)
+{
+    d->stage = STAGE_NVML;
+    d->by = FC_DETECT_NVML;
+    fc_gpu_list *list = calloc(1, sizeof *list);
+    if (!list) {
+        snprintf(d->driver_reason, sizeof d->driver_reason, "NVML: out of memory");
+        return false;
+    }
+    bool no_cuda = false;
+    char err[sizeof d->err];
+    fc_status ls = fc_nvml_list(list, &no_cuda, err, sizeof err);
+    if (ls != FC_OK) {
+        free(list);
+        if (no_cuda) { /* the driver cannot do better: it is the library that is missing */
+            snprintf(d->err, sizeof d->err, "%s", err);
+            *st = FC_ERR_UNSUPPORTED;
+            return true;
+        }
+        snprintf(d->driver_reason, sizeof d->driver_reason, "%s", err);
+        return false;
+    }
+    fc_visible vis;
+    fc_visible_devices(list, getenv("CUDA_VISIBLE_DEVICES"), getenv("CUDA_DEVICE_ORDER"), &vis);
+    if (vis.ask_driver) {
+        snprintf(d->driver_reason, sizeof d->driver_reason, "%s", vis.note);
+        free(list);
+        return false;
+    }
+    snprintf(d->note, sizeof d->note, "%s", vis.note);
+    for (size_t i = 0; i < vis.n && d->n < max; i++) {
+        const fc_gpu *g = &list->gpus[vis.picks[i].gpu];
+        fc_target *t = &d->targets[d->n++];
+        memset(t, 0, sizeof *t);
+        t->cc = g->cc; /* a MIG device runs its parent's code */
+        t->tegra = fc_cc_is_tegra(t->cc);
+        t->driver_cuda = list->driver_cuda;
+        const char *name = g->name, *uuid = g->uuid;
+        if (vis.picks[i].mig >= 0) {
+            const fc_mig_device *m = &g->mig[vis.picks[i].mig];
+            name = m->name[0] ? m->name : g->name;
+            uuid = m->uuid;
+        }
+        snprintf(t->name, sizeof t->name, "%s", name);
+        snprintf(t->uuid, sizeof t->uuid, "%s", uuid);
+        snprintf(t->source, sizeof t->source, "GPU %zu", i);
+    }
+    *st = FC_OK;
+    if (!d->n) {
+        int v = list->driver_cuda;
+        if (vis.note[0])
+            snprintf(d->err, sizeof d->err, "%s", vis.note);
+        else
+            snprintf(d->err, sizeof d->err, "the NVIDIA driver (CUDA %d.%d) lists no GPU", v / 1000, v % 1000 / 10);
+        *st = FC_ERR_UNSUPPORTED;
+    }
+    free(list);
+    return true;
+}
+
+static void child_main(detection *d, const fc_detect_options *o)
+{
+    size_t max = sizeof d->targets / sizeof *d->targets;
+    fc_status st = FC_ERR_UNSUPPORTED;
+    if (o->method == FC_DETECT_DRIVER || !detect_nvml(d, max, &st)) {
+        if (o->method == FC_DETECT_NVML)
+            snprintf(d->err, sizeof d->err, "%s", d->driver_reason);
+        else
+            st = detect_driver(d, max);
+    }
+    d->status = st;
+    d->stage = STAGE_DONE;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Waits for the child's one-byte "done" until DEADLINE; 1 done, 0 died without it, -1 out
+ * of time. */
+static int wait_done(int fd, double deadline)
+{
+    for (;;) {
+        double left = deadline - now_ms();
+        if (left <= 0)
+            return -1;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, left > 1e6 ? 1000000 : (int)left + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return 0;
+        if (r == 0)
+            continue; /* the deadline is checked above */
+        char c;
+        ssize_t got = read(fd, &c, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        return got == 1;
+    }
+}
+
+/* Reaps the child, giving up after about a second: one stuck in the kernel (a wedged
+ * driver) outlives SIGKILL, and waiting for it would be the hang this code prevents. */
+static void reap(pid_t pid)
+{
+    for (int i = 0; i < 1000; i++) {
+        int status;
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR))
+            return;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+}
+
+/* Where the child was when it ran out of time or died. */
+static const char *stage_text(int stage)
+{
+    switch (stage) {
+    case STAGE_NVML: return "in NVML (libnvidia-ml.so.1)";
+    case STAGE_DRIVER_LOAD: return "loading libcuda.so.1";
+    case STAGE_CU_INIT: return "in the CUDA driver's cuInit";
+    case STAGE_DRIVER_QUERY: return "asking the CUDA driver";
+    default: return "starting";
+    }
+}
+
+void fc_detect_options_init(fc_detect_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = FC_DETECT_AUTO;
+    o->timeout_ms = FC_DETECT_TIMEOUT_MS;
+}
+
+fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_detect_options *opts,
+                             fc_detect_info *info, char *err, size_t err_size)
 {
     *n = 0;
+    fc_detect_options defaults;
+    fc_detect_info scratch;
+    if (!opts) {
+        fc_detect_options_init(&defaults);
+        opts = &defaults;
+    }
+    if (!info)
+        info = &scratch;
+    memset(info, 0, sizeof *info);
+    unsigned timeout = opts->timeout_ms ? opts->timeout_ms : FC_DETECT_TIMEOUT_MS;
+    detection *d = mmap(NULL, sizeof *d, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (d == MAP_FAILED) {
+        snprintf(err, err_size, "cannot look for GPUs: %s", strerror(errno));
+        return FC_ERR_NOMEM;
+    }
     int fds[2];
-    if (pipe(fds) != 0) {
-        snprintf(err, err_size, "cannot ask the CUDA driver: %s", strerror(errno));
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        snprintf(err, err_size, "cannot look for GPUs: %s", strerror(errno));
+        munmap(d, sizeof *d);
         return FC_ERR_IO;
     }
     fflush(NULL);
+    double deadline = now_ms() + timeout;
     pid_t pid = fork();
     if (pid < 0) {
+        snprintf(err, err_size, "cannot look for GPUs: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
-        snprintf(err, err_size, "cannot ask the CUDA driver: %s", strerror(errno));
+        munmap(d, sizeof *d);
         return FC_ERR_IO;
     }
     if (pid == 0) {
         close(fds[0]);
-        detection *d = calloc(1, sizeof *d);
-        if (d) {
-            d->status = detect(d->targets, sizeof d->targets / sizeof *d->targets, &d->n, d->err, sizeof d->err);
-            const uint8_t *p = (const uint8_t *)d;
-            size_t left = sizeof *d;
-            while (left) {
-                ssize_t w = write(fds[1], p, left);
-                if (w < 0 && errno == EINTR)
-                    continue;
-                if (w <= 0)
-                    break;
-                p += w;
-                left -= (size_t)w;
-            }
-        }
+        int done_fd = fc_child_stdio(fds[1]);
+        child_main(d, opts);
+        (void)!write(done_fd, "x", 1);
         _exit(0);
     }
     close(fds[1]);
-    detection *d = calloc(1, sizeof *d);
-    bool got = d && fc_read_all(fds[0], d, sizeof *d);
+    int done = wait_done(fds[0], deadline);
     close(fds[0]);
-    int wstatus;
-    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-        ;
-    fc_status st;
-    if (!got) {
-        snprintf(err, err_size, "the CUDA driver failed while listing GPUs");
-        st = FC_ERR_UNSUPPORTED;
+    if (done < 0)
+        kill(pid, SIGKILL);
+    reap(pid);
+    fc_status st = FC_ERR_UNSUPPORTED;
+    if (done < 0) {
+        info->timed_out = true;
+        snprintf(err, err_size, "no answer about the local GPUs within %g s: stuck %s", timeout / 1000.0,
+                 stage_text(d->stage));
+    } else if (!done || d->stage != STAGE_DONE) {
+        snprintf(err, err_size, "the process asking about the local GPUs died %s", stage_text(d->stage));
     } else {
-        st = (fc_status)d->status;
-        for (size_t i = 0; i < d->n && i < max; i++)
-            out[(*n)++] = d->targets[i];
-        if (st != FC_OK)
-            snprintf(err, err_size, "%s", d->err);
+        /* The child's libraries could write anywhere in its memory, this page included:
+         * nothing read back is trusted further than its bounds. */
+        info->answered_by = d->by == FC_DETECT_NVML || d->by == FC_DETECT_DRIVER ? d->by : FC_DETECT_AUTO;
+        d->note[sizeof d->note - 1] = '\0';
+        d->driver_reason[sizeof d->driver_reason - 1] = '\0';
+        snprintf(info->note, sizeof info->note, "%s", d->note);
+        if (info->answered_by == FC_DETECT_DRIVER)
+            snprintf(info->driver_reason, sizeof info->driver_reason, "%s", d->driver_reason);
+        size_t got = d->n;
+        for (size_t i = 0; d->status == FC_OK && i < got && i < max && i < sizeof d->targets / sizeof *d->targets; i++) {
+            fc_target t = d->targets[i];
+            if (t.cc < 10 || t.cc > 999)
+                continue;
+            t.name[sizeof t.name - 1] = '\0';
+            t.uuid[sizeof t.uuid - 1] = '\0';
+            t.source[sizeof t.source - 1] = '\0';
+            out[(*n)++] = t;
+        }
+        if (*n)
+            st = FC_OK;
+        else {
+            d->err[sizeof d->err - 1] = '\0';
+            snprintf(err, err_size, "%s", d->err[0] ? d->err : "no GPU found");
+        }
     }
-    free(d);
+    munmap(d, sizeof *d);
     return st;
+}
+
+fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
+{
+    return fc_detect_gpus_ext(out, max, n, NULL, NULL, err, err_size);
 }

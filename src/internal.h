@@ -223,6 +223,11 @@ fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_siz
 fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
                          const uint8_t **bytes, size_t *len);
 
+/* In a child that loads the driver's libraries: their writes to standard output would land
+ * in ours (a --json document) and their reads of standard input would take ours, so both
+ * become /dev/null; standard error stays. KEEP, a descriptor the child needs, is moved
+ * above 2 first if it sits at 0..2; returns where it is now (pipe_io.c). */
+int fc_child_stdio(int keep);
 /* Reads or writes exactly N bytes on a pipe; false on end of file or an error (pipe_io.c). */
 bool fc_read_all(int fd, void *buf, size_t n);
 bool fc_write_all(int fd, const void *buf, size_t n);

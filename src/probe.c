@@ -90,7 +90,9 @@ static fc_status start_child(fc_prober *p)
     if (pid == 0) {
         close(down[1]);
         close(up[0]);
-        child_main(down[0], up[1]);
+        int in = fc_child_stdio(down[0]);
+        int out = fc_child_stdio(up[1]);
+        child_main(in, out);
         _exit(0);
     }
     close(down[0]);

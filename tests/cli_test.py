@@ -14,11 +14,22 @@ import tempfile
 FATCHECK, FIXTURES, GOLDEN, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:5])
 results = []
 
-# Every run sees the stand-in libcuda.so.1 (tests/fakecuda), with no GPU unless a test says
+# Every run sees the stand-in libcuda.so.1 and libnvidia-ml.so.1 (tests/fakecuda), with no GPU unless a test says
 # so, and none of the driver's JIT variables: the answers must not depend on this machine.
 BASE_ENV = {k: v for k, v in os.environ.items()
             if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
-BASE_ENV["LD_LIBRARY_PATH"] = FAKECUDA
+FAKENVML = os.path.join(FAKECUDA, "nvml")
+BASE_ENV["LD_LIBRARY_PATH"] = FAKECUDA + ":" + FAKENVML
+# With no GPU there and none named, every run says so first on standard error: an exit
+# status of 0 with nothing judged is never silent.
+NO_GPU = ("fatcheck: warning: not judging any GPU: the NVIDIA driver (CUDA 13.0) lists no GPU; "
+          "name target GPUs with --gpu or --arch-list\n")
+
+
+def after_no_gpu(err):
+    """ERR without the leading no-GPU warning, which must be there."""
+    assert err.startswith(NO_GPU), err
+    return err[len(NO_GPU):]
 
 
 def run(*args, cwd=None, timeout=60, env=None, input_text=None):
@@ -77,7 +88,7 @@ def usage_errors_exit_2_with_a_pointer_to_help():
 @test
 def summary_of_an_executable():
     rc, out, err = run(fx("app"))
-    eq((rc, err), (0, ""))
+    eq((rc, err), (0, NO_GPU))
     eq(out, fx("app") + ": 2 containers in .nv_fatbin\n"
             "  cubin        2  sm_86:2\n"
             "  ptx          1  compute_86:1\n"
@@ -111,7 +122,7 @@ def summary_separates_embedded_containers():
 def bad_inputs_get_one_line_each_and_the_rest_is_reported():
     rc, out, err = run(fx("no-such-file"), fx("ptx_only.fatbin"), fx("make-fixtures.sh"))
     eq(rc, 3)
-    eq(err, "fatcheck: %s: cannot open: No such file or directory\n"
+    eq(err, NO_GPU + "fatcheck: %s: cannot open: No such file or directory\n"
             "fatcheck: %s: not an ELF file, archive, fat binary, cubin, PTX file or package\n"
             % (fx("no-such-file"), fx("make-fixtures.sh")))
     assert out.startswith(fx("ptx_only.fatbin") + ": 1 container (bare fat binary)\n"), out
@@ -126,6 +137,7 @@ def damaged_file_names_the_offset_and_keeps_what_was_read():
         open(p, "wb").write(data)
         rc, out, err = run(p, fx("app"))
         eq(rc, 3)
+        err = after_no_gpu(err)
         eq(err.count("\n"), 1)
         assert err.startswith("fatcheck: %s: offset 0x0: container of 111064 bytes runs past the end" % p), err
         assert fx("app") + ": 2 containers" in out
@@ -140,9 +152,9 @@ def fifo_is_refused_without_blocking():
         fifo = os.path.join(d, "fifo")
         os.mkfifo(fifo)
         rc, out, err = run(fifo, timeout=20)
-        eq((rc, err), (3, "fatcheck: %s: not a regular file\n" % fifo))
+        eq((rc, err), (3, NO_GPU + "fatcheck: %s: not a regular file\n" % fifo))
         rc, out, err = run(d, timeout=20)  # inside a directory it is skipped quietly
-        eq((rc, out, err), (0, "", ""))
+        eq((rc, out, err), (0, "", NO_GPU))
 
 
 @test
@@ -217,11 +229,24 @@ def json_escapes_odd_file_names():
         eq(base64.b64decode(doc["files"][0]["path_bytes"]), name)
 
 
-H200_AND_4090 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0;NVIDIA GeForce RTX 4090:8.9", "FAKE_CUDA_DRIVER": "13000"}
+H200_AND_4090 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0:bus=2;NVIDIA GeForce RTX 4090:8.9:bus=1", "FAKE_CUDA_DRIVER": "13000"}
+# Two GPUs of one model, as on the 2-GPU H200 machine (docs/detection.md).
+TWO_H200 = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0:uuid=GPU-33ea3011-d795-9321-b26f-fa72c6fe6db3:bus=24;"
+                                 "NVIDIA H200:9.0:uuid=GPU-6faf1c9a-1e77-926f-9b99-f7d31485d4df:bus=42"}
+U0, U1 = "GPU-33ea3011-d795-9321-b26f-fa72c6fe6db3", "GPU-6faf1c9a-1e77-926f-9b99-f7d31485d4df"
+
+
+def detected(env, *args):
+    """The targets (source, target, name, uuid), detection record and stderr of a --json run."""
+    rc, out, err = run("--json", *args, fx("app"), env=env)
+    doc = json.loads(out)
+    return [(t["source"], t["target"], t["name"], t.get("uuid")) for t in doc["targets"]], doc.get("detection"), \
+        doc.get("targets_note"), err
 
 
 @test
-def local_gpus_are_detected_through_the_driver_api():
+def local_gpus_of_two_models_are_numbered_by_the_driver():
+    # Fastest first is the runtime's own heuristic: with two models, only the driver can say.
     rc, out, err = run(fx("app"), env=H200_AND_4090)
     eq(rc, 0)
     eq(out.splitlines()[:4], ["judging for:", "  sm_90 (GPU 0: NVIDIA H200)", "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090)",
@@ -231,23 +256,177 @@ def local_gpus_are_detected_through_the_driver_api():
     doc = json.loads(run("--json", fx("app"), env=H200_AND_4090)[1])
     eq([(t["target"], t["name"], t["source"], t["driver_cuda"]) for t in doc["targets"]],
        [("sm_90", "NVIDIA H200", "GPU 0", "13.0"), ("sm_89", "NVIDIA GeForce RTX 4090", "GPU 1", "13.0")])
+    eq(doc["detection"]["by"], "driver")
+    assert doc["detection"]["driver_reason"].startswith("GPUs of different models"), doc["detection"]
+    # In PCI bus order NVML can answer, and agrees with the driver: the RTX 4090 is on bus 1.
+    pci = dict(H200_AND_4090, CUDA_DEVICE_ORDER="PCI_BUS_ID")
+    targets, how, note, err = detected(pci)
+    eq([t[:3] for t in targets], [("GPU 0", "sm_89", "NVIDIA GeForce RTX 4090"), ("GPU 1", "sm_90", "NVIDIA H200")])
+    eq(how["by"], "nvml")
+    eq([t[:3] for t in detected(dict(pci, LD_LIBRARY_PATH=FAKECUDA))[0]], [t[:3] for t in targets])
+    for order in ["FASTEST_FIRST", "SLOWEST_FIRST"]:
+        eq(detected(dict(TWO_H200, CUDA_DEVICE_ORDER=order))[1]["by"], "nvml" if order == "FASTEST_FIRST" else "driver")
 
 
 @test
-def no_driver_or_no_gpu_is_a_note_not_a_failure():
+def cuda_visible_devices_as_the_runtime_applies_it():
+    both = "judged through NVML, and the stand-in driver (which applies the variable itself) agrees"
+    cases = [  # value (None: unset), the GPUs seen, a word of the note
+        (None, [U0, U1], None),
+        ("0", [U0], None),
+        ("1", [U1], None),
+        ("1,0", [U1, U0], None),
+        ("", [], "set and empty"),
+        ("GPU-6faf", [U1], None),
+        (U0, [U0], None),
+        ("GPU-", [], "several GPUs"),
+        ("GPU-ffff", [], "no GPU has that UUID"),
+        ("MIG-5c1e0cbd-7d5c-5c21-a5c5-5d5f3e5e5e5e", [], "no such MIG device"),
+        ("0,nonsense,1", [U0], "stops at 'nonsense'"),
+        ("0,0", [U0], "named before"),
+        ("1," + U1, [U1], "named before"),
+        ("nonsense", [], "starts with 'nonsense'"),
+        ("-1,0", [], "starts with '-1'"),
+        ("0,2,1", [U0], "stops at '2' (no such GPU)"),
+    ]
+    for value, want, word in cases:
+        env = dict(TWO_H200)
+        if value is not None:
+            env["CUDA_VISIBLE_DEVICES"] = value
+        targets, how, note, err = detected(env)
+        eq([t[3] for t in targets], want, value)
+        eq([t[0] for t in targets], ["GPU %d" % i for i in range(len(want))], value)
+        eq(how["by"], "nvml", value)
+        if word:
+            text = note if not want else how["note"]
+            assert word in text, (value, text)
+            if not want:
+                eq(err, "fatcheck: warning: not judging any GPU: %s\n" % note, value)
+        else:
+            eq(how["note"], None, value)
+        driver = detected(dict(env, LD_LIBRARY_PATH=FAKECUDA))
+        eq(driver[1]["by"], "driver", value)
+        eq([t[:3] for t in driver[0]], [t[:3] for t in targets], "%s: %s" % (value, both))
+    # Forms the guide leaves open are the driver's to read.
+    for value in [" 1", "01", "+1", "1x", "gpu-6faf", "0,,1"]:
+        targets, how, note, err = detected(dict(TWO_H200, CUDA_VISIBLE_DEVICES=value))
+        eq(how["by"], "driver", value)
+        assert how["driver_reason"].startswith("CUDA_VISIBLE_DEVICES entry"), how
+
+
+@test
+def mig_devices_are_judged_by_their_parent():
+    a100 = {"FAKE_CUDA_DEVICES": "NVIDIA A100-SXM4-80GB:8.0:mig=MIG-aaaaaaaa-1111-2222-3333-444444444444/"
+                                 "NVIDIA A100-SXM4-80GB MIG 3g.40gb+MIG-bbbbbbbb-1111-2222-3333-444444444444/"
+                                 "NVIDIA A100-SXM4-80GB MIG 4g.40gb;NVIDIA A100-SXM4-80GB:8.0"}
+    targets, how, note, err = detected(dict(a100, CUDA_VISIBLE_DEVICES="MIG-bbbbbbbb-1111-2222-3333-444444444444"))
+    eq(targets, [("GPU 0", "sm_80", "NVIDIA A100-SXM4-80GB MIG 4g.40gb", "MIG-bbbbbbbb-1111-2222-3333-444444444444")])
+    eq(how["by"], "nvml")
+    # Which MIG device, numbered how, beside what: the driver's to say.
+    for value in [None, "0", "1", "MIG-aaaaaaaa-1111-2222-3333-444444444444,MIG-bbbbbbbb-1111-2222-3333-444444444444",
+                  "MIG-aaaaaaaa", "MIG-GPU-00000001-1111-2222-3333-444444444444/1/0"]:
+        env = dict(a100) if value is None else dict(a100, CUDA_VISIBLE_DEVICES=value)
+        targets, how, note, err = detected(env)
+        eq(how["by"], "driver", value)
+        assert all(t[1] == "sm_80" for t in targets), targets
+
+
+@test
+def nvml_failures_leave_the_answer_to_the_driver():
+    for env, reason in [({"FAKE_NVML_INIT": "9"}, "nvmlInit failed: Driver Not Loaded"),
+                        ({"FAKE_NVML_DENY": "1"}, "NVML could not describe GPU 1: Insufficient Permissions"),
+                        ({"LD_LIBRARY_PATH": FAKECUDA}, "no NVML (libnvidia-ml.so.1 could not be loaded)")]:
+        targets, how, note, err = detected(dict(TWO_H200, **env))
+        eq((how["by"], how["driver_reason"]), ("driver", reason), env)
+        eq([t[:3] for t in targets], [("GPU 0", "sm_90", "NVIDIA H200"), ("GPU 1", "sm_90", "NVIDIA H200")])
+
+
+@test
+def no_driver_or_no_gpu_is_said_on_stderr_whatever_it_is():
+    suffix = "; name target GPUs with --gpu or --arch-list"
     for env, reason in [({"LD_LIBRARY_PATH": "/nonexistent"}, "no CUDA driver (libcuda.so.1 could not be loaded)"),
-                        ({"FAKE_CUDA_INIT": "100"}, "the CUDA driver (CUDA 13.0) found no usable GPU: CUDA_ERROR_NO_DEVICE"),
-                        ({}, "the CUDA driver (CUDA 13.0) reports no GPU")]:
+                        ({"FAKE_NVML_INIT": "9", "FAKE_CUDA_INIT": "100"},
+                         "the CUDA driver (CUDA 13.0) found no usable GPU: CUDA_ERROR_NO_DEVICE"),
+                        ({"LD_LIBRARY_PATH": FAKECUDA}, "the CUDA driver (CUDA 13.0) reports no GPU"),
+                        ({}, "the NVIDIA driver (CUDA 13.0) lists no GPU"),
+                        (dict(TWO_H200, LD_LIBRARY_PATH=FAKENVML),  # a container without "compute"
+                         "NVML sees the driver, but libcuda.so.1 could not be loaded, so no CUDA program here can "
+                         "use a GPU (in a container: NVIDIA_DRIVER_CAPABILITIES lacks \"compute\")")]:
+        warning = "fatcheck: warning: not judging any GPU: %s%s\n" % (reason, suffix)
         rc, out, err = run("--json", fx("app"), env=env)
-        eq(rc, 0, env)
+        eq((rc, err), (0, warning), env)
         doc = json.loads(out)
-        eq(doc["targets"], [])
-        eq(doc["targets_note"], reason + "; name target GPUs with --gpu or --arch-list")
-        rc, out, err = run(fx("app"), env=env)
-        eq((rc, err), (0, ""), "no note on a non-terminal stderr")
-        assert "judging" not in out
-        rc, out, err = run("--gpu", "sm_90", fx("app"), env=env)
+        eq((doc["targets"], doc["targets_note"]), ([], reason + suffix))
+        for args in [[], ["-l"], ["--list-elf"], ["--quiet"]]:
+            rc, out, err = run(*args, fx("app"), env=env)
+            eq((rc, err), (0, warning), args)
+            assert "judging" not in out
+        rc, out, err = run("--require-targets", fx("app"), env=env)
+        eq((rc, err), (6, warning.replace("warning:", "error:")), env)
+        rc, out, err = run("--gpu", "sm_90", "--require-targets", fx("app"), env=env)
+        eq((rc, err), (0, ""))
         assert out.startswith("judging for:\n  sm_90 (--gpu sm_90)\n  driver assumed new enough"), out
+    # An input that cannot be read is exit 3; with no target and --require-targets, 6 comes first.
+    eq(run("--require-targets", fx("missing"), fx("app"))[0], 6)
+    eq(run("--require-targets", fx("app"), env=TWO_H200)[0], 0)
+
+
+def processes_with(marker):
+    """Processes whose environment holds MARKER (children left behind)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if marker.encode() in open("/proc/%s/environ" % pid, "rb").read():
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+@test
+def a_driver_that_never_answers_is_given_up_on():
+    import time
+    import uuid
+    for env, stuck in [({"FAKE_NVML_HANG": "1"}, "in NVML (libnvidia-ml.so.1)"),
+                       ({"FAKE_CUDA_HANG": "1", "LD_LIBRARY_PATH": FAKECUDA}, "in the CUDA driver's cuInit"),
+                       ({"FAKE_CUDA_HANG": "1", "CUDA_VISIBLE_DEVICES": " 1"}, "in the CUDA driver's cuInit")]:
+        marker = "FATCHECK_TEST_MARK=" + uuid.uuid4().hex
+        env = dict(TWO_H200, **env)
+        env[marker.split("=")[0]] = marker.split("=")[1]
+        t = time.monotonic()
+        rc, out, err = run("--json", "--detect-timeout", "0.3", fx("app"), env=env, timeout=20)
+        took = time.monotonic() - t
+        eq(rc, 0)
+        reason = "no answer about the local GPUs within 0.3 s: stuck %s; allow more time with --detect-timeout" % stuck
+        eq(json.loads(out)["targets_note"], reason + "; name target GPUs with --gpu or --arch-list")
+        assert took < 5, took
+        time.sleep(0.1)
+        eq(processes_with(marker), [], "the stuck child was killed")
+        rc, out, err = run("--require-targets", fx("app"), env=dict(env, FATCHECK_DETECT_TIMEOUT="0.2"))
+        eq(rc, 6)
+        assert "within 0.2 s" in err, err
+    # The default is 5 s; the option beats the variable; both are checked.
+    rc, out, err = run("--detect-timeout", "0.2", fx("app"), env=dict(TWO_H200, FAKE_NVML_HANG="1",
+                                                                       FATCHECK_DETECT_TIMEOUT="600"))
+    assert "within 0.2 s" in err, err
+    for bad in ["0", "601", "-1", "1.2345", "x", ".5", "1."]:
+        eq(run("--detect-timeout", bad, fx("app"))[0], 2, bad)
+        eq(run(fx("app"), env={"FATCHECK_DETECT_TIMEOUT": bad})[0], 2, bad)
+
+
+@test
+def driver_libraries_writing_to_stdout_do_not_reach_it():
+    chatty = dict(TWO_H200, FAKE_CUDA_STDOUT="libcuda says hello\n", FAKE_NVML_STDOUT="nvml says hello\n")
+    for env in [chatty, dict(chatty, LD_LIBRARY_PATH=FAKECUDA)]:
+        rc, out, err = run("--json", fx("app"), env=env)
+        eq(len(json.loads(out)["targets"]), 2)
+        assert "hello" not in out + err, out + err
+    rc, out, err = run("--json", "--probe", fx("app"), env=chatty)
+    eq(len(json.loads(out)["targets"]), 2)
+    # and takes nothing from our standard input
+    rc, out, err = run(fx("app"), env=dict(chatty, FAKE_NVML_STDIN="1"), input_text="what fatcheck might read\n")
+    assert "what fatcheck" not in err, err
+    eq(rc, 0)
 
 
 def torch_cache(tmp):
@@ -437,7 +616,7 @@ def packages_are_read_without_unpacking():
     for name, members in want.items():
         path = os.path.join(PKG, name)
         rc, out, err = run("--json", path)
-        eq((rc, err), (0, ""), name)
+        eq((rc, err), (0, NO_GPU), name)
         doc = json.loads(out)
         eq([(f["path"], f["member"]) for f in doc["files"]], [(path, m) for m in members], name)
         multi = [f for f in doc["files"] if f["member"].endswith("libmulti.so")][0]
@@ -461,6 +640,7 @@ def damaged_package_is_one_error_and_the_rest_is_reported():
         open(bad, "wb").write(data[:len(data) // 2])
         rc, out, err = run(bad, fx("app"))
         eq(rc, 3)
+        err = after_no_gpu(err)
         eq(err.count("\n"), 1, err)
         assert err.startswith("fatcheck: %s" % bad), err
         assert fx("app") + ": 2 containers" in out
@@ -469,7 +649,7 @@ def damaged_package_is_one_error_and_the_rest_is_reported():
 @test
 def packages_in_directories_only_when_asked():
     rc, out, err = run(PKG)
-    eq((rc, out, err), (0, "", ""))
+    eq((rc, out, err), (0, "", NO_GPU))
     rc, out, err = run("--packages", PKG)
     eq(rc, 0)
     eq(len([l for l in out.splitlines() if not l.startswith(" ")]), 17, out)  # 1 + 3 + 1 + 4 x 3
@@ -611,6 +791,8 @@ def json_outputs_follow_the_schema():
                 (["--json", "--torch-extensions", "--python", "3.12", version], h200),
                 (["--json", PKG + "/libs.tar.gz", PKG + "/image.tar"], {}),
                 (["--json", fx("app")], {"LD_LIBRARY_PATH": "/nonexistent"}),
+                (["--json", fx("app")], dict(TWO_H200, CUDA_VISIBLE_DEVICES="0,x")),
+                (["--json", fx("app")], H200_AND_4090),
                 (["--json", "--arch-list", "Ampere"], {})]
         for args, env in runs:
             doc = json.loads(run(*args, env=env)[1])
@@ -680,7 +862,7 @@ def progress_on_a_terminal_only_and_erased():
     eq(rc, 0)
     assert "fatcheck: 1 files... " in err and err.endswith("\r\x1b[K"), repr(err[-200:])
     rc, out, err = run(FIXTURES)
-    eq(err, "")
+    eq(err, NO_GPU)
 
 
 @test
@@ -693,7 +875,7 @@ def quiet_shows_only_problems():
     eq([l for l in out.splitlines() if not l.startswith(" ")], [fx("app") + ": 2 containers in .nv_fatbin"])
     rc, out, err = run("--quiet", fx("missing"), fx("app"))
     eq((rc, out), (3, ""))
-    eq(err, "fatcheck: %s: cannot open: No such file or directory\n" % fx("missing"))
+    eq(err, NO_GPU + "fatcheck: %s: cannot open: No such file or directory\n" % fx("missing"))
 
 
 @test

@@ -53,6 +53,8 @@ void print_targets_header(FILE *out, const config *cfg)
         fprintf(out, "  %s\n", driver);
     }
     free(driver);
+    if (cfg->detect_note[0])
+        fprintf(out, "note: %s\n", escaped(cfg->detect_note));
     if (cfg->jit.force_ptx_jit)
         fputs("note: CUDA_FORCE_PTX_JIT is set: the driver ignores cubins and compiles PTX\n", out);
     if (cfg->jit.disable_ptx_jit)
@@ -103,6 +105,8 @@ void json_targets_and_advice(FILE *out, const config *cfg)
                 cc_text(tg->cc, cc, sizeof cc), tg->tegra ? "true" : "false");
         json_field(out, ",\"name\":", tg->name[0] ? tg->name : NULL);
         json_field(out, ",\"source\":", tg->source);
+        if (tg->uuid[0])
+            json_field(out, ",\"uuid\":", tg->uuid);
         if (tg->driver_cuda)
             fprintf(out, ",\"driver_cuda\":\"%d.%d\",\"driver_assumed\":false", tg->driver_cuda / 1000,
                     tg->driver_cuda % 1000 / 10);
@@ -113,6 +117,13 @@ void json_targets_and_advice(FILE *out, const config *cfg)
     fputs("]", out);
     if (!cfg->n_targets && cfg->no_target_reason[0]) {
         json_field(out, ",\n\"targets_note\":", cfg->no_target_reason);
+    }
+    if (cfg->detect_ran) {
+        fputs(",\n\"detection\":{\"by\":", out);
+        json_string(out, cfg->detected_by);
+        json_field(out, ",\"note\":", cfg->detect_note[0] ? cfg->detect_note : NULL);
+        json_field(out, ",\"driver_reason\":", cfg->detect_driver_reason[0] ? cfg->detect_driver_reason : NULL);
+        fputs("}", out);
     }
     fprintf(out, ",\n\"jit_policy\":{\"CUDA_FORCE_PTX_JIT\":%s,\"CUDA_DISABLE_PTX_JIT\":%s}",
             cfg->jit.force_ptx_jit ? "true" : "false", cfg->jit.disable_ptx_jit ? "true" : "false");

@@ -16,6 +16,7 @@ enum {
     EXIT_INPUT = 3,       /* some input could not be read or decoded (the rest was reported) */
     EXIT_INTERNAL = 4,    /* out of memory, or the output could not be written */
     EXIT_ARCH_LIST = 5,   /* --arch-list: a file does not hold exactly what the list builds */
+    EXIT_NO_TARGETS = 6,  /* --require-targets: no target named, none detected */
 };
 
 typedef enum output_mode {

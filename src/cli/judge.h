@@ -22,6 +22,10 @@ typedef struct config {
     bool probe;
     fc_prober *prober;
     char no_target_reason[640]; /* why there are no targets, when there are none */
+    bool detect_ran;            /* the local GPUs were looked for */
+    const char *detected_by;    /* "nvml", "driver", or NULL: who answered */
+    char detect_note[320];      /* fc_detect_info.note: what CUDA_VISIBLE_DEVICES left out */
+    char detect_driver_reason[320]; /* fc_detect_info.driver_reason */
     /* --torch-extensions: the extension being scanned, and the current Python/torch */
     bool quiet;              /* text: only files with problems */
     bool kernels;            /* --kernels: read every image's kernels */

@@ -23,6 +23,8 @@ static const char usage_text[] =
     "      --gpus-from FILE   nvidia-smi --query-gpu CSV or kubectl get nodes -o json\n"
     "      --strict           exit 1 on partial verdicts too\n"
     "      --probe            ask the local driver to load every container\n"
+    "      --require-targets  exit 6 when no target GPU is named or detected\n"
+    "      --detect-timeout S seconds GPU detection may take (default 5)\n"
     "Output (default: a summary per file):\n"
     "  -l, --list             a line per image       --json       one JSON document\n"
     "      --list-elf         cubins as cuobjdump --list-elf; --list-ptx for PTX\n"
@@ -39,7 +41,8 @@ static const char usage_text[] =
     "  -h, --help, -V, --version\n"
     "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict:\n"
     "some module); 2 usage error; 3 an input could not be read or decoded;\n"
-    "4 internal or output error; 5 a file does not hold what --arch-list builds.\n"
+    "4 internal or output error; 5 a file does not hold what --arch-list builds;\n"
+    "6 no target GPU to judge, with --require-targets.\n"
     "Examples:\n"
     "  fatcheck /usr/local/cuda/lib64/libcublasLt.so.13\n"
     "  fatcheck --gpu H100,L4 --driver 550.54.14 dist/*.whl\n"
@@ -154,6 +157,34 @@ static int parse_count(const char *s, unsigned long max, unsigned long *out)
     return 0;
 }
 
+/* Seconds with up to three decimals, 0.001 to 600, into milliseconds. */
+static int parse_seconds(const char *s, unsigned *ms)
+{
+    unsigned long whole = 0, frac = 0, scale = 1000;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((whole = whole * 10 + (unsigned long)(*p - '0')) > 600)
+            return -1;
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        for (; *p >= '0' && *p <= '9'; p++) {
+            if (scale == 1)
+                return -1;
+            scale /= 10;
+            frac += (unsigned long)(*p - '0') * scale;
+        }
+    }
+    unsigned long v = whole * 1000 + frac;
+    if (*p || v < 1 || v > 600000)
+        return -1;
+    *ms = (unsigned)v;
+    return 0;
+}
+
 /* Adds T, or merges it into a target with the same compute capability and driver. */
 static int add_target(config *cfg, const fc_target *t, int device)
 {
@@ -222,6 +253,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 enum {
     OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_PACKAGES,
     OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_COLOR, OPT_KERNELS, OPT_EXTRACT, OPT_FORCE, OPT_STRICT, OPT_PROBE,
+    OPT_REQUIRE_TARGETS, OPT_DETECT_TIMEOUT,
 };
 
 int main(int argc, char **argv)
@@ -250,6 +282,8 @@ int main(int argc, char **argv)
         {"driver", required_argument, NULL, 'd'},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"probe", no_argument, NULL, OPT_PROBE},
+        {"require-targets", no_argument, NULL, OPT_REQUIRE_TARGETS},
+        {"detect-timeout", required_argument, NULL, OPT_DETECT_TIMEOUT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -267,6 +301,9 @@ int main(int argc, char **argv)
     const char *extract_dir = NULL;
     bool force = false;
     int named_torch_cuda = -1;
+    bool require_targets = false, timeout_named = false;
+    fc_detect_options detect;
+    fc_detect_options_init(&detect);
     char err[512];
     fc_target named[MAX_TARGETS];
     size_t n_named = 0;
@@ -347,6 +384,14 @@ int main(int argc, char **argv)
         case OPT_PROBE:
             cfg.probe = true;
             break;
+        case OPT_REQUIRE_TARGETS:
+            require_targets = true;
+            break;
+        case OPT_DETECT_TIMEOUT:
+            if (parse_seconds(optarg, &detect.timeout_ms) != 0)
+                return usage_error("invalid --detect-timeout (expected seconds, 0.001 to 600):", optarg);
+            timeout_named = true;
+            break;
         case 'j': {
             unsigned long n;
             if (parse_count(optarg, 256, &n) != 0)
@@ -390,6 +435,9 @@ int main(int argc, char **argv)
     }
     if (modes & (modes - 1))
         return usage_error("choose one of -l, --json and --list-elf/--list-ptx", NULL);
+    const char *timeout_env = getenv("FATCHECK_DETECT_TIMEOUT");
+    if (!timeout_named && timeout_env && *timeout_env && parse_seconds(timeout_env, &detect.timeout_ms) != 0)
+        return usage_error("invalid FATCHECK_DETECT_TIMEOUT (expected seconds, 0.001 to 600):", timeout_env);
     int driver = 0;
     if (driver_text && fc_driver_parse(driver_text, &driver, err, sizeof err) != FC_OK)
         return usage_error(err, NULL);
@@ -442,7 +490,10 @@ int main(int argc, char **argv)
     if (!cfg.n_targets || cfg.probe) {
         fc_target local[MAX_TARGETS];
         size_t n = 0;
-        if (fc_detect_gpus(local, MAX_TARGETS, &n, err, sizeof err) == FC_OK) {
+        fc_detect_info info;
+        /* --probe loads on device numbers: the driver's own numbering, not a reproduction. */
+        detect.method = cfg.probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
+        if (fc_detect_gpus_ext(local, MAX_TARGETS, &n, &detect, &info, err, sizeof err) == FC_OK) {
             for (size_t i = 0; i < n; i++) {
                 if (driver_text && !cfg.probe)
                     local[i].driver_cuda = driver;
@@ -453,12 +504,19 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         } else {
             snprintf(cfg.no_target_reason, sizeof cfg.no_target_reason,
-                     "%s; name target GPUs with --gpu or --arch-list", err);
-            /* Said to people at a terminal; pipelines get it in the JSON (targets_note). */
-            if (mode == OUT_SUMMARY && isatty(STDERR_FILENO))
-                fprintf(stderr, "fatcheck: note: not judging any GPU: %s\n", escaped(cfg.no_target_reason));
+                     "%s%s; name target GPUs with --gpu or --arch-list", err,
+                     info.timed_out ? "; allow more time with --detect-timeout" : "");
         }
+        cfg.detected_by = info.answered_by == FC_DETECT_NVML ? "nvml" : info.answered_by == FC_DETECT_DRIVER ? "driver" : NULL;
+        cfg.detect_ran = true;
+        snprintf(cfg.detect_note, sizeof cfg.detect_note, "%s", info.note);
+        snprintf(cfg.detect_driver_reason, sizeof cfg.detect_driver_reason, "%s", info.driver_reason);
     }
+    /* Never a silent pass: an exit status of 0 with nothing judged says nothing about
+     * loading, whoever reads standard error. */
+    if (!cfg.n_targets)
+        fprintf(stderr, "fatcheck: %s: not judging any GPU: %s\n", require_targets ? "error" : "warning",
+                escaped(cfg.no_target_reason));
     if (cfg.probe && fc_prober_open(&cfg.prober) != FC_OK) {
         fputs("fatcheck: out of memory\n", stderr);
         return EXIT_INTERNAL;
@@ -539,6 +597,8 @@ int main(int argc, char **argv)
     }
     if (rn.internal)
         return EXIT_INTERNAL;
+    if (require_targets && !cfg.n_targets)
+        return EXIT_NO_TARGETS;
     if (rn.input_errors)
         return EXIT_INPUT;
     if (rn.load_failures)

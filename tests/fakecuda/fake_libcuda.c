@@ -1,9 +1,13 @@
 /* fake_libcuda.c - a stand-in libcuda.so.1 for tests on machines without a GPU.
  *
- * Behaviour comes from the environment:
+ * The GPUs come from FAKE_CUDA_DEVICES (fake_spec.h), shared with the stand-in NVML. Like the
+ * real driver, it applies CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER itself: devices are
+ * numbered fastest first (here: higher compute capability first, then PCI bus) or, with
+ * PCI_BUS_ID, by bus; a GPU in MIG mode shows as its first MIG device. Other behaviour:
  *   FAKE_CUDA_DRIVER       cuDriverGetVersion's answer (default 13000)
  *   FAKE_CUDA_INIT         cuInit's result (default 0; 100 = CUDA_ERROR_NO_DEVICE)
- *   FAKE_CUDA_DEVICES      "NAME:MAJOR.MINOR;NAME:MAJOR.MINOR..." (default: none)
+ *   FAKE_CUDA_HANG         when set, cuInit never returns (a wedged driver)
+ *   FAKE_CUDA_STDOUT       text the library's constructor writes to file descriptor 1
  *   FAKE_CUDA_LOAD         cuModuleLoadData's result (default 0)
  *   FAKE_CUDA_CRASH_SIZE   cuModuleLoadData crashes (SIGSEGV) on an image of this many
  *                          bytes (a fat binary's header gives its size), the way the real
@@ -13,55 +17,112 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "fake_spec.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
-static int env_int(const char *name, int fallback)
+__attribute__((constructor)) static void chatter(void)
 {
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : fallback;
+    const char *s = getenv("FAKE_CUDA_STDOUT");
+    if (s && *s)
+        (void)!write(1, s, strlen(s));
 }
 
-/* The Nth "NAME:X.Y" of FAKE_CUDA_DEVICES; false when there is none. */
-static int device_spec(int n, char *name, size_t size, int *major, int *minor)
+/* A device as a CUDA program sees it. */
+struct view {
+    char name[96];
+    int major, minor;
+};
+
+/* The devices after CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES; returns how many. */
+static int devices(struct view *out)
 {
-    const char *s = getenv("FAKE_CUDA_DEVICES");
-    if (!s || !*s)
-        return 0;
+    struct fake_dev all[FAKE_MAX_DEVICES];
+    int n = fake_devices(all, FAKE_MAX_DEVICES), order[FAKE_MAX_DEVICES];
+    const char *ord = getenv("CUDA_DEVICE_ORDER");
+    int pci = ord && strcmp(ord, "PCI_BUS_ID") == 0;
     for (int i = 0; i < n; i++) {
-        s = strchr(s, ';');
-        if (!s)
-            return 0;
-        s++;
+        int j = i;
+        for (; j > 0; j--) {
+            struct fake_dev *a = &all[i], *b = &all[order[j - 1]];
+            int ca = a->major * 10 + a->minor, cb = b->major * 10 + b->minor;
+            int before = pci || ca == cb ? a->bus < b->bus : ca > cb;
+            if (!before)
+                break;
+            order[j] = order[j - 1];
+        }
+        order[j] = i;
     }
-    const char *colon = strchr(s, ':');
-    if (!colon)
-        return 0;
-    size_t len = (size_t)(colon - s) < size - 1 ? (size_t)(colon - s) : size - 1;
-    memcpy(name, s, len);
-    name[len] = '\0';
-    return sscanf(colon + 1, "%d.%d", major, minor) == 2;
+    int picked[2 * FAKE_MAX_DEVICES][2], k = 0; /* device, MIG index or -1 */
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    if (!v) {
+        for (int i = 0; i < n; i++)
+            picked[k][0] = order[i], picked[k++][1] = -1;
+    } else {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", v);
+        char *save = NULL;
+        for (char *e = *buf ? strtok_r(buf, ",", &save) : NULL; e; e = strtok_r(NULL, ",", &save)) {
+            int dev = -1, mig = -1;
+            if (*e >= '0' && *e <= '9' && strspn(e, "0123456789") == strlen(e)) {
+                int i = atoi(e);
+                dev = i < n ? order[i] : -1;
+            } else if (strncmp(e, "GPU-", 4) == 0) {
+                for (int i = 0; i < n; i++)
+                    if (strncmp(all[i].uuid, e, strlen(e)) == 0)
+                        dev = dev == -1 ? i : -2;
+            } else if (strncmp(e, "MIG-", 4) == 0) {
+                for (int i = 0; i < n; i++)
+                    for (int m = 0; m < all[i].n_mig; m++)
+                        if (strcmp(all[i].mig_uuid[m], e) == 0)
+                            dev = i, mig = m;
+            }
+            for (int i = 0; dev >= 0 && i < k; i++)
+                if (picked[i][0] == dev && picked[i][1] == mig)
+                    dev = -1;
+            if (dev < 0)
+                break;
+            picked[k][0] = dev, picked[k++][1] = mig;
+        }
+    }
+    int count = 0;
+    for (int i = 0; i < k; i++) {
+        struct fake_dev *d = &all[picked[i][0]];
+        int mig = picked[i][1];
+        if (d->migmode && mig < 0) {
+            if (!d->n_mig)
+                continue;
+            mig = 0;
+        }
+        snprintf(out[count].name, sizeof out[count].name, "%s", mig >= 0 ? d->mig_name[mig] : d->name);
+        out[count].major = d->major;
+        out[count].minor = d->minor;
+        count++;
+    }
+    return count;
 }
 
 EXPORT int cuDriverGetVersion(int *v)
 {
-    *v = env_int("FAKE_CUDA_DRIVER", 13000);
+    *v = fake_env_int("FAKE_CUDA_DRIVER", 13000);
     return 0;
 }
 
 EXPORT int cuInit(unsigned flags)
 {
     (void)flags;
-    return env_int("FAKE_CUDA_INIT", 0);
+    if (getenv("FAKE_CUDA_HANG"))
+        for (;;)
+            pause();
+    return fake_env_int("FAKE_CUDA_INIT", 0);
 }
 
 EXPORT int cuDeviceGetCount(int *count)
 {
-    char name[128];
-    int major, minor, n = 0;
-    while (device_spec(n, name, sizeof name, &major, &minor))
-        n++;
-    *count = n;
+    struct view v[2 * FAKE_MAX_DEVICES];
+    *count = devices(v);
     return 0;
 }
 
@@ -73,20 +134,22 @@ EXPORT int cuDeviceGet(int *dev, int ordinal)
 
 EXPORT int cuDeviceGetName(char *out, int len, int dev)
 {
-    int major, minor;
-    return device_spec(dev, out, (size_t)len, &major, &minor) ? 0 : 101;
+    struct view v[2 * FAKE_MAX_DEVICES];
+    if (dev < 0 || dev >= devices(v) || len < 1)
+        return 101;
+    snprintf(out, (size_t)len, "%s", v[dev].name);
+    return 0;
 }
 
 EXPORT int cuDeviceGetAttribute(int *value, int attribute, int dev)
 {
-    char name[128];
-    int major, minor;
-    if (!device_spec(dev, name, sizeof name, &major, &minor))
+    struct view v[2 * FAKE_MAX_DEVICES];
+    if (dev < 0 || dev >= devices(v))
         return 101;
     if (attribute == 75)
-        *value = major;
+        *value = v[dev].major;
     else if (attribute == 76)
-        *value = minor;
+        *value = v[dev].minor;
     else
         *value = 0;
     return 0;
@@ -117,10 +180,10 @@ EXPORT int cuModuleLoadData(void **module, const void *image)
     if (p[0] == 0x50 && p[1] == 0xed && p[2] == 0x55 && p[3] == 0xba)
         for (int i = 0; i < 8; i++)
             size |= (unsigned long long)p[8 + i] << (8 * i);
-    if (size && (long long)size + 16 == env_int("FAKE_CUDA_CRASH_SIZE", -1))
+    if (size && (long long)size + 16 == fake_env_int("FAKE_CUDA_CRASH_SIZE", -1))
         raise(SIGSEGV);
     *module = (void *)1;
-    return env_int("FAKE_CUDA_LOAD", 0);
+    return fake_env_int("FAKE_CUDA_LOAD", 0);
 }
 
 EXPORT int cuModuleUnload(void *module)
