@@ -429,6 +429,19 @@ def driver_libraries_writing_to_stdout_do_not_reach_it():
     eq(rc, 0)
 
 
+@test
+def build_advice_only_when_a_file_needs_it():
+    rc, out, err = run("--gpu", "9.0", fx("kernels.sm_90.cubin"))
+    assert ": ok" in out and "to build native code" not in out, out
+    rc, out, err = run("--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("kernels.sm_100.cubin"))
+    assert out.endswith("to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"9.0\"\n"
+                        "  CMake: CUDA_ARCHITECTURES=\"90-real\"\n  nvcc:  -gencode arch=compute_90,code=sm_90\n"
+                        "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"9.0+PTX\"\n"
+                        "                           CUDA_ARCHITECTURES=\"90\"\n"), out
+    doc = json.loads(run("--json", "--gpu", "9.0", fx("kernels.sm_90.cubin"))[1])
+    eq(doc["advice"]["torch_cuda_arch_list"], "9.0")
+
+
 def torch_cache(tmp):
     import tarfile
     with tarfile.open(os.path.join(FIXTURES, "torch_ext", "cache.tar.xz")) as t:

@@ -70,6 +70,16 @@ static void target_build_flags(const config *cfg, build_flags *native, build_fla
     format_build_flags(ccs, n, true, ptx);
 }
 
+bool advice_needed(const config *cfg, const judgement *j)
+{
+    if (!cfg || !j)
+        return false;
+    for (size_t t = 0; t < cfg->n_targets; t++)
+        if (j->verdicts[t].status == VERDICT_NONE || j->verdicts[t].status == VERDICT_PARTIAL)
+            return true;
+    return cfg->have_arch_list && j->registered && !j->arch_list_ok;
+}
+
 void print_advice(FILE *out, const config *cfg)
 {
     if (!cfg || !cfg->n_targets)

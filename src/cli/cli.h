@@ -64,6 +64,9 @@ const char *colour_off(const config *cfg);
 /* "judging for ..." header and the closing advice (advice.c). */
 void print_targets_header(FILE *out, const config *cfg);
 void print_advice(FILE *out, const config *cfg);
+/* Whether a file's judgement calls for the closing advice: a target fails some module, or
+ * the file does not hold what --arch-list builds. */
+bool advice_needed(const config *cfg, const judgement *j);
 void json_targets_and_advice(FILE *out, const config *cfg);
 
 /* --arch-list with no files (explain.c). */

@@ -8,6 +8,10 @@
 
 #define WIDTH 80
 
+typedef struct summary_state {
+    bool advice_needed; /* some file fails on a target, or lacks what --arch-list builds */
+} summary_state;
+
 static void print_label(FILE *out, const fc_object *o)
 {
     fputs(quoted(o->label), out);
@@ -147,6 +151,8 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         print_verdicts(out, o, j);
         print_torch_fix(out, o, j);
     }
+    if (advice_needed(r->cfg, j))
+        ((summary_state *)r->state)->advice_needed = true;
     if (o->error)
         print_message(r->err, o->error, o->path, o->member);
     stats_free(&reg);
@@ -164,17 +170,20 @@ static void summary_nothing(renderer *r, const char *path)
     (void)path;
 }
 
+/* The advice closes the report only when some file needs it. */
 static void summary_finish(renderer *r)
 {
-    if (!r->cfg->quiet)
+    if (!r->cfg->quiet && ((summary_state *)r->state)->advice_needed)
         print_advice(r->out, r->cfg);
 }
 
 renderer *render_summary_new(FILE *out, FILE *err, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
-    if (!r)
+    if (!r || !(r->state = calloc(1, sizeof(summary_state)))) {
+        free(r);
         return NULL;
+    }
     r->begin_input = summary_nothing;
     r->object = summary_object;
     r->error = summary_error;
