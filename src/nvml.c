@@ -61,16 +61,11 @@ static const char *nvml_error(const nvml_api *api, int rc, char *buf, size_t siz
     return buf;
 }
 
-/* Copies a string NVML wrote into a buffer of SIZE, made safe to print: cut at the first
- * byte that is not printable ASCII (a broken library is not trusted to terminate it). */
-static void keep_printable(char *s, size_t size)
+/* A string NVML wrote into a buffer of SIZE: a broken library is not trusted to terminate
+ * it. (Its bytes are escaped where they are printed.) */
+static void terminate(char *s, size_t size)
 {
     s[size - 1] = '\0';
-    for (size_t i = 0; s[i]; i++)
-        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e) {
-            s[i] = '\0';
-            break;
-        }
 }
 
 /* The MIG devices of GPU G (its MIG mode is on). False when NVML fails on one. */
@@ -101,10 +96,10 @@ static bool list_mig(const nvml_api *api, nvml_device dev, fc_gpu *g, char *err,
                      nvml_error(api, rc, ebuf, sizeof ebuf));
             return false;
         }
-        keep_printable(md->uuid, sizeof md->uuid);
+        terminate(md->uuid, sizeof md->uuid);
         if (api->name(m, md->name, sizeof md->name) != NVML_SUCCESS)
             md->name[0] = '\0';
-        keep_printable(md->name, sizeof md->name);
+        terminate(md->name, sizeof md->name);
         g->n_mig++;
     }
     return true;
@@ -186,10 +181,10 @@ fc_status fc_nvml_list(fc_gpu_list *out, bool *no_cuda, char *err, size_t err_si
             snprintf(err, err_size, "NVML gives GPU %u an unknown compute capability %d.%d", i, major, minor);
             return FC_ERR_UNSUPPORTED;
         }
-        keep_printable(g->uuid, sizeof g->uuid);
+        terminate(g->uuid, sizeof g->uuid);
         if (api.name(dev, g->name, sizeof g->name) != NVML_SUCCESS)
             g->name[0] = '\0';
-        keep_printable(g->name, sizeof g->name);
+        terminate(g->name, sizeof g->name);
         g->cc = (unsigned)(major * 10 + minor);
         g->domain = pci.domain;
         g->bus = pci.bus;

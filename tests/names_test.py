@@ -19,7 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import schema_check  # noqa: E402
-from tap_cli import FATCHECK, FIXTURES, SOURCE_ROOT, eq, fx, main, run, test  # noqa: E402
+from tap_cli import FATCHECK, FIXTURES, NO_GPU, SOURCE_ROOT, eq, fx, main, run, test  # noqa: E402
 
 HOSTILE = [
     b"evil\nlibtorch_cuda.so: 1 container in .nv_fatbin\n  cubin 1 sm_90:1",  # forges report lines
@@ -73,11 +73,11 @@ def file_names_in_the_summary():
     with tempfile.TemporaryDirectory() as tmp:
         paths = copies(tmp, HOSTILE + PLAIN)
         rc, want, err = run(paths[len(HOSTILE)])
-        eq((rc, err), (0, b""))
+        eq((rc, err), (0, NO_GPU))
         want_rest = want.split(b": ", 1)[1]
         for p in paths:
             rc, out, err = run(p)
-            eq((rc, err), (0, b""), p)
+            eq((rc, err), (0, NO_GPU), p)
             clean(out, p)
             token, rest = out.split(b": 3 containers", 1)
             eq(unquote(token), p, "the printed name stands for the file's exact bytes")
@@ -131,7 +131,7 @@ def messages_quote_the_name_and_escape_the_rest():
         name = os.path.join(os.fsencode(tmp), b"gone\n\x1b[2J\xff.so")
         rc, out, err = run(name)
         eq(rc, 3)
-        eq(err, b'fatcheck: "' + os.fsencode(tmp) + b'/gone\\n\\033[2J\\377.so": cannot open: No such file or directory\n')
+        eq(err, NO_GPU + b'fatcheck: "' + os.fsencode(tmp) + b'/gone\\n\\033[2J\\377.so": cannot open: No such file or directory\n')
         # a damaged file: the message names it, quoted, then the reason
         data = open(fx("libmulti.so"), "rb").read()
         damaged = os.path.join(os.fsencode(tmp), b"cut\n\x1b[31m.so")
@@ -140,7 +140,8 @@ def messages_quote_the_name_and_escape_the_rest():
             rc, out, err = run(*args, damaged)
             clean(err, args)
             eq(rc, 3, args)
-            lines = err.splitlines()
+            assert err.startswith(NO_GPU), err
+            lines = err[len(NO_GPU):].splitlines()
             eq(len(lines), 2 if args == ["--list-elf"] else 1, (args, err))  # and "no ELF file found"
             for line in lines:
                 assert line.startswith(b'fatcheck: "' + os.fsencode(tmp) + b'/cut\\n\\033[31m.so": '), line
@@ -218,7 +219,7 @@ def archive_member_names():
         lib = os.path.join(tmp, "libhostile.a")
         open(lib, "wb").write(ar_archive([(n, obj) for n in MEMBER_NAMES]))
         rc, out, err = run(lib)
-        eq((rc, err), (0, b""))
+        eq((rc, err), (0, NO_GPU))
         clean(out, "archive")
         heads = [line.split(b": ")[0] for line in out.splitlines() if not line.startswith(b" ")]
         eq([unquote(h) for h in heads], [os.fsencode(lib) + b"(" + n + b")" for n in MEMBER_NAMES])
@@ -242,7 +243,7 @@ def package_member_names():
             for n in names:
                 t.add(fx("libmulti.so"), arcname=os.fsdecode(n))
         rc, out, err = run(pkg)
-        eq((rc, err), (0, b""))
+        eq((rc, err), (0, NO_GPU))
         clean(out, "package")
         heads = [line.split(b": 3 containers")[0] for line in out.splitlines() if not line.startswith(b" ")]
         eq([unquote(h) for h in heads], [os.fsencode(pkg) + b"!" + n for n in names])
@@ -273,7 +274,7 @@ def kernel_names():
         for path, raw, shown in ((ptx, b"\x1b[1m\xff\xe0", b"\\033[1m\\377\\340"),
                                  (cubin, b"\nX\x1b[1m", b"\\nX\\033[1m")):
             rc, out, err = run("-l", "-k", path)
-            eq((rc, err), (0, b""), path)
+            eq((rc, err), (0, NO_GPU), path)
             clean(out, path)
             assert b"\n      kernel " + shown + b"\n" in out or b"\n      kernel " + shown + b"  [" in out, out
             doc = check_json(run("--json", "-k", "--gpu", "sm_90", path)[1], path)

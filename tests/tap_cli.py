@@ -8,10 +8,14 @@ import sys
 FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
 SOURCE_ROOT = os.path.dirname(FIXTURES)
 
-# Every run sees the stand-in libcuda.so.1 (tests/fakecuda) with no GPU unless a test says so.
+# Every run sees the stand-in libcuda.so.1 and libnvidia-ml.so.1 (tests/fakecuda) with no GPU
+# unless a test says so.
 BASE_ENV = {k: v for k, v in os.environb.items()
             if not k.startswith((b"CUDA_", b"FAKE_CUDA_")) and k != b"LD_LIBRARY_PATH"}
-BASE_ENV[b"LD_LIBRARY_PATH"] = os.fsencode(FAKECUDA)
+BASE_ENV[b"LD_LIBRARY_PATH"] = os.fsencode(FAKECUDA + ":" + os.path.join(FAKECUDA, "nvml"))
+# With no GPU and none named, every run says so first on standard error.
+NO_GPU = (b"fatcheck: warning: not judging any GPU: the NVIDIA driver (CUDA 13.0) lists no GPU; "
+          b"name target GPUs with --gpu or --arch-list\n")
 
 _tests = []
 
