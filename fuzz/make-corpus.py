@@ -50,6 +50,8 @@ def seeds():
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(name))
     for name in ("libs.tar.gz", "demo-1.0-0.conda", "libs.tar.zst"):
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("packages", name)))
+    for name in ("libmulti.sstrip.so", "libmulti.lld.so", "libmulti.norecords.so", "libmulti.nobits.so"):
+        put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("noshdr", name)))
     for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe"):
         put(os.path.join(CORPUS, "fuzz_pe"), name, fixture(os.path.join("pe", name)))
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("pe", name)))
@@ -133,6 +135,10 @@ def broken():
             bad = bytearray(elf); struct.pack_into("<Q", bad, h + 32, 2**62); put(BROKEN, "elf-section-past-end.so", bytes(bad))
             bad = bytearray(elf); struct.pack_into("<Q", bad, h + 24, 2**64 - 16); put(BROKEN, "elf-section-offset-wraps.so", bytes(bad))
     put(BROKEN, "elf-truncated.so", bytes(elf[:len(elf) // 2]))
+    # No section table: a registration record leads to a container whose entry header is bad.
+    bad = bytearray(fixture(os.path.join("noshdr", "libmulti.sstrip.so")))
+    struct.pack_into("<I", bad, 0x2620 + 20, 8)
+    put(BROKEN, "elf-sstrip-damaged-container.so", bytes(bad))
     pe_broken()
     ar = fixture("librdc.a")
     put(BROKEN, "archive-truncated.a", ar[: len(ar) - 100])

@@ -69,6 +69,12 @@ typedef enum fc_origin {
     FC_ORIGIN_FATBIN_FILE, /* a bare fat binary file (nvcc -fatbin) */
     FC_ORIGIN_CUBIN_FILE,  /* a standalone cubin: a pseudo-container with one entry */
     FC_ORIGIN_PTX_FILE,    /* a standalone PTX text file: a pseudo-container with one entry */
+    FC_ORIGIN_WRAPPER,     /* registered with the CUDA runtime, found through its registration
+                              record (.nvFatBinSegment) and the program headers: the ELF section
+                              table is missing or does not show it */
+    FC_ORIGIN_SEGMENT,     /* found by searching an ELF file's loaded segments when neither the
+                              section table nor a registration record shows it: registered or
+                              not, nothing says */
 } fc_origin;
 
 /* The kind of file (or archive member) an object is. */

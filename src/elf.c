@@ -190,6 +190,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     fc_region *regions = NULL, *fatbins = NULL;
     size_t n_regions = 0, n_fatbins = 0;
     GElf_Shdr table = {0};            /* .nvFatBinSegment, when there is one */
+    fc_elf_sections seen = {0};       /* what the section table showed, for elf_segments.c */
     size_t registered = SIZE_MAX;     /* .nv_fatbin's index in fatbins */
     uint64_t registered_addr = 0, *starts = NULL;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -224,8 +225,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             fc_builder_fail(&b, FC_ERR_FORMAT, "bad section header %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
             goto deliver;
         }
-        if (sh.sh_type != SHT_PROGBITS || sh.sh_size == 0)
+        if (sh.sh_type != SHT_PROGBITS || sh.sh_size == 0) {
+            /* Retyped or emptied: the runtime still finds them (elf_segments.c). */
+            seen.registered_unusable |= is_fatbin_section(name);
+            seen.records_unusable |= strcmp(name, ".nvFatBinSegment") == 0;
             continue;
+        }
         if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
             table = sh;
         bool fatbin = is_fatbin_section(name);
@@ -252,6 +257,13 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     if (registered != SIZE_MAX)
         starts = registration_starts(img, base, &table, &fatbins[registered], registered_addr);
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
+    seen.table_missing = nsec == 0;
+    seen.records_offset = table.sh_offset;
+    seen.records_size = table.sh_size;
+    seen.records_addr = table.sh_addr;
+    seen.registered = fatbins;
+    seen.n_registered = n_fatbins;
+    fc_elf_unlisted(&b, img, base, size, elf, &seen);
 
 deliver:
     free(regions);

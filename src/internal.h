@@ -204,6 +204,24 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* Scans an image that starts with the ELF or archive magic. */
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* What an ELF object's section table showed, for finding what it does not (elf_segments.c). */
+typedef struct fc_elf_sections {
+    bool table_missing;       /* no section headers at all (sstrip, e_shnum 0) */
+    bool registered_unusable; /* .nv_fatbin or __nv_relfatbin is there, but not PROGBITS or empty */
+    bool records_unusable;    /* the same for .nvFatBinSegment */
+    uint64_t records_offset, records_size, records_addr; /* .nvFatBinSegment, when usable */
+    const fc_region *registered; /* the registered sections decoded */
+    size_t n_registered;
+} fc_elf_sections;
+struct Elf;
+/* Adds to B the containers the CUDA runtime registers in the ELF object ELF (at image
+ * position BASE, SIZE bytes) that the section table SEEN did not show, found through the
+ * registration records and the program headers (FC_ORIGIN_WRAPPER), or by searching the
+ * loaded segments (FC_ORIGIN_SEGMENT, or FC_ORIGIN_EMBEDDED beside records). Does nothing
+ * for an ordinary file whose records all point into its registered sections. */
+void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf,
+                     const fc_elf_sections *seen);
+
 /* Scans a PE image or COFF object (pe.c); FORMAT is what fc_sniff said. */
 int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format format);
 /* Hands a finished object to the caller's callback and frees the builder. */

@@ -63,6 +63,8 @@ const char *fc_origin_name(fc_origin o)
     case FC_ORIGIN_FATBIN_FILE: return "fatbin";
     case FC_ORIGIN_CUBIN_FILE: return "cubin";
     case FC_ORIGIN_PTX_FILE: return "ptx";
+    case FC_ORIGIN_WRAPPER: return "wrapper";
+    case FC_ORIGIN_SEGMENT: return "segment";
     }
     return "unknown";
 }

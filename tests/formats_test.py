@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""CLI tests of the inputs beyond ordinary ELF files: Windows PE images and COFF objects.
+"""CLI tests of the inputs beyond ordinary ELF files: Windows PE images and COFF objects;
+ELF files whose section table is missing or does not show their CUDA code.
 
 Usage: formats_test.py FATCHECK FIXTURES_DIR FAKECUDA
 Writes TAP. The fixtures are made by fixtures/pe/make.sh (mingw-w64 and a Python PE
-writer, from the committed fat binaries); the expectations below are what those fat binaries
-hold, placed where each format puts them."""
+writer, from the committed fat binaries) and fixtures/noshdr/make.py (from libmulti.so and
+app); the expectations below are what those fat binaries hold, placed where each format puts
+them."""
 import io
 import json
 import os
@@ -167,6 +169,85 @@ def pe_files_in_directories_and_packages():
         rc, out, err = run(tgz)
         eq((rc, err), (0, NO_GPU))
         eq(out, tgz + "!package/bins/win-x64-cuda/ggml-cuda.dll: 2 containers in .nv_fatb\n" + PE_KINDS)
+
+
+# libmulti.so: sm_75 (the device-link container), sm_80 + compute_80, sm_90 + compute_90.
+MULTI_KINDS = ("  cubin        3  sm_75:1 sm_80:1 sm_90:1\n"
+               "  ptx          2  compute_80:1 compute_90:1\n"
+               "  PTX ISA 9.0; stored: zstd 2, uncompressed 3\n")
+BY_RECORDS = ", registered with the CUDA runtime: found through its registration records and the program " \
+             "headers, not the section table\n"
+
+
+@test
+def elf_without_usable_section_headers():
+    for name in ("libmulti.sstrip.so", "libmulti.shnum0.so", "libmulti.nobits.so", "libmulti.note.so",
+                 "libmulti.size0.so", "libmulti.lld.so"):
+        path = fx("noshdr/" + name)
+        rc, out, err = run(path)
+        eq((rc, err), (0, ""), name)
+        eq(out, path + ": 3 containers" + BY_RECORDS + MULTI_KINDS, name)
+        # The same containers, at the same offsets, as through the section table.
+        doc = json.loads(run("--json", path)[1])
+        want = json.loads(run("--json", fx("libmulti.so"))[1])["files"][0]["containers"]
+        for c in want:
+            c["section"], c["origin"] = None, "wrapper"
+        eq(doc["files"][0]["containers"], want, name)
+        eq(schema_errors(doc)[:5], [], name)
+    rc, out, err = run(fx("noshdr/app.sstrip"))
+    eq((rc, err), (0, ""))
+    eq(out, fx("noshdr/app.sstrip") + ": 2 containers" + BY_RECORDS +
+       "  cubin        2  sm_86:2\n  ptx          1  compute_86:1\n  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n")
+
+
+@test
+def elf_section_table_that_disagrees_with_the_records():
+    path = fx("noshdr/libmulti.renamed.so")
+    rc, out, err = run(path)
+    eq((rc, err), (0, ""))
+    eq(out, path + ": 3 containers in .nv_fatbix" + BY_RECORDS + MULTI_KINDS)
+    doc = json.loads(run("--json", path)[1])
+    eq({(c["section"], c["origin"]) for c in doc["files"][0]["containers"]}, {(".nv_fatbix", "wrapper")})
+    rc, out, err = run("-l", path)
+    assert all(line.endswith(" wrapper") for line in out.splitlines()[2:]), out
+
+
+@test
+def elf_found_only_by_searching_the_segments():
+    path = fx("noshdr/libmulti.norecords.so")
+    rc, out, err = run(path)
+    eq((rc, err), (0, ""))
+    eq(out, path + ": 3 containers, found by searching the loaded segments: no section table or registration "
+                   "record shows them\n" + MULTI_KINDS)
+    doc = json.loads(run("--json", path)[1])
+    eq({(c["section"], c["origin"]) for c in doc["files"][0]["containers"]}, {(None, "segment")})
+
+
+@test
+def elf_without_sections_is_judged_listed_and_extracted():
+    path = fx("noshdr/libmulti.sstrip.so")
+    # Judged, kernels and all, exactly as through the section table.
+    for args in (["--kernels", "--gpu", "sm_86"], ["--gpu", "sm_70,sm_90", "--strict"]):
+        rc, out, err = run(*(args + [path]))
+        rc0, out0, err0 = run(*(args + [fx("libmulti.so")]))
+        def verdicts(text, p):  # what follows the file's four summary lines
+            lines = text.split("\n")
+            return lines[[l.startswith(p + ":") for l in lines].index(True) + 4:]
+        eq((rc, verdicts(out, path)), (rc0, verdicts(out0, fx("libmulti.so"))), args)
+    rc, out, err = run("--list-elf", "noshdr/libmulti.sstrip.so", cwd=FIXTURES)
+    eq(out, "ELF file    1: libmulti.sstrip.1.sm_75.cubin\nELF file    2: libmulti.sstrip.2.sm_80.cubin\n"
+            "ELF file    3: libmulti.sstrip.3.sm_90.cubin\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        eq(run("--extract", tmp, path)[0], 0)
+        eq(len(os.listdir(tmp)), 5)
+    # A record that leads to a damaged container: the damage is reported, exit 3.
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = bytearray(open(path, "rb").read())
+        bad[0x2620 + 20:0x2620 + 24] = (8).to_bytes(4, "little")  # second container's entry header size
+        p = os.path.join(tmp, "bad.so")
+        open(p, "wb").write(bad)
+        rc, out, err = run(p)
+        eq((rc, err), (3, "fatcheck: %s: offset 0x2630: entry header size 8 is below the minimum 64\n" % p))
 
 
 def main():

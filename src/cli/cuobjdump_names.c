@@ -25,6 +25,9 @@ bool cuobjdump_lists(const fc_object *o, const fc_container *c)
 {
     if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE)
         return false;
+    /* cuobjdump reads sections only; what the runtime registers without them is listed too. */
+    if (c->origin == FC_ORIGIN_WRAPPER || c->origin == FC_ORIGIN_SEGMENT)
+        return true;
     if (o->format != FC_FORMAT_ELF && o->format != FC_FORMAT_PE && o->format != FC_FORMAT_COFF)
         return true;
     const char *section = selected_section(o);

@@ -101,6 +101,20 @@ static void print_details(FILE *out, const stats *s, const char *indent)
     putc('\n', out);
 }
 
+/* Containers found outside the section table (elf_segments.c): what led to them. */
+static void print_unlisted_where(FILE *out, const stats *s, size_t wrapper, size_t segment)
+{
+    print_where(out, s);
+    if (!segment)
+        fputs(", registered with the CUDA runtime: found through its registration records and the program "
+              "headers, not the section table", out);
+    else if (!wrapper)
+        fputs(", found by searching the loaded segments: no section table or registration record shows "
+              "them", out);
+    else
+        fputs(", found through the program headers, not the section table", out);
+}
+
 static void summary_object(renderer *r, const fc_object *o, const judgement *j)
 {
     FILE *out = r->out;
@@ -109,11 +123,19 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
             print_message(r->err, o->error, o->path, o->member);
         return;
     }
-    stats reg = {0}, emb = {0};
-    for (size_t i = 0; i < o->n_containers; i++)
-        stats_add(o->containers[i].origin == FC_ORIGIN_EMBEDDED ? &emb : &reg, &o->containers[i]);
+    stats reg = {0}, emb = {0}, unlisted = {0};
+    size_t wrapper = 0, segment = 0;
+    for (size_t i = 0; i < o->n_containers; i++) {
+        fc_origin origin = o->containers[i].origin;
+        wrapper += origin == FC_ORIGIN_WRAPPER;
+        segment += origin == FC_ORIGIN_SEGMENT;
+        stats_add(origin == FC_ORIGIN_EMBEDDED ? &emb
+                  : origin == FC_ORIGIN_WRAPPER || origin == FC_ORIGIN_SEGMENT ? &unlisted : &reg,
+                  &o->containers[i]);
+    }
     stats_sort(&reg);
     stats_sort(&emb);
+    stats_sort(&unlisted);
 
     if (r->cfg && r->cfg->torch_ext)
         print_torch_header(out, r->cfg);
@@ -131,6 +153,8 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
             print_where(out, &reg);
             if (o->format == FC_FORMAT_FATBIN)
                 fputs(" (bare fat binary)", out);
+        } else if (unlisted.containers) {
+            print_unlisted_where(out, &unlisted, wrapper, segment);
         } else {
             fputs("no containers registered with the CUDA runtime", out);
         }
@@ -138,6 +162,16 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         if (reg.containers) {
             print_kinds(out, &reg, "  ");
             print_details(out, &reg, "  ");
+        }
+        if (reg.containers && unlisted.containers) {
+            fputs("  and ", out);
+            print_unlisted_where(out, &unlisted, wrapper, segment);
+            putc('\n', out);
+        }
+        if (unlisted.containers) {
+            const char *indent = reg.containers ? "    " : "  ";
+            print_kinds(out, &unlisted, indent);
+            print_details(out, &unlisted, indent);
         }
         if (emb.containers) {
             fputs("  embedded as data, loaded by the library itself: ", out);
@@ -157,6 +191,7 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         print_message(r->err, o->error, o->path, o->member);
     stats_free(&reg);
     stats_free(&emb);
+    stats_free(&unlisted);
 }
 
 static void summary_error(renderer *r, const fc_error *e)

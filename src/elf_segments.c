@@ -1,0 +1,365 @@
+/* elf_segments.c - the CUDA code of an ELF file that its section table does not show.
+ *
+ * The CUDA runtime never reads section headers: at start-up it is handed the registration
+ * records (.nvFatBinSegment), each holding the address of a container, and reads the
+ * container at that address in the loaded image. So a file whose section table is gone
+ * (sstrip, e_shnum zeroed) or says something else (.nv_fatbin retyped NOBITS or NOTE, sized
+ * 0, renamed) still loads every kernel. Here the records are found (in .nvFatBinSegment when
+ * the table names it, else by searching the loaded segments for their magic), their
+ * addresses read (in place, or from the R_*_RELATIVE relocations PT_DYNAMIC lists when a
+ * linker left them 0), and mapped to file offsets through the PT_LOAD program headers.
+ * Containers found so are FC_ORIGIN_WRAPPER; when no record leads anywhere, a search of the
+ * loaded segments finds the containers as FC_ORIGIN_SEGMENT.
+ */
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "internal.h"
+
+#define PT_LOAD_MAX 64u            /* program headers of type PT_LOAD kept */
+#define ZERO_PADDING_MAX 4096u     /* zero bytes skipped between containers of one run */
+#define RELA_SIZE 24u
+
+typedef struct segment {
+    uint64_t vaddr, offset, filesz; /* object offsets, FILESZ clipped to the object */
+} segment;
+
+typedef struct view {
+    const fc_image *img;
+    uint64_t base, size;           /* the object at image position BASE, SIZE bytes */
+    segment loads[PT_LOAD_MAX];
+    size_t n_loads;
+    uint64_t dynamic_off, dynamic_size;
+    uint16_t machine;
+} view;
+
+/* The object offset of virtual address VA, or UINT64_MAX; *AVAIL gets the bytes of its
+ * segment from there. */
+static uint64_t va_to_offset(const view *v, uint64_t va, uint64_t *avail)
+{
+    for (size_t i = 0; i < v->n_loads; i++) {
+        const segment *s = &v->loads[i];
+        if (va >= s->vaddr && va - s->vaddr < s->filesz) {
+            *avail = s->filesz - (va - s->vaddr);
+            return s->offset + (va - s->vaddr);
+        }
+    }
+    *avail = 0;
+    return UINT64_MAX;
+}
+
+static bool read_program_headers(Elf *elf, view *v)
+{
+    size_t n;
+    if (elf_getphdrnum(elf, &n) != 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph))
+            return false;
+        if (ph.p_offset >= v->size || ph.p_filesz == 0)
+            continue;
+        uint64_t filesz = ph.p_filesz < v->size - ph.p_offset ? ph.p_filesz : v->size - ph.p_offset;
+        if (ph.p_type == PT_LOAD && v->n_loads < PT_LOAD_MAX)
+            v->loads[v->n_loads++] = (segment){ph.p_vaddr, ph.p_offset, filesz};
+        else if (ph.p_type == PT_DYNAMIC) {
+            v->dynamic_off = ph.p_offset;
+            v->dynamic_size = filesz;
+        }
+    }
+    return v->n_loads > 0;
+}
+
+/* Bytes [OFF, OFF + LEN) of the object, read whole into a new buffer; NULL on failure. */
+static uint8_t *read_range(const view *v, uint64_t off, uint64_t len)
+{
+    uint8_t *p = malloc(len ? (size_t)len : 1);
+    fc_reader r;
+    size_t got;
+    if (!p || !fc_image_reader(v->img, v->base, off, off + len, (size_t)len < FC_READER_MIN_CAP ? FC_READER_MIN_CAP : (size_t)len, &r)) {
+        free(p);
+        return NULL;
+    }
+    const uint8_t *q = fc_reader_get(&r, off, (size_t)len, &got);
+    bool ok = q && got >= len;
+    if (ok)
+        memcpy(p, q, (size_t)len);
+    fc_reader_free(&r);
+    if (!ok) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* Appends the records found by searching the loaded segments for their magic at 8-byte
+ * aligned addresses. They are believed only where they lead to a container (caller). */
+static void search_records(const view *v, fc_wrapper **w, size_t *n, size_t *cap)
+{
+    for (size_t i = 0; i < v->n_loads; i++) {
+        const segment *s = &v->loads[i];
+        fc_reader r;
+        if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
+            return;
+        fc_reader_read_size(&r, 256u << 10);
+        uint64_t skew = (8 - s->vaddr % 8) % 8; /* the first 8-byte aligned address */
+        for (uint64_t at = skew; at + FC_WRAPPER_SIZE <= s->filesz; at += 8) {
+            size_t got;
+            const uint8_t *p = fc_reader_get(&r, s->offset + at, FC_WRAPPER_SIZE, &got);
+            if (!p || got < FC_WRAPPER_SIZE)
+                break;
+            uint32_t version = fc_rd32(p + 4);
+            if (fc_rd32(p) != FC_WRAPPER_MAGIC || (version != 1 && version != 2))
+                continue;
+            if (*n == *cap) {
+                size_t c = *cap ? 2 * *cap : 16;
+                fc_wrapper *more = c < (1u << 20) ? realloc(*w, c * sizeof *more) : NULL;
+                if (!more)
+                    break;
+                *w = more;
+                *cap = c;
+            }
+            (*w)[(*n)++] = (fc_wrapper){.offset = s->offset + at, .addr = s->vaddr + at, .version = version,
+                                        .data = fc_rd64(p + 8)};
+        }
+        fc_reader_free(&r);
+    }
+}
+
+static int cmp_wrapper_place(const void *a, const void *b)
+{
+    uint64_t x = ((const fc_wrapper *)a)->addr + 8, y = ((const fc_wrapper *)b)->addr + 8;
+    return x < y ? -1 : x > y;
+}
+
+/* Records whose address a linker left 0 get it from the R_*_RELATIVE relocation of that
+ * place (its addend), found through PT_DYNAMIC's DT_RELA table. */
+static void relocate(const view *v, fc_wrapper *w, size_t n)
+{
+    uint32_t relative = v->machine == EM_X86_64 ? 8 : v->machine == EM_AARCH64 ? 1027
+                      : v->machine == EM_PPC64 ? 22 : 0;
+    bool needed = false;
+    for (size_t i = 0; i < n; i++)
+        needed |= w[i].data == 0;
+    if (!needed || !relative || !v->dynamic_size)
+        return;
+    uint8_t *dyn = read_range(v, v->dynamic_off, v->dynamic_size);
+    uint64_t rela = 0, relasz = 0, relaent = RELA_SIZE;
+    for (uint64_t k = 0; dyn && k + 16 <= v->dynamic_size; k += 16) {
+        uint64_t tag = fc_rd64(dyn + k), val = fc_rd64(dyn + k + 8);
+        if (tag == DT_NULL)
+            break;
+        if (tag == DT_RELA)
+            rela = val;
+        else if (tag == DT_RELASZ)
+            relasz = val;
+        else if (tag == DT_RELAENT)
+            relaent = val;
+    }
+    free(dyn);
+    uint64_t avail, off = rela ? va_to_offset(v, rela, &avail) : UINT64_MAX;
+    if (off == UINT64_MAX || relaent < RELA_SIZE || relaent > 256)
+        return;
+    if (relasz > avail)
+        relasz = avail;
+    qsort(w, n, sizeof *w, cmp_wrapper_place);
+    fc_reader r;
+    if (!fc_image_reader(v->img, v->base, off, off + relasz, 256u << 10, &r))
+        return;
+    fc_reader_read_size(&r, 256u << 10);
+    for (uint64_t k = 0; k + RELA_SIZE <= relasz; k += relaent) {
+        size_t got;
+        const uint8_t *p = fc_reader_get(&r, off + k, RELA_SIZE, &got);
+        if (!p || got < RELA_SIZE)
+            break;
+        uint64_t place = fc_rd64(p), info = fc_rd64(p + 8);
+        if ((uint32_t)info != relative)
+            continue;
+        size_t lo = 0, hi = n; /* the record whose address field is at PLACE */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (w[mid].addr + 8 < place)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n && w[lo].addr + 8 == place && w[lo].data == 0)
+            w[lo].data = fc_rd64(p + 16);
+    }
+    fc_reader_free(&r);
+}
+
+/* True when the object offset OFF lies in one of the N regions. */
+static bool in_regions(const fc_region *g, size_t n, uint64_t off)
+{
+    for (size_t i = 0; i < n; i++)
+        if (off >= g[i].offset && off - g[i].offset < g[i].size)
+            return true;
+    return false;
+}
+
+/* The containers of a builder by offset: an open-addressing table of (offset, index + 1),
+ * kept as containers are added, so that a run met again, or a container the section search
+ * found already, is recognised without a linear search. */
+typedef struct known {
+    struct { uint64_t offset; size_t index1; } *slots;
+    size_t n, cap;
+} known;
+
+static size_t slot_of(const known *k, uint64_t off)
+{
+    size_t i = (size_t)((off * 0x9E3779B97F4A7C15ull) >> 20) & (k->cap - 1);
+    while (k->slots[i].index1 && k->slots[i].offset != off)
+        i = (i + 1) & (k->cap - 1);
+    return i;
+}
+
+static bool known_add(known *k, uint64_t off, size_t index)
+{
+    if ((k->n + 1) * 2 > k->cap) {
+        known bigger = {NULL, 0, k->cap ? 2 * k->cap : 64};
+        if (!(bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)))
+            return false;
+        for (size_t i = 0; i < k->cap; i++)
+            if (k->slots[i].index1)
+                bigger.slots[slot_of(&bigger, k->slots[i].offset)] = k->slots[i];
+        bigger.n = k->n;
+        free(k->slots);
+        *k = bigger;
+    }
+    size_t i = slot_of(k, off);
+    if (!k->slots[i].index1) {
+        k->slots[i].offset = off;
+        k->slots[i].index1 = index + 1;
+        k->n++;
+    }
+    return true;
+}
+
+/* The container of B at OFF, or NULL. */
+static fc_container *known_at(const known *k, fc_builder *b, uint64_t off)
+{
+    if (!k->cap)
+        return NULL;
+    size_t i = slot_of(k, off);
+    return k->slots[i].index1 ? &b->containers[k->slots[i].index1 - 1] : NULL;
+}
+
+/* Decodes the run of containers from OFF (AVAIL bytes of its segment): the one a record
+ * points at, and those that follow it back to back, as in .nv_fatbin. Returns how many
+ * containers the runtime is now known to register there. */
+static size_t decode_run(fc_builder *b, known *k, const view *v, uint64_t off, uint64_t avail)
+{
+    fc_reader r;
+    if (!fc_image_reader(v->img, v->base, off, off + avail, FC_READER_MIN_CAP, &r))
+        return 0;
+    size_t n = 0, got;
+    uint64_t pos = off, end = off + avail, len;
+    const uint8_t *head = fc_reader_get(&r, off, 4, &got);
+    if (head && got >= 4 && fc_rd32(head) == FC_FATBIN_MAGIC && !fc_fatbin_plausible(&r, off, avail, &len) &&
+        !known_at(k, b, off)) {
+        /* A record points at a damaged container: the runtime would try to load it. Decoding
+         * it records why it cannot. */
+        fc_fatbin_decode_one(b, &r, off, avail, FC_ORIGIN_WRAPPER, NULL, &len);
+        fc_reader_free(&r);
+        return 1;
+    }
+    while (pos < end && fc_fatbin_plausible(&r, pos, end - pos, &len)) {
+        fc_container *c = known_at(k, b, pos);
+        if (c && c->origin == FC_ORIGIN_WRAPPER)
+            break; /* this run was decoded from another record */
+        if (c) {
+            /* Found by the search of a data section: it is registered after all. */
+            if (c->origin == FC_ORIGIN_EMBEDDED)
+                c->origin = FC_ORIGIN_WRAPPER;
+        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, NULL, &len) != FC_OK ||
+                   !known_add(k, pos, b->obj.n_containers - 1)) {
+            break;
+        }
+        n++;
+        pos += len;
+        uint64_t zeros_end = end - pos < ZERO_PADDING_MAX ? end : pos + ZERO_PADDING_MAX;
+        while (pos < zeros_end) {
+            const uint8_t *p = fc_reader_get(&r, pos, 1, &got);
+            if (!p || *p)
+                break;
+            pos++;
+        }
+    }
+    fc_reader_free(&r);
+    return n;
+}
+
+/* Searches every loaded segment for containers not found yet, adding them with ORIGIN. */
+static void search_segments(fc_builder *b, const known *k, const view *v, fc_origin origin)
+{
+    fc_builder found;
+    if (fc_builder_init(&found, b->opts, b->obj.path, b->obj.member, b->label) != FC_OK)
+        return;
+    for (size_t i = 0; i < v->n_loads; i++) {
+        const segment *s = &v->loads[i];
+        fc_reader r;
+        if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
+            break;
+        fc_region g = {.offset = s->offset, .size = s->filesz};
+        fc_embedded_search(&found, &r, &g, s->offset, s->offset + s->filesz);
+        fc_reader_free(&r);
+    }
+    const fc_object *o = fc_builder_finish(&found);
+    uint64_t covered = 0;
+    for (size_t i = 0; i < o->n_containers; i++) {
+        const fc_container *c = &o->containers[i];
+        if (c->offset < covered || known_at(k, b, c->offset))
+            continue;
+        covered = c->offset + c->size;
+        if (fc_builder_add_container(b, c->offset, origin, NULL) != FC_OK)
+            break;
+        fc_builder_set_container_size(b, c->size);
+        for (size_t e = 0; e < c->n_entries; e++)
+            if (fc_builder_add_entry(b, &c->entries[e]) != FC_OK)
+                break;
+    }
+    fc_builder_reset(&found);
+}
+
+void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t size, Elf *elf,
+                     const fc_elf_sections *seen)
+{
+    bool odd = seen->table_missing || seen->registered_unusable || seen->records_unusable;
+    if (!odd && !seen->records_size)
+        return;
+    view v = {.img = img, .base = base, .size = size};
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || !read_program_headers(elf, &v))
+        return;
+    v.machine = eh.e_machine;
+    fc_wrapper *w = NULL;
+    size_t n = 0, cap = 0;
+    if (seen->records_size) {
+        if (fc_wrappers_read(img, base, seen->records_offset, seen->records_size, seen->records_addr, &w, &n) != FC_OK)
+            return;
+        cap = n;
+    } else {
+        search_records(&v, &w, &n, &cap);
+    }
+    if (odd)
+        relocate(&v, w, n);
+    known k = {0};
+    for (size_t i = 0; i < b->obj.n_containers; i++)
+        known_add(&k, b->containers[i].offset, i);
+    size_t registered = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t avail, off = w[i].data ? va_to_offset(&v, w[i].data, &avail) : UINT64_MAX;
+        if (off != UINT64_MAX && !in_regions(seen->registered, seen->n_registered, off))
+            registered += decode_run(b, &k, &v, off, avail);
+    }
+    free(w);
+    /* With no section table the data sections were not searched either: search the loaded
+     * bytes, where what no record points at is plain data. When no record leads anywhere,
+     * nothing tells registered containers from others. */
+    if (seen->table_missing || (odd && !registered))
+        search_segments(b, &k, &v, registered ? FC_ORIGIN_EMBEDDED : FC_ORIGIN_SEGMENT);
+    free(k.slots);
+}
