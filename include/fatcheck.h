@@ -196,6 +196,10 @@ typedef struct fc_options {
     /* Threads for decoding a file's container sections, searching embedded data and
      * reading kernels; 0 picks the number of online CPUs. Results do not depend on it. */
     unsigned threads;
+    /* In directory walks, follow symlinks to directories too (off by default: a link to /
+     * would take the walk out of the tree). Symlinks to files are always read, each file
+     * once; a directory named to fc_scan is always entered. */
+    bool follow_symlinks;
 } fc_options;
 
 /* Fills *opts with the defaults. */
@@ -210,7 +214,9 @@ typedef int (*fc_error_fn)(void *ctx, const fc_error *err);
 
 /* Scans PATH: a file, an archive or (with opts->recurse) a directory tree. Directories
  * report only files holding CUDA code; FIFOs, devices and sockets inside them are skipped
- * without being opened; symlink loops are reported through on_error. Returns FC_OK when
+ * without being opened; entries that cannot be looked at and symlink loops are reported
+ * through on_error; symlinks to directories are followed only with opts->follow_symlinks.
+ * No path length limit applies inside a tree. Returns FC_OK when
  * the scan ran to the end (problems with inputs go to the callbacks), a negative status
  * when it could not run (FC_ERR_INVALID, FC_ERR_NOMEM), or a callback's nonzero value. */
 FC_API int fc_scan(const char *path, const fc_options *opts,

@@ -177,8 +177,13 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
  * files that are not CUDA binaries cost almost nothing. */
 int fc_scan_file(fc_scan_ctx *sc, const char *path)
 {
+    return fc_scan_file_at(sc, AT_FDCWD, path, path);
+}
+
+int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *path)
+{
     /* O_NONBLOCK: a FIFO swapped in after the caller's stat must not block the open. */
-    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    int fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
     int rc = 0;
@@ -249,7 +254,7 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
     if (S_ISDIR(st.st_mode)) {
         if (!sc.opts->recurse)
             return fc_report_error(&sc, FC_ERR_IO, path, NULL, "is a directory");
-        int rc = fc_walk(&sc, path, &st);
+        int rc = fc_walk(&sc, path);
         fc_scan_ctx_end(&sc);
         return rc;
     }

@@ -1,9 +1,13 @@
-/* walk.c - walking directory trees: name order, each inode once, loops reported. */
+/* walk.c - walking directory trees: name order, each inode once, relative to each
+ * directory's descriptor (no path length limit), symlinks to directories followed only when
+ * asked, every entry that cannot be looked at reported. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "walk.h"
 
@@ -79,57 +83,96 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-static int walk_dir(walker *w, const char *path, const ancestor *up, unsigned depth);
+static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth);
 
-/* Visits one directory entry; SYMLINKS_PASS says which pass this is (see walk_dir). */
-static int visit(walker *w, const char *child, const ancestor *up, unsigned depth, bool symlinks_pass)
+/* Opens directory NAME of DIRFD (CHILD for messages) and walks it, once per directory. A
+ * symlink reaches here only with follow_symlinks; a real directory is opened with
+ * O_NOFOLLOW, so that one swapped for a link since it was looked at is not followed. */
+static int enter(walker *w, int dirfd, const char *name, const char *child, bool link, const ancestor *up,
+                 unsigned depth)
+{
+    const fc_options *o = w->sc->opts;
+    if (depth + 1 > o->max_depth)
+        return fc_report_error(w->sc, FC_ERR_LIMIT, child, NULL, "deeper than %u directories, not followed",
+                               o->max_depth);
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot open directory: %s", strerror(e));
+    }
+    for (const ancestor *a = up; a; a = a->up)
+        if (a->dev == st.st_dev && a->ino == st.st_ino) {
+            close(fd);
+            return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
+        }
+    int added = set_add(&w->dirs, st.st_dev, st.st_ino);
+    if (added <= 0) {
+        close(fd);
+        return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
+                         : 0; /* reached before through another name */
+    }
+    ancestor me = {st.st_dev, st.st_ino, child, up};
+    return walk_dir(w, fd, child, &me, depth + 1);
+}
+
+/* Visits entry NAME of directory DIRFD (CHILD: its path, for messages and objects);
+ * SYMLINKS_PASS says which pass this is (see walk_dir). Everything is looked up relative to
+ * the directory, so that no path length limit applies. */
+static int visit(walker *w, int dirfd, const char *name, const char *child, const ancestor *up, unsigned depth,
+                 bool symlinks_pass)
 {
     struct stat lst, st;
-    if (lstat(child, &lst) != 0)
-        return 0; /* gone since readdir */
+    if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) /* said in the first pass only */
+        return errno == ENOENT || symlinks_pass ? 0 /* ENOENT: gone since readdir */
+                                                : fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot stat: %s",
+                                                                  strerror(errno));
     bool link = S_ISLNK(lst.st_mode);
     if (link != symlinks_pass)
         return 0;
-    if (link && stat(child, &st) != 0)
-        return 0; /* a dangling link holds no code */
+    if (link && fstatat(dirfd, name, &st, 0) != 0) {
+        if (errno == ENOENT || errno == ELOOP)
+            return 0; /* a dangling link, or links in a circle: no file to read */
+        return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot follow symlink: %s", strerror(errno));
+    }
     if (!link)
         st = lst;
     if (S_ISDIR(st.st_mode)) {
-        for (const ancestor *a = up; a; a = a->up)
-            if (a->dev == st.st_dev && a->ino == st.st_ino)
-                return fc_report_error(w->sc, FC_ERR_IO, child, NULL,
-                                       "symlink loop back to %s, not followed", a->path);
-        int added = set_add(&w->dirs, st.st_dev, st.st_ino);
-        if (added < 0)
-            return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
-        if (!added)
-            return 0; /* reached before through another name */
-        if (depth + 1 > w->sc->opts->max_depth)
-            return fc_report_error(w->sc, FC_ERR_LIMIT, child, NULL,
-                                   "deeper than %u directories, not followed", w->sc->opts->max_depth);
-        ancestor me = {st.st_dev, st.st_ino, child, up};
-        return walk_dir(w, child, &me, depth + 1);
+        /* A symlink to a directory is followed only when asked (-L), as find and ripgrep do:
+         * one to / in a checkout, or /proc/N/cwd, would take the walk out of its root. */
+        if (link && !w->sc->opts->follow_symlinks)
+            return 0;
+        return enter(w, dirfd, name, child, link, up, depth);
     }
     /* FIFOs, devices and sockets are never opened: a read could block forever. */
     if (!S_ISREG(st.st_mode))
         return 0;
+    /* A symlink to a file is read (libfoo.so -> libfoo.so.12 is one file, read once). */
     int added = set_add(&w->files, st.st_dev, st.st_ino);
     if (added < 0)
         return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
-    return added ? fc_scan_file(w->sc, child) : 0;
+    return added ? fc_scan_file_at(w->sc, dirfd, name, child) : 0;
 }
 
-static int walk_dir(walker *w, const char *path, const ancestor *up, unsigned depth)
+/* Walks the directory open on FD (closed here), named PATH. */
+static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth)
 {
-    DIR *d = opendir(path);
-    if (!d)
-        return fc_report_error(w->sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(errno));
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int e = errno;
+        close(fd);
+        return fc_report_error(w->sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(e));
+    }
     char **names = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
     struct dirent *de;
-    errno = 0;
-    while ((de = readdir(d)) != NULL) {
+    for (;;) {
+        errno = 0;
+        if ((de = readdir(d)) == NULL)
+            break;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         if (n == cap) {
@@ -148,8 +191,11 @@ static int walk_dir(walker *w, const char *path, const ancestor *up, unsigned de
         }
         n++;
     }
-    closedir(d);
-    d = NULL;
+    if (errno) { /* what was listed is still walked */
+        rc = fc_report_error(w->sc, FC_ERR_IO, path, NULL, "cannot read directory: %s", strerror(errno));
+        if (rc)
+            goto cleanup;
+    }
     qsort(names, n, sizeof *names, cmp_names);
     /* Real files and directories first, then symlinks: a link's target in the same tree is
      * then reported under its own name, and the link is skipped as already seen. */
@@ -160,28 +206,39 @@ static int walk_dir(walker *w, const char *path, const ancestor *up, unsigned de
                 rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
                 break;
             }
-            rc = visit(w, child, up, depth, pass == 1);
+            rc = visit(w, dirfd(d), names[i], child, up, depth, pass == 1);
             free(child);
         }
     }
 cleanup:
-    if (d)
-        closedir(d);
+    closedir(d);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
     return rc;
 }
 
-int fc_walk(fc_scan_ctx *sc, const char *path, const struct stat *st)
+int fc_walk(fc_scan_ctx *sc, const char *path)
 {
     walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}};
     bool named = sc->named;
     sc->named = false;
-    ancestor root = {st->st_dev, st->st_ino, path, NULL};
-    int rc = set_add(&w.dirs, st->st_dev, st->st_ino) < 0
-                 ? fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory")
-                 : walk_dir(&w, path, &root, 0);
+    int rc;
+    /* The root is named by the caller: a symlink to it is followed. */
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat root;
+    if (fd < 0 || fstat(fd, &root) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(e));
+    } else if (set_add(&w.dirs, root.st_dev, root.st_ino) < 0) {
+        close(fd);
+        rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    } else {
+        ancestor top = {root.st_dev, root.st_ino, path, NULL};
+        rc = walk_dir(&w, fd, path, &top, 0);
+    }
     sc->named = named;
     free(w.files.slots);
     free(w.dirs.slots);

@@ -37,6 +37,8 @@ static const char usage_text[] =
     "      --embedded         search every data section for containers kept as data\n"
     "      --no-embedded      search none (default: likely sections, see fatcheck(1))\n"
     "      --packages         open wheels, tarballs, images found in directories\n"
+    "  -L, --follow           in directories, follow symlinks to directories too\n"
+    "                         (symlinks to files are always read, each file once)\n"
     "      --no-recurse       a directory is an error   -j, --threads N\n"
     "  -h, --help, -V, --version\n"
     "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict:\n"
@@ -266,6 +268,7 @@ int main(int argc, char **argv)
         {"embedded", no_argument, NULL, OPT_EMBEDDED},
         {"no-embedded", no_argument, NULL, OPT_NO_EMBEDDED},
         {"no-recurse", no_argument, NULL, OPT_NO_RECURSE},
+        {"follow", no_argument, NULL, 'L'},
         {"packages", no_argument, NULL, OPT_PACKAGES},
         {"torch-extensions", no_argument, NULL, OPT_TORCH},
         {"gpus-from", required_argument, NULL, OPT_GPUS_FROM},
@@ -310,7 +313,7 @@ int main(int argc, char **argv)
     int c;
     opterr = 0;
     const char *colour = "auto";
-    while ((c = getopt_long(argc, argv, ":lj:g:a:d:qkhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":lj:g:a:d:qkLhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'l':
             mode = OUT_ENTRIES, modes |= 1;
@@ -377,6 +380,9 @@ int main(int argc, char **argv)
             break;
         case OPT_NO_RECURSE:
             opts.recurse = false;
+            break;
+        case 'L':
+            opts.follow_symlinks = true;
             break;
         case OPT_STRICT:
             cfg.strict = true;

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Directory walks: nothing skipped silently, no escape from the roots by surprise.
+
+Usage: walk_test.py FATCHECK FIXTURES_DIR FAKECUDA_DIR. The rule (fatcheck(1), "Directories"):
+symlinks to directories found in a walk are not followed unless -L/--follow is given, and
+then each directory is walked once and a loop back to an ancestor is reported; a symlink
+named on the command line is followed; symlinks to files are read, each file once (under its
+own name when the tree holds it); entries that cannot be looked at are reported (exit 3);
+paths longer than PATH_MAX are reached."""
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap_cli import eq, fx, main, run, test  # noqa: E402
+
+SUMMARY = b": 3 containers in .nv_fatbin\n"
+
+
+def walk(*args, **kw):
+    """fatcheck judging a named GPU: the walk, not the detection, is under test."""
+    return run("--gpu", "sm_90", *args, **kw)
+
+
+def heads(out):
+    """The file names the summary reports, in order."""
+    return [line[:-len(SUMMARY)] for line in out.splitlines(keepends=True) if line.endswith(SUMMARY)]
+
+
+def lib(path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    shutil.copy(fx("libmulti.so"), path)
+    return path.encode()
+
+
+@test
+def a_symlink_to_the_file_system_root_is_not_followed():
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "checkout")
+        a = lib(os.path.join(root, "a.so"))
+        os.symlink("/", os.path.join(root, "slash"))
+        rc, out, err = walk(root, timeout=30)  # following it would walk all of /
+        eq((rc, err, heads(out)), (0, b"", [a]))
+
+
+@test
+def symlink_loops_are_not_walked_and_reported_when_following():
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "r")
+        a = lib(os.path.join(root, "a", "lib.so"))
+        os.makedirs(os.path.join(root, "a", "b"))
+        os.symlink("../..", os.path.join(root, "a", "b", "loop"))
+        os.symlink("self", os.path.join(root, "self"))  # a link to itself: no file at all
+        rc, out, err = walk(root)
+        eq((rc, err, heads(out)), (0, b"", [a]))
+        rc, out, err = walk("-L", root)
+        eq(heads(out), [a])
+        eq(err, ("fatcheck: %s/a/b/loop: symlink loop back to %s, not followed\n" % (root, root)).encode())
+        eq(rc, 3)
+
+
+@test
+def symlinks_to_sibling_and_outside_directories():
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "r")
+        inside = lib(os.path.join(root, "real", "lib.so"))
+        outside = lib(os.path.join(tmp, "elsewhere", "other.so"))
+        os.symlink("real", os.path.join(root, "alias"))
+        os.symlink(os.path.join(tmp, "elsewhere"), os.path.join(root, "out"))
+        os.symlink("nowhere", os.path.join(root, "dangling"))
+        rc, out, err = walk(root)
+        eq((rc, err, heads(out)), (0, b"", [inside]))
+        # -L: the outside directory too; the sibling is the directory already walked
+        rc, out, err = walk("--follow", root)
+        eq((rc, err), (0, b""))
+        eq(heads(out), [inside, os.path.join(root, "out", "other.so").encode()])
+        assert os.path.exists(outside)
+
+
+@test
+def a_symlink_named_on_the_command_line_is_followed():
+    with tempfile.TemporaryDirectory() as tmp:
+        a = lib(os.path.join(tmp, "real", "a.so"))
+        os.symlink("real", os.path.join(tmp, "link"))
+        rc, out, err = walk(os.path.join(tmp, "link"))
+        eq((rc, err, heads(out)), (0, b"", [os.path.join(tmp, "link", "a.so").encode()]))
+        assert a
+
+
+@test
+def symlinks_to_files_are_read_once():
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "lib")
+        real = lib(os.path.join(root, "libfoo.so.12"))
+        os.symlink("libfoo.so.12", os.path.join(root, "libfoo.so"))
+        os.symlink("libfoo.so", os.path.join(root, "libfoo.so.1"))
+        lib(os.path.join(tmp, "store", "libbar.so.2"))
+        os.symlink(os.path.join(tmp, "store", "libbar.so.2"), os.path.join(root, "libbar.so"))
+        for args in ([], ["-L"]):
+            rc, out, err = walk(*args, root)
+            eq((rc, err), (0, b""), args)
+            # the real file under its own name; a link to a file elsewhere under the link's
+            eq(heads(out), [real, os.path.join(root, "libbar.so").encode()], args)
+
+
+def deep_tree(tmp):
+    """tmp/d/AAA.../AAA.../lib.so with a path of more than 5,000 bytes; returns that path."""
+    names = ["d"] + ["%02d" % i + "a" * 250 for i in range(20)]
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        for n in names:
+            os.mkdir(n, dir_fd=fd)
+            sub = os.open(n, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        data = open(fx("libmulti.so"), "rb").read()
+        out = os.open("lib.so", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(out, data)
+        os.close(out)
+    finally:
+        os.close(fd)
+    return os.path.join(tmp, *names, "lib.so")
+
+
+@test
+def paths_longer_than_path_max_are_reached():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = deep_tree(tmp)
+        assert len(path) > os.pathconf("/", "PC_PATH_MAX")
+        rc, out, err = walk(os.path.join(tmp, "d"))
+        eq((rc, err), (0, b""))
+        eq(heads(out), [path.encode()])
+        rc, out, err = walk("-l", "-k", os.path.join(tmp, "d"))
+        eq((rc, err), (0, b""))
+        assert out.startswith(path.encode() + b":\n"), out[:100]
+
+
+def as_nobody():
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
+
+
+@test
+def entries_that_cannot_be_looked_at_are_reported():
+    """A directory readable but not searchable: its entries cannot be looked at. Root is
+    never refused, so as root the run is made as nobody."""
+    drop = as_nobody if os.getuid() == 0 else None
+    if drop and run("--version", preexec_fn=drop)[0] != 0:
+        return "skip: nobody cannot run %s here" % sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        root = os.path.join(tmp, "r")
+        ok = lib(os.path.join(root, "ok.so"))
+        lib(os.path.join(root, "locked", "lib.so"))
+        lib(os.path.join(root, "closed", "lib.so"))
+        for d, mode in ((root, 0o755), (os.path.join(root, "locked"), 0o644), (os.path.join(root, "closed"), 0)):
+            os.chmod(d, mode)
+        os.chmod(os.path.join(root, "ok.so"), 0o644)
+        try:
+            rc, out, err = walk(root, preexec_fn=drop)
+        finally:
+            os.chmod(os.path.join(root, "locked"), 0o755)
+            os.chmod(os.path.join(root, "closed"), 0o755)
+        eq(heads(out), [ok])
+        eq(err.decode().splitlines(), ["fatcheck: %s/closed: cannot open directory: Permission denied" % root,
+                                       "fatcheck: %s/locked/lib.so: cannot stat: Permission denied" % root])
+        eq(rc, 3)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
