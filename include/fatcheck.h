@@ -87,6 +87,8 @@ typedef enum fc_format {
     FC_FORMAT_PACKAGE, /* a wheel, conda package, tarball or image that held no CUDA code */
     FC_FORMAT_PE,     /* Windows PE image: DLL, EXE, Python extension (.pyd) */
     FC_FORMAT_COFF,   /* COFF object (.obj), plain or /bigobj */
+    FC_FORMAT_DATA,   /* a file of no known format, named by the caller and searched whole:
+                         its containers are FC_ORIGIN_EMBEDDED, with no section */
 } fc_format;
 
 /* Entry flag bits, as stored in the entry header (see docs/format.md). */

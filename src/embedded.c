@@ -35,13 +35,29 @@ static size_t find_magic(const uint8_t *p, size_t n_words)
     return n_words;
 }
 
-/* The first offset in [FROM, END), 4-byte aligned, where a container validates (up to the
- * reader's end); *LEN gets its length. UINT64_MAX when there is none, or a read failed. */
-static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, uint64_t *len)
+/* Index of the first magic at any byte offset of P[0..n), or n: the word search once for
+ * each of the four alignments. */
+static size_t find_magic_unaligned(const uint8_t *p, size_t n)
 {
-    uint64_t pos = (from + 3) & ~(uint64_t)3;
+    size_t best = n;
+    for (size_t phase = 0; phase < 4 && phase + 4 <= n; phase++) {
+        size_t words = (n - phase) / 4, at = find_magic(p + phase, words);
+        if (at < words && phase + 4 * at < best)
+            best = phase + 4 * at;
+    }
+    return best;
+}
+
+/* The first offset in [FROM, END), 4-byte aligned (any offset when UNALIGNED), where a
+ * container validates (up to the reader's end); *LEN gets its length. UINT64_MAX when there
+ * is none, or a read failed. */
+static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool unaligned, uint64_t *len)
+{
+    uint64_t pos = unaligned ? from : (from + 3) & ~(uint64_t)3;
+    /* A magic that starts before END may end past it (chunks of a search are cut anywhere). */
+    uint64_t lim = r->hi - end > 3 ? end + 3 : r->hi;
     fc_reader_read_size(r, FC_READER_SMALL_READ);
-    while (pos + 4 <= end) {
+    while (pos + 4 <= lim && pos < end) {
         size_t got;
         const uint8_t *p = fc_reader_get(r, pos, 4, &got);
         if (!p || got < 4) {
@@ -49,21 +65,24 @@ static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, uint64
                 r->error = EIO;
             return UINT64_MAX;
         }
-        uint64_t stop = end < pos + got ? end : pos + got;
-        size_t words = (size_t)((stop - pos) / 4);
-        size_t at = find_magic(p, words);
-        if (at == words) {
-            /* Plain data: read on in ever larger blocks. */
-            pos += (uint64_t)words * 4;
+        uint64_t stop = lim < pos + got ? lim : pos + got;
+        size_t words = (size_t)((stop - pos) / 4), n = (size_t)(stop - pos);
+        size_t at = unaligned ? find_magic_unaligned(p, n) : 4 * find_magic(p, words);
+        if (at >= 4 * words && (!unaligned || at == n)) {
+            /* Plain data: read on in ever larger blocks (a magic cut by the block's end is
+             * met again at the start of the next). */
+            pos += unaligned ? (n > 3 ? n - 3 : 1) : (uint64_t)words * 4;
             fc_reader_read_size(r, 2 * r->read_size > BLOCK_SIZE ? BLOCK_SIZE : 2 * r->read_size);
             continue;
         }
-        uint64_t hit = pos + (uint64_t)at * 4;
+        uint64_t hit = pos + at;
+        if (hit >= end)
+            return UINT64_MAX;
         if (fc_fatbin_plausible(r, hit, r->hi - hit, len))
             return hit;
         if (r->error)
             return UINT64_MAX;
-        pos = hit + 4;
+        pos = hit + (unaligned ? 1 : 4);
     }
     return UINT64_MAX;
 }
@@ -72,7 +91,7 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
 {
     uint64_t pos = start, len = 0;
     while (pos < end) {
-        uint64_t hit = find_container(r, pos, end, &len), used = 0;
+        uint64_t hit = find_container(r, pos, end, reg->whole_file, &len), used = 0;
         if (hit == UINT64_MAX)
             break;
         /* Validated already: decoding fails only out of memory, over a limit or on a read

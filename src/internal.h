@@ -119,6 +119,9 @@ typedef struct fc_region {
      * (sorted; NULL when unknown). Hints for splitting the walk, never trusted. */
     const uint64_t *starts;
     size_t n_starts;
+    /* A file of no known format: searched in full whatever the embedded mode's probing, and
+     * at every byte offset (nothing says its containers are aligned). */
+    bool whole_file;
 } fc_region;
 
 /* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,

@@ -133,6 +133,75 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     return rc;
 }
 
+/* Holes closer than this are read through rather than split around. */
+#define HOLE_MIN (1u << 20)
+
+/* The parts of IMG that hold data, as regions searched whole: a sparse file's holes read as
+ * zeros and cannot hold a container (a 3 GiB file of holes costs nothing). Returns how many
+ * regions *OUT holds (the caller frees it), or SIZE_MAX when out of memory. */
+static size_t data_extents(const fc_image *img, fc_region **out)
+{
+    size_t n = 0, cap = 8;
+    fc_region *g = malloc(cap * sizeof *g);
+    if (!g)
+        return SIZE_MAX;
+    off_t end = (off_t)img->size, at = 0;
+    while (at < end) {
+        off_t data = img->fd >= 0 ? lseek(img->fd, at, SEEK_DATA) : at;
+        if (data < 0 && errno == ENXIO)
+            break; /* only holes from here on */
+        if (data < 0)
+            data = at; /* no SEEK_DATA here: all of it is data */
+        off_t hole = img->fd >= 0 ? lseek(img->fd, data, SEEK_HOLE) : end;
+        if (hole < 0 || hole > end)
+            hole = end;
+        if (n && (uint64_t)data - (g[n - 1].offset + g[n - 1].size) < HOLE_MIN) {
+            g[n - 1].size = (uint64_t)hole - g[n - 1].offset;
+        } else {
+            if (n == cap) {
+                fc_region *more = realloc(g, 2 * cap * sizeof *g);
+                if (!more) {
+                    free(g);
+                    return SIZE_MAX;
+                }
+                g = more;
+                cap *= 2;
+            }
+            g[n++] = (fc_region){.offset = (uint64_t)data, .size = (uint64_t)(hole - data), .whole_file = true};
+        }
+        at = hole;
+    }
+    *out = g;
+    return n;
+}
+
+/* A file of no known format that the caller named: model blobs and custom loaders keep fat
+ * binaries in files of their own making. It is searched whole, as data sections are; what is
+ * found is reported as FC_FORMAT_DATA, and a file holding nothing stays an error. */
+static int scan_unknown(fc_scan_ctx *sc, const fc_image *img, const char *path)
+{
+    fc_builder b;
+    int rc;
+    if (!fc_builder_start(sc, &b, path, NULL, &rc))
+        return rc;
+    b.obj.format = FC_FORMAT_DATA;
+    b.obj.size = img->size;
+    b.obj.image = img->data;
+    b.obj.image_reclaimable = img->own_mapping;
+    fc_region *data = NULL;
+    size_t n = data_extents(img, &data);
+    if (n == SIZE_MAX)
+        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+    else
+        fc_decode_sections(sc, &b, img, 0, NULL, 0, data, n);
+    free(data);
+    if (b.obj.n_containers || b.obj.error)
+        return fc_deliver(sc, &b);
+    fc_builder_reset(&b);
+    return fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                           "not an ELF file, archive, fat binary, cubin, PTX file or package");
+}
+
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
@@ -148,8 +217,7 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
             return 0;
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
-        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
-                               "not an ELF file, archive, fat binary, cubin, PTX file or package");
+        return scan_unknown(sc, img, path);
     }
     fc_builder b;
     int rc;

@@ -251,7 +251,8 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
         item *it = found[c];
         if (it->error)
             return fc_builder_fail(b, it->error < 0 ? FC_ERR_NOMEM : FC_ERR_IO,
-                                   "%s: could not be searched for embedded containers: %s", it->region->section,
+                                   "%s: could not be searched for embedded containers: %s",
+                                   it->region->section ? it->region->section : "the file",
                                    it->error < 0 ? "out of memory" : strerror(it->error));
         if (!it->found)
             continue;
@@ -270,6 +271,12 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
         release(it);
     }
     return FC_OK;
+}
+
+/* Whether data region G is searched in full at once, rather than its head first. */
+static bool searched_whole(fc_embedded_mode mode, const fc_region *g)
+{
+    return mode == FC_EMBEDDED_ALL || g->whole_file || fc_embedded_always_searched(g->section);
 }
 
 static fc_pool *scan_pool(fc_scan_ctx *sc, unsigned threads)
@@ -300,7 +307,7 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     for (size_t i = 0; i < n_fatbins; i++)
         cap += split && fatbins[i].starts ? (size_t)(fatbins[i].size / SEGMENT_SIZE) + 1 : 1;
     for (size_t i = 0; i < n_data; i++) {
-        bool whole = mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(data[i].section);
+        bool whole = searched_whole(mode, &data[i]);
         uint64_t head = whole || data[i].size < opts->embedded_probe_size ? data[i].size : opts->embedded_probe_size;
         /* The head's item, and the chunks of the rest should the head hold a container. */
         cap += (size_t)((data[i].size - head + CHUNK_SIZE - 1) / CHUNK_SIZE) +
@@ -332,7 +339,7 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     size_t n_walks = pl.n;
     for (size_t i = 0; i < n_data; i++) {
         const fc_region *g = &data[i];
-        if (mode == FC_EMBEDDED_ALL || fc_embedded_always_searched(g->section)) {
+        if (searched_whole(mode, g)) {
             add_searches(&pl, g, g->offset);
         } else {
             uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;

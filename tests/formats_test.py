@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """CLI tests of the inputs beyond ordinary ELF files: Windows PE images and COFF objects;
-ELF files whose section table is missing or does not show their CUDA code.
+ELF files whose section table is missing or does not show their CUDA code; files of no
+known format holding fat binaries.
 
 Usage: formats_test.py FATCHECK FIXTURES_DIR FAKECUDA
 Writes TAP. The fixtures are made by fixtures/pe/make.sh (mingw-w64 and a Python PE
@@ -248,6 +249,49 @@ def elf_without_sections_is_judged_listed_and_extracted():
         open(p, "wb").write(bad)
         rc, out, err = run(p)
         eq((rc, err), (3, NO_GPU + "fatcheck: %s: offset 0x2630: entry header size 8 is below the minimum 64\n" % p))
+
+
+@test
+def files_of_no_known_format_are_searched_whole():
+    fatbin = open(fx("compress_size.fatbin"), "rb").read()
+    ptx_only = open(fx("ptx_only.fatbin"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        # A model blob: a text header, a container at an odd offset, another across the
+        # 8 MiB boundary where the search is cut between threads.
+        blob = bytearray(b"MODEL v1\n" + bytes(range(256)) * (9 << 12))
+        blob[1001:1001 + len(fatbin)] = fatbin
+        at = (8 << 20) - 2
+        blob[at:at + len(ptx_only)] = ptx_only
+        path = os.path.join(tmp, "model.bin")
+        open(path, "wb").write(blob)
+        for j in ("1", "4"):
+            rc, out, err = run("-j", j, "--gpu", "sm_90", path)
+            eq((rc, err), (0, ""), j)
+            eq(out.split("\n")[3:7], [path + ": a file of no known format, searched whole: 2 containers kept as data",
+                                      "  cubin        1  sm_90:1", "  ptx          2  compute_80:1 compute_90:1",
+                                      "  PTX ISA 9.0; stored: zstd 3"], j)
+        doc = json.loads(run("--json", path)[1])
+        eq(schema_errors(doc)[:5], [])
+        f = doc["files"][0]
+        eq((f["format"], [(c["offset"], c["section"], c["origin"]) for c in f["containers"]]),
+           ("data", [(1001, None, "embedded"), (at, None, "embedded")]))
+        # A sparse file: the holes are skipped, the container after 1 GiB of them found.
+        sparse = os.path.join(tmp, "sparse.bin")
+        with open(sparse, "wb") as f:
+            f.write(b"header")
+            f.seek(1 << 30)
+            f.write(ptx_only)
+            f.truncate(3 << 30)
+        rc, out, err = run(sparse)
+        eq((rc, out.splitlines()[0]), (0, sparse + ": a file of no known format, searched whole: 1 container kept "
+                                          "as data"))
+        # Nothing found: an error as before, never "no CUDA code".
+        rc, out, err = run(fx("make-fixtures.sh"))
+        eq((rc, out), (3, ""))
+        assert err.endswith("fatcheck: %s: not an ELF file, archive, fat binary, cubin, PTX file or package\n"
+                            % fx("make-fixtures.sh")), err
+        rc, out, err = run("--no-embedded", path)
+        eq(rc, 3)
 
 
 def main():

@@ -142,6 +142,13 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
     print_label(out, o);
     if (!o->n_containers) {
         fputs(o->error ? ": could not be decoded\n" : ": no CUDA code\n", out);
+    } else if (o->format == FC_FORMAT_DATA) {
+        /* A file of no known format, searched whole: all it holds is plain data. */
+        fputs(": a file of no known format, searched whole: ", out);
+        print_where(out, &emb);
+        fputs(" kept as data\n", out);
+        print_kinds(out, &emb, "  ");
+        print_details(out, &emb, "  ");
     } else if (o->format == FC_FORMAT_CUBIN || o->format == FC_FORMAT_PTX) {
         fprintf(out, ": %s file\n", o->format == FC_FORMAT_CUBIN ? "cubin" : "PTX");
         print_kinds(out, &reg, "  ");
