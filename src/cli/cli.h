@@ -79,6 +79,10 @@ void wrap_print(FILE *out, const char *s);
 /* What cuobjdump lists of an object, and the name it gives image E, the Nth of its kind. */
 bool cuobjdump_lists(const fc_object *o, const fc_container *c);
 void cuobjdump_name(const fc_object *o, const fc_entry *e, unsigned n, char *buf, size_t size);
+/* The same name in two parts: the stem from a file name or identifier, and the rest
+ * (".N.ARCH.cubin"). */
+void cuobjdump_name_parts(const fc_object *o, const fc_entry *e, unsigned n, char *stem, size_t stem_size,
+                          char *tail, size_t tail_size);
 
 /* The cuobjdump-style stem of a path: its last component without the last extension. */
 void path_stem(const char *path, char *buf, size_t size);

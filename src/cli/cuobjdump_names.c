@@ -34,20 +34,45 @@ bool cuobjdump_lists(const fc_object *o, const fc_container *c)
     return section && c->section && strcmp(c->section, section) == 0;
 }
 
-void cuobjdump_name(const fc_object *o, const fc_entry *e, unsigned n, char *buf, size_t size)
+/* The file name of a member: "lib/x.cubin" -> "x.cubin", "a.tar!x.cubin" -> "x.cubin",
+ * "lib/x.a(y.cubin)" -> "y.cubin". */
+static const char *member_file(const char *member, char *buf, size_t size)
+{
+    size_t len = strlen(member);
+    const char *open = len && member[len - 1] == ')' ? strrchr(member, '(') : NULL;
+    if (open) {
+        snprintf(buf, size, "%.*s", (int)(len - (size_t)(open - member) - 2), open + 1);
+        return buf;
+    }
+    const char *last = strrchr(member, '/'), *bang = strrchr(member, '!');
+    if (bang && (!last || bang > last))
+        last = bang;
+    return last ? last + 1 : member;
+}
+
+void cuobjdump_name_parts(const fc_object *o, const fc_entry *e, unsigned n, char *stem, size_t stem_size,
+                          char *tail, size_t tail_size)
 {
     bool ptx = e->kind == FC_IMAGE_PTX;
-    char arch[32], stem[4096];
+    char arch[32], file[4096];
     fc_entry_cuobjdump_arch(e, arch, sizeof arch);
     const char *ext = ptx ? "ptx" : "cubin";
     if (o->format == FC_FORMAT_CUBIN) {
-        path_stem(o->path, stem, sizeof stem);
-        snprintf(buf, size, "%s.%s.%s", stem, arch, ext);
+        /* a cubin inside a package or archive is named after itself, as cuobjdump names the file */
+        path_stem(o->member ? member_file(o->member, file, sizeof file) : o->path, stem, stem_size);
+        snprintf(tail, tail_size, ".%s.%s", arch, ext);
     } else if (e->identifier) {
-        path_stem(e->identifier, stem, sizeof stem);
-        snprintf(buf, size, "%s.%s.%s", stem, arch, ext);
+        path_stem(e->identifier, stem, stem_size);
+        snprintf(tail, tail_size, ".%s.%s", arch, ext);
     } else {
-        path_stem(o->path, stem, sizeof stem);
-        snprintf(buf, size, "%s.%u.%s.%s", stem, n, arch, ext);
+        path_stem(o->path, stem, stem_size);
+        snprintf(tail, tail_size, ".%u.%s.%s", n, arch, ext);
     }
+}
+
+void cuobjdump_name(const fc_object *o, const fc_entry *e, unsigned n, char *buf, size_t size)
+{
+    char stem[4096], tail[64];
+    cuobjdump_name_parts(o, e, n, stem, sizeof stem, tail, sizeof tail);
+    snprintf(buf, size, "%s%s", stem, tail);
 }

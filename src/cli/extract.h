@@ -6,6 +6,12 @@
 
 #include "cli.h"
 
+/* Names written in this run, so that no image takes another's name. */
+typedef struct name_set {
+    char **slots;
+    size_t n, cap;
+} name_set;
+
 typedef struct extractor {
     const char *dir;
     int dirfd;
@@ -13,11 +19,15 @@ typedef struct extractor {
     uint64_t limit;          /* largest image written */
     FILE *err;
     unsigned n_elf, n_ptx, n_other; /* numbering within the current input */
-    size_t written, skipped;
+    size_t written, skipped, renamed;
+    size_t name_max;         /* the longest file name DIR takes */
+    unsigned temporaries;    /* temporary names made, for the next one */
+    name_set taken;
 } extractor;
 
 /* Creates DIR if it does not exist. Returns -1 (having said why on ERR) on failure. */
 int extractor_open(extractor *x, const char *dir, bool force, uint64_t limit, FILE *err);
+/* Says on ERR what was written, then closes DIR and frees the extractor's memory. */
 void extractor_close(extractor *x);
 /* Numbering restarts with each input named on the command line, as with cuobjdump. */
 void extractor_begin_input(extractor *x);

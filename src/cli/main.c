@@ -588,14 +588,8 @@ int main(int argc, char **argv)
     progress_clear();
     r->finish(r);
     render_free(r);
-    if (rn.x) {
-        fprintf(stderr, "fatcheck: wrote %zu images to %s", x.written, quoted(x.dir));
-        if (x.skipped)
-            fprintf(stderr, "; %zu obfuscated LTO-IR image%s left out (only NVIDIA's tools read %s)", x.skipped,
-                    x.skipped == 1 ? "" : "s", x.skipped == 1 ? "it" : "them");
-        fputc('\n', stderr);
-        extractor_close(&x);
-    }
+    if (rn.x)
+        extractor_close(&x); /* and says what it wrote */
     fc_prober_close(cfg.prober);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));
