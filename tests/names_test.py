@@ -312,33 +312,49 @@ def gpu_names_from_the_driver_and_inventories():
         assert b"\\033[31mNo Such GPU" in err, err
 
 
-@test
-def progress_line_shows_names_escaped():
+def progress_lines(tmp, columns):
+    """What fatcheck writes to a terminal COLUMNS wide on standard error, walking TMP."""
+    import fcntl
     import pty
     import select
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = dict(os.environb)
+    env[b"LD_LIBRARY_PATH"] = b"/nonexistent"
+    p = subprocess.Popen([FATCHECK, "--gpu", "sm_90", tmp], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    got = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 10)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    p.wait(timeout=30)
+    os.close(master)
+    return got
+
+
+@test
+def progress_line_shows_names_escaped_within_the_terminal():
     with tempfile.TemporaryDirectory() as tmp:
-        copies(tmp, [b"\x1b]0;owned\x07\n.so"])
-        master, slave = pty.openpty()
-        env = dict(os.environb)
-        env[b"LD_LIBRARY_PATH"] = b"/nonexistent"
-        p = subprocess.Popen([FATCHECK, "--gpu", "sm_90", tmp], stdout=subprocess.PIPE, stderr=slave, env=env)
-        os.close(slave)
-        got = b""
-        while True:
-            ready, _, _ = select.select([master], [], [], 10)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            got += chunk
-        p.wait(timeout=30)
-        os.close(master)
-        assert b"fatcheck: 1 files... " in got, got
-        clean(got.replace(b"\r\x1b[K", b""), "progress")
+        copies(tmp, [b"\x1b]0;owned\x07\n" + "\u00e9".encode() * 60 + b"x" * 100 + b".so"])
+        for columns in (80, 40):
+            got = progress_lines(tmp, columns)
+            assert b"fatcheck: 1 files... " in got, got
+            assert got.endswith(b"\r\x1b[K"), got  # erased at the end
+            clean(got.replace(b"\r\x1b[K", b""), "progress")
+            for line in got.split(b"\r\x1b[K"):
+                # the line never reaches the last column, so it never wraps and stays on screen
+                assert len(line.decode()) < columns, (columns, line)
+            assert b"..." in got and got.rstrip(b"\r\x1b[K").endswith(b"xxx.so"), got
 
 
 @test

@@ -1,7 +1,9 @@
 /* progress.c - a one-line progress report on standard error, for long scans at a terminal:
- * redrawn at most ten times a second, and erased before anything else is written. */
+ * redrawn at most ten times a second, never wider than the terminal, and erased before
+ * anything else is written. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +38,26 @@ void progress_clear(void)
     }
 }
 
+/* The terminal's width; 80 when it does not say. Asked at each redraw: it may be resized. */
+static size_t terminal_columns(void)
+{
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
+}
+
+/* Columns S may take: a character outside ASCII is counted as two, which no character
+ * exceeds, so that the line never wraps (a wrapped line would stay on screen). */
+static size_t columns_of(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80)
+            n += (unsigned char)*s < 0x80 ? 1 : 2;
+    return n;
+}
+
 void progress_file(void *ctx, const char *name)
 {
     (void)ctx;
@@ -46,13 +68,24 @@ void progress_file(void *ctx, const char *name)
     if (t - state.last < 0.1)
         return;
     state.last = t;
-    /* Keep within 80 columns: the end of a long path says most (cut at a character). */
+    /* One line short of the terminal's last column; the end of a long path says most. */
+    char head[64];
+    snprintf(head, sizeof head, "fatcheck: %lu files... ", state.files);
+    size_t width = terminal_columns() - 1, used = strlen(head);
+    size_t room = width > used + 8 ? width - used : 0;
     name = escaped(name);
-    size_t len = strlen(name);
-    const char *tail = len > 56 ? name + len - 56 : name;
-    while ((*tail & 0xc0) == 0x80)
+    const char *tail = name;
+    size_t cols = columns_of(tail);
+    bool cut = cols > room;
+    while (cut && *tail && cols > room - 3) {
+        unsigned char c = (unsigned char)*tail++;
+        if ((c & 0xc0) != 0x80)
+            cols -= c < 0x80 ? 1 : 2;
+    }
+    while ((*tail & 0xc0) == 0x80) /* at a character */
         tail++;
-    fprintf(stderr, "\r\033[Kfatcheck: %lu files... %s%s", state.files, len > 56 ? "..." : "", tail);
+    fprintf(stderr, "\r\033[K%.*s%s%s", (int)(used < width ? used : width), head, cut && room ? "..." : "",
+            room ? tail : "");
     fflush(stderr);
     state.visible = true;
 }
