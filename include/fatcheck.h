@@ -185,8 +185,9 @@ typedef struct fc_options {
     uint64_t max_entries;
     /* The deepest directory nesting followed. */
     unsigned max_depth;
-    /* Packages (wheels, tarballs, images): the largest member read into memory, and how
-     * deeply packages inside packages are followed. */
+    /* Packages (wheels, tarballs, images, .deb, .rpm) and streams (fc_scan_fd): the largest
+     * binary read from one (held in memory up to 64 MiB, beyond that in an unlinked temporary
+     * file), and how deeply packages inside packages are followed. */
     uint64_t max_member_size;
     unsigned max_package_depth;
     /* Open packages found while walking directories too (named ones are always opened). */
@@ -223,6 +224,15 @@ typedef int (*fc_error_fn)(void *ctx, const fc_error *err);
  * when it could not run (FC_ERR_INVALID, FC_ERR_NOMEM), or a callback's nonzero value. */
 FC_API int fc_scan(const char *path, const fc_options *opts,
                    fc_object_fn on_object, fc_error_fn on_error, void *ctx);
+
+/* Scans what descriptor FD holds, named NAME in results (NULL: "(standard input)"). A
+ * regular file is read as fc_scan reads one. A pipe, socket or device is read once, in
+ * order, to its end: a package (zip, tar, compressed tar, .deb, .rpm) as its bytes arrive,
+ * anything else held whole, in memory up to 64 MiB and beyond that in an unlinked temporary
+ * file in $TMPDIR (else /tmp), up to opts->max_member_size bytes. FD is not closed. Returns
+ * as fc_scan does. */
+FC_API int fc_scan_fd(int fd, const char *name, const fc_options *opts,
+                      fc_object_fn on_object, fc_error_fn on_error, void *ctx);
 
 /* Scans an in-memory image as if it were a file named NAME. Never recurses. */
 FC_API int fc_scan_memory(const void *data, size_t size, const char *name,

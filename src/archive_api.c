@@ -1,4 +1,4 @@
-/* archive_api.c - loading libarchive on first use (see archive_api.h). */
+/* archive_api.c - loading libarchive and liblzma on first use (see archive_api.h). */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -17,7 +17,8 @@ static bool bind(void *lib, const char *symbol, void *slot)
 {
     void *f = dlsym(lib, symbol);
     if (!f) {
-        snprintf(failure, sizeof failure, "libarchive lacks %s", symbol);
+        snprintf(failure, sizeof failure, "%s lacks %s", strncmp(symbol, "lzma", 4) == 0 ? "liblzma" : "libarchive",
+                 symbol);
         return false;
     }
     memcpy(slot, &f, sizeof f); /* object to function pointer, as POSIX allows for dlsym */
@@ -37,21 +38,42 @@ static void load(void)
         return;
     }
     loaded = bind(lib, "archive_read_new", &api.read_new) && bind(lib, "archive_read_free", &api.read_free) &&
-             bind(lib, "archive_read_support_filter_all", &api.read_support_filter_all) &&
+             bind(lib, "archive_read_support_filter_gzip", &api.read_support_filter_gzip) &&
+             bind(lib, "archive_read_support_filter_bzip2", &api.read_support_filter_bzip2) &&
+             bind(lib, "archive_read_support_filter_zstd", &api.read_support_filter_zstd) &&
+             bind(lib, "archive_read_support_filter_lz4", &api.read_support_filter_lz4) &&
+             bind(lib, "archive_read_support_filter_compress", &api.read_support_filter_compress) &&
              bind(lib, "archive_read_support_format_zip", &api.read_support_format_zip) &&
              bind(lib, "archive_read_support_format_tar", &api.read_support_format_tar) &&
              bind(lib, "archive_read_support_format_gnutar", &api.read_support_format_gnutar) &&
              bind(lib, "archive_read_support_format_cpio", &api.read_support_format_cpio) &&
+             bind(lib, "archive_read_support_format_ar", &api.read_support_format_ar) &&
              bind(lib, "archive_read_support_format_raw", &api.read_support_format_raw) &&
              bind(lib, "archive_read_open_fd", &api.read_open_fd) &&
              bind(lib, "archive_read_open_memory", &api.read_open_memory) &&
+             bind(lib, "archive_read_open", &api.read_open) &&
              bind(lib, "archive_read_next_header", &api.read_next_header) &&
              bind(lib, "archive_read_data", &api.read_data) &&
+             bind(lib, "archive_filter_count", &api.filter_count) &&
              bind(lib, "archive_error_string", &api.error_string) &&
+             bind(lib, "archive_set_error", &api.set_error) &&
              bind(lib, "archive_entry_pathname", &api.entry_pathname) &&
              bind(lib, "archive_entry_filetype", &api.entry_filetype) &&
              bind(lib, "archive_entry_size", &api.entry_size) &&
              bind(lib, "archive_entry_size_is_set", &api.entry_size_is_set);
+    if (!loaded)
+        return;
+    /* libarchive depends on liblzma, so it is in the process already. */
+    void *lzma = dlopen("liblzma.so.5", RTLD_NOW | RTLD_LOCAL);
+    if (!lzma) {
+        const char *e = dlerror();
+        snprintf(failure, sizeof failure, "cannot load liblzma (liblzma.so.5), which packages need: %s",
+                 e ? e : "not found");
+        loaded = false;
+        return;
+    }
+    loaded = bind(lzma, "lzma_stream_decoder", &api.lzma_stream_decoder) && bind(lzma, "lzma_code", &api.lzma_code) &&
+             bind(lzma, "lzma_end", &api.lzma_end);
     /* Never closed: the functions are used until exit. */
 }
 

@@ -168,6 +168,7 @@ typedef struct fc_scan_ctx {
     const char *outer;
     const char *inner;
     unsigned depth;        /* package nesting */
+    size_t errors;         /* errors reported so far (fc_report_error) */
     struct fc_pool *pool;  /* helper threads, started when first wanted (sections.c) */
     bool pool_failed;
 } fc_scan_ctx;
@@ -194,15 +195,23 @@ void fc_name_free(fc_name *n);
  * out of memory, which is reported; *RC then gets what the error callback returned. */
 bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc);
 
-/* Scans an image that starts like a zip, tar or compressed stream (package.c). */
+/* Scans an image that starts like a package: a zip, tar, compressed stream, .deb or .rpm
+ * (package.c). */
 int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path);
-/* True when BUF starts like a package libarchive reads (zip, tar, gzip, bzip2, xz, zstd). */
+/* The same, read from stream IN as its bytes arrive (stream.h). */
+struct fc_stream;
+int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *path);
+/* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
+/* True when BUF starts like a .deb: an ar archive whose first member is debian-binary. */
+bool fc_sniff_deb(const uint8_t *buf, size_t size);
 
 /* Reports an error for an input that produced no object. Returns the callback's value. */
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Scans the file open as FD, named PATH, as fc_scan reads a file (scan.c). */
+int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path);
 /* Scans one image (a mapped file or a caller's buffer) named PATH. */
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* Scans an image that starts with the ELF or archive magic. */

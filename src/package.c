@@ -1,10 +1,18 @@
-/* package.c - wheels, conda packages, tarballs and container images, read through
- * libarchive without unpacking to disk.
+/* package.c - packages read through libarchive without unpacking to disk: wheels and other
+ * zips, conda packages, tarballs, docker save images, .deb and .rpm.
  *
- * Members are read one at a time: a few KiB first to tell what they are; only a CUDA
- * binary (or, to a depth limit, a nested package) is read whole into memory, up to
- * opts->max_member_size; everything else is skipped. Memory is bounded by that limit,
- * not by the size of the package.
+ * A package is read in order, member by member, a few KiB of each first to tell what it is.
+ * A package inside it is read the same way, as its bytes arrive: each level holds a
+ * decompressor and a 64 KiB buffer, never a whole member. A CUDA binary is held whole
+ * (fc_hold: in memory up to 64 MiB, beyond that in an unlinked temporary file, up to
+ * opts->max_member_size) and scanned like a file; everything else is skipped. So memory is
+ * bounded by those limits and the nesting depth, not by what headers declare or how far
+ * members inflate (docs/format.md, "Packages").
+ *
+ * Two layers are decoded here before libarchive sees the bytes: an rpm's lead and headers,
+ * which libarchive would strip only to hand the payload to its own xz decoder; and xz, which
+ * libarchive decodes without a memory limit (a 156 KB .tar.xz made with a 1 GiB dictionary
+ * held 1 GiB). A .deb is an ar archive whose data.tar.* is read as the package's own tree.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,8 +22,32 @@
 #include "archive_api.h"
 #include "bytes.h"
 #include "internal.h"
+#include "stream.h"
 
 #define SNIFF_SIZE 4096u
+#define SOURCE_BUFFER (64u << 10)
+/* What the xz decoder may use: xz -9 needs 65 MiB. */
+#define XZ_MEMORY_LIMIT (128u << 20)
+/* rpm's own limits on a header (rpm's header.c): 64 Ki index entries, 256 MiB of data. */
+#define RPM_MAX_INDEX 0xffffu
+#define RPM_MAX_DATA (256u << 20)
+
+static bool is_xz(const uint8_t *b, size_t n)
+{
+    return n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0;
+}
+
+static bool is_rpm(const uint8_t *b, size_t n)
+{
+    return n >= 4 && memcmp(b, "\xed\xab\xee\xdb", 4) == 0;
+}
+
+bool fc_sniff_deb(const uint8_t *b, size_t n)
+{
+    /* An ar archive whose first member is debian-binary (dpkg writes the name space-padded;
+     * GNU ar would end it with '/'). */
+    return n >= 22 && memcmp(b, "!<arch>\ndebian-binary", 21) == 0 && (b[21] == ' ' || b[21] == '/');
+}
 
 bool fc_sniff_package(const uint8_t *b, size_t n)
 {
@@ -25,21 +57,301 @@ bool fc_sniff_package(const uint8_t *b, size_t n)
         return true;
     if (n >= 3 && memcmp(b, "BZh", 3) == 0)                       /* bzip2 */
         return true;
-    if (n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0)             /* xz */
+    if (is_xz(b, n))
         return true;
     if (n >= 4 && fc_rd32(b) == 0xFD2FB528u)                      /* zstd */
         return true;
     if (n >= 262 && memcmp(b + 257, "ustar", 5) == 0)             /* tar (docker save too) */
         return true;
-    return false;
+    return fc_sniff_deb(b, n) || is_rpm(b, n);
 }
 
-static struct archive *open_reader(const fc_archive_api *la)
+/* libarchive's message, without the newline some of them end with. */
+static const char *message(const fc_archive_api *la, struct archive *a, char *buf, size_t size)
+{
+    const char *m = la->error_string(a);
+    snprintf(buf, size, "%s", m && *m ? m : "unknown error");
+    size_t n = strlen(buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
+        buf[--n] = '\0';
+    return buf;
+}
+
+static uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* ---- Layers decoded before libarchive ----------------------------------------------------- */
+
+typedef struct xz_stream {
+    fc_stream s;
+    fc_stream *in;
+    const fc_archive_api *la;
+    lzma_stream z;
+    bool in_done, done;
+    bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
+    uint8_t buf[SOURCE_BUFFER];
+} xz_stream;
+
+static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
+{
+    xz_stream *x = (xz_stream *)s;
+    if (x->done)
+        return 0;
+    x->z.next_out = out;
+    x->z.avail_out = n;
+    while (x->z.avail_out == n) {
+        if (x->z.avail_in == 0 && !x->in_done) {
+            ssize_t r = fc_stream_read(x->in, x->buf, sizeof x->buf);
+            if (r < 0) {
+                snprintf(s->error, sizeof s->error, "%s", x->in->error);
+                return -1;
+            }
+            x->in_done = r == 0;
+            x->z.next_in = x->buf;
+            x->z.avail_in = (size_t)r;
+        }
+        lzma_ret ret = x->la->lzma_code(&x->z, x->in_done ? LZMA_FINISH : LZMA_RUN);
+        if (ret == LZMA_STREAM_END) {
+            x->done = true;
+            break;
+        }
+        if (ret == LZMA_OK)
+            continue;
+        x->over_limit = ret == LZMA_MEMLIMIT_ERROR;
+        snprintf(s->error, sizeof s->error, "%s",
+                 ret == LZMA_MEMLIMIT_ERROR ? "xz stream needs more than 128 MiB to decode (its dictionary), not read"
+                 : ret == LZMA_BUF_ERROR    ? "xz stream ends early"
+                 : ret == LZMA_MEM_ERROR    ? "out of memory"
+                 : ret == LZMA_FORMAT_ERROR ? "not an xz stream"
+                                            : "xz data is corrupt");
+        return -1;
+    }
+    return (ssize_t)(n - x->z.avail_out);
+}
+
+/* Reads past an rpm's lead, signature and header, to its payload. NULL, or what is wrong. */
+static const char *rpm_skip_headers(fc_stream *s)
+{
+    uint8_t buf[4096];
+    ssize_t r = fc_stream_fill(s, buf, 96);
+    if (r != 96)
+        return r < 0 ? s->error : "rpm lead cut short";
+    for (int i = 0; i < 2; i++) {
+        const char *what = i == 0 ? "signature" : "header";
+        r = fc_stream_fill(s, buf, 16);
+        if (r < 0)
+            return s->error;
+        if (r != 16 || memcmp(buf, "\x8e\xad\xe8\x01", 4) != 0)
+            return i == 0 ? "no rpm signature header after the lead" : "no rpm header after the signature";
+        uint32_t entries = rd32be(buf + 8), data = rd32be(buf + 12);
+        if (entries > RPM_MAX_INDEX || data > RPM_MAX_DATA) {
+            snprintf(s->error, sizeof s->error, "rpm %s claims %u entries and %u bytes, more than rpm allows", what,
+                     entries, data);
+            return s->error;
+        }
+        uint64_t skip = 16ull * entries + data;
+        if (i == 0)
+            skip += (8 - skip % 8) % 8; /* the signature is padded to 8 bytes */
+        while (skip) {
+            r = fc_stream_fill(s, buf, skip < sizeof buf ? (size_t)skip : sizeof buf);
+            if (r < 0)
+                return s->error;
+            if (r == 0) {
+                snprintf(s->error, sizeof s->error, "rpm %s cut short", what);
+                return s->error;
+            }
+            skip -= (uint64_t)r;
+        }
+    }
+    return NULL;
+}
+
+/* ---- libarchive on a stream --------------------------------------------------------------- */
+
+typedef struct source {
+    fc_stream *s;
+    const fc_archive_api *la;
+    uint8_t buf[SOURCE_BUFFER];
+} source;
+
+static la_ssize_t source_read(struct archive *a, void *client, const void **out)
+{
+    source *src = client;
+    ssize_t r = fc_stream_read(src->s, src->buf, sizeof src->buf);
+    if (r < 0) {
+        src->la->set_error(a, EIO, "%s", src->s->error);
+        return ARCHIVE_FATAL;
+    }
+    *out = src->buf;
+    return r;
+}
+
+/* The data of the member libarchive is at, as a stream. */
+typedef struct member_stream {
+    fc_stream s;
+    const fc_archive_api *la;
+    struct archive *a;
+    int code; /* libarchive's status when a read failed */
+} member_stream;
+
+static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
+{
+    member_stream *m = (member_stream *)s;
+    la_ssize_t r = m->la->read_data(m->a, buf, n);
+    if (r < 0) {
+        m->code = (int)r;
+        message(m->la, m->a, s->error, sizeof s->error);
+        return -1;
+    }
+    return (ssize_t)r;
+}
+
+/* ---- Members ------------------------------------------------------------------------------ */
+
+/* One package being read. */
+typedef struct level {
+    const fc_archive_api *la;
+    struct archive *a;
+    const char *path;    /* the package's name in messages */
+    const char *prefix;  /* what its members' names start with ("outer.tar!inner.tar"), or NULL */
+    bool tree;           /* members are an installed tree (a .deb's data, an rpm): "./" dropped */
+    bool deb;            /* the ar archive of a .deb */
+} level;
+
+static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, const char *path, const char *prefix,
+                       bool tree);
+
+/* The member's name within the whole chain: "inner/path", or "outer.tar!inner/path". */
+static char *chain_name(const char *prefix, const char *entry)
+{
+    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(entry) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", entry);
+    return s;
+}
+
+static bool starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Reads the member libarchive is at, whose first GOT bytes are in HEAD: a package inside
+ * this one, or a CUDA binary. */
+static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, const char *entry, uint8_t *head,
+                       size_t got, bool nested, bool *fatal)
+{
+    const fc_archive_api *la = lv->la;
+    /* A .deb's data.tar.* is the package's own tree: its members are named as the .deb's. */
+    bool own_tree = lv->deb && starts_with(entry, "data.tar");
+    char *inner = chain_name(lv->prefix, entry);
+    if (!inner)
+        return fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory");
+    if (sc->opts->on_file)
+        sc->opts->on_file(sc->opts->on_file_ctx, inner);
+    const char *saved_outer = sc->outer, *saved_inner = sc->inner;
+    sc->outer = saved_outer ? saved_outer : lv->path;
+    sc->inner = inner;
+    member_stream ms = {.s = {.read = member_read}, .la = la, .a = lv->a};
+    fc_stream_unread(&ms.s, head, got);
+    int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
+    int rc;
+    bool named = sc->named;
+    sc->named = false;
+    if (nested) {
+        sc->depth++;
+        rc = scan_source(sc, NULL, &ms.s, entry, own_tree ? lv->prefix : inner, own_tree);
+        sc->depth--;
+    } else if (declared > 0 && (uint64_t)declared > sc->opts->max_member_size) {
+        rc = fc_report_error(sc, FC_ERR_LIMIT, entry, NULL, "member declares %lld bytes, more than the %llu-byte limit; not read",
+                             (long long)declared, (unsigned long long)sc->opts->max_member_size);
+    } else {
+        fc_held held;
+        char why[300];
+        fc_status st = fc_hold(&ms.s, declared > 0 ? (uint64_t)declared : 0, sc->opts->max_member_size, &held, why,
+                               sizeof why);
+        if (st == FC_OK) {
+            sc->depth++;
+            rc = fc_scan_image(sc, &held.img, entry);
+            sc->depth--;
+            fc_held_free(&held);
+        } else {
+            rc = fc_report_error(sc, st, entry, NULL, "member %s%s", st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
+        }
+    }
+    sc->named = named;
+    *fatal = ms.code == ARCHIVE_FATAL;
+    sc->outer = saved_outer;
+    sc->inner = saved_inner;
+    free(inner);
+    return rc;
+}
+
+static int scan_entries(fc_scan_ctx *sc, level *lv)
+{
+    const fc_archive_api *la = lv->la;
+    int rc = 0;
+    uint8_t head[SNIFF_SIZE];
+    char msg[300];
+    struct archive_entry *e;
+    int r;
+    size_t members = 0;
+    bool fatal = false;
+    while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
+        const char *entry = la->entry_pathname(e);
+        /* Directories, links and devices hold no bytes; a hard link's target is read where
+         * it is stored. */
+        if (la->entry_filetype(e) != AE_IFREG || !entry)
+            continue;
+        members++;
+        if (lv->tree)
+            while (entry[0] == '.' && entry[1] == '/')
+                entry += 2;
+        if (lv->deb && strcmp(entry, "debian-binary") == 0)
+            continue;
+        la_ssize_t got = la->read_data(lv->a, head, sizeof head);
+        if (got < 0) {
+            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry, message(la, lv->a, msg, sizeof msg));
+            fatal = got == ARCHIVE_FATAL;
+            continue;
+        }
+        bool archive_member;
+        fc_format f = fc_sniff(head, (size_t)got, &archive_member);
+        bool nested = f == FC_FORMAT_UNKNOWN && fc_sniff_package(head, (size_t)got);
+        if (f == FC_FORMAT_UNKNOWN && !nested)
+            continue; /* libarchive skips the rest of the member itself */
+        if (nested && sc->depth + 1 >= sc->opts->max_package_depth) {
+            rc = fc_report_error(sc, FC_ERR_LIMIT, lv->path, NULL, "member %s: packages nested deeper than %u, not opened",
+                                 entry, sc->opts->max_package_depth);
+            continue;
+        }
+        rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, &fatal);
+    }
+    /* A member whose read failed for good has said so; the package ends there. */
+    if (rc == 0 && !fatal && r != ARCHIVE_EOF)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "damaged package after %zu members: %s", members,
+                             message(la, lv->a, msg, sizeof msg));
+    return rc;
+}
+
+static struct archive *open_reader(const fc_archive_api *la, bool deb)
 {
     struct archive *a = la->read_new();
     if (!a)
         return NULL;
-    la->read_support_filter_all(a);
+    if (deb) {
+        la->read_support_format_ar(a);
+        return a;
+    }
+    /* Not xz, lzma or lzip (xz is decoded here, under a memory limit), and none of the
+     * filters that run an external program. */
+    la->read_support_filter_gzip(a);
+    la->read_support_filter_bzip2(a);
+    la->read_support_filter_zstd(a);
+    la->read_support_filter_lz4(a);
+    la->read_support_filter_compress(a);
     la->read_support_format_zip(a);
     la->read_support_format_tar(a);
     la->read_support_format_gnutar(a);
@@ -49,151 +361,100 @@ static struct archive *open_reader(const fc_archive_api *la)
     return a;
 }
 
-/* Reads the rest of the current member after the HEAD bytes already read, into one buffer
- * of at most LIMIT bytes. */
-static fc_status read_member(const fc_archive_api *la, struct archive *a, const uint8_t *head, size_t head_len, int64_t declared,
-                             uint64_t limit, uint8_t **out, size_t *out_len)
-{
-    size_t cap = declared > 0 && (uint64_t)declared <= limit ? (size_t)declared : head_len + (1u << 20);
-    if (cap < head_len)
-        cap = head_len;
-    uint8_t *buf = malloc(cap ? cap : 1);
-    if (!buf)
-        return FC_ERR_NOMEM;
-    memcpy(buf, head, head_len);
-    size_t len = head_len;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= limit) {
-                free(buf);
-                return FC_ERR_LIMIT;
-            }
-            size_t ncap = cap > limit / 2 ? (size_t)limit : cap * 2;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                return FC_ERR_NOMEM;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        la_ssize_t r = la->read_data(a, buf + len, cap - len);
-        if (r < 0) {
-            free(buf);
-            return FC_ERR_FORMAT;
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    *out = buf;
-    *out_len = len;
-    return FC_OK;
-}
-
-/* The member's name within the whole chain: "inner/path", or "outer.tar!inner/path". */
-static char *chain_name(const fc_scan_ctx *sc, const char *entry)
-{
-    size_t n = (sc->inner ? strlen(sc->inner) + 1 : 0) + strlen(entry) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", sc->inner ? sc->inner : "", sc->inner ? "!" : "", entry);
-    return s;
-}
-
-static int scan_entries(fc_scan_ctx *sc, const fc_archive_api *la, struct archive *a, const char *path)
-{
-    int rc = 0;
-    uint8_t head[SNIFF_SIZE];
-    struct archive_entry *e;
-    int r;
-    size_t members = 0;
-    while (rc == 0 && (r = la->read_next_header(a, &e)) == ARCHIVE_OK) {
-        const char *entry = la->entry_pathname(e);
-        if (la->entry_filetype(e) != AE_IFREG || !entry)
-            continue;
-        members++;
-        la_ssize_t got = la->read_data(a, head, sizeof head);
-        if (got < 0) {
-            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member %s: %s", entry, la->error_string(a));
-            break;
-        }
-        bool archive_member;
-        fc_format f = fc_sniff(head, (size_t)got, &archive_member);
-        bool nested = f == FC_FORMAT_UNKNOWN && fc_sniff_package(head, (size_t)got);
-        if (f == FC_FORMAT_UNKNOWN && !nested)
-            continue; /* libarchive skips the rest of the member itself */
-        if (nested && sc->depth + 1 >= sc->opts->max_package_depth) {
-            rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "member %s: packages nested deeper than %u, not opened",
-                                 entry, sc->opts->max_package_depth);
-            continue;
-        }
-        char *inner = chain_name(sc, entry);
-        if (inner && sc->opts->on_file)
-            sc->opts->on_file(sc->opts->on_file_ctx, inner);
-        uint8_t *data = NULL;
-        size_t len = 0;
-        fc_status st = inner ? read_member(la, a, head, (size_t)got, la->entry_size_is_set(e) ? la->entry_size(e) : -1,
-                                           sc->opts->max_member_size, &data, &len)
-                             : FC_ERR_NOMEM;
-        const char *saved_outer = sc->outer, *saved_inner = sc->inner;
-        sc->outer = saved_outer ? saved_outer : path;
-        sc->inner = inner;
-        if (st == FC_ERR_LIMIT) {
-            rc = fc_report_error(sc, st, entry, NULL, "member larger than the %llu-byte limit, not read",
-                                 (unsigned long long)sc->opts->max_member_size);
-        } else if (st != FC_OK) {
-            rc = fc_report_error(sc, st, entry, NULL, "member could not be read: %s",
-                                 st == FC_ERR_NOMEM ? "out of memory" : la->error_string(a));
-        } else {
-            fc_image img = {data, len, -1, false};
-            bool named = sc->named;
-            sc->named = false;
-            sc->depth++;
-            rc = nested ? fc_scan_package(sc, &img, entry) : fc_scan_image(sc, &img, entry);
-            sc->depth--;
-            sc->named = named;
-        }
-        sc->outer = saved_outer;
-        sc->inner = saved_inner;
-        free(data);
-        free(inner);
-    }
-    if (rc == 0 && r != ARCHIVE_EOF && r != ARCHIVE_OK)
-        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "damaged package after %zu members: %s", members,
-                             la->error_string(a));
-    return rc;
-}
-
-int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path)
+/* Reads one package: IMG (a file or memory) or, when IN is set, the stream IN. Its members
+ * are named PREFIX!member; TREE drops their leading "./". */
+static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, const char *path, const char *prefix,
+                       bool tree)
 {
     const char *why = NULL;
     const fc_archive_api *la = fc_archive_api_get(&why);
     if (!la)
         return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "%s", why);
-    struct archive *a = open_reader(la);
-    if (!a)
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    int r;
-    /* A file is read through its descriptor, so that the pages libarchive reads are not
-     * kept mapped; a member of another package is in memory already. */
-    if (img->fd >= 0 && lseek(img->fd, 0, SEEK_SET) == 0)
+    uint8_t head[SNIFF_SIZE];
+    const uint8_t *h = img ? img->data : head;
+    size_t hn = img ? img->size : 0;
+    if (in) {
+        ssize_t r = fc_stream_fill(in, head, sizeof head);
+        if (r < 0)
+            return fc_report_error(sc, FC_ERR_IO, path, NULL, "%s", in->error);
+        fc_stream_unread(in, head, (size_t)r);
+        hn = (size_t)r;
+    }
+    bool deb = fc_sniff_deb(h, hn), rpm = is_rpm(h, hn);
+    /* A file or memory image that needs a layer decoded here is read as a stream. */
+    fc_fd_stream fds;
+    fc_memory_stream mems;
+    if (!in && (rpm || is_xz(h, hn))) {
+        if (img->fd >= 0 && img->own_mapping && lseek(img->fd, 0, SEEK_SET) == 0) {
+            fc_fd_stream_init(&fds, img->fd);
+            in = &fds.s;
+        } else {
+            fc_memory_stream_init(&mems, img->data, img->size);
+            in = &mems.s;
+        }
+    }
+    if (rpm) {
+        const char *bad = rpm_skip_headers(in);
+        if (bad)
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable rpm: %s", bad);
+        ssize_t r = fc_stream_fill(in, head, sizeof head);
+        if (r < 0)
+            return fc_report_error(sc, FC_ERR_IO, path, NULL, "%s", in->error);
+        fc_stream_unread(in, head, (size_t)r);
+        h = head;
+        hn = (size_t)r;
+        tree = true;
+    }
+    xz_stream *xz = NULL;
+    if (is_xz(h, hn)) {
+        if (!(xz = calloc(1, sizeof *xz)))
+            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        *xz = (xz_stream){.s = {.read = xz_read}, .in = in, .la = la, .z = LZMA_STREAM_INIT};
+        if (la->lzma_stream_decoder(&xz->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED) != LZMA_OK) {
+            free(xz);
+            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        }
+        in = &xz->s;
+    }
+    source *src = NULL;
+    struct archive *a = open_reader(la, deb);
+    int r = ARCHIVE_FATAL;
+    if (a && in) {
+        if ((src = malloc(sizeof *src))) {
+            src->s = in;
+            src->la = la;
+            r = la->read_open(a, src, NULL, source_read, NULL);
+        }
+    } else if (a && img->fd >= 0 && lseek(img->fd, 0, SEEK_SET) == 0) {
+        /* A file is read through its descriptor, so that the pages libarchive reads are not
+         * kept mapped. */
         r = la->read_open_fd(a, img->fd, 1u << 16);
-    else
+    } else if (a) {
         r = la->read_open_memory(a, img->data, img->size);
+    }
     int rc;
-    if (r != ARCHIVE_OK) {
-        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable package: %s", la->error_string(a));
+    char msg[300];
+    if (!a || (in && !src)) {
+        rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    } else if (r != ARCHIVE_OK) {
+        rc = fc_report_error(sc, xz && xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
+                             "not a readable package: %s", message(la, a, msg, sizeof msg));
+    } else if (la->filter_count(a) - 1 + (xz != NULL) > 1) {
+        /* Every layer keeps a decompressor (zstd's takes up to 128 MiB): one is allowed. */
+        rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "compressed %d times over; only one layer is read",
+                             la->filter_count(a) - 1 + (xz != NULL));
     } else {
-        size_t before = sc->delivered;
+        size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
-        rc = scan_entries(sc, la, a, path);
-        if (rc == 0 && named && sc->delivered == before && !sc->outer) {
-            /* Named directly: say that it holds no CUDA code rather than stay silent. */
+        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb};
+        rc = scan_entries(sc, &lv);
+        if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer) {
+            /* Named directly, read to the end: say that it holds no CUDA code rather than
+             * stay silent. */
             fc_builder b;
             if (fc_builder_init(&b, sc->opts, path, NULL, NULL) == FC_OK) {
                 b.obj.format = FC_FORMAT_PACKAGE;
-                b.obj.size = img->size;
+                b.obj.size = img ? img->size : 0;
                 rc = fc_deliver(sc, &b);
             } else {
                 fc_builder_reset(&b);
@@ -201,6 +462,22 @@ int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path)
             }
         }
     }
-    la->read_free(a);
+    if (a)
+        la->read_free(a);
+    free(src);
+    if (xz) {
+        la->lzma_end(&xz->z);
+        free(xz);
+    }
     return rc;
+}
+
+int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path)
+{
+    return scan_source(sc, img, NULL, path, sc->inner, false);
+}
+
+int fc_scan_package_stream(fc_scan_ctx *sc, fc_stream *in, const char *path)
+{
+    return scan_source(sc, NULL, in, path, sc->inner, false);
 }

@@ -16,7 +16,7 @@
 fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
 {
     *is_archive = false;
-    if (size >= 8 && memcmp(buf, "!<arch>\n", 8) == 0) {
+    if (size >= 8 && memcmp(buf, "!<arch>\n", 8) == 0 && !fc_sniff_deb(buf, size)) {
         *is_archive = true;
         return FC_FORMAT_ELF;
     }
@@ -105,6 +105,7 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
                     const char *fmt, ...)
 {
     char reason[512], msg[4096 + 600];
+    sc->errors++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
@@ -254,6 +255,13 @@ int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *pa
     int fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
+    int rc = fc_scan_open_file(sc, fd, path);
+    close(fd);
+    return rc;
+}
+
+int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
+{
     int rc = 0;
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -297,7 +305,6 @@ int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *pa
     rc = fc_scan_image(sc, &img, path);
     munmap(map, (size_t)st.st_size);
 cleanup:
-    close(fd);
     return rc;
 }
 

@@ -36,9 +36,10 @@ static const char usage_text[] =
     "                         --python 3.12, --torch-cuda 13.0 name the current ones\n"
     "      --embedded         search every data section for containers kept as data\n"
     "      --no-embedded      search none (default: likely sections, see fatcheck(1))\n"
-    "      --packages         open wheels, tarballs, images found in directories\n"
+    "      --packages         open wheels, tarballs, images, .deb, .rpm in folders\n"
     "  -L, --follow           in directories, follow symlinks to directories too\n"
     "                         (symlinks to files are always read, each file once)\n"
+    "  -                      standard input: docker save IMAGE | fatcheck -\n"
     "      --no-recurse       a directory is an error   -j, --threads N\n"
     "  -h, --help, -V, --version\n"
     "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict:\n"
@@ -50,6 +51,9 @@ static const char usage_text[] =
     "  fatcheck --gpu H100,L4 --driver 550.54.14 dist/*.whl\n"
     "  fatcheck --torch-extensions\n"
     "  fatcheck --arch-list \"8.0;8.6+PTX\"\n";
+
+/* How standard input is named in reports, as grep names it. */
+#define STDIN_NAME "(standard input)"
 
 typedef struct run {
     renderer *r;
@@ -472,6 +476,18 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 && !ferror(stdout) ? rc : EXIT_INTERNAL;
     }
 
+    /* "-" is standard input: once, not also the inventory, and never a terminal, where the
+     * read would wait for typing with nothing said. */
+    int dashes = 0;
+    for (int i = optind; i < argc && !cfg.torch_mode; i++)
+        dashes += strcmp(argv[i], "-") == 0;
+    if (dashes > 1)
+        return usage_error("standard input ('-') can be read only once", NULL);
+    if (dashes && gpus_from && strcmp(gpus_from, "-") == 0)
+        return usage_error("standard input ('-') cannot be both an input and --gpus-from", NULL);
+    if (dashes && isatty(STDIN_FILENO))
+        return usage_error("standard input is a terminal: pipe a file in (fatcheck - < FILE) or name it", NULL);
+
     /* Targets: named ones, else (or with --probe, also) the local GPUs. */
     for (size_t i = 0; i < n_named; i++) {
         named[i].driver_cuda = driver;
@@ -576,10 +592,12 @@ int main(int argc, char **argv)
         }
     }
     for (int i = optind; i < argc && !cfg.torch_mode; i++) {
-        r->begin_input(r, argv[i]);
+        bool from_stdin = strcmp(argv[i], "-") == 0;
+        r->begin_input(r, from_stdin ? STDIN_NAME : argv[i]);
         if (rn.x)
             extractor_begin_input(rn.x);
-        int rc = fc_scan(argv[i], &opts, on_object, on_error, &rn);
+        int rc = from_stdin ? fc_scan_fd(STDIN_FILENO, STDIN_NAME, &opts, on_object, on_error, &rn)
+                            : fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {
             fprintf(stderr, "fatcheck: %s: %s\n", quoted(argv[i]), fc_status_name((fc_status)rc));
             rn.internal = 1;
