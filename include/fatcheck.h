@@ -75,6 +75,8 @@ typedef enum fc_origin {
     FC_ORIGIN_SEGMENT,     /* found by searching an ELF file's loaded segments when neither the
                               section table nor a registration record shows it: registered or
                               not, nothing says */
+    FC_ORIGIN_PTX_TEXT,    /* a PTX module kept as text in a data section, loaded by the program
+                              itself: a pseudo-container with one entry, the text */
 } fc_origin;
 
 /* The kind of file (or archive member) an object is. */

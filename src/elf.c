@@ -191,6 +191,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     size_t n_regions = 0, n_fatbins = 0;
     GElf_Shdr table = {0};            /* .nvFatBinSegment, when there is one */
     fc_elf_sections seen = {0};       /* what the section table showed, for elf_segments.c */
+    Elf_Scn *dynamic = NULL;          /* the dynamic section, for the libraries it needs */
     size_t registered = SIZE_MAX;     /* .nv_fatbin's index in fatbins */
     uint64_t registered_addr = 0, *starts = NULL;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -225,6 +226,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             fc_builder_fail(&b, FC_ERR_FORMAT, "bad section header %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
             goto deliver;
         }
+        if (sh.sh_type == SHT_DYNAMIC)
+            dynamic = scn;
         if (sh.sh_type != SHT_PROGBITS || sh.sh_size == 0) {
             /* Retyped or emptied: the runtime still finds them (elf_segments.c). */
             seen.registered_unusable |= is_fatbin_section(name);
@@ -256,6 +259,10 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     }
     if (registered != SIZE_MAX)
         starts = registration_starts(img, base, &table, &fatbins[registered], registered_addr);
+    /* A program that loads its own modules keeps its PTX text anywhere: search it all. */
+    if (dynamic && fc_ptx_text_program(elf, dynamic))
+        for (size_t i = 0; i < n_regions; i++)
+            regions[i].search_in_full = true;
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     seen.table_missing = nsec == 0;
     seen.records_offset = table.sh_offset;

@@ -304,7 +304,7 @@ static void search_segments(fc_builder *b, const known *k, const view *v, fc_ori
         if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
             break;
         fc_region g = {.offset = s->offset, .size = s->filesz};
-        fc_embedded_search(&found, &r, &g, s->offset, s->offset + s->filesz);
+        fc_embedded_search(&found, &r, &g, s->offset, s->offset + s->filesz, s->offset + s->filesz);
         fc_reader_free(&r);
     }
     const fc_object *o = fc_builder_finish(&found);

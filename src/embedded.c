@@ -1,4 +1,5 @@
-/* embedded.c - finding containers stored as plain data in ordinary ELF sections.
+/* embedded.c - finding containers stored as plain data in ordinary sections, and the places
+ * where PTX kept as text may start.
  *
  * Some libraries keep fat binaries as data and load them themselves (cuFFT 13.0 keeps
  * 23,983 in .ldata, cuBLASLt 383 in .cask_resource). Nothing points at them in a way we can
@@ -10,6 +11,7 @@
  * neither faults every page in nor grows the resident set.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -48,10 +50,42 @@ static size_t find_magic_unaligned(const uint8_t *p, size_t n)
     return best;
 }
 
+/* Where ".version" occurs in the data searched: places where a PTX module kept as text may
+ * start (ptx_text.c decides), in ascending order, perhaps repeated. */
+typedef struct text_marks {
+    uint64_t *at;
+    size_t n, cap;
+    uint64_t below;    /* only places below this are noted */
+} text_marks;
+
+/* Notes the ".version" in P[0..n), which holds object offsets from OFF. */
+static void note_text(text_marks *m, const uint8_t *p, size_t n, uint64_t off)
+{
+    if (off >= m->below)
+        return;
+    if (m->below - off < n)
+        n = (size_t)(m->below - off) + 7; /* one that starts below may end past it */
+    for (const uint8_t *q = p; (q = memmem(q, n - (size_t)(q - p), ".version", 8)); q++) {
+        uint64_t at = off + (uint64_t)(q - p);
+        if (at >= m->below)
+            break;
+        if (m->n == m->cap) {
+            size_t c = m->cap ? 2 * m->cap : 64;
+            uint64_t *more = realloc(m->at, c * sizeof *more);
+            if (!more)
+                return; /* a place missed costs a module, never a wrong answer about the rest */
+            m->at = more;
+            m->cap = c;
+        }
+        m->at[m->n++] = at;
+    }
+}
+
 /* The first offset in [FROM, END), 4-byte aligned (any offset when UNALIGNED), where a
  * container validates (up to the reader's end); *LEN gets its length. UINT64_MAX when there
- * is none, or a read failed. */
-static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool unaligned, uint64_t *len)
+ * is none, or a read failed. The bytes searched before it are noted in MARKS. */
+static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool unaligned, text_marks *marks,
+                               uint64_t *len)
 {
     uint64_t pos = unaligned ? from : (from + 3) & ~(uint64_t)3;
     /* A magic that starts before END may end past it (chunks of a search are cut anywhere). */
@@ -68,6 +102,8 @@ static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool u
         uint64_t stop = lim < pos + got ? lim : pos + got;
         size_t words = (size_t)((stop - pos) / 4), n = (size_t)(stop - pos);
         size_t at = unaligned ? find_magic_unaligned(p, n) : 4 * find_magic(p, words);
+        if (marks) /* up to the hit, and 7 bytes on for a ".version" cut by the block's end */
+            note_text(marks, p, (at < n ? at : n) + 7 <= got ? (at < n ? at : n) + 7 : got, pos);
         if (at >= 4 * words && (!unaligned || at == n)) {
             /* Plain data: read on in ever larger blocks (a magic cut by the block's end is
              * met again at the start of the next). */
@@ -87,20 +123,53 @@ static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool u
     return UINT64_MAX;
 }
 
-int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, uint64_t start, uint64_t end)
+static int cmp_u64(const void *a, const void *b)
 {
-    uint64_t pos = start, len = 0;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Adds to FOUND the PTX modules that start at the places MARKS noted before UNTIL (every
+ * one of them), in order; returns where the last one ends (or FROM). */
+static uint64_t take_modules(fc_builder *found, fc_reader *r, const fc_region *reg, text_marks *m, uint64_t from,
+                             uint64_t until, size_t *next)
+{
+    uint64_t done = from, tried = UINT64_MAX;
+    for (; *next < m->n && m->at[*next] < until; (*next)++) {
+        uint64_t at = m->at[*next];
+        if (at >= done && at != tried) /* a place noted twice is tried once */
+            done = fc_ptx_text_module(found, r, tried = at, r->hi, reg->section);
+    }
+    return done;
+}
+
+int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, uint64_t start, uint64_t end,
+                       uint64_t text_end)
+{
+    uint64_t pos = start, len = 0, text_done = start;
+    text_marks marks = {.below = text_end < end ? text_end : end};
+    text_marks *m = start < marks.below ? &marks : NULL;
+    size_t next = 0;
     while (pos < end) {
-        uint64_t hit = find_container(r, pos, end, reg->whole_file, &len), used = 0;
+        size_t noted = marks.n;
+        uint64_t hit = find_container(r, pos, end, reg->whole_file, m, &len), used = 0;
+        if (m && marks.n > noted) {
+            /* Modules before the container, in file order (the merge relies on it). */
+            qsort(marks.at + next, marks.n - next, sizeof *marks.at, cmp_u64);
+            text_done = take_modules(found, r, reg, &marks, text_done, hit, &next);
+        }
         if (hit == UINT64_MAX)
             break;
         /* Validated already: decoding fails only out of memory, over a limit or on a read
          * error, all recorded in FOUND. */
         if (fc_fatbin_decode_one(found, r, hit, len, FC_ORIGIN_EMBEDDED, reg->section, &used) != FC_OK)
-            return 0;
+            break;
         /* The payload is skipped unread; another container often follows at once. */
         pos = hit + len;
+        if (text_done < pos)
+            text_done = pos;
     }
+    free(marks.at);
     return r->error;
 }
 

@@ -122,6 +122,9 @@ typedef struct fc_region {
     /* A file of no known format: searched in full whatever the embedded mode's probing, and
      * at every byte offset (nothing says its containers are aligned). */
     bool whole_file;
+    /* A data section searched in full whatever the embedded mode's probing (a program that
+     * loads modules itself keeps its PTX text anywhere). */
+    bool search_in_full;
 } fc_region;
 
 /* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,
@@ -145,15 +148,27 @@ fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uin
 uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n);
 
 /* Adds to FOUND, as FC_ORIGIN_EMBEDDED, the containers that start in [START, END) of
- * region REG, found by searching for the magic and skipped over whole. Returns the errno of
- * a failed read, or 0; other problems are recorded in FOUND. */
-int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, uint64_t start, uint64_t end);
+ * region REG, found by searching for the magic and skipped over whole; and, as
+ * FC_ORIGIN_PTX_TEXT, the PTX modules kept as text that start before TEXT_END in the bytes
+ * searched. Returns the errno of a failed read, or 0; other problems are recorded in FOUND. */
+int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, uint64_t start, uint64_t end,
+                       uint64_t text_end);
 /* True for the sections searched in full even in FC_EMBEDDED_AUTO mode. */
 bool fc_embedded_always_searched(const char *section);
 
 /* PTX text: true when BUF looks like PTX; fills ISA version and target. */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
 fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size);
+struct Elf;
+struct Elf_Scn;
+/* Whether the ELF object ELF, whose dynamic section is DYNAMIC, may load modules itself: it
+ * needs libcuda.so directly (DT_NEEDED), as programs that keep PTX text do (mumax3); CUDA's
+ * own libraries and the runtime reach the driver through dlopen instead. */
+bool fc_ptx_text_program(struct Elf *elf, struct Elf_Scn *dynamic);
+/* The PTX module kept as text whose ".version" directive is at AT in R's object (read up to
+ * LIMIT): when it is one, adds it to B as FC_ORIGIN_PTX_TEXT in SECTION (or NULL) and
+ * returns where it ends; else returns AT. */
+uint64_t fc_ptx_text_module(fc_builder *b, fc_reader *r, uint64_t at, uint64_t limit, const char *section);
 
 /* ELF inputs (libelf): host ELF, archives, standalone cubins. */
 typedef struct fc_scan_ctx {
@@ -225,7 +240,6 @@ typedef struct fc_elf_sections {
     const fc_region *registered; /* the registered sections decoded */
     size_t n_registered;
 } fc_elf_sections;
-struct Elf;
 /* Adds to B the containers the CUDA runtime registers in the ELF object ELF (at image
  * position BASE, SIZE bytes) that the section table SEEN did not show, found through the
  * registration records and the program headers (FC_ORIGIN_WRAPPER), or by searching the

@@ -65,6 +65,7 @@ const char *fc_origin_name(fc_origin o)
     case FC_ORIGIN_PTX_FILE: return "ptx";
     case FC_ORIGIN_WRAPPER: return "wrapper";
     case FC_ORIGIN_SEGMENT: return "segment";
+    case FC_ORIGIN_PTX_TEXT: return "ptx_text";
     }
     return "unknown";
 }

@@ -10,9 +10,9 @@
  * always what one thread walking the chain would find, and a table that lies only costs
  * time.
  *
- * Data sections are searched for embedded containers (embedded.c) as part of the same work:
- * in FC_EMBEDDED_AUTO mode the head of each is searched first, and the rest only when the
- * head held a container.
+ * Data sections are searched for embedded containers and PTX kept as text (embedded.c) as
+ * part of the same work: in FC_EMBEDDED_AUTO mode the head of each is searched first, and the
+ * rest only when the head held one.
  */
 #include <pthread.h>
 #ifdef __GLIBC__
@@ -36,6 +36,7 @@ typedef struct item {
     item_kind kind;
     const fc_region *region;
     uint64_t start, end;   /* object offsets: where a walk's containers start, or the range searched */
+    uint64_t text_end;     /* a search: PTX kept as text is looked for below this */
     fc_builder *found;     /* what this item decoded; NULL before it ran, or when nothing */
     int error;             /* errno of a failed read, or -1 when out of memory */
     uint64_t first, next;  /* a walk: where it starts (UINT64_MAX: nowhere), where it stopped */
@@ -117,14 +118,14 @@ static uint64_t first_start(const uint64_t *starts, size_t n, uint64_t from, uin
     return lo < n && starts[lo] < to ? starts[lo] : UINT64_MAX;
 }
 
-/* Appends items searching [from, region end) of G in CHUNK_SIZE pieces; the caller holds the
- * lock, or no thread runs yet. */
-static void add_searches(plan *pl, const fc_region *g, uint64_t from)
+/* Appends items searching [from, region end) of G in CHUNK_SIZE pieces, for PTX text too
+ * below TEXT_END; the caller holds the lock, or no thread runs yet. */
+static void add_searches(plan *pl, const fc_region *g, uint64_t from, uint64_t text_end)
 {
     uint64_t end = g->offset + g->size;
     for (uint64_t at = from; at < end && pl->n < pl->cap; at += CHUNK_SIZE)
         pl->items[pl->n++] = (item){.kind = ITEM_SEARCH, .region = g, .start = at,
-                                    .end = end - at < CHUNK_SIZE ? end : at + CHUNK_SIZE};
+                                    .end = end - at < CHUNK_SIZE ? end : at + CHUNK_SIZE, .text_end = text_end};
 }
 
 static void search(plan *pl, item *it)
@@ -132,13 +133,13 @@ static void search(plan *pl, item *it)
     fc_reader r;
     if (!item_begin(pl, it, &r, SEARCH_BUFFER))
         return;
-    it->error = fc_embedded_search(it->found, &r, it->region, it->start, it->end);
+    it->error = fc_embedded_search(it->found, &r, it->region, it->start, it->end, it->text_end);
     fc_reader_free(&r);
     keep_if_found(it);
     const fc_region *g = it->region;
     if (it->kind == ITEM_PROBE && it->found && it->found->obj.n_containers > 0 && it->end < g->offset + g->size) {
         pthread_mutex_lock(&pl->lock);
-        add_searches(pl, g, it->end);
+        add_searches(pl, g, it->end, g->offset + g->size);
         pthread_cond_broadcast(&pl->changed);
         pthread_mutex_unlock(&pl->lock);
     }
@@ -273,10 +274,17 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
     return FC_OK;
 }
 
-/* Whether data region G is searched in full at once, rather than its head first. */
+/* Whether data region G is searched in full for PTX kept as text, at once. */
+static bool text_searched_whole(fc_embedded_mode mode, const fc_region *g)
+{
+    return mode == FC_EMBEDDED_ALL || g->whole_file || g->search_in_full;
+}
+
+/* Whether data region G is searched in full for containers at once, rather than its head
+ * first. */
 static bool searched_whole(fc_embedded_mode mode, const fc_region *g)
 {
-    return mode == FC_EMBEDDED_ALL || g->whole_file || fc_embedded_always_searched(g->section);
+    return text_searched_whole(mode, g) || fc_embedded_always_searched(g->section);
 }
 
 static fc_pool *scan_pool(fc_scan_ctx *sc, unsigned threads)
@@ -339,11 +347,13 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     size_t n_walks = pl.n;
     for (size_t i = 0; i < n_data; i++) {
         const fc_region *g = &data[i];
+        uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
         if (searched_whole(mode, g)) {
-            add_searches(&pl, g, g->offset);
+            /* .cask_resource: its containers everywhere, PTX text in the head only, as elsewhere. */
+            add_searches(&pl, g, g->offset, g->offset + (text_searched_whole(mode, g) ? g->size : head));
         } else {
-            uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
-            pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head};
+            pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head,
+                                      .text_end = g->offset + head};
         }
     }
     pthread_mutex_init(&pl.lock, NULL);

@@ -23,7 +23,7 @@ static const char *selected_section(const fc_object *o)
 
 bool cuobjdump_lists(const fc_object *o, const fc_container *c)
 {
-    if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE)
+    if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE || c->origin == FC_ORIGIN_PTX_TEXT)
         return false;
     /* cuobjdump reads sections only; what the runtime registers without them is listed too. */
     if (c->origin == FC_ORIGIN_WRAPPER || c->origin == FC_ORIGIN_SEGMENT)

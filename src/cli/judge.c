@@ -72,9 +72,9 @@ static bool probe_agrees(int code, fc_load predicted)
     return false;
 }
 
-static bool registered(const fc_container *c)
+bool container_registered(const fc_container *c)
 {
-    return c->origin != FC_ORIGIN_EMBEDDED;
+    return c->origin != FC_ORIGIN_EMBEDDED && c->origin != FC_ORIGIN_PTX_TEXT;
 }
 
 static void check_arch_list(judgement *j, const fc_object *obj)
@@ -88,7 +88,7 @@ static void check_arch_list(judgement *j, const fc_object *obj)
     }
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (!registered(ct))
+        if (!container_registered(ct))
             continue;
         for (size_t k = 0; k < j->n_expected; k++) {
             arch_expectation *x = &j->expected[k];
@@ -194,7 +194,7 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
         bool unused = link_inputs_unused && section_is_relfatbin(ct->section);
         if (j->unused)
             j->unused[c] = unused;
-        j->registered += registered(ct);
+        j->registered += container_registered(ct);
         for (size_t e = 0; e < ct->n_entries; e++) {
             const fc_entry *en = &ct->entries[e];
             if (en->kind == FC_IMAGE_PTX &&
@@ -276,7 +276,7 @@ size_t covering_ccs(const config *cfg, const fc_object *obj, unsigned *out, size
     size_t n = 0;
     for (size_t c = 0; obj && c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (!registered(ct))
+        if (!container_registered(ct))
             continue;
         for (size_t e = 0; e < ct->n_entries; e++)
             if (ct->entries[e].kind == FC_IMAGE_CUBIN && ct->entries[e].variant == FC_VARIANT_NONE)

@@ -113,6 +113,9 @@ const char *cc_text(unsigned cc, char *buf, size_t size);
 size_t covering_ccs(const config *cfg, const fc_object *obj, unsigned *out, size_t max);
 /* .nv_fatbin, and __nv_relfatbin (-rdc link inputs), by their ELF names or as PE images cut
  * them to 8 characters (.nv_fatb, __nv_rel). */
+/* Whether the CUDA runtime loads C at start-up: not what a program keeps as data and loads
+ * itself (embedded containers, PTX kept as text). */
+bool container_registered(const fc_container *c);
 bool section_is_fatbin(const char *name);
 bool section_is_relfatbin(const char *name);
 

@@ -125,7 +125,7 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
         const fc_container *ct = &obj->containers[c];
         fc_load l = j->loads[c * nt + t];
         bool loads = l.result == FC_LOAD_SUCCESS || l.result == FC_LOAD_NOT_FOUND;
-        if (ct->origin == FC_ORIGIN_EMBEDDED || !loads || j->unused[c])
+        if (!container_registered(ct) || !loads || j->unused[c])
             continue;
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
             const fc_kernel_list *kl = kernel_view_entry(kv, c, e);
@@ -142,7 +142,7 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
         fc_load l = j->loads[c * nt + t];
         bool fails = l.result == FC_LOAD_NO_BINARY || l.result == FC_LOAD_UNSUPPORTED_PTX ||
                      l.result == FC_LOAD_JIT_DISABLED;
-        if (ct->origin == FC_ORIGIN_EMBEDDED || !fails || j->unused[c])
+        if (!container_registered(ct) || !fails || j->unused[c])
             continue;
         name_set here = {0};
         for (size_t e = 0; e < ct->n_entries && ok; e++) {

@@ -101,6 +101,21 @@ static void print_details(FILE *out, const stats *s, const char *indent)
     putc('\n', out);
 }
 
+/* PTX modules kept as text, which the program loads itself: a block of their own. */
+static void print_text(FILE *out, const stats *s)
+{
+    if (!s->containers)
+        return;
+    char n[32];
+    fprintf(out, "  PTX kept as text, loaded by the program itself: %s module%s",
+            fmt_count(s->containers, n, sizeof n), s->containers == 1 ? "" : "s");
+    for (size_t i = 0; i < s->n_sections; i++)
+        fprintf(out, "%s%s", i == 0 ? " in " : i + 1 == s->n_sections ? " and " : ", ", s->sections[i].name);
+    putc('\n', out);
+    print_kinds(out, s, "    ");
+    print_details(out, s, "    ");
+}
+
 /* Containers found outside the section table (elf_segments.c): what led to them. */
 static void print_unlisted_where(FILE *out, const stats *s, size_t wrapper, size_t segment)
 {
@@ -123,19 +138,21 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
             print_message(r->err, o->error, o->path, o->member);
         return;
     }
-    stats reg = {0}, emb = {0}, unlisted = {0};
+    stats reg = {0}, emb = {0}, unlisted = {0}, text = {0};
     size_t wrapper = 0, segment = 0;
     for (size_t i = 0; i < o->n_containers; i++) {
         fc_origin origin = o->containers[i].origin;
         wrapper += origin == FC_ORIGIN_WRAPPER;
         segment += origin == FC_ORIGIN_SEGMENT;
         stats_add(origin == FC_ORIGIN_EMBEDDED ? &emb
+                  : origin == FC_ORIGIN_PTX_TEXT ? &text
                   : origin == FC_ORIGIN_WRAPPER || origin == FC_ORIGIN_SEGMENT ? &unlisted : &reg,
                   &o->containers[i]);
     }
     stats_sort(&reg);
     stats_sort(&emb);
     stats_sort(&unlisted);
+    stats_sort(&text);
 
     if (r->cfg && r->cfg->torch_ext)
         print_torch_header(out, r->cfg);
@@ -149,6 +166,7 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         fputs(" kept as data\n", out);
         print_kinds(out, &emb, "  ");
         print_details(out, &emb, "  ");
+        print_text(out, &text);
     } else if (o->format == FC_FORMAT_CUBIN || o->format == FC_FORMAT_PTX) {
         fprintf(out, ": %s file\n", o->format == FC_FORMAT_CUBIN ? "cubin" : "PTX");
         print_kinds(out, &reg, "  ");
@@ -187,6 +205,7 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
             print_kinds(out, &emb, "    ");
             print_details(out, &emb, "    ");
         }
+        print_text(out, &text);
     }
     if (j) {
         print_verdicts(out, o, j);
@@ -199,6 +218,7 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
     stats_free(&reg);
     stats_free(&emb);
     stats_free(&unlisted);
+    stats_free(&text);
 }
 
 static void summary_error(renderer *r, const fc_error *e)
