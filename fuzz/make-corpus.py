@@ -52,6 +52,8 @@ def seeds():
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("packages", name)))
     for name in ("libmulti.sstrip.so", "libmulti.lld.so", "libmulti.norecords.so", "libmulti.nobits.so"):
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("noshdr", name)))
+    for name in ("app_ptxtext", "libptxtext.so"):
+        put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("ptxtext", name)))
     for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe"):
         put(os.path.join(CORPUS, "fuzz_pe"), name, fixture(os.path.join("pe", name)))
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("pe", name)))

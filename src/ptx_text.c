@@ -205,11 +205,14 @@ uint64_t fc_ptx_text_module(fc_builder *b, fc_reader *r, uint64_t at, uint64_t l
     if (parse_header(p, got, i, &e))
         return at;
     uint64_t start = lo + module_start(p, k, lo == r->lo);
-    /* The end: the first byte that is not text, or the next line that starts with
-     * ".version"; then back to just after the last brace that closes a function. */
+    /* The end: the first byte that is not text, the next line that starts with ".version",
+     * or a line outside every brace that PTX would not start (its top level is directives,
+     * comments, parameter lists and function bodies: ".", "/", "(", ")", "{", "}"); then back to just after the last
+     * brace that closes a function. Text that follows the module (Go keeps strings back to
+     * back: mumax3's next one is an HTML page) ends it so. */
     uint64_t pos = at + 8, close = 0;
     long depth = 0;
-    bool line_start = false;
+    bool head = false; /* at the start of a line, before its first character but blanks */
     while (pos < limit) {
         p = fc_reader_get(r, pos, SCAN_STEP, &got);
         if (!p || !got)
@@ -219,10 +222,16 @@ uint64_t fc_ptx_text_module(fc_builder *b, fc_reader *r, uint64_t at, uint64_t l
             uint8_t c = p[j];
             if (!is_text(c))
                 break;
-            if (line_start && c == '.' && (j + 8 <= n ? memcmp(p + j, ".version", 8) == 0
-                                                      : range_holds(r, pos + j, pos + j + 8, ".version", 8)))
-                break;
-            line_start = c == '\n';
+            if (head && c != ' ' && c != '\t') {
+                head = false;
+                if (depth == 0 && !strchr("./{}()\r\n", c))
+                    break;
+                if (c == '.' && (j + 8 <= n ? memcmp(p + j, ".version", 8) == 0
+                                            : range_holds(r, pos + j, pos + j + 8, ".version", 8)))
+                    break;
+            }
+            if (c == '\n')
+                head = true;
             if (c == '{')
                 depth++;
             else if (c == '}' && depth > 0 && --depth == 0)

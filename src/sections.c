@@ -138,8 +138,13 @@ static void search(plan *pl, item *it)
     keep_if_found(it);
     const fc_region *g = it->region;
     if (it->kind == ITEM_PROBE && it->found && it->found->obj.n_containers > 0 && it->end < g->offset + g->size) {
+        /* The rest is searched for what the head held: PTX text is looked for only after PTX
+         * text (cuFFT's .ldata holds 23,983 containers and no text). */
+        bool text = false;
+        for (size_t i = 0; i < it->found->obj.n_containers && !text; i++)
+            text = it->found->containers[i].origin == FC_ORIGIN_PTX_TEXT;
         pthread_mutex_lock(&pl->lock);
-        add_searches(pl, g, it->end, g->offset + g->size);
+        add_searches(pl, g, it->end, text ? g->offset + g->size : it->end);
         pthread_cond_broadcast(&pl->changed);
         pthread_mutex_unlock(&pl->lock);
     }

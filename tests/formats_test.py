@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """CLI tests of the inputs beyond ordinary ELF files: Windows PE images and COFF objects;
 ELF files whose section table is missing or does not show their CUDA code; files of no
-known format holding fat binaries.
+known format holding fat binaries; PTX kept as text inside programs.
 
 Usage: formats_test.py FATCHECK FIXTURES_DIR FAKECUDA
 Writes TAP. The fixtures are made by fixtures/pe/make.sh (mingw-w64 and a Python PE
-writer, from the committed fat binaries) and fixtures/noshdr/make.py (from libmulti.so and
-app); the expectations below are what those fat binaries hold, placed where each format puts
+writer, from the committed fat binaries), fixtures/noshdr/make.py (from libmulti.so and
+app) and fixtures/ptxtext/make.sh (from kernels.ptx); the expectations below are what those fat binaries hold, placed where each format puts
 them."""
 import io
 import json
@@ -292,6 +292,48 @@ def files_of_no_known_format_are_searched_whole():
                             % fx("make-fixtures.sh")), err
         rc, out, err = run("--no-embedded", path)
         eq(rc, 3)
+
+
+@test
+def ptx_kept_as_text_in_a_program():
+    path = fx("ptxtext/app_ptxtext")
+    rc, out, err = run("--gpu", "sm_80", path)
+    eq((rc, err), (0, ""))
+    eq(out.split("\n")[3:12], [
+        path + ": no containers registered with the CUDA runtime",
+        "  PTX kept as text, loaded by the program itself: 2 modules in .rodata",
+        "    ptx          2  compute_75:1 compute_89:1",
+        "    PTX ISA 9.0; stored: uncompressed 2",
+        "  sm_80 (--gpu sm_80): partial, 1 of 2 modules load; 1 cannot",
+        "    (no kernel image for sm_80)",
+        "    (their kernels fail only if launched here; libraries often carry modules",
+        "    for one architecture that are never launched on another)",
+        "    note: 1 module runs only through PTX JIT (compute_75): slow first launch,"])
+    doc = json.loads(run("--json", "--kernels", "--gpu", "sm_80", path)[1])
+    eq(schema_errors(doc)[:5], [])
+    cs = doc["files"][0]["containers"]
+    eq([(c["section"], c["origin"], c["size"]) for c in cs], [(".rodata", "ptx_text", 2896)] * 2)
+    eq([(e["kind"], e["arch"], e["ptx_isa"], e["compression"], e["header_size"], e["offset"] == e["payload_offset"])
+        for c in cs for e in c["entries"]],
+       [("ptx", "compute_89", "9.0", "none", 0, True), ("ptx", "compute_75", "9.0", "none", 0, True)])
+    eq([k["name"] for k in cs[0]["entries"][0]["kernels"]],
+       ["fc_add", "_ZN10fc_fixture5scaleIfEEvPT_S1_i", "_ZN10fc_fixture5scaleIdEEvPT_S1_i"])
+    eq([l["result"] for c in cs for l in c["loads"]], ["CUDA_ERROR_NO_BINARY_FOR_GPU", "CUDA_SUCCESS"])
+    # Each module is the PTX the program holds, byte for byte: kernels.ptx less its last newline.
+    data = open(path, "rb").read()
+    ptx = open(fx("kernels.ptx"), "rb").read()
+    eq(data[cs[0]["offset"]:cs[0]["offset"] + cs[0]["size"]], ptx.rstrip(b"\n") + b"\n")
+    rc, out, err = run("-l", path)
+    assert all(line.endswith(" ptx_text") for line in out.splitlines()[2:]), out
+    with tempfile.TemporaryDirectory() as tmp:
+        eq(run("--extract", tmp, path)[0], 0)
+        eq(sorted(os.listdir(tmp)), ["app_ptxtext.rodata.1.compute_89.ptx", "app_ptxtext.rodata.2.compute_75.ptx"])
+    # cuobjdump does not see them, and its listings say so.
+    rc, out, err = run("--list-ptx", path)
+    eq(out, "")
+    rc, out, err = run(fx("ptxtext/libptxtext.so"))
+    eq(out.splitlines()[1:3], ["  PTX kept as text, loaded by the program itself: 1 module in .rodata",
+                               "    ptx          1  compute_80:1"])
 
 
 def main():

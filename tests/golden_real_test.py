@@ -19,6 +19,7 @@ DIR = sys.argv[2] if len(sys.argv) > 2 else os.environ.get(
 FILES = {
     "node-llama-cpp-win-x64-cuda-3.21.1.tgz": "7824fb3d391d32194f3ee537d70ab3e334030cca71a85b855c368f36b251dc83",
     "win-x64-cuda/ggml-cuda.dll": "9e3607d198a3b09807fb7ac66a7240fc574ffafdd7d3fe10b9989e28096505c4",
+    "mumax3": "d946d04178881168f6b09f39c121f1d632cd01251e6bb5e72c79930832908801",
 }
 n = failed = 0
 
@@ -113,9 +114,48 @@ def npm_tarball():
            "%d %r %r" % (rc, out, err))
 
 
+# mumax3 3.10-7 (Debian 12, a Go program): its kernels as PTX text in .rodata, one module per
+# kernel and target, back to back. 49 kernels for each of 13 targets sm_30..sm_75 at PTX ISA
+# 6.5 (50 for sm_70), and 4 more at ISA 6.4 for 10 of the targets: 678 modules, 54 kernels.
+MUMAX_TARGETS = (30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75)
+
+
+def mumax3():
+    exe = present("mumax3")
+    if not exe:
+        return
+    rc, out, err = fatcheck("--gpu", "H200", exe)
+    want = (exe + ": no containers registered with the CUDA runtime\n"
+            "  PTX kept as text, loaded by the program itself: 678 modules in .rodata\n")
+    report(rc == 0 and want in out and "sm_90 (--gpu H200): ok, 678 modules load: 678 only through PTX JIT" in out,
+           "mumax3: 678 PTX modules kept as text, all JIT-compiled on an H200", out)
+    rc, out, err = fatcheck("--json", "--kernels", exe)
+    cs = json.loads(out)["files"][0]["containers"]
+    per = collections.Counter((e["arch"], e["ptx_isa"]) for c in cs for e in c["entries"])
+    want = {("compute_%d" % t, "6.5"): 50 if t == 70 else 49 for t in MUMAX_TARGETS}
+    want.update({("compute_%d" % t, "6.4"): 4 for t in MUMAX_TARGETS if t not in (32, 62, 72)})
+    report(per == want and {(c["section"], c["origin"]) for c in cs} == {(".rodata", "ptx_text")},
+           "mumax3: 638 modules of ISA 6.5 and 40 of 6.4 for 13 targets", str(sorted(per.items())))
+    names = {k["name"] for c in cs for e in c["entries"] for k in e.get("kernels") or []}
+    report(len(names) == 54, "mumax3: 54 kernels", str(len(names)))
+    # Each module is a whole one: it opens with .version and closes a function; between
+    # modules of a run lie blank lines only.
+    data = open(exe, "rb").read()
+    bad = [c["offset"] for c in cs if not data[c["offset"]:c["offset"] + 8] == b".version" or
+           not data[c["offset"]:c["offset"] + c["size"]].endswith(b"}\n")]
+    gaps = {data[a["offset"] + a["size"]:b["offset"]] for a, b in zip(cs, cs[1:])
+            if b["offset"] - a["offset"] - a["size"] < 16}
+    report(not bad and gaps <= {b"\n\n\n", b"\n\n", b"\n", b""}, "mumax3: modules start at .version and end at '}'",
+           "%s %s" % (bad[:3], gaps))
+    rc, out, err = fatcheck("--gpu", "sm_70", exe)
+    report(rc == 0 and "sm_70 (--gpu sm_70): partial, 576 of 678 modules load; 102 cannot" in out,
+           "mumax3 on sm_70: the sm_72 and sm_75 modules cannot load", out)
+
+
 def main():
     ggml_cuda_dll()
     npm_tarball()
+    mumax3()
     print("1..%d" % n)
     return 1 if failed else 0
 
