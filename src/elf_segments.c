@@ -347,14 +347,20 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
     if (odd)
         relocate(&v, w, n);
     known k = {0};
-    for (size_t i = 0; i < b->obj.n_containers; i++)
-        known_add(&k, b->containers[i].offset, i);
+    bool indexed = false;
     size_t registered = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t avail, off = w[i].data ? va_to_offset(&v, w[i].data, &avail) : UINT64_MAX;
-        if (off != UINT64_MAX && !in_regions(seen->registered, seen->n_registered, off))
-            registered += decode_run(b, &k, &v, off, avail);
+        if (off == UINT64_MAX || in_regions(seen->registered, seen->n_registered, off))
+            continue;
+        /* The containers found so far, indexed once a record leads elsewhere (rarely). */
+        for (size_t c = 0; !indexed && c < b->obj.n_containers; c++)
+            known_add(&k, b->containers[c].offset, c);
+        indexed = true;
+        registered += decode_run(b, &k, &v, off, avail);
     }
+    for (size_t c = 0; !indexed && (seen->table_missing || (odd && !registered)) && c < b->obj.n_containers; c++)
+        known_add(&k, b->containers[c].offset, c);
     free(w);
     /* With no section table the data sections were not searched either: search the loaded
      * bytes, where what no record points at is plain data. When no record leads anywhere,

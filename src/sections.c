@@ -352,11 +352,12 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     size_t n_walks = pl.n;
     for (size_t i = 0; i < n_data; i++) {
         const fc_region *g = &data[i];
-        uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
         if (searched_whole(mode, g)) {
-            /* .cask_resource: its containers everywhere, PTX text in the head only, as elsewhere. */
-            add_searches(&pl, g, g->offset, g->offset + (text_searched_whole(mode, g) ? g->size : head));
+            /* .cask_resource (NVIDIA's kernel resources, no text): its containers everywhere,
+             * PTX text only when every section is searched for it. */
+            add_searches(&pl, g, g->offset, text_searched_whole(mode, g) ? g->offset + g->size : g->offset);
         } else {
+            uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
             pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head,
                                       .text_end = g->offset + head};
         }
