@@ -218,10 +218,13 @@ static void apply(const fc_gpu_list *list, const char *visible, const char *orde
             ask_driver(out, "CUDA_VISIBLE_DEVICES entry '%.40s' is a GPU in MIG mode", e);
             return;
         }
-        /* A device named twice ends the list like an invalid entry (checked with "0,0"). */
+        /* A device named twice: driver 580 fails cuInit (CUDA_ERROR_INVALID_DEVICE) on "0,0" but
+         * ends the list at the repeat on "1,GPU-<uuid of 1>" (docs/detection.md). */
         for (size_t k = 0; !invalid && k < out->n; k++)
-            if (out->picks[k].gpu == pick.gpu && out->picks[k].mig == pick.mig)
-                invalid = "named before";
+            if (out->picks[k].gpu == pick.gpu && out->picks[k].mig == pick.mig) {
+                ask_driver(out, "CUDA_VISIBLE_DEVICES names a device twice ('%.40s')", e);
+                return;
+            }
         if (invalid) {
             if (out->n)
                 snprintf(out->note, sizeof out->note,

@@ -283,8 +283,6 @@ def cuda_visible_devices_as_the_runtime_applies_it():
         ("GPU-ffff", [], "no GPU has that UUID"),
         ("MIG-5c1e0cbd-7d5c-5c21-a5c5-5d5f3e5e5e5e", [], "no such MIG device"),
         ("0,nonsense,1", [U0], "stops at 'nonsense'"),
-        ("0,0", [U0], "named before"),
-        ("1," + U1, [U1], "named before"),
         ("nonsense", [], "starts with 'nonsense'"),
         ("-1,0", [], "starts with '-1'"),
         ("0,2,1", [U0], "stops at '2' (no such GPU)"),
@@ -307,7 +305,12 @@ def cuda_visible_devices_as_the_runtime_applies_it():
         driver = detected(dict(env, LD_LIBRARY_PATH=FAKECUDA))
         eq(driver[1]["by"], "driver", value)
         eq([t[:3] for t in driver[0]], [t[:3] for t in targets], "%s: %s" % (value, both))
-    # Forms the guide leaves open are the driver's to read.
+    # Forms the guide leaves open are the driver's to read, and so are repeats: driver 580 fails
+    # cuInit on "0,0" but cuts "1,GPU-<uuid of 1>" at the repeat (the stand-in does the same).
+    for value, seen in [("0,0", []), ("1," + U1, [U1])]:
+        targets, how, note, err = detected(dict(TWO_H200, CUDA_VISIBLE_DEVICES=value))
+        eq((how["by"], len(targets)), ("driver", len(seen)), value)
+        assert how["driver_reason"].startswith("CUDA_VISIBLE_DEVICES names a device twice"), how
     for value in [" 1", "01", "+1", "1x", "gpu-6faf", "0,,1"]:
         targets, how, note, err = detected(dict(TWO_H200, CUDA_VISIBLE_DEVICES=value))
         eq(how["by"], "driver", value)

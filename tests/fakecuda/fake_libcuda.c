@@ -3,7 +3,9 @@
  * The GPUs come from FAKE_CUDA_DEVICES (fake_spec.h), shared with the stand-in NVML. Like the
  * real driver, it applies CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER itself: devices are
  * numbered fastest first (here: higher compute capability first, then PCI bus) or, with
- * PCI_BUS_ID, by bus; a GPU in MIG mode shows as its first MIG device. Other behaviour:
+ * PCI_BUS_ID, by bus; a GPU in MIG mode shows as its first MIG device; a device named twice
+ * by index fails cuInit with CUDA_ERROR_INVALID_DEVICE, named again otherwise ends the list
+ * (as driver 580 does). Other behaviour:
  *   FAKE_CUDA_DRIVER       cuDriverGetVersion's answer (default 13000)
  *   FAKE_CUDA_INIT         cuInit's result (default 0; 100 = CUDA_ERROR_NO_DEVICE)
  *   FAKE_CUDA_HANG         when set, cuInit never returns (a wedged driver)
@@ -36,7 +38,8 @@ struct view {
     int major, minor;
 };
 
-/* The devices after CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES; returns how many. */
+/* The devices after CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES; returns how many, or -1
+ * when the variable makes cuInit fail. */
 static int devices(struct view *out)
 {
     struct fake_dev all[FAKE_MAX_DEVICES];
@@ -55,18 +58,18 @@ static int devices(struct view *out)
         }
         order[j] = i;
     }
-    int picked[2 * FAKE_MAX_DEVICES][2], k = 0; /* device, MIG index or -1 */
+    int picked[2 * FAKE_MAX_DEVICES][3], k = 0; /* device, MIG index or -1, named by index */
     const char *v = getenv("CUDA_VISIBLE_DEVICES");
     if (!v) {
         for (int i = 0; i < n; i++)
-            picked[k][0] = order[i], picked[k++][1] = -1;
+            picked[k][0] = order[i], picked[k][1] = -1, picked[k++][2] = 0;
     } else {
         char buf[1024];
         snprintf(buf, sizeof buf, "%s", v);
         char *save = NULL;
         for (char *e = *buf ? strtok_r(buf, ",", &save) : NULL; e; e = strtok_r(NULL, ",", &save)) {
-            int dev = -1, mig = -1;
-            if (*e >= '0' && *e <= '9' && strspn(e, "0123456789") == strlen(e)) {
+            int dev = -1, mig = -1, index = *e >= '0' && *e <= '9' && strspn(e, "0123456789") == strlen(e);
+            if (index) {
                 int i = atoi(e);
                 dev = i < n ? order[i] : -1;
             } else if (strncmp(e, "GPU-", 4) == 0) {
@@ -80,11 +83,14 @@ static int devices(struct view *out)
                             dev = i, mig = m;
             }
             for (int i = 0; dev >= 0 && i < k; i++)
-                if (picked[i][0] == dev && picked[i][1] == mig)
+                if (picked[i][0] == dev && picked[i][1] == mig) {
+                    if (index && picked[i][2])
+                        return -1;
                     dev = -1;
+                }
             if (dev < 0)
                 break;
-            picked[k][0] = dev, picked[k++][1] = mig;
+            picked[k][0] = dev, picked[k][1] = mig, picked[k++][2] = index;
         }
     }
     int count = 0;
@@ -116,13 +122,17 @@ EXPORT int cuInit(unsigned flags)
     if (getenv("FAKE_CUDA_HANG"))
         for (;;)
             pause();
+    struct view v[2 * FAKE_MAX_DEVICES];
+    if (devices(v) < 0)
+        return 101; /* CUDA_ERROR_INVALID_DEVICE */
     return fake_env_int("FAKE_CUDA_INIT", 0);
 }
 
 EXPORT int cuDeviceGetCount(int *count)
 {
     struct view v[2 * FAKE_MAX_DEVICES];
-    *count = devices(v);
+    int n = devices(v);
+    *count = n < 0 ? 0 : n;
     return 0;
 }
 
@@ -157,7 +167,8 @@ EXPORT int cuDeviceGetAttribute(int *value, int attribute, int dev)
 
 EXPORT int cuGetErrorName(int error, const char **s)
 {
-    *s = error == 100 ? "CUDA_ERROR_NO_DEVICE" : error == 0 ? "CUDA_SUCCESS" : "CUDA_ERROR_UNKNOWN";
+    *s = error == 100 ? "CUDA_ERROR_NO_DEVICE" : error == 101 ? "CUDA_ERROR_INVALID_DEVICE"
+         : error == 0 ? "CUDA_SUCCESS" : "CUDA_ERROR_UNKNOWN";
     return 0;
 }
 
