@@ -4,6 +4,7 @@
  * fifth of a second on an H200 (docs/performance.md). It does not apply CUDA_VISIBLE_DEVICES:
  * visible_devices.c does. Called in the detecting child only (gpu.c). */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,6 +106,65 @@ static bool list_mig(const nvml_api *api, nvml_device dev, fc_gpu *g, char *err,
     return true;
 }
 
+/* One GPU's description, on a thread of its own; ERR stays "" on success. */
+typedef struct describe_job {
+    const nvml_api *api;
+    unsigned index;
+    fc_gpu *gpu;
+    char err[320];
+} describe_job;
+
+static void describe(describe_job *job)
+{
+    const nvml_api *api = job->api;
+    unsigned i = job->index;
+    fc_gpu *g = job->gpu;
+    memset(g, 0, sizeof *g);
+    nvml_device dev;
+    int major = 0, minor = 0, rc;
+    nvml_pci_info pci;
+    memset(&pci, 0, sizeof pci);
+    char ebuf[64];
+    /* Any GPU NVML cannot describe (no permission, lost, too old for the calls) leaves the
+     * answer to the driver: guessing which GPUs CUDA would see is not an answer. */
+    if ((rc = api->handle(i, &dev)) != NVML_SUCCESS || (rc = api->uuid(dev, g->uuid, sizeof g->uuid)) != NVML_SUCCESS ||
+        (rc = api->cc(dev, &major, &minor)) != NVML_SUCCESS || (rc = api->pci(dev, &pci)) != NVML_SUCCESS) {
+        snprintf(job->err, sizeof job->err, "NVML could not describe GPU %u: %s", i, nvml_error(api, rc, ebuf, sizeof ebuf));
+        return;
+    }
+    if (major < 1 || major > 99 || minor < 0 || minor > 9) {
+        snprintf(job->err, sizeof job->err, "NVML gives GPU %u an unknown compute capability %d.%d", i, major, minor);
+        return;
+    }
+    terminate(g->uuid, sizeof g->uuid);
+    if (api->name(dev, g->name, sizeof g->name) != NVML_SUCCESS)
+        g->name[0] = '\0';
+    terminate(g->name, sizeof g->name);
+    g->cc = (unsigned)(major * 10 + minor);
+    g->domain = pci.domain;
+    g->bus = pci.bus;
+    g->device = pci.device;
+    /* MIG: GPUs before Ampere, and drivers without MIG, answer "not supported". */
+    unsigned current = 0, pending = 0;
+    rc = api->mig_mode ? api->mig_mode(dev, &current, &pending) : NVML_ERROR_NOT_SUPPORTED;
+    if (rc != NVML_SUCCESS && rc != NVML_ERROR_NOT_SUPPORTED) {
+        snprintf(job->err, sizeof job->err, "NVML could not read the MIG mode of GPU %u: %s", i,
+                 nvml_error(api, rc, ebuf, sizeof ebuf));
+        return;
+    }
+    g->mig_enabled = rc == NVML_SUCCESS && current == NVML_DEVICE_MIG_ENABLE;
+    if (g->mig_enabled && (!api->mig_count || !api->mig_handle))
+        snprintf(job->err, sizeof job->err, "GPU %u is in MIG mode and NVML cannot list its MIG devices", i);
+    else if (g->mig_enabled)
+        (void)list_mig(api, dev, g, job->err, sizeof job->err);
+}
+
+static void *describe_thread(void *job)
+{
+    describe(job);
+    return NULL;
+}
+
 fc_status fc_nvml_list(fc_gpu_list *out, bool *no_cuda, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
@@ -163,50 +223,25 @@ fc_status fc_nvml_list(fc_gpu_list *out, bool *no_cuda, char *err, size_t err_si
         snprintf(err, err_size, "NVML lists %u GPUs, more than fatcheck reads (%d)", count, FC_MAX_GPUS);
         return FC_ERR_UNSUPPORTED;
     }
+    /* Each GPU's first handle initialises it (6.7 ms an H200, driver 580): on threads of
+     * their own the GPUs initialise together (two H200s: 8.9 ms instead of 14.2). */
+    describe_job jobs[FC_MAX_GPUS];
+    pthread_t threads[FC_MAX_GPUS];
+    bool started[FC_MAX_GPUS];
     for (unsigned i = 0; i < count; i++) {
-        fc_gpu *g = &out->gpus[out->n];
-        memset(g, 0, sizeof *g);
-        nvml_device dev;
-        int major = 0, minor = 0;
-        nvml_pci_info pci;
-        memset(&pci, 0, sizeof pci);
-        /* Any GPU NVML cannot describe (no permission, lost, too old for the calls) leaves the
-         * answer to the driver: guessing which GPUs CUDA would see is not an answer. */
-        if ((rc = api.handle(i, &dev)) != NVML_SUCCESS || (rc = api.uuid(dev, g->uuid, sizeof g->uuid)) != NVML_SUCCESS ||
-            (rc = api.cc(dev, &major, &minor)) != NVML_SUCCESS || (rc = api.pci(dev, &pci)) != NVML_SUCCESS) {
-            snprintf(err, err_size, "NVML could not describe GPU %u: %s", i, nvml_error(&api, rc, ebuf, sizeof ebuf));
-            return FC_ERR_UNSUPPORTED;
-        }
-        if (major < 1 || major > 99 || minor < 0 || minor > 9) {
-            snprintf(err, err_size, "NVML gives GPU %u an unknown compute capability %d.%d", i, major, minor);
-            return FC_ERR_UNSUPPORTED;
-        }
-        terminate(g->uuid, sizeof g->uuid);
-        if (api.name(dev, g->name, sizeof g->name) != NVML_SUCCESS)
-            g->name[0] = '\0';
-        terminate(g->name, sizeof g->name);
-        g->cc = (unsigned)(major * 10 + minor);
-        g->domain = pci.domain;
-        g->bus = pci.bus;
-        g->device = pci.device;
-        /* MIG: GPUs before Ampere, and drivers without MIG, answer "not supported". */
-        unsigned current = 0, pending = 0;
-        rc = api.mig_mode ? api.mig_mode(dev, &current, &pending) : NVML_ERROR_NOT_SUPPORTED;
-        if (rc != NVML_SUCCESS && rc != NVML_ERROR_NOT_SUPPORTED) {
-            snprintf(err, err_size, "NVML could not read the MIG mode of GPU %u: %s", i,
-                     nvml_error(&api, rc, ebuf, sizeof ebuf));
-            return FC_ERR_UNSUPPORTED;
-        }
-        g->mig_enabled = rc == NVML_SUCCESS && current == NVML_DEVICE_MIG_ENABLE;
-        if (g->mig_enabled) {
-            if (!api.mig_count || !api.mig_handle) {
-                snprintf(err, err_size, "GPU %u is in MIG mode and NVML cannot list its MIG devices", i);
-                return FC_ERR_UNSUPPORTED;
-            }
-            if (!list_mig(&api, dev, g, err, err_size))
-                return FC_ERR_UNSUPPORTED;
-        }
-        out->n++;
+        jobs[i] = (describe_job){.api = &api, .index = i, .gpu = &out->gpus[i]};
+        started[i] = count > 1 && pthread_create(&threads[i], NULL, describe_thread, &jobs[i]) == 0;
+        if (!started[i])
+            describe(&jobs[i]);
     }
+    for (unsigned i = 0; i < count; i++)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+    for (unsigned i = 0; i < count; i++)
+        if (jobs[i].err[0]) {
+            snprintf(err, err_size, "%s", jobs[i].err);
+            return FC_ERR_UNSUPPORTED;
+        }
+    out->n = count;
     return FC_OK;
 }
