@@ -128,6 +128,17 @@ typedef struct fc_entry {
     const char *options;        /* ptxas/compile options, when stored as text */
 } fc_entry;
 
+/* What a container is for: loaded as a module by the CUDA runtime (or the library that holds
+ * it), or relocatable device code that a device linker takes in (nvlink when a program is
+ * built, nvJitLink or cuLink* at run time). The driver is never asked to load a link input as
+ * it is: with lazy loading (CUDA 12.2+) cuModuleLoadData even accepts one and fails later, at
+ * the first use of a function that refers to what only linking supplies (docs/matching.md). */
+typedef enum fc_role {
+    FC_ROLE_MODULE = 0,
+    FC_ROLE_LINK_INPUT, /* __nv_relfatbin; images compiled with -rdc (PTX stored with the ptxas
+                           option --compile-only, LTO-IR); a relocatable (ET_REL) cubin file */
+} fc_role;
+
 typedef struct fc_container {
     uint64_t offset;            /* of the container header */
     uint64_t size;              /* header and entries */
@@ -135,6 +146,7 @@ typedef struct fc_container {
     const char *section;        /* the section's name (ELF, PE, COFF), or NULL outside sections */
     const fc_entry *entries;
     size_t n_entries;
+    fc_role role;
 } fc_container;
 
 /* One file, or one member of a static archive, with what it holds. */
@@ -156,6 +168,16 @@ typedef struct fc_object {
                                    only during the callback */
     bool image_reclaimable;     /* IMAGE is a private mapping of a file: pages read through it
                                    may be dropped after use (they come back from the file) */
+    /* What the object asks of the dynamic linker, for fc_object_runtime: the CUDA libraries
+     * in its DT_NEEDED ("libcudart.so.13", "libcublas.so.13"; those fc_cuda_library_version
+     * knows), whether it imports the runtime's registration (__cudaRegisterFatBinary) instead,
+     * and whether it is a linked program (executable or shared library, not an object). */
+    const char *const *needed;
+    size_t n_needed;
+    bool imports_registration;
+    bool linked_program;
+    bool runtime_unknown;       /* no dynamic symbol table to tell a static runtime from the
+                                   process's (a file stripped of its section table) */
 } fc_object;
 
 /* A problem with an input that produced no object: a file that could not be opened, is
@@ -296,9 +318,11 @@ typedef enum fc_load_result {
     FC_LOAD_NO_BINARY,           /* CUDA_ERROR_NO_BINARY_FOR_GPU (209): "no kernel image is available" */
     FC_LOAD_UNSUPPORTED_PTX,     /* CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222): PTX newer than the driver */
     FC_LOAD_JIT_DISABLED,        /* CUDA_ERROR_JIT_COMPILATION_DISABLED (223): only PTX, JIT disabled */
-    FC_LOAD_LINK_ONLY,           /* only LTO-IR: linked by the library with nvJitLink, never loaded as is */
-    FC_LOAD_NOT_FOUND,           /* CUDA_ERROR_NOT_FOUND (500): relocatable code whose references only
-                                    device linking resolves (see fc_entry_link_state) */
+    FC_LOAD_INVALID_PTX,         /* CUDA_ERROR_INVALID_PTX (218): PTX compiled as a whole program that
+                                    calls a function it does not define (ptxas: "Unresolved extern
+                                    function"); see fc_refine_load */
+    FC_LOAD_LINK_INPUT,          /* no driver result: a link input (fc_predict_link says what a
+                                    device linker takes from it) */
 } fc_load_result;
 
 typedef enum fc_load_via {
@@ -324,9 +348,38 @@ typedef struct fc_jit_policy {
 FC_API void fc_jit_policy_from_env(fc_jit_policy *p);
 
 /* Predicts what cuModuleLoadData does with container C on target T (docs/matching.md),
- * from the headers alone: it never answers FC_LOAD_NOT_FOUND, which needs the image's
- * symbols (fc_entry_link_state on the chosen entry). */
+ * from the headers alone. A link input (C->role) gets FC_LOAD_LINK_INPUT: use fc_predict_link.
+ * What only the chosen image's contents tell (fc_refine_load) is not looked at. */
 FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
+
+/* fc_predict_load's answer, checked against the chosen image of C (a container of OBJ; call it
+ * from the scan callback): PTX compiled as a whole program that calls a function defined
+ * elsewhere fails to load (FC_LOAD_INVALID_PTX); a relocatable (ET_REL) cubin makes C a link
+ * input for that target (FC_LOAD_LINK_INPUT): the driver runs none as a module. Reads only
+ * containers the runtime does not register (bare fat binaries, cubin and PTX files, containers
+ * kept as data): registered ones were linked when the program was built. OPTS bounds the
+ * decompression (NULL: defaults). */
+FC_API fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts);
+
+/* What a device linker (nvlink, nvJitLink) would take from a link input for target T: a cubin
+ * of T's architecture (or an older minor of its major; 'a' and 'f' as for the driver), else
+ * PTX of an architecture at or below T's, else LTO-IR likewise. */
+typedef enum fc_link_via {
+    FC_LINK_VIA_NONE = 0, /* nothing: linking for T fails with undefined references */
+    FC_LINK_VIA_CUBIN,
+    FC_LINK_VIA_PTX,      /* compiled by the linker's own ptxas: its PTX ISA must not be newer
+                             than the linking toolkit */
+    FC_LINK_VIA_LTOIR,    /* with link-time optimisation (nvlink -dlto, nvJitLink -lto) */
+} fc_link_via;
+
+typedef struct fc_link {
+    fc_link_via via;
+    int entry;            /* index of the image taken, or -1 */
+} fc_link;
+
+FC_API fc_link fc_predict_link(const fc_container *c, const fc_target *t);
+FC_API const char *fc_link_via_name(fc_link_via v); /* "cubin", "ptx", "ltoir", "none" */
+FC_API const char *fc_role_name(fc_role r);         /* "module", "link_input" */
 
 /* Whether an image runs on compute capability CC (ignoring driver versions). */
 FC_API bool fc_cubin_runs_on(unsigned arch, fc_variant v, unsigned cc, bool cc_is_tegra);
@@ -420,10 +473,12 @@ FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const
 /* The same with the default options. */
 FC_API fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size);
 
-/* Whether an image loads as it is, or is relocatable device code (-rdc) with references
- * that only device linking resolves; cuModuleLoadData answers CUDA_ERROR_NOT_FOUND for
- * those. Reads (and decompresses, within opts->max_decompressed_size) the image, so OBJ's
- * bytes must be at hand: call it from the scan callback. */
+/* Whether an image refers to symbols it does not define, other than those the driver itself
+ * supplies (vprintf, malloc, free, __assertfail): a cubin by its undefined global symbols
+ * (weak ones do not count), PTX by its .extern functions and variables (.extern .shared, the
+ * dynamic shared memory, does not count). Such an image needs device linking. Reads (and
+ * decompresses, within opts->max_decompressed_size) the image, so OBJ's bytes must be at hand:
+ * call it from the scan callback. */
 typedef enum fc_link_state {
     FC_LINK_UNKNOWN = 0,     /* obfuscated, LTO-IR, or unreadable */
     FC_LINK_SELF_CONTAINED,
@@ -440,6 +495,40 @@ FC_API fc_status fc_prober_open(fc_prober **out);
 FC_API fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size,
                                 int *cu_result, bool *crashed);
 FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */
+
+/* ---- The runtime's driver requirement ---------------------------------------------------
+ * A CUDA runtime newer than the driver allows cannot start: every CUDA call fails with
+ * cudaErrorInsufficientDriver ("CUDA driver version is insufficient for CUDA runtime version"),
+ * whatever images the file holds. From CUDA 11 on, a runtime of major N starts on any driver for
+ * N.0 or newer (minor version compatibility); earlier ones only on their own release's. */
+typedef enum fc_runtime_kind {
+    FC_RUNTIME_NONE = 0, /* names no CUDA runtime and registers no code through one */
+    FC_RUNTIME_SHARED,   /* libcudart.so.N in DT_NEEDED (nvcc -cudart shared) */
+    FC_RUNTIME_STATIC,   /* linked in (nvcc's default): registered code, no libcudart named */
+    FC_RUNTIME_PROCESS,  /* registers its code through a runtime the loading process brings */
+    FC_RUNTIME_UNKNOWN,  /* registers code through a runtime it does not name, and what is left
+                            of the file does not tell whether it is linked in */
+} fc_runtime_kind;
+
+typedef struct fc_runtime_need {
+    fc_runtime_kind kind;
+    int cuda;                   /* the oldest CUDA version whose driver starts its runtime and
+                                   the CUDA libraries it names (13000); 0 when nothing tells */
+    char decided_by[64];        /* what sets CUDA: "libcudart.so.13", "its static CUDA 12 runtime" */
+    int built_by;               /* static runtime: the toolkit of its device code (12040), or 0 */
+    char built_by_evidence[64]; /* "PTX ISA 8.4", "its cubins' ptxas, CUDA 13.0" */
+} fc_runtime_need;
+
+/* What OBJ needs of the driver (call from the scan callback: for a static runtime, a cubin
+ * may be read for its toolkit note, within opts->max_decompressed_size; OPTS may be NULL). */
+FC_API fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_runtime_need *out);
+/* Whether a driver for CUDA version DRIVER_CUDA starts it (true when either is unknown, 0). */
+FC_API bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda);
+/* The CUDA version a CUDA library's soname calls for: libcudart.so.13 -> 13000,
+ * libcudart.so.10.2 -> 10020, libcufft.so.11 -> 12000 (cuFFT 11 came with CUDA 12); 0 for
+ * a name it does not know. */
+FC_API int fc_cuda_library_version(const char *soname);
+FC_API const char *fc_runtime_kind_name(fc_runtime_kind k); /* "shared", "static", "process", "unknown", "none" */
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
 

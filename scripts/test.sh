@@ -24,6 +24,12 @@ rm -rf "$probe"
 # nothing fatcheck reads in these tests needs that much.
 export ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=1:max_allocation_size_mb=3072:allocator_may_return_null=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# Real files from other CUDA releases, for the driver oracle (tests/oracle): downloaded once
+# into .eras/ (FATCHECK_ERAS=skip leaves them out; their tests then say they were skipped).
+if [ "${FATCHECK_ERAS:-}" != skip ]; then
+    echo "== files of other CUDA releases"
+    sh scripts/fetch-eras.sh ${FATCHECK_ERAS:+--$FATCHECK_ERAS} 2>&1 | tail -n 3
+fi
 for b in build build-sanitize; do
     echo "== tests in $b"
     meson test -C "$b" --print-errorlogs --no-rebuild 2>&1 | grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):" || true

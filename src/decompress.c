@@ -202,3 +202,48 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
         *bytes = scratch->p;
     return st;
 }
+
+fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got)
+{
+    *got = 0;
+    if (!obj->image)
+        return FC_ERR_UNSUPPORTED;
+    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return FC_ERR_FORMAT;
+    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    size_t src_size = (size_t)e->stored_size;
+    switch (e->compression) {
+    case FC_COMPRESSION_NONE:
+        *got = src_size < n ? src_size : n;
+        memcpy(buf, src, *got);
+        return FC_OK;
+    case FC_COMPRESSION_LZ4: {
+        if (src_size > LZ4_MAX_INPUT_SIZE || n > (size_t)INT32_MAX)
+            return FC_ERR_LIMIT;
+        int r = LZ4_decompress_safe_partial((const char *)src, buf, (int)src_size, (int)n, (int)n);
+        if (r < 0)
+            return FC_ERR_FORMAT;
+        *got = (size_t)r;
+        return FC_OK;
+    }
+    case FC_COMPRESSION_ZSTD: {
+        ZSTD_DCtx *dctx = thread_dctx();
+        if (!dctx)
+            return FC_ERR_NOMEM;
+        ZSTD_inBuffer in = {src, src_size, 0};
+        ZSTD_outBuffer ob = {buf, n, 0};
+        while (ob.pos < ob.size) {
+            size_t r = ZSTD_decompressStream(dctx, &ob, &in);
+            if (ZSTD_isError(r))
+                return FC_ERR_FORMAT;
+            if (r == 0 || (in.pos == in.size && ob.pos < ob.size))
+                break;
+        }
+        *got = ob.pos;
+        return FC_OK;
+    }
+    case FC_COMPRESSION_UNKNOWN:
+        break;
+    }
+    return FC_ERR_UNSUPPORTED;
+}

@@ -106,6 +106,10 @@ static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, cons
     if (st == FC_OK)
         st = fc_builder_add_entry(b, &e);
     fc_builder_set_container_size(b, size);
+    /* A relocatable cubin (nvcc -rdc -cubin) is for a linker: the driver never runs one as a
+     * module, even when it refers to nothing outside (link_state.c). */
+    if (st == FC_OK && eh->e_type == ET_REL)
+        fc_builder_set_container_role(b, FC_ROLE_LINK_INPUT);
     return st;
 }
 
@@ -271,6 +275,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.registered = fatbins;
     seen.n_registered = n_fatbins;
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
+    fc_elf_read_needs(&b, elf, &eh, data, size);
 
 deliver:
     free(regions);

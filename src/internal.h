@@ -38,6 +38,8 @@ typedef struct fc_builder {
     char **strings;         /* every string the object owns */
     size_t n_strings, cap_strings;
     const char *last_section; /* interned copy of the most recent section name */
+    const char **needed;      /* the object's CUDA libraries (DT_NEEDED), owned strings */
+    size_t n_needed, cap_needed;
     /* The last few identifier and option strings copied: entries repeat a handful of them
      * thousands of times (cuFFT's 12,728 PTX entries share one option string), so a copy is
      * shared rather than made again. */
@@ -63,12 +65,17 @@ void fc_builder_reset(fc_builder *b);
 /* Opens a container; the entries added next belong to it. */
 fc_status fc_builder_add_container(fc_builder *b, uint64_t offset, fc_origin origin, const char *section);
 void fc_builder_set_container_size(fc_builder *b, uint64_t size);
+/* What the last container is for, when more than its headers tell (fc_builder_finish adds
+ * what they tell). */
+void fc_builder_set_container_role(fc_builder *b, fc_role role);
 /* Makes room for N more containers and M more entries, so that adding them does not
  * reallocate (merging builders). False when out of memory. */
 bool fc_builder_reserve(fc_builder *b, size_t n, size_t m);
 /* Adds an entry to the last container; strings in *e are copied (or shared with an equal
  * copy made recently). */
 fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e);
+/* Records a CUDA library the object names in DT_NEEDED (copied). */
+fc_status fc_builder_add_needed(fc_builder *b, const char *soname);
 /* Drops the last container and its entries (an embedded candidate that did not validate). */
 void fc_builder_drop_container(fc_builder *b);
 /* Copies LEN bytes of S as an owned NUL-terminated string; NULL when out of memory. */
@@ -272,9 +279,32 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
  * become /dev/null; standard error stays. KEEP, a descriptor the child needs, is moved
  * above 2 first if it sits at 0..2; returns where it is now (pipe_io.c). */
 int fc_child_stdio(int keep);
+
+/* The first N bytes (or fewer, when the image is shorter) of entry E's image, decompressing
+ * only as much as they need: cheap where fc_entry_image would inflate a whole image. */
+fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got);
+
+/* Relocatable code (link_state.c): a cubin's own answer, and whether an entry was compiled
+ * to be linked (LTO-IR, PTX stored with the ptxas option --compile-only). */
+fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size);
+bool fc_entry_compiled_relocatable(const fc_entry *e);
+/* Whether containers of origin O are registered with the CUDA runtime (and so were linked
+ * when the program was built). */
+static inline bool fc_origin_registered(fc_origin o)
+{
+    return o == FC_ORIGIN_SECTION || o == FC_ORIGIN_WRAPPER;
+}
+/* The role container C's headers give it (fc_builder_finish sets it). */
+fc_role fc_container_role(const fc_container *c);
+
 /* Reads or writes exactly N bytes on a pipe; false on end of file or an error (pipe_io.c). */
 bool fc_read_all(int fd, void *buf, size_t n);
 bool fc_write_all(int fd, const void *buf, size_t n);
+
+/* Fills B's DT_NEEDED CUDA libraries, imports_registration and linked_program from a host
+ * ELF file's dynamic section and symbols (elf_needs.c). Call after its containers are in B. */
+#include <gelf.h>
+void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data, uint64_t size);
 
 /* Calls elf_version once, for every file that uses libelf. */
 void fc_libelf_init(void);

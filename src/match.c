@@ -60,12 +60,12 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
     fc_jit_policy none = {false, false};
     if (!p)
         p = &none;
+    if (c->role == FC_ROLE_LINK_INPUT)
+        return (fc_load){FC_LOAD_LINK_INPUT, FC_VIA_NONE, -1};
     int native = -1, compatible = -1, ptx = -1, refused_ptx = -1;
-    bool any_loadable_kind = false;
     for (size_t i = 0; i < c->n_entries; i++) {
         const fc_entry *e = &c->entries[i];
         if (e->kind == FC_IMAGE_CUBIN) {
-            any_loadable_kind = true;
             /* CUDA_FORCE_PTX_JIT steers the choice inside fat binaries; a cubin handed to
              * the driver on its own is still loaded (seen with the real driver). */
             bool forced = p->force_ptx_jit && c->origin != FC_ORIGIN_CUBIN_FILE;
@@ -78,7 +78,6 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
                 compatible = (int)i;
             }
         } else if (e->kind == FC_IMAGE_PTX) {
-            any_loadable_kind = true;
             if (!fc_ptx_jits_for(e->arch, e->variant, t->cc))
                 continue;
             if (!driver_takes_ptx(e, t->driver_cuda)) {
@@ -100,9 +99,64 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
     if (refused_ptx >= 0)
         return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx}
                                   : (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, refused_ptx};
-    if (!any_loadable_kind && c->n_entries)
-        return (fc_load){FC_LOAD_LINK_ONLY, FC_VIA_NONE, -1};
     return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+}
+
+/* nvlink 13.0, checked here (fixtures/oracle, docs/matching.md): linking for sm_90 takes an
+ * sm_90 or sm_90a cubin, or compute_80 PTX, and refuses sm_80, sm_86 cubins and compute_100
+ * PTX ("SM Arch ('sm_90') not found"); linking for sm_89 takes an sm_86 cubin, for sm_103 an
+ * sm_100f one: the driver's own compatibility rules. */
+fc_link fc_predict_link(const fc_container *c, const fc_target *t)
+{
+    int cubin = -1, ptx = -1, ltoir = -1;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const fc_entry *e = &c->entries[i];
+        if (e->kind == FC_IMAGE_CUBIN && fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra)) {
+            bool have_exact = cubin >= 0 && c->entries[cubin].arch == t->cc;
+            if (!have_exact && (cubin < 0 || e->arch == t->cc || e->arch > c->entries[cubin].arch))
+                cubin = (int)i; /* exactly T's architecture first, else the newest compatible */
+        } else if (e->kind == FC_IMAGE_PTX && fc_ptx_jits_for(e->arch, e->variant, t->cc)) {
+            if (ptx < 0 || e->arch > c->entries[ptx].arch)
+                ptx = (int)i;
+        } else if (e->kind == FC_IMAGE_LTOIR && fc_ptx_jits_for(e->arch, e->variant, t->cc)) {
+            if (ltoir < 0 || e->arch > c->entries[ltoir].arch)
+                ltoir = (int)i;
+        }
+    }
+    if (cubin >= 0)
+        return (fc_link){FC_LINK_VIA_CUBIN, cubin};
+    if (ptx >= 0)
+        return (fc_link){FC_LINK_VIA_PTX, ptx};
+    if (ltoir >= 0)
+        return (fc_link){FC_LINK_VIA_LTOIR, ltoir};
+    return (fc_link){FC_LINK_VIA_NONE, -1};
+}
+
+fc_role fc_container_role(const fc_container *c)
+{
+    /* __nv_relfatbin, and its 8-character PE/COFF name */
+    if (c->section && (strcmp(c->section, "__nv_relfatbin") == 0 || strcmp(c->section, "__nv_rel") == 0))
+        return FC_ROLE_LINK_INPUT;
+    for (size_t i = 0; i < c->n_entries; i++)
+        if (fc_entry_compiled_relocatable(&c->entries[i]))
+            return FC_ROLE_LINK_INPUT;
+    return c->role;
+}
+
+const char *fc_link_via_name(fc_link_via v)
+{
+    switch (v) {
+    case FC_LINK_VIA_CUBIN: return "cubin";
+    case FC_LINK_VIA_PTX: return "ptx";
+    case FC_LINK_VIA_LTOIR: return "ltoir";
+    case FC_LINK_VIA_NONE: break;
+    }
+    return "none";
+}
+
+const char *fc_role_name(fc_role r)
+{
+    return r == FC_ROLE_LINK_INPUT ? "link_input" : "module";
 }
 
 const char *fc_load_result_name(fc_load_result r)
@@ -112,8 +166,8 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_NO_BINARY: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
     case FC_LOAD_UNSUPPORTED_PTX: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
     case FC_LOAD_JIT_DISABLED: return "CUDA_ERROR_JIT_COMPILATION_DISABLED";
-    case FC_LOAD_LINK_ONLY: return "LTO_IR_ONLY";
-    case FC_LOAD_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    case FC_LOAD_INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
+    case FC_LOAD_LINK_INPUT: return "LINK_INPUT";
     }
     return "unknown";
 }

@@ -60,6 +60,7 @@ void fc_builder_reset(fc_builder *b)
     free(b->containers);
     free(b->first_entry);
     free(b->entries);
+    free(b->needed);
     free(b->label);
     free((char *)b->obj.error);
     memset(b, 0, sizeof *b);
@@ -106,6 +107,23 @@ void fc_builder_set_container_size(fc_builder *b, uint64_t size)
 {
     if (b->obj.n_containers)
         b->containers[b->obj.n_containers - 1].size = size;
+}
+
+fc_status fc_builder_add_needed(fc_builder *b, const char *soname)
+{
+    if (!grow((void **)&b->needed, &b->cap_needed, b->n_needed + 1, sizeof *b->needed))
+        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    const char *copy = fc_builder_strndup(b, soname, strlen(soname));
+    if (!copy)
+        return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    b->needed[b->n_needed++] = copy;
+    return FC_OK;
+}
+
+void fc_builder_set_container_role(fc_builder *b, fc_role role)
+{
+    if (b->obj.n_containers)
+        b->containers[b->obj.n_containers - 1].role = role;
 }
 
 void fc_builder_drop_container(fc_builder *b)
@@ -211,8 +229,11 @@ const fc_object *fc_builder_finish(fc_builder *b)
         size_t end = i + 1 < n ? b->first_entry[i + 1] : b->n_entries;
         b->containers[i].entries = b->entries ? b->entries + first : NULL;
         b->containers[i].n_entries = end - first;
+        b->containers[i].role = fc_container_role(&b->containers[i]);
     }
     b->obj.containers = b->containers;
+    b->obj.needed = b->needed;
+    b->obj.n_needed = b->n_needed;
     return &b->obj;
 }
 

@@ -50,12 +50,14 @@ static void child_main(int in, int out)
         uint64_t size;
         if (!fc_read_all(in, &device, sizeof device) || !fc_read_all(in, &size, sizeof size))
             _exit(0);
-        /* One byte more, zero: PTX text (a file, or a module kept as text) must end in a NUL
-         * for cuModuleLoadData, and nothing else minds one after it. */
-        uint8_t *image = size < (1ull << 32) ? malloc((size_t)size + 1) : NULL;
+        /* One byte more, zero: cuModuleLoadData reads PTX text up to a NUL, and a PTX file's
+         * bytes have none (without it the driver read past them: CUDA_ERROR_INVALID_PTX or
+         * success by chance, seen with fixtures/kernels.ptx and tests/oracle's PTX files; PTX kept
+         * as text in a program needs it too). */
+        char *image = size < (1ull << 32) ? malloc((size_t)size + 1) : NULL;
         if (!image || !fc_read_all(in, image, (size_t)size))
             _exit(1);
-        image[size] = 0;
+        image[size] = '\0';
         int32_t rc = fail;
         if (ready && device < 64) {
             int dev;

@@ -92,7 +92,8 @@ def summary_of_an_executable():
     eq(out, fx("app") + ": 2 containers in .nv_fatbin\n"
             "  cubin        2  sm_86:2\n"
             "  ptx          1  compute_86:1\n"
-            "  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n")
+            "  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n"
+            "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)\n")
 
 
 @test
@@ -182,7 +183,7 @@ def json_document():
     rc, out, err = run("--json", fx("variants.fatbin"), fx("librdc.a"), fx("kernels.ptx"), fx("missing"))
     eq(rc, 3)
     doc = json.loads(out)
-    eq(doc["schema_version"], 1)
+    eq(doc["schema_version"], 2)
     files = doc["files"]
     eq([(f["path"], f.get("member")) for f in files],
        [(fx("variants.fatbin"), None), (fx("librdc.a"), "rdc_main.o"), (fx("librdc.a"), "rdc_dev.o"),
@@ -524,12 +525,24 @@ def jit_environment_changes_the_answer_and_is_said():
 
 
 @test
-def relocatable_code_needs_device_linking():
-    doc = json.loads(run("--json", "--gpu", "9.0", fx("librdc.a"))[1])
-    loads = [f["containers"][0]["loads"][0]["result"] for f in doc["files"]]
-    eq(loads, ["CUDA_ERROR_NOT_FOUND", "CUDA_SUCCESS"])  # rdc_main.o calls into rdc_dev.o
-    eq([f["verdicts"][0]["status"] for f in doc["files"]], ["ok", "ok"])
-    eq(doc["files"][0]["verdicts"][0]["needs_device_link"], 1)
+def relocatable_code_is_judged_as_link_input():
+    # -rdc objects: their __nv_relfatbin containers are for nvlink, never loaded as they are.
+    # For sm_90 nvlink takes the compute_80 PTX (it refuses an sm_80 cubin there), for sm_80
+    # the cubin; for sm_75 nothing (tests/oracle, docs/matching.md "Link inputs").
+    doc = json.loads(run("--json", "--gpu", "9.0,8.0,7.5", fx("librdc.a"))[1])
+    for f in doc["files"]:
+        c = f["containers"][0]
+        eq(c["role"], "link_input")
+        eq([l["result"] for l in c["loads"]], ["LINK_INPUT"] * 3)
+        eq([(l["link"] or {}).get("image") for l in c["loads"]], ["compute_80", "sm_80", None])
+        eq([l["via"] for l in c["loads"]], [None] * 3)
+        eq([(v["status"], v["modules"], v["link_inputs"], v["linkable"]) for v in f["verdicts"]],
+           [("ok", 0, 1, 1), ("ok", 0, 1, 1), ("none", 0, 1, 0)])
+    rc, out, err = run("--gpu", "9.0,7.5", fx("librdc.a"))
+    eq(rc, 1)
+    assert "sm_90 (--gpu 9.0): ok, its link input has an image the device linker takes for\n    sm_90 (1 PTX)" in out, out
+    assert ("sm_75 (--gpu 7.5): none, no link input has an image the device linker can use\n"
+            "    for sm_75: linking for sm_75 fails with undefined references") in out, out
 
 
 @test

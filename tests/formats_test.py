@@ -173,9 +173,10 @@ def pe_files_in_directories_and_packages():
 
 
 # libmulti.so: sm_75 (the device-link container), sm_80 + compute_80, sm_90 + compute_90.
+RUNTIME_13 = "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)\n"
 MULTI_KINDS = ("  cubin        3  sm_75:1 sm_80:1 sm_90:1\n"
                "  ptx          2  compute_80:1 compute_90:1\n"
-               "  PTX ISA 9.0; stored: zstd 2, uncompressed 3\n")
+               "  PTX ISA 9.0; stored: zstd 2, uncompressed 3\n") + RUNTIME_13
 BY_RECORDS = ", registered with the CUDA runtime: found through its registration records and the program " \
              "headers, not the section table\n"
 
@@ -198,7 +199,8 @@ def elf_without_usable_section_headers():
     rc, out, err = run(fx("noshdr/app.sstrip"))
     eq((rc, err), (0, NO_GPU))
     eq(out, fx("noshdr/app.sstrip") + ": 2 containers" + BY_RECORDS +
-       "  cubin        2  sm_86:2\n  ptx          1  compute_86:1\n  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n")
+       "  cubin        2  sm_86:2\n  ptx          1  compute_86:1\n  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n" +
+       RUNTIME_13)
 
 
 @test
@@ -231,9 +233,9 @@ def elf_without_sections_is_judged_listed_and_extracted():
     for args in (["--kernels", "--gpu", "sm_86"], ["--gpu", "sm_70,sm_90", "--strict"]):
         rc, out, err = run(*(args + [path]))
         rc0, out0, err0 = run(*(args + [fx("libmulti.so")]))
-        def verdicts(text, p):  # what follows the file's four summary lines
+        def verdicts(text, p):  # what follows the file's five summary lines
             lines = text.split("\n")
-            return lines[[l.startswith(p + ":") for l in lines].index(True) + 4:]
+            return lines[[l.startswith(p + ":") for l in lines].index(True) + 5:]
         eq((rc, verdicts(out, path)), (rc0, verdicts(out0, fx("libmulti.so"))), args)
     rc, out, err = run("--list-elf", "noshdr/libmulti.sstrip.so", cwd=FIXTURES)
     eq(out, "ELF file    1: libmulti.sstrip.1.sm_75.cubin\nELF file    2: libmulti.sstrip.2.sm_80.cubin\n"

@@ -89,7 +89,7 @@ def file_names_in_the_summary():
         clean(out, "directory")
         heads = [line for line in out.split(b"\n") if line and not line.startswith(b" ")]
         eq(sorted(unquote(h.split(b": 3 containers")[0]) for h in heads), sorted(paths))
-        eq(len(out.split(b"\n")), 4 * len(paths) + 1)
+        eq(len(out.split(b"\n")), 5 * len(paths) + 1)  # four lines of images, one of the runtime
     # exactly as git quotes
     d = os.fsencode(tmp)
     eq(unquote(b'"' + d + b'/\\033[31mred\\033[0m.so"'), d + b"/\x1b[31mred\x1b[0m.so")

@@ -108,7 +108,8 @@ def deb_and_rpm_are_read_as_their_installed_tree():
         eq(out, "%s!%s: 3 containers in .nv_fatbin\n"
                 "  cubin        3  sm_75:1 sm_80:1 sm_90:1\n"
                 "  ptx          2  compute_80:1 compute_90:1\n"
-                "  PTX ISA 9.0; stored: zstd 2, uncompressed 3\n" % (path, member), name)
+                "  PTX ISA 9.0; stored: zstd 2, uncompressed 3\n"
+                "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)\n" % (path, member), name)
 
 
 @test

@@ -106,8 +106,8 @@ static const rule_case cases[] = {
     {"compute_80", 90, 0, "disable", 0, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
     {"sm_90 compute_90", 90, 0, "disable", 0, "native sm_90"},
     {"compute_80@9.1", 90, 13000, "disable", 0, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
-    /* LTO-IR is linked by the library, never loaded as is. */
-    {"lto_90", 90, 0, NULL, 0, "LTO_IR_ONLY"},
+    /* LTO-IR is never loaded as is (the decoder makes such containers link inputs, below). */
+    {"lto_90", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"lto_90 sm_90", 90, 0, NULL, 0, "native sm_90"},
     {"", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
 };
@@ -137,6 +137,61 @@ static void test_rules(void)
             snprintf(got, sizeof got, "%s", fc_load_result_name(l.result));
         is_str(got, k->want, "[%s] on %u.%u%s%s%s", k->entries, k->cc / 10, k->cc % 10, k->driver ? " driver" : "",
                k->env ? " " : "", k->env ? k->env : "");
+    }
+}
+
+/* What a device linker takes from a link input. The evidence is nvlink 13.0's (tests/oracle,
+ * docs/matching.md "Link inputs"): for sm_90 it took sm_90 and sm_90a cubins and compute_80
+ * PTX, and refused sm_80 and sm_86 cubins and compute_100 PTX; for sm_89 it took an sm_86
+ * cubin, for sm_103 an sm_100f one. */
+static const struct {
+    const char *entries;
+    unsigned cc;
+    const char *want; /* "cubin sm_90", "ptx compute_80", "ltoir lto_80" or "none" */
+} link_cases[] = {
+    {"sm_90", 90, "cubin sm_90"},
+    {"sm_90a", 90, "cubin sm_90a"},
+    {"compute_80", 90, "ptx compute_80"},
+    {"sm_80", 90, "none"},
+    {"sm_86", 90, "none"},
+    {"compute_100", 90, "none"},
+    {"sm_86", 89, "cubin sm_86"},
+    {"sm_100f", 103, "cubin sm_100f"},
+    {"sm_86 sm_89", 89, "cubin sm_89"},
+    {"sm_89 sm_86", 89, "cubin sm_89"},
+    {"sm_80 sm_86", 89, "cubin sm_86"},
+    {"sm_80 compute_80", 90, "ptx compute_80"},
+    {"sm_90 compute_80", 90, "cubin sm_90"},
+    {"lto_80", 90, "ltoir lto_80"},
+    {"lto_100", 90, "none"},
+    {"compute_75 lto_80", 90, "ptx compute_75"},
+    {"sm_80", 87, "none"},
+    {"", 90, "none"},
+};
+
+static void test_link_rules(void)
+{
+    for (size_t i = 0; i < sizeof link_cases / sizeof *link_cases; i++) {
+        fc_entry entries[8];
+        fc_container c;
+        memset(&c, 0, sizeof c);
+        c.entries = entries;
+        c.n_entries = make_entries(link_cases[i].entries, entries, 8);
+        c.role = FC_ROLE_LINK_INPUT;
+        fc_target t;
+        memset(&t, 0, sizeof t);
+        t.cc = link_cases[i].cc;
+        t.tegra = fc_cc_is_tegra(t.cc);
+        fc_link k = fc_predict_link(&c, &t);
+        char got[64], arch[32];
+        if (k.via == FC_LINK_VIA_NONE)
+            snprintf(got, sizeof got, "none");
+        else
+            snprintf(got, sizeof got, "%s %s", fc_link_via_name(k.via),
+                     fc_entry_arch_name(&entries[k.entry], arch, sizeof arch));
+        is_str(got, link_cases[i].want, "link [%s] for sm_%u", link_cases[i].entries, link_cases[i].cc);
+        fc_load l = fc_predict_load(&c, &t, NULL);
+        ok(l.result == FC_LOAD_LINK_INPUT, "link [%s]: no driver result claimed", link_cases[i].entries);
     }
 }
 
@@ -246,6 +301,7 @@ static void test_drivers(void)
 int main(void)
 {
     test_rules();
+    test_link_rules();
     test_gpu_names();
     test_arch_lists();
     test_drivers();

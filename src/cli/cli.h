@@ -8,6 +8,10 @@
 #include "fatcheck.h"
 #include "judge.h"
 
+/* The --json document's version (docs/json.md): 2 since link inputs and the runtime's driver
+ * requirement were judged. */
+#define SCHEMA_VERSION 2
+
 /* Exit codes (documented in --help, README.md and docs/cli.md). */
 enum {
     EXIT_OK = 0,          /* every input was read and decoded */
@@ -54,6 +58,8 @@ void json_string(FILE *out, const char *s);                          /* "..." or
 void json_field(FILE *out, const char *name, const char *s);
 /* Verdict lines for the summary (verdict_text.c). */
 void print_verdicts(FILE *out, const fc_object *obj, const judgement *j);
+/* "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)" */
+void print_runtime(FILE *out, const fc_object *obj, const judgement *j);
 void target_label(const fc_target *t, char *buf, size_t size);
 /* --torch-extensions: the header before an extension, and its fix after the verdicts. */
 void print_torch_header(FILE *out, const config *cfg);

@@ -35,7 +35,9 @@ int explain_arch_list(FILE *out, const config *cfg, bool json)
     size_t nc = fc_known_ccs(ccs, 64);
     char arch[32], cc[8];
     if (json) {
-        json_field(out, "{\"schema_version\":1,\"arch_list\":", cfg->arch_list_text);
+        char key[64];
+        snprintf(key, sizeof key, "{\"schema_version\":%d,\"arch_list\":", SCHEMA_VERSION);
+        json_field(out, key, cfg->arch_list_text);
         fputs(",\"images\":[", out);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? "," : "", out);

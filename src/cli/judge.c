@@ -14,15 +14,7 @@ const char *cc_text(unsigned cc, char *buf, size_t size)
 
 static void count_load(verdict *v, const fc_container *c, fc_load l)
 {
-    if (l.result == FC_LOAD_LINK_ONLY) {
-        v->link_only++;
-        return;
-    }
     v->modules++;
-    if (l.result == FC_LOAD_NOT_FOUND) { /* loads once linked, through the image chosen */
-        v->linked++;
-        l.result = FC_LOAD_SUCCESS;
-    }
     switch (l.result) {
     case FC_LOAD_SUCCESS:
         if (l.via == FC_VIA_NATIVE) {
@@ -40,17 +32,27 @@ static void count_load(verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_NO_BINARY: v->no_binary++; break;
     case FC_LOAD_UNSUPPORTED_PTX: v->unsupported_ptx++; break;
     case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
-    case FC_LOAD_LINK_ONLY:
-    case FC_LOAD_NOT_FOUND: break;
+    case FC_LOAD_INVALID_PTX: v->invalid_ptx++; break;
+    case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     }
+}
+
+static void count_link(verdict *v, fc_link k)
+{
+    v->link_inputs++;
+    v->linkable += k.via != FC_LINK_VIA_NONE;
+    v->linked_via[k.via]++;
 }
 
 static void finish_verdict(verdict *v)
 {
-    size_t ok = v->native + v->compatible + v->jit;
-    if (!v->modules)
+    size_t units = v->modules + v->link_inputs;
+    size_t ok = v->native + v->compatible + v->jit + v->linkable;
+    if (v->runtime_fails) /* nothing runs when the runtime cannot start */
+        v->status = VERDICT_NONE;
+    else if (!units)
         v->status = VERDICT_NO_CODE;
-    else if (ok == v->modules)
+    else if (ok == units)
         v->status = VERDICT_OK;
     else if (ok == 0)
         v->status = VERDICT_NONE;
@@ -58,7 +60,8 @@ static void finish_verdict(verdict *v)
         v->status = VERDICT_PARTIAL;
 }
 
-/* Maps a CUresult from the probe onto the prediction it should equal. */
+/* Maps a CUresult from the probe onto the prediction it should equal (modules only: a link
+ * input is no claim about cuModuleLoadData). */
 static bool probe_agrees(int code, fc_load predicted)
 {
     switch (predicted.result) {
@@ -66,8 +69,8 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_NO_BINARY: return code == 209;
     case FC_LOAD_UNSUPPORTED_PTX: return code == 222;
     case FC_LOAD_JIT_DISABLED: return code == 223;
-    case FC_LOAD_LINK_ONLY: return code != 0; /* the driver cannot load LTO-IR as is */
-    case FC_LOAD_NOT_FOUND: return code == 500;
+    case FC_LOAD_INVALID_PTX: return code == 218;
+    case FC_LOAD_LINK_INPUT: break;
     }
     return false;
 }
@@ -142,28 +145,6 @@ static bool has_fatbin_section(const fc_object *obj)
     return false;
 }
 
-/* Containers that may hold relocatable code: -rdc link inputs (__nv_relfatbin), link
- * inputs kept with their LTO-IR (cuSPARSE embeds such), and cubin files. What .nv_fatbin
- * holds is linked already. Reading symbols means decompressing, so only these are read. */
-static bool maybe_relocatable(const fc_container *ct)
-{
-    if (ct->origin == FC_ORIGIN_CUBIN_FILE || section_is_relfatbin(ct->section))
-        return true;
-    for (size_t e = 0; e < ct->n_entries; e++)
-        if (ct->entries[e].kind == FC_IMAGE_LTOIR)
-            return true;
-    return false;
-}
-
-static fc_load refine(const fc_object *obj, const fc_container *ct, fc_load l)
-{
-    if (l.result != FC_LOAD_SUCCESS || !maybe_relocatable(ct))
-        return l;
-    if (fc_entry_link_state(obj, &ct->entries[l.entry], NULL) == FC_LINK_UNRESOLVED)
-        l.result = FC_LOAD_NOT_FOUND;
-    return l;
-}
-
 judgement *judge_object(const config *cfg, const fc_object *obj)
 {
     judgement *j = calloc(1, sizeof *j);
@@ -179,9 +160,10 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
     }
     if (nt && obj->n_containers) {
         j->loads = calloc(obj->n_containers * nt, sizeof *j->loads);
+        j->links = calloc(obj->n_containers * nt, sizeof *j->links);
         if (cfg->probe && cfg->prober)
             j->probes = calloc(obj->n_containers * nt, sizeof *j->probes);
-        if (!j->loads || (cfg->probe && cfg->prober && !j->probes)) {
+        if (!j->loads || !j->links || (cfg->probe && cfg->prober && !j->probes)) {
             judgement_free(j);
             return NULL;
         }
@@ -205,14 +187,19 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
             }
         }
         for (size_t t = 0; t < nt; t++) {
-            /* Unused link inputs are read for their symbols only when the driver is asked too:
-             * decompressing them costs time and they count for nothing. */
-            fc_load l = fc_predict_load(ct, &cfg->targets[t], &cfg->jit);
-            if (!unused || j->probes)
-                l = refine(obj, ct, l);
+            const fc_target *tg = &cfg->targets[t];
+            fc_load l = fc_refine_load(obj, ct, fc_predict_load(ct, tg, &cfg->jit), cfg->opts);
+            fc_link k = {FC_LINK_VIA_NONE, -1};
+            if (l.result == FC_LOAD_LINK_INPUT) {
+                k = fc_predict_link(ct, tg);
+                l.entry = k.entry;
+            }
             j->loads[c * nt + t] = l;
+            j->links[c * nt + t] = k;
             if (unused)
                 j->verdicts[t].left_out++;
+            else if (l.result == FC_LOAD_LINK_INPUT)
+                count_link(&j->verdicts[t], k);
             else
                 count_load(&j->verdicts[t], ct, l);
             if (!j->probes)
@@ -227,14 +214,22 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
                                (size_t)ct->size, &code, &crashed) != FC_OK)
                 continue;
             pr->code = crashed ? -1 : code;
+            /* What the driver says of a link input is shown, never compared: fatcheck claims
+             * nothing about loading it as a module. */
+            pr->compared = l.result != FC_LOAD_LINK_INPUT;
+            if (!pr->compared)
+                continue;
             pr->agrees = !crashed && probe_agrees(code, l);
             j->probe_compared++;
             j->probe_crashes += crashed;
             j->probe_disagreements += !pr->agrees;
         }
     }
-    for (size_t t = 0; t < nt; t++)
+    fc_object_runtime(obj, cfg->opts, &j->runtime);
+    for (size_t t = 0; t < nt; t++) {
+        j->verdicts[t].runtime_fails = !fc_runtime_starts(&j->runtime, cfg->targets[t].driver_cuda);
         finish_verdict(&j->verdicts[t]);
+    }
     if (cfg->have_arch_list)
         check_arch_list(j, obj);
     if (cfg->kernels && !(j->kv = kernel_view_new(obj, cfg->opts, j))) {
@@ -250,6 +245,7 @@ void judgement_free(judgement *j)
         return;
     kernel_view_free(j->kv, j->cfg->n_targets);
     free(j->loads);
+    free(j->links);
     free(j->unused);
     free(j->probes);
     free(j);

@@ -48,16 +48,19 @@ typedef struct verdict {
     verdict_status status;
     size_t modules;      /* containers the driver would be asked to load */
     size_t native, compatible, jit;
-    size_t no_binary, unsupported_ptx, jit_disabled;
-    size_t link_only;    /* LTO-IR-only containers, left out of the count */
-    size_t linked;       /* relocatable: load only after device linking (counted as loading) */
+    size_t no_binary, unsupported_ptx, jit_disabled, invalid_ptx;
+    size_t link_inputs;  /* relocatable code a device linker takes in (counted beside modules) */
+    size_t linkable;     /* of them, those with an image the linker can use for the target */
+    size_t linked_via[4]; /* linkable ones by what the linker takes: indexed by fc_link_via */
     size_t left_out;     /* __nv_relfatbin link inputs of a file that has .nv_fatbin */
+    bool runtime_fails;  /* the runtime it needs cannot start on the target's driver: none */
     uint32_t compatible_arch; /* the newest older-minor arch used, for the note */
     uint32_t jit_arch;        /* the newest PTX arch compiled, for the note */
 } verdict;
 
 typedef struct probe_result {
     int code;            /* CUresult, -1 crash, -2 no driver in the child, -3 not probed */
+    bool compared;       /* false for link inputs: shown, not compared */
     bool agrees;
 } probe_result;
 
@@ -73,10 +76,12 @@ typedef struct judgement {
     const config *cfg;
     size_t n_containers;
     fc_load *loads;          /* n_containers x n_targets, row per container */
+    fc_link *links;          /* same shape: for link inputs, what a device linker takes */
     probe_result *probes;    /* same shape, or NULL */
     bool *unused;            /* per container: an __nv_relfatbin link input the runtime never loads */
     verdict verdicts[MAX_TARGETS];
     size_t registered;       /* containers the CUDA runtime registers (not embedded) */
+    fc_runtime_need runtime; /* the runtime and CUDA libraries it needs, and so the driver */
     /* PTX ISA requirement of the file: the newest ISA among its PTX */
     unsigned ptx_isa_major, ptx_isa_minor;
     /* arch list check */

@@ -124,7 +124,8 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
         fc_load l = j->loads[c * nt + t];
-        bool loads = l.result == FC_LOAD_SUCCESS || l.result == FC_LOAD_NOT_FOUND;
+        bool loads = l.result == FC_LOAD_SUCCESS ||
+                     (l.result == FC_LOAD_LINK_INPUT && j->links[c * nt + t].via != FC_LINK_VIA_NONE);
         if (!container_registered(ct) || !loads || j->unused[c])
             continue;
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
@@ -141,7 +142,8 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
         const fc_container *ct = &obj->containers[c];
         fc_load l = j->loads[c * nt + t];
         bool fails = l.result == FC_LOAD_NO_BINARY || l.result == FC_LOAD_UNSUPPORTED_PTX ||
-                     l.result == FC_LOAD_JIT_DISABLED;
+                     l.result == FC_LOAD_JIT_DISABLED || l.result == FC_LOAD_INVALID_PTX ||
+                     (l.result == FC_LOAD_LINK_INPUT && j->links[c * nt + t].via == FC_LINK_VIA_NONE);
         if (!container_registered(ct) || !fails || j->unused[c])
             continue;
         name_set here = {0};

@@ -90,12 +90,9 @@ static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
     progress_clear();
-    judgement *j = NULL;
-    if (rn->cfg->n_targets || rn->cfg->have_arch_list || rn->cfg->kernels) {
-        j = judge_object(rn->cfg, obj);
-        if (!j)
-            rn->internal = 1;
-    }
+    judgement *j = judge_object(rn->cfg, obj); /* without targets: what it needs, for the summary */
+    if (!j)
+        rn->internal = 1;
     rn->r->object(rn->r, obj, j);
     if (j && j->kv)
         rn->input_errors += report_unreadable_images(obj, j->kv);

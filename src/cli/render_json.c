@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "json_writer.h"
 
-#define SCHEMA_VERSION 1
 
 typedef struct json_state {
     jw w;                  /* the document goes through here */
@@ -90,7 +89,19 @@ static void json_loads(jw *out, const fc_container *c, const judgement *j, size_
         jw_puts(out, "{\"target\":");
         json_target_name(out, &cfg->targets[t]);
         jw_field_string(out, ",\"result\":", fc_load_result_name(l.result));
-        if (l.entry >= 0) {
+        if (l.result == FC_LOAD_LINK_INPUT) {
+            fc_link k = j->links[ci * cfg->n_targets + t];
+            jw_puts(out, ",\"via\":null,\"link\":");
+            if (k.entry >= 0) {
+                char arch[32];
+                jw_field_string(out, "{\"kind\":", fc_link_via_name(k.via));
+                jw_field_string(out, ",\"image\":", fc_entry_arch_name(&c->entries[k.entry], arch, sizeof arch));
+                jw_field_u64(out, ",\"entry\":", (uint64_t)k.entry);
+                jw_putc(out, '}');
+            } else {
+                jw_puts(out, "null");
+            }
+        } else if (l.entry >= 0) {
             char arch[32];
             jw_field_string(out, ",\"via\":{\"kind\":", fc_load_via_name(l.via));
             jw_field_string(out, ",\"image\":", fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
@@ -103,9 +114,12 @@ static void json_loads(jw *out, const fc_container *c, const judgement *j, size_
             jw_puts(out, ",\"unused_link_input\":true");
         if (j->probes) {
             const probe_result *p = &j->probes[ci * cfg->n_targets + t];
-            if (p->code != -3)
+            if (p->code != -3 && p->compared)
                 jw_printf(out, ",\"probe\":{\"code\":%d,\"crashed\":%s,\"agrees\":%s}", p->code,
                         p->code == -1 ? "true" : "false", p->agrees ? "true" : "false");
+            else if (p->code != -3) /* a link input: the driver's answer, no claim to compare */
+                jw_printf(out, ",\"probe\":{\"code\":%d,\"crashed\":%s,\"agrees\":null}", p->code,
+                        p->code == -1 ? "true" : "false");
         }
         jw_puts(out, "}");
     }
@@ -135,10 +149,14 @@ static void json_verdicts(jw *out, const judgement *j)
         jw_field_string(out, ",\"status\":", status_name(v->status));
         jw_printf(out,
                 ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
-                "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"link_only\":%zu,"
-                "\"needs_device_link\":%zu,\"unused_link_inputs\":%zu",
+                "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"invalid_ptx\":%zu,"
+                "\"link_inputs\":%zu,\"linkable\":%zu,\"unused_link_inputs\":%zu",
                 v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
-                v->unsupported_ptx, v->jit_disabled, v->link_only, v->linked, v->left_out);
+                v->unsupported_ptx, v->jit_disabled, v->invalid_ptx, v->link_inputs, v->linkable, v->left_out);
+        if (!j->runtime.cuda || !cfg->targets[t].driver_cuda)
+            jw_puts(out, ",\"runtime_starts\":null");
+        else
+            jw_puts(out, v->runtime_fails ? ",\"runtime_starts\":false" : ",\"runtime_starts\":true");
         if (j->probes)
             jw_printf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
                     j->probe_compared, j->probe_disagreements, j->probe_crashes);
@@ -197,6 +215,29 @@ static void json_ptx_requirement(jw *out, const judgement *j)
     jw_puts(out, "}");
 }
 
+static void json_runtime(jw *out, const fc_object *o, const judgement *j)
+{
+    const fc_runtime_need *n = &j->runtime;
+    jw_field_string(out, ",\n\"runtime\":{\"kind\":", fc_runtime_kind_name(n->kind));
+    jw_puts(out, ",\"cuda_libraries\":[");
+    for (size_t i = 0; i < o->n_needed; i++)
+        jw_field_string(out, i ? "," : "", o->needed[i]);
+    jw_puts(out, "],\"needs_cuda\":");
+    if (n->cuda)
+        jw_printf(out, "\"%d.%d\"", n->cuda / 1000, n->cuda % 1000 / 10);
+    else
+        jw_puts(out, "null");
+    jw_field_string(out, ",\"min_driver\":", n->cuda ? fc_cuda_min_driver(n->cuda) : NULL);
+    jw_field_string(out, ",\"decided_by\":", n->decided_by[0] ? n->decided_by : NULL);
+    jw_puts(out, ",\"built_by\":");
+    if (n->built_by)
+        jw_printf(out, "\"%d.%d\"", n->built_by / 1000, n->built_by % 1000 / 10);
+    else
+        jw_puts(out, "null");
+    jw_field_string(out, ",\"built_by_evidence\":", n->built_by_evidence[0] ? n->built_by_evidence : NULL);
+    jw_puts(out, "}");
+}
+
 static void json_torch_extension(jw *out, const config *cfg, const fc_object *o)
 {
     const fc_torch_extension *x = cfg->torch_ext;
@@ -234,6 +275,7 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         jw_field_u64(out, ",\"size\":", c->size);
         jw_field_string(out, ",\"section\":", c->section);
         jw_field_string(out, ",\"origin\":", fc_origin_name(c->origin));
+        jw_field_string(out, ",\"role\":", fc_role_name(c->role));
         jw_puts(out, ",\"entries\":[");
         for (size_t k = 0; k < c->n_entries; k++) {
             jw_puts(out, k ? ",\n  " : "\n  ");
@@ -253,6 +295,8 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         json_arch_check(out, j);
     if (j && j->ptx_isa_major)
         json_ptx_requirement(out, j);
+    if (j && (j->runtime.kind != FC_RUNTIME_NONE || j->runtime.cuda))
+        json_runtime(out, o, j);
     if (r->cfg && r->cfg->torch_ext)
         json_torch_extension(out, r->cfg, o);
     jw_puts(out, "}");

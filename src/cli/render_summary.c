@@ -208,6 +208,7 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         print_text(out, &text);
     }
     if (j) {
+        print_runtime(out, o, j);
         print_verdicts(out, o, j);
         print_torch_fix(out, o, j);
     }

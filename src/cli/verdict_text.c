@@ -34,14 +34,36 @@ static void print_failures(FILE *out, const verdict *v, unsigned cc)
         fprintf(out, "%sPTX newer than the driver takes", sep);
         sep = "; ";
     }
-    if (v->jit_disabled)
+    if (v->jit_disabled) {
         fprintf(out, "%sonly PTX, and CUDA_DISABLE_PTX_JIT is set", sep);
+        sep = "; ";
+    }
+    if (v->invalid_ptx) {
+        fprintf(out, "%sPTX that calls functions it does not define", sep);
+        sep = "; ";
+    }
+    if (v->link_inputs > v->linkable)
+        fprintf(out, "%sno image the device linker can use for sm_%u", sep, cc);
+}
+
+/* "2 cubin, 1 PTX" for what the linker takes from the linkable link inputs. */
+static void print_link_ways(FILE *out, const verdict *v)
+{
+    static const char *const names[] = {"", "cubin", "PTX", "LTO-IR"};
+    char n[32];
+    const char *sep = "";
+    for (int w = FC_LINK_VIA_CUBIN; w <= FC_LINK_VIA_LTOIR; w++)
+        if (v->linked_via[w]) {
+            fprintf(out, "%s%s %s", sep, fmt_count(v->linked_via[w], n, sizeof n), names[w]);
+            sep = ", ";
+        }
 }
 
 static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const judgement *j, const verdict *v,
                       const char *indent)
 {
-    if ((v->no_binary || v->jit_disabled) && !cfg->torch_ext) { /* torch extensions get their own fix */
+    if ((v->no_binary || v->jit_disabled || v->link_inputs > v->linkable) &&
+        !cfg->torch_ext) { /* torch extensions get their own fix */
         unsigned ccs[64];
         size_t n = covering_ccs(cfg, obj, ccs, 64);
         build_flags f;
@@ -62,6 +84,81 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
             fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a newer driver\n", indent, j->ptx_isa_major,
                     j->ptx_isa_minor);
     }
+}
+
+/* "a driver for CUDA 13.0 or newer (>= 580.65.06)" */
+static void print_driver_need(FILE *out, int cuda)
+{
+    const char *drv = fc_cuda_min_driver(cuda);
+    char d[32];
+    fprintf(out, "a driver for %s or newer", driver_text(cuda, d, sizeof d));
+    if (drv)
+        fprintf(out, " (>= %s)", drv);
+}
+
+void print_runtime(FILE *out, const fc_object *obj, const judgement *j)
+{
+    const fc_runtime_need *n = &j->runtime;
+    if (n->kind == FC_RUNTIME_NONE && !n->cuda)
+        return;
+    fputs("  runtime: ", out);
+    switch (n->kind) {
+    case FC_RUNTIME_SHARED:
+        for (size_t i = 0; i < obj->n_needed; i++)
+            if (strncmp(obj->needed[i], "libcudart.so.", 13) == 0) {
+                fprintf(out, "%s", obj->needed[i]);
+                break;
+            }
+        break;
+    case FC_RUNTIME_STATIC:
+        if (n->built_by)
+            fprintf(out, "static, CUDA %d (%s)", n->built_by / 1000, n->built_by_evidence);
+        else
+            fputs("static, its CUDA release not recorded in the file", out);
+        break;
+    case FC_RUNTIME_PROCESS:
+        fputs("the loading process's (it imports __cudaRegisterFatBinary)", out);
+        break;
+    case FC_RUNTIME_UNKNOWN:
+        fputs("not named, and linked in or not cannot be told without the section table", out);
+        break;
+    case FC_RUNTIME_NONE:
+        fputs("none named", out);
+        break;
+    }
+    if (n->cuda) {
+        fputs("; ", out);
+        bool by_runtime = (n->kind == FC_RUNTIME_SHARED && strncmp(n->decided_by, "libcudart.so.", 13) == 0) ||
+                          (n->kind == FC_RUNTIME_STATIC && strncmp(n->decided_by, "its static", 10) == 0);
+        if (!by_runtime)
+            fprintf(out, "%s ", n->decided_by);
+        fputs("needs ", out);
+        print_driver_need(out, n->cuda);
+    }
+    fputc('\n', out);
+}
+
+/* Whether OBJ is PyTorch's own CUDA library (a wheel's torch/lib). */
+static bool is_torch_library(const fc_object *obj)
+{
+    const char *name = obj->member ? obj->member : obj->path;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    return strncmp(base, "libtorch_cuda", 13) == 0 || strncmp(base, "libc10_cuda", 11) == 0;
+}
+
+static void print_runtime_fix(FILE *out, const fc_object *obj, const judgement *j, const fc_target *tg)
+{
+    int need = j->runtime.cuda;
+    fputs("    fix: install ", out);
+    print_driver_need(out, need);
+    fputc('\n', out);
+    if (need >= 11000)
+        fprintf(out, "         or, on a data-center GPU, NVIDIA's forward compatibility package for\n"
+                     "         CUDA %d (cuda-compat), where this driver's branch supports it\n", need / 1000);
+    if (is_torch_library(obj) && tg->driver_cuda >= 11000)
+        fprintf(out, "         or a PyTorch build for CUDA %d.x (a cu%d* wheel), which this driver starts\n",
+                tg->driver_cuda / 1000, tg->driver_cuda / 1000);
 }
 
 const char *colour_on(const config *cfg, const char *word)
@@ -143,36 +240,76 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         FILE *text = out;
         out = line;
         fprintf(out, "  %s: ", label);
-        switch (v->status) {
-        case VERDICT_OK:
-            if (v->native == v->modules) {
-                fprintf(out, "%sok%s, native SASS for %s %s %s\n", colour_on(cfg, "ok"), colour_off(cfg),
-                        v->modules == 1 ? "its" : "all",
-                        fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
+        if (v->runtime_fails) {
+            char d[32];
+            fprintf(out, "%snone%s, %s cannot start on a driver for %s: every CUDA call fails with \"CUDA "
+                         "driver version is insufficient for CUDA runtime version\"\n",
+                    colour_on(cfg, "none"), colour_off(cfg),
+                    j->runtime.kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
+                    : j->runtime.kind == FC_RUNTIME_SHARED && !strncmp(j->runtime.decided_by, "libcudart", 9)
+                        ? "the CUDA runtime it needs"
+                        : j->runtime.decided_by,
+                    driver_text(tg->driver_cuda, d, sizeof d));
+        } else if (!v->modules) { /* only link inputs: what a device linker can make of them */
+            const char *word = v->status == VERDICT_OK ? "ok" : v->status == VERDICT_NONE ? "none" : "partial";
+            fprintf(out, "%s%s%s, ", colour_on(cfg, word), word, colour_off(cfg));
+            if (v->status == VERDICT_OK) {
+                if (v->link_inputs == 1)
+                    fputs("its link input has", out);
+                else
+                    fprintf(out, "each of its %s link inputs has", fmt_count(v->link_inputs, n1, sizeof n1));
+                fprintf(out, " an image the device linker takes for sm_%u (", tg->cc);
+                print_link_ways(out, v);
+                fputs(")\n", out);
+            } else if (v->status == VERDICT_NONE) {
+                fprintf(out, "no link input has an image the device linker can use for sm_%u: linking for "
+                             "sm_%u fails with undefined references\n", tg->cc, tg->cc);
             } else {
-                fprintf(out, "%sok%s, %s %s load%s: ", colour_on(cfg, "ok"), colour_off(cfg),
-                        fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
-                print_ways(out, v);
-                fputc('\n', out);
+                fprintf(out, "%s of %s link inputs have an image the device linker can use for sm_%u; the "
+                             "others do not\n", fmt_count(v->linkable, n1, sizeof n1),
+                        fmt_count(v->link_inputs, n2, sizeof n2), tg->cc);
             }
-            break;
-        case VERDICT_PARTIAL:
-            fprintf(out, "%spartial%s, %s of %s modules load; %s cannot (", colour_on(cfg, "partial"),
-                    colour_off(cfg), fmt_count(ok, n1, sizeof n1),
-                    fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
-            print_failures(out, v, tg->cc);
-            fputs(")\n", out);
-            break;
-        case VERDICT_NONE:
-            fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
-            print_failures(out, v, tg->cc);
-            fprintf(out, "): every kernel launch fails with \"%s\"\n",
-                    v->unsupported_ptx && !v->no_binary
-                        ? "the provided PTX was compiled with an unsupported toolchain."
-                        : "no kernel image is available for execution on the device");
-            break;
-        case VERDICT_NO_CODE:
-            break;
+        } else {
+            switch (v->status) {
+            case VERDICT_OK:
+                if (v->native == v->modules) {
+                    fprintf(out, "%sok%s, native SASS for %s %s %s\n", colour_on(cfg, "ok"), colour_off(cfg),
+                            v->modules == 1 ? "its" : "all",
+                            fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
+                } else {
+                    fprintf(out, "%sok%s, %s %s load%s: ", colour_on(cfg, "ok"), colour_off(cfg),
+                            fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
+                    print_ways(out, v);
+                    fputc('\n', out);
+                }
+                break;
+            case VERDICT_PARTIAL:
+                if (ok == v->modules) { /* every module loads; some link input has no image */
+                    fprintf(out, "%spartial%s, all %s %s load; %s of %s link inputs (", colour_on(cfg, "partial"),
+                            colour_off(cfg), fmt_count(v->modules, n1, sizeof n1), modules(v->modules),
+                            fmt_count(v->link_inputs - v->linkable, n2, sizeof n2),
+                            fmt_count(v->link_inputs, n3, sizeof n3));
+                } else {
+                    fprintf(out, "%spartial%s, %s of %s modules load; %s cannot (", colour_on(cfg, "partial"),
+                            colour_off(cfg), fmt_count(ok, n1, sizeof n1),
+                            fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
+                }
+                print_failures(out, v, tg->cc);
+                fputs(")\n", out);
+                break;
+            case VERDICT_NONE:
+                fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
+                print_failures(out, v, tg->cc);
+                fprintf(out, "): every kernel launch fails with \"%s\"\n",
+                        v->unsupported_ptx && !v->no_binary && !v->invalid_ptx
+                            ? "the provided PTX was compiled with an unsupported toolchain."
+                        : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx
+                            ? "a PTX JIT compilation failed"
+                            : "no kernel image is available for execution on the device");
+                break;
+            case VERDICT_NO_CODE:
+                break;
+            }
         }
         fclose(line);
         out = text;
@@ -186,7 +323,9 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         }
         if (j->kv && (v->status == VERDICT_PARTIAL || v->status == VERDICT_NONE))
             print_missing_kernels(out, j, t);
-        if (v->status == VERDICT_NONE)
+        if (v->runtime_fails)
+            print_runtime_fix(out, obj, j, tg);
+        else if (v->status == VERDICT_NONE)
             print_fix(out, cfg, obj, j, v, "    ");
         if (v->status == VERDICT_PARTIAL && v->unsupported_ptx)
             print_fix(out, cfg, obj, j, v, "    ");
@@ -205,20 +344,30 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                         drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
             fputc('\n', out);
         }
-        if (v->linked)
-            fprintf(out, "    note: %s %s relocatable device code, loaded only after device linking\n",
-                    fmt_count(v->linked, n1, sizeof n1), v->linked == 1 ? "module is" : "modules are");
+        if (v->modules && v->link_inputs) {
+            fprintf(out, "    note: %s link %s, linked at run time by the library itself:\n          ",
+                    fmt_count(v->link_inputs, n1, sizeof n1), v->link_inputs == 1 ? "input" : "inputs");
+            if (v->linkable == v->link_inputs) {
+                fputs("each has an image for it (", out);
+                print_link_ways(out, v);
+                fputs(")\n", out);
+            } else {
+                fprintf(out, "%s %s no image for it\n", fmt_count(v->link_inputs - v->linkable, n1, sizeof n1),
+                        v->link_inputs - v->linkable == 1 ? "has" : "have");
+            }
+        }
+        if (v->invalid_ptx)
+            fprintf(out, "    note: %s %s PTX compiled as a whole program that calls functions defined "
+                         "elsewhere (ptxas: \"Unresolved extern function\"): link it with their code\n",
+                    fmt_count(v->invalid_ptx, n1, sizeof n1), v->invalid_ptx == 1 ? "module holds" : "modules hold");
         if (v->left_out)
             fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
                     fmt_count(v->left_out, n1, sizeof n1), v->left_out == 1 ? "input" : "inputs");
-        if (v->link_only)
-            fprintf(out, "    note: %s LTO-IR-only %s, linked by the library itself, not counted\n",
-                    fmt_count(v->link_only, n1, sizeof n1), modules(v->link_only));
         if (j->probes) {
             size_t agree = 0, compared = 0;
             for (size_t c = 0; c < j->n_containers; c++) {
                 const probe_result *p = &j->probes[c * cfg->n_targets + t];
-                if (p->code == -3)
+                if (p->code == -3 || !p->compared)
                     continue;
                 compared++;
                 agree += p->agrees;
@@ -229,7 +378,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             size_t shown = 0;
             for (size_t c = 0; c < j->n_containers; c++) {
                 const probe_result *p = &j->probes[c * cfg->n_targets + t];
-                if (p->code == -3 || p->agrees)
+                if (p->code == -3 || !p->compared || p->agrees)
                     continue;
                 if (shown++ == 10) {
                     fprintf(out, "    probe: and %s more disagreements\n",

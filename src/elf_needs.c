@@ -1,0 +1,134 @@
+/* elf_needs.c - what a host ELF file asks of the dynamic linker that tells its CUDA runtime:
+ * the CUDA libraries in its DT_NEEDED, and whether it imports the runtime's registration
+ * functions rather than naming a runtime (runtime.c turns both into a driver requirement). */
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "internal.h"
+
+/* Whether the dynamic symbol table imports __cudaRegisterFatBinary: the code registers
+ * through whatever runtime the loading process has. Read only for files that name none. */
+static bool imports_registration(Elf *elf, Elf_Scn *dynsym, const GElf_Shdr *sh)
+{
+    Elf_Data *d = elf_getdata(dynsym, NULL);
+    size_t n = d && sh->sh_entsize ? d->d_size / sh->sh_entsize : 0;
+    for (size_t i = 1; i < n; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(d, (int)i, &sym))
+            break;
+        if (sym.st_shndx != SHN_UNDEF)
+            continue;
+        const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+        if (name && strcmp(name, "__cudaRegisterFatBinary") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The file offset of virtual address ADDR, through the PT_LOAD segments; false outside them. */
+static bool vaddr_offset(Elf *elf, size_t phnum, uint64_t addr, uint64_t *off)
+{
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && addr >= ph.p_vaddr &&
+            addr - ph.p_vaddr < ph.p_filesz) {
+            *off = ph.p_offset + (addr - ph.p_vaddr);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* DT_NEEDED through the program headers, for files whose section table is gone (sstrip) or
+ * shows no dynamic section: what the dynamic linker itself reads. Returns whether it found
+ * the dynamic segment; *CUDART says whether libcudart was named. */
+static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, uint64_t size, bool *cudart)
+{
+    size_t phnum;
+    if (elf_getphdrnum(elf, &phnum) != 0 || gelf_getclass(elf) != ELFCLASS64)
+        return false;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_DYNAMIC || !fc_range_ok(ph.p_offset, ph.p_filesz, size))
+            continue;
+        const uint8_t *dyn = data + ph.p_offset;
+        size_t n = (size_t)(ph.p_filesz / 16);
+        uint64_t strtab = 0, strsz = 0, stroff;
+        for (size_t k = 0; k < n; k++) {
+            uint64_t tag = fc_rd64(dyn + 16 * k), val = fc_rd64(dyn + 16 * k + 8);
+            if (tag == DT_NULL)
+                break;
+            if (tag == DT_STRTAB)
+                strtab = val;
+            else if (tag == DT_STRSZ)
+                strsz = val;
+        }
+        if (!strtab || !vaddr_offset(elf, phnum, strtab, &stroff) || !fc_range_ok(stroff, strsz, size))
+            return true;
+        for (size_t k = 0; k < n; k++) {
+            uint64_t tag = fc_rd64(dyn + 16 * k), val = fc_rd64(dyn + 16 * k + 8);
+            if (tag == DT_NULL)
+                break;
+            if (tag != DT_NEEDED || val >= strsz)
+                continue;
+            const char *name = (const char *)data + stroff + val;
+            size_t len = strnlen(name, (size_t)(strsz - val));
+            if (len == (size_t)(strsz - val)) /* not terminated inside the table */
+                continue;
+            if (!fc_cuda_library_version(name))
+                continue;
+            *cudart |= strncmp(name, "libcudart.so.", 13) == 0;
+            if (fc_builder_add_needed(b, name) != FC_OK)
+                return true;
+        }
+        return true;
+    }
+    return false;
+}
+
+void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data, uint64_t size)
+{
+    b->obj.linked_program = eh->e_type == ET_EXEC || eh->e_type == ET_DYN;
+    if (!b->obj.linked_program)
+        return;
+    Elf_Scn *dynsym = NULL;
+    GElf_Shdr dynsym_sh = {0};
+    bool cudart = false, dynamic_section = false;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_DYNSYM) {
+            dynsym = scn;
+            dynsym_sh = sh;
+        }
+        if (sh.sh_type != SHT_DYNAMIC)
+            continue;
+        dynamic_section = true;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
+                break;
+            const char *name = dyn.d_tag == DT_NEEDED ? elf_strptr(elf, sh.sh_link, dyn.d_un.d_val) : NULL;
+            if (!name || !fc_cuda_library_version(name))
+                continue;
+            cudart |= strncmp(name, "libcudart.so.", 13) == 0;
+            if (fc_builder_add_needed(b, name) != FC_OK)
+                return;
+        }
+    }
+    if (!dynamic_section)
+        needs_from_segments(b, elf, data, size, &cudart);
+    /* Without the dynamic symbol table (a stripped section table) a file that names no
+     * runtime cannot be told apart from one that imports the process's: nothing is claimed. */
+    if (!cudart && b->obj.n_containers) {
+        if (dynsym)
+            b->obj.imports_registration = imports_registration(elf, dynsym, &dynsym_sh);
+        else
+            b->obj.runtime_unknown = true;
+    }
+}

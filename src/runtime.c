@@ -1,0 +1,181 @@
+/* runtime.c - the CUDA runtime and libraries a file needs, and so the driver it needs.
+ *
+ * A program starts its CUDA runtime before any kernel is looked for; a runtime newer than the
+ * driver allows fails every call with cudaErrorInsufficientDriver ("CUDA driver version is
+ * insufficient for CUDA runtime version"). From CUDA 11 on, a runtime of major N starts on any
+ * driver for N.0 or newer (minor version compatibility, CUDA Compatibility guide); before it,
+ * only on a driver for its own version or newer. ../shared/docs/compat-rules.md, section 3.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* CUDA libraries by soname prefix: the major in the soname and the CUDA release it came with.
+ * Where the library's major is CUDA's own (cudart from 11 on, cuBLAS, NPP, NVRTC, nvJitLink,
+ * CUPTI) the table says so; the others are listed major by major (CUDA Toolkit release notes,
+ * checked against the sonames of CUDA 11.8, 12.4 and 13.0 here). */
+static const struct {
+    const char *prefix;
+    int major;  /* -1: the soname's major is the CUDA major */
+    int cuda;   /* the oldest CUDA release that ships it */
+} libraries[] = {
+    {"libcudart.so.", -1, 0},   {"libcublas.so.", -1, 0}, {"libcublasLt.so.", -1, 0},
+    {"libnvrtc.so.", -1, 0},    {"libnvJitLink.so.", -1, 0}, {"libcupti.so.", -1, 0},
+    {"libnppc.so.", -1, 0},     {"libnppial.so.", -1, 0},  {"libnppicc.so.", -1, 0},
+    {"libnppidei.so.", -1, 0},  {"libnppif.so.", -1, 0},   {"libnppig.so.", -1, 0},
+    {"libnppim.so.", -1, 0},    {"libnppist.so.", -1, 0},  {"libnppisu.so.", -1, 0},
+    {"libnppitc.so.", -1, 0},   {"libnpps.so.", -1, 0},    {"libnvblas.so.", -1, 0},
+    {"libcufft.so.", 10, 10000}, {"libcufft.so.", 11, 12000}, {"libcufft.so.", 12, 13000},
+    {"libcufftw.so.", 10, 10000}, {"libcufftw.so.", 11, 12000}, {"libcufftw.so.", 12, 13000},
+    {"libcusparse.so.", 10, 10000}, {"libcusparse.so.", 11, 11000}, {"libcusparse.so.", 12, 12000},
+    {"libcusolver.so.", 10, 10000}, {"libcusolver.so.", 11, 11000}, {"libcusolver.so.", 12, 13000},
+    {"libcurand.so.", 10, 10000},
+};
+
+int fc_cuda_library_version(const char *soname)
+{
+    for (size_t i = 0; i < sizeof libraries / sizeof *libraries; i++) {
+        size_t n = strlen(libraries[i].prefix);
+        if (strncmp(soname, libraries[i].prefix, n) != 0)
+            continue;
+        char *end;
+        unsigned long major = strtoul(soname + n, &end, 10);
+        if (end == soname + n || (*end && *end != '.'))
+            continue;
+        if (libraries[i].major >= 0) {
+            if ((unsigned long)libraries[i].major == major)
+                return libraries[i].cuda;
+            continue;
+        }
+        if (major < 9 || major > 99)
+            return 0;
+        /* Before CUDA 11 the runtime's soname carried the minor too (libcudart.so.10.2), and
+         * only a driver for that very release started it. */
+        unsigned long minor = *end == '.' ? strtoul(end + 1, NULL, 10) : 0;
+        return (int)(major * 1000 + (major < 11 && minor < 10 ? minor * 10 : 0));
+    }
+    return 0;
+}
+
+/* The CUDA release a cubin's ptxas came from: ".note.nv.tkinfo" holds "Cuda compilation
+ * tools, release 13.0, V13.0.88" (CUDA 12 and later; 11.8's cubins have no such note). */
+static int tkinfo_release(const uint8_t *p, size_t n)
+{
+    static const char key[] = "Cuda compilation tools, release ";
+    const size_t k = sizeof key - 1;
+    for (size_t i = 0; i + k + 3 < n; i++) {
+        if (memcmp(p + i, key, k) != 0)
+            continue;
+        unsigned major = 0, minor = 0;
+        size_t j = i + k;
+        while (j < n && p[j] >= '0' && p[j] <= '9' && major < 1000)
+            major = major * 10 + (unsigned)(p[j++] - '0');
+        if (j >= n || p[j++] != '.')
+            return 0;
+        while (j < n && p[j] >= '0' && p[j] <= '9' && minor < 1000)
+            minor = minor * 10 + (unsigned)(p[j++] - '0');
+        return major >= 9 && major < 100 && minor < 10 ? (int)(major * 1000 + minor * 10) : 0;
+    }
+    return 0;
+}
+
+/* What toolkit built the registered device code: the newest PTX ISA among its PTX (nvcc
+ * writes its own), else the note of its first cubin that has one. */
+static int toolkit_of(const fc_object *obj, const fc_options *opts, char *evidence, size_t size)
+{
+    unsigned best_isa = 0;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        if (!fc_origin_registered(ct->origin))
+            continue;
+        for (size_t e = 0; e < ct->n_entries; e++) {
+            const fc_entry *en = &ct->entries[e];
+            unsigned isa = en->version_major * 10u + en->version_minor;
+            if (en->kind == FC_IMAGE_PTX && isa > best_isa && fc_ptx_isa_cuda_version(en->version_major, en->version_minor))
+                best_isa = isa;
+        }
+    }
+    if (best_isa) {
+        snprintf(evidence, size, "PTX ISA %u.%u", best_isa / 10, best_isa % 10);
+        return fc_ptx_isa_cuda_version(best_isa / 10, best_isa % 10);
+    }
+    fc_buffer scratch = {NULL, 0};
+    int cuda = 0;
+    for (size_t c = 0; c < obj->n_containers && !cuda; c++) {
+        const fc_container *ct = &obj->containers[c];
+        for (size_t e = 0; fc_origin_registered(ct->origin) && e < ct->n_entries && !cuda; e++) {
+            const uint8_t *img;
+            size_t n;
+            if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated ||
+                fc_entry_image(obj, &ct->entries[e], opts, &scratch, &img, &n) != FC_OK)
+                continue;
+            cuda = tkinfo_release(img, n);
+        }
+        if (c >= 8) /* a file whose first cubins carry no note carries none */
+            break;
+    }
+    free(scratch.p);
+    if (cuda)
+        snprintf(evidence, size, "its cubins' ptxas, CUDA %d.%d", cuda / 1000, cuda % 1000 / 10);
+    return cuda;
+}
+
+/* What a runtime of CUDA version V needs of the driver: from 11 on, its major's first release. */
+static int runtime_floor(int v)
+{
+    return v >= 11000 ? v / 1000 * 1000 : v;
+}
+
+fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_runtime_need *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!obj || !out)
+        return FC_ERR_INVALID;
+    const char *cudart = NULL;
+    for (size_t i = 0; i < obj->n_needed; i++) {
+        int v = fc_cuda_library_version(obj->needed[i]);
+        if (strncmp(obj->needed[i], "libcudart.so.", 13) == 0)
+            cudart = obj->needed[i];
+        if (runtime_floor(v) > out->cuda) {
+            out->cuda = runtime_floor(v);
+            snprintf(out->decided_by, sizeof out->decided_by, "%s", obj->needed[i]);
+        }
+    }
+    bool registers = false;
+    for (size_t c = 0; c < obj->n_containers && !registers; c++)
+        registers = fc_origin_registered(obj->containers[c].origin);
+    if (cudart) {
+        out->kind = FC_RUNTIME_SHARED;
+    } else if (obj->imports_registration) {
+        out->kind = FC_RUNTIME_PROCESS;
+    } else if (registers && obj->linked_program && obj->runtime_unknown) {
+        out->kind = FC_RUNTIME_UNKNOWN;
+    } else if (registers && obj->linked_program) {
+        out->kind = FC_RUNTIME_STATIC;
+        out->built_by = toolkit_of(obj, opts, out->built_by_evidence, sizeof out->built_by_evidence);
+        if (runtime_floor(out->built_by) > out->cuda) {
+            out->cuda = runtime_floor(out->built_by);
+            snprintf(out->decided_by, sizeof out->decided_by, "its static CUDA %d runtime", out->built_by / 1000);
+        }
+    }
+    return FC_OK;
+}
+
+bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda)
+{
+    return !n->cuda || !driver_cuda || driver_cuda >= n->cuda;
+}
+
+const char *fc_runtime_kind_name(fc_runtime_kind k)
+{
+    switch (k) {
+    case FC_RUNTIME_SHARED: return "shared";
+    case FC_RUNTIME_STATIC: return "static";
+    case FC_RUNTIME_PROCESS: return "process";
+    case FC_RUNTIME_UNKNOWN: return "unknown";
+    case FC_RUNTIME_NONE: break;
+    }
+    return "none";
+}

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Builds the driver-oracle images from tests/oracle/src: small modules that differ in one
+# way each (what a relocatable image refers to, how it is packed, which PTX ISA), so that
+# loading them with the real driver (scripts/driver-oracle/) tells which rule holds.
+# Usage: tests/oracle/make.sh   (nvcc 13.0 at /usr/local/cuda/bin; CUDA 11.8's ptxas and
+# fatbinary from Debian's nvidia-cuda-toolkit, unpacked by scripts/fetch-eras.sh, when
+# present). The outputs are small and committed; docs/matching.md says what each showed.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+BIN=$(dirname "$NVCC")
+OLD=${CUDA118_BIN:-$here/../../.eras/root/usr/bin}
+out="$here/images"
+rm -rf "$out"
+mkdir -p "$out"
+cd "$here/src"
+nv() { "$NVCC" -frandom-seed=fatcheck "$@"; }
+
+# Relocatable (-rdc) builds of every source: PTX only (compute_80, JIT on sm_90), a cubin
+# only (sm_90), both; the PTX text and the relocatable cubin on their own.
+for s in ext_call ext_weak ext_uncalled ext_var ext_def printf malloc dynpar dynshared; do
+    nv -rdc=true -fatbin -arch=compute_80 -o "$out/$s.rdc.compute_80.fatbin" $s.cu
+    nv -rdc=true -fatbin -gencode arch=compute_90,code=sm_90 -o "$out/$s.rdc.sm_90.fatbin" $s.cu
+    nv -rdc=true -ptx -arch=compute_80 -o "$out/$s.rdc.compute_80.ptx" $s.cu
+    nv -rdc=true -cubin -arch=sm_90 -o "$out/$s.rdc.sm_90.cubin" $s.cu
+    # The same PTX packed without the "--compile-only" ptxas option nvcc stores with it.
+    "$BIN/fatbinary" -64 --create="$out/$s.rdc-noopt.compute_80.fatbin" \
+        --image3=kind=ptx,sm=80,file="$out/$s.rdc.compute_80.ptx"
+done
+# Whole-program builds where the source allows one (device printf, malloc and assert refer
+# to functions the driver itself supplies).
+for s in printf malloc ext_def dynshared; do
+    nv -fatbin -arch=compute_80 -o "$out/$s.whole.compute_80.fatbin" $s.cu
+    nv -fatbin -gencode arch=compute_90,code=sm_90 -o "$out/$s.whole.sm_90.fatbin" $s.cu
+done
+
+# An older PTX ISA (7.5, CUDA 11.5's) for the same relocatable PTX: the text is the same
+# apart from its .version line, so a different answer can only come from the ISA.
+for s in ext_call ext_weak printf; do
+    sed 's/^\.version .*/.version 7.5/' "$out/$s.rdc.compute_80.ptx" > "$out/$s.rdc.isa75.compute_80.ptx"
+    "$BIN/fatbinary" -64 -c --cmdline=--compile-only --create="$out/$s.rdc.isa75.compute_80.fatbin" \
+        --image3=kind=ptx,sm=80,file="$out/$s.rdc.isa75.compute_80.ptx"
+done
+
+# CUDA 11.8's own ptxas and fatbinary, when unpacked: relocatable sm_90 cubins and
+# containers made by the older toolchain from the ISA 7.5 text.
+if [ -x "$OLD/ptxas" ] && [ -x "$OLD/fatbinary" ]; then
+    for s in ext_call ext_weak printf; do
+        "$OLD/ptxas" -c -arch=sm_90 -o "$out/$s.cuda118.rdc.sm_90.cubin" "$out/$s.rdc.isa75.compute_80.ptx"
+        "$OLD/fatbinary" -64 -c --create="$out/$s.cuda118.rdc.sm_90.fatbin" \
+            --image3=kind=elf,sm=90,file="$out/$s.cuda118.rdc.sm_90.cubin"
+        "$OLD/fatbinary" -64 -c --cmdline=--compile-only --create="$out/$s.cuda118.rdc.compute_80.fatbin" \
+            --image3=kind=ptx,sm=80,file="$out/$s.rdc.isa75.compute_80.ptx"
+    done
+else
+    echo "make.sh: no CUDA 11.8 ptxas/fatbinary at $OLD: its images are not rebuilt" >&2
+fi
+ls "$out" | wc -l
