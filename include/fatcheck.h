@@ -8,6 +8,24 @@
  *
  * All sizes read from an input are untrusted: they are checked against the input's bounds
  * and against the limits in fc_options before anything is allocated or read.
+ *
+ * Files that change while they are read. fc_scan maps each file it reads (MAP_PRIVATE,
+ * never written back). A file cut short meanwhile (truncated, or rewritten in place) would
+ * make a read past its new end raise SIGBUS, so while fc_scan has a file mapped, and only
+ * then, it installs a SIGBUS handler of its own, process-wide as signal handlers are:
+ *   - a SIGBUS at an address inside one of its mappings is answered by mapping zero pages
+ *     over the rest of that mapping; reading goes on, and the file is reported once, as
+ *     FC_ERR_IO "PATH: the file changed while being read: it ended early (...)" (as the
+ *     object's error, or through on_error when the object had been handed out already);
+ *   - any other SIGBUS goes to the handler installed before, called as a function with the
+ *     same arguments, or, when there was none (SIG_DFL or SIG_IGN), to the default action,
+ *     which ends the process as it would have without fatcheck;
+ *   - when the last mapping goes, the previous handler is put back, unless someone else
+ *     replaced fatcheck's meanwhile (then theirs is left in place).
+ * A caller that installs its own SIGBUS handler while a scan runs on another thread, and
+ * does not pass on the faults it does not own, takes that protection away; a thread that
+ * blocks SIGBUS gets the kernel's default action on such a fault. fc_scan_memory maps
+ * nothing: a caller's buffer that may shrink is the caller's to protect.
  */
 #ifndef FATCHECK_H
 #define FATCHECK_H
@@ -165,7 +183,10 @@ typedef struct fc_object {
     fc_status status;
     const char *error;          /* one line naming the file, the offset and the reason */
     const void *image;          /* the object's bytes (offsets above count from here); valid
-                                   only during the callback */
+                                   only during the callback. For a file, its mapping: should
+                                   the file be cut short meanwhile, bytes past its new end
+                                   read as zeros, and the scan reports the change (see the
+                                   top of this header) */
     bool image_reclaimable;     /* IMAGE is a private mapping of a file: pages read through it
                                    may be dropped after use (they come back from the file) */
     /* What the object asks of the dynamic linker, for fc_object_runtime: the CUDA libraries
@@ -278,7 +299,9 @@ FC_API void fc_object_free(fc_object *obj);
  * most LIMIT bytes. DECLARED is the size the input claims (0 if none); it is only used as
  * a first guess and must not exceed LIMIT. On success OUT and OUT_SIZE hold the result (the
  * caller frees *out). A stream that would grow past LIMIT gives FC_ERR_LIMIT; a corrupt
- * one FC_ERR_FORMAT. An uncompressed entry is copied. */
+ * one FC_ERR_FORMAT; FC_ERR_IO when SRC lies in the image of a file that was cut short
+ * while it was read (what lay past its new end read as zeros). An uncompressed entry is
+ * copied. */
 FC_API fc_status fc_decompress(fc_compression m, const void *src, size_t src_size,
                                uint64_t declared, uint64_t limit,
                                void **out, size_t *out_size);
@@ -550,7 +573,9 @@ typedef struct fc_kernel_list {
 } fc_kernel_list;
 
 /* The kernels of one cubin or PTX image of OBJ (decompressed within opts->max_decompressed_size;
- * call from the scan callback). FC_ERR_UNSUPPORTED for LTO-IR, obfuscated or unknown images. */
+ * call from the scan callback). FC_ERR_UNSUPPORTED for LTO-IR, obfuscated or unknown images;
+ * FC_ERR_IO when the file was cut short while the image was read (the scan reports that
+ * once, through on_error, when it is done with the file). */
 FC_API fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts,
                                   fc_kernel_list **out);
 FC_API void fc_kernel_list_free(fc_kernel_list *l); /* accepts NULL */

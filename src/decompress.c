@@ -165,6 +165,10 @@ fc_status fc_decompress(fc_compression m, const void *src, size_t src_size, uint
     *out_size = 0;
     fc_buffer buf = {NULL, 0};
     fc_status st = fc_decompress_buffer(m, src, src_size, declared, limit, &buf, out_size);
+    /* SRC may be an object's image, mapped from a file cut short meanwhile: what lay past
+     * its new end read as zeros (file_map.h). */
+    if (src && fc_file_map_range_changed(src, src_size))
+        st = FC_ERR_IO;
     if (st != FC_OK) {
         free(buf.p);
         *out_size = 0;
@@ -198,6 +202,8 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
     }
     fc_status st = fc_decompress_buffer(e->compression, src, (size_t)e->stored_size, e->uncompressed_size,
                                         opts->max_decompressed_size, scratch, len);
+    if (obj->image_reclaimable && fc_file_map_range_changed(src, (size_t)e->stored_size))
+        st = FC_ERR_IO; /* the file was cut short meanwhile: zeros were read (file_map.h) */
     if (st == FC_OK)
         *bytes = scratch->p;
     return st;

@@ -3,8 +3,10 @@
 #define FC_INTERNAL_H
 
 #include <stdarg.h>
+#include <sys/stat.h>
 
 #include "fatcheck.h"
+#include "file_map.h"
 #include "reader.h"
 
 /* The smallest entry header holding every field fatcheck reads (flags at 40, the declared
@@ -177,6 +179,17 @@ bool fc_ptx_text_program(struct Elf *elf, struct Elf_Scn *dynamic);
  * returns where it ends; else returns AT. */
 uint64_t fc_ptx_text_module(fc_builder *b, fc_reader *r, uint64_t at, uint64_t limit, const char *section);
 
+/* The file being scanned, as it was when opened: it may change under the scan (truncated,
+ * rewritten in place), which is then reported once, as the reason for what could not be
+ * read. */
+typedef struct fc_open_file {
+    const char *path;
+    int fd;
+    struct stat at_open;
+    fc_file_map map;       /* its mapping (file_map.h), when it has one */
+    bool change_reported;
+} fc_open_file;
+
 /* ELF inputs (libelf): host ELF, archives, standalone cubins. */
 typedef struct fc_scan_ctx {
     const fc_options *opts;
@@ -193,6 +206,7 @@ typedef struct fc_scan_ctx {
     size_t errors;         /* errors reported so far (fc_report_error) */
     struct fc_pool *pool;  /* helper threads, started when first wanted (sections.c) */
     bool pool_failed;
+    fc_open_file *file;    /* the file on disk being read, or NULL (a caller's buffer) */
 } fc_scan_ctx;
 
 /* Decodes the registered container sections FATBINS and searches the data sections DATA of
@@ -228,7 +242,9 @@ bool fc_sniff_package(const uint8_t *buf, size_t size);
 /* True when BUF starts like a .deb: an ar archive whose first member is debian-binary. */
 bool fc_sniff_deb(const uint8_t *buf, size_t size);
 
-/* Reports an error for an input that produced no object. Returns the callback's value. */
+/* Reports an error for an input that produced no object. Returns the callback's value.
+ * When the file being scanned has changed since it was opened, the change is reported
+ * instead (once: later errors of that file are its echoes and are dropped). */
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -257,7 +273,8 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
 
 /* Scans a PE image or COFF object (pe.c); FORMAT is what fc_sniff said. */
 int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format format);
-/* Hands a finished object to the caller's callback and frees the builder. */
+/* Hands a finished object to the caller's callback and frees the builder. An object read
+ * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
 
 /* A buffer reused across decompressions: its size is that of the largest image seen. */

@@ -369,6 +369,9 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
     }
     if (obj->image_reclaimable) { /* the stored bytes are read; let their pages go */
         fc_image img = {obj->image, (size_t)obj->size, -1, true};
+        /* Bytes past the end of a file cut short meanwhile read as zeros (file_map.h). */
+        if (st == FC_OK && fc_file_map_range_changed((const uint8_t *)obj->image + e->payload_offset, e->stored_size))
+            st = FC_ERR_IO;
         fc_image_release(&img, e->payload_offset, e->stored_size);
     }
     if (st != FC_OK) {

@@ -166,6 +166,10 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
                        : ptx_has_externs(src, n, false) ? FC_LINK_UNRESOLVED
                                                         : FC_LINK_SELF_CONTAINED;
     free(scratch.p);
+    /* Bytes past the end of a file cut short meanwhile read as zeros (file_map.h). */
+    if (obj->image_reclaimable &&
+        fc_file_map_range_changed((const uint8_t *)obj->image + e->payload_offset, e->stored_size))
+        return FC_LINK_UNKNOWN;
     return st;
 }
 

@@ -101,9 +101,47 @@ bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const ch
     return false;
 }
 
+/* Whether the file being scanned changed since it was opened: a read through its mapping
+ * went past its new end, or its size or modification time are not what they were. WHY gets
+ * the reason. */
+static bool file_changed(const fc_scan_ctx *sc, char *why, size_t size)
+{
+    const fc_open_file *f = sc->file;
+    if (!f)
+        return false;
+    struct stat now;
+    bool known = fstat(f->fd, &now) == 0;
+    if ((known && now.st_size < f->at_open.st_size) || fc_file_map_changed(&f->map)) {
+        snprintf(why, size, "the file changed while being read: it ended early (%lld bytes when opened, %lld now)",
+                 (long long)f->at_open.st_size, known ? (long long)now.st_size : -1ll);
+        return true;
+    }
+    if (known && (now.st_size != f->at_open.st_size || now.st_mtim.tv_sec != f->at_open.st_mtim.tv_sec ||
+                  now.st_mtim.tv_nsec != f->at_open.st_mtim.tv_nsec)) {
+        snprintf(why, size, "the file changed while being read (it was modified during the scan)");
+        return true;
+    }
+    return false;
+}
+
+/* Says once that the file being scanned changed. Returns the callback's value. */
+static int report_change(fc_scan_ctx *sc, const char *why)
+{
+    char msg[4096 + 300];
+    sc->file->change_reported = true;
+    snprintf(msg, sizeof msg, "%s: %s", sc->file->path, why);
+    fc_error err = {FC_ERR_IO, sc->file->path, NULL, msg};
+    return sc->on_error ? sc->on_error(sc->user, &err) : 0;
+}
+
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...)
 {
+    char why[200];
+    if (sc->file && sc->file->change_reported)
+        return 0; /* an echo of the change, said already */
+    if (file_changed(sc, why, sizeof why))
+        return report_change(sc, why);
     char reason[512], msg[4096 + 600];
     sc->errors++;
     va_list ap;
@@ -123,10 +161,24 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
 {
     int rc = 0;
-    const fc_object *obj = fc_builder_finish(b);
+    char why[200];
     /* Files found in a directory are reported only when they hold CUDA code (or were
      * damaged); a file the caller named is always reported. */
-    if (obj->n_containers || obj->error || (sc->named && !obj->member)) {
+    bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member);
+    /* What was read from a file that changed meanwhile is told by the change, whatever else
+     * went wrong (reads past the new end gave zeros). An archive's members are many: for
+     * them only a fault in the mapping is looked for here, and the check at the end of the
+     * file (or the walk's failure on the next member) reports a cut that raised none. */
+    fc_open_file *f = sc->file;
+    if (wanted && f && b->obj.image_reclaimable && !f->change_reported &&
+        (!b->obj.member || fc_file_map_changed(&f->map)) && file_changed(sc, why, sizeof why)) {
+        f->change_reported = true;
+        free((char *)b->obj.error);
+        b->obj.error = NULL;
+        fc_builder_fail(b, FC_ERR_IO, "%s", why);
+    }
+    const fc_object *obj = fc_builder_finish(b);
+    if (wanted) {
         sc->delivered++;
         rc = sc->on_object ? sc->on_object(sc->user, obj) : 0;
     }
@@ -287,23 +339,32 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
                        !(sc->opts->packages_in_dirs && fc_sniff_package(head, (size_t)n))))
             goto cleanup;
     }
+    fc_open_file file = {.path = path, .fd = fd, .at_open = st, .map = {.slot = -1}};
+    char why[200];
+    sc->file = &file;
     if (st.st_size == 0) {
         fc_image img = {(const uint8_t *)"", 0, fd, false};
         rc = fc_scan_image(sc, &img, path);
-        goto cleanup;
+        goto done;
     }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) {
-        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(errno));
-        goto cleanup;
+    /* The mapping survives the file being cut short under the scan (file_map.h). */
+    int err = fc_file_map_open(&file.map, fd, (size_t)st.st_size);
+    if (err) {
+        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(err));
+        goto done;
     }
     /* Headers are read with pread (reader.c); through the mapping go libelf's section
      * tables and, in the kernel view, payloads: small reads here and there, so no
      * read-ahead. */
-    madvise(map, (size_t)st.st_size, MADV_RANDOM);
-    fc_image img = {map, (size_t)st.st_size, fd, true};
+    madvise((void *)file.map.data, file.map.size, MADV_RANDOM);
+    fc_image img = {file.map.data, file.map.size, fd, true};
     rc = fc_scan_image(sc, &img, path);
-    munmap(map, (size_t)st.st_size);
+done:
+    /* A change noticed by nothing that read the file is said now. */
+    if (rc == 0 && !file.change_reported && file_changed(sc, why, sizeof why))
+        rc = report_change(sc, why);
+    fc_file_map_close(&file.map);
+    sc->file = NULL;
 cleanup:
     return rc;
 }

@@ -23,6 +23,9 @@ typedef struct extractor {
     size_t name_max;         /* the longest file name DIR takes */
     unsigned temporaries;    /* temporary names made, for the next one */
     name_set taken;
+    /* With --kernels: each entry's status from reading its kernels (container order), or
+     * NULL. An image reported unreadable there is not reported again. */
+    const fc_status *kernel_status;
 } extractor;
 
 /* Creates DIR if it does not exist. Returns -1 (having said why on ERR) on failure. */

@@ -66,7 +66,8 @@ typedef struct run {
     int internal;
 } run;
 
-/* --kernels: images that could not be decompressed or read, one stderr line each. */
+/* --kernels: images that could not be decompressed or read, one stderr line each (--extract
+ * does not repeat them). */
 static int report_unreadable_images(const fc_object *obj, const kernel_view *kv)
 {
     int bad = 0;
@@ -75,13 +76,15 @@ static int report_unreadable_images(const fc_object *obj, const kernel_view *kv)
             fc_status st = kv->status[k];
             if (st == FC_OK || st == FC_ERR_UNSUPPORTED)
                 continue;
+            bad = 1;
+            if (st == FC_ERR_IO) /* the file changed under the scan: said once, by the scan */
+                continue;
             const fc_entry *en = &obj->containers[c].entries[e];
             char arch[32];
             fprintf(stderr, "fatcheck: %s: offset 0x%llx: %s image %s could not be read: %s\n", quoted(obj->label),
                     (unsigned long long)en->offset, fc_image_kind_name(en->kind),
                     fc_entry_arch_name(en, arch, sizeof arch),
                     st == FC_ERR_LIMIT ? "larger than the decompression limit" : fc_status_name(st));
-            bad = 1;
         }
     return bad;
 }
@@ -98,8 +101,10 @@ static int on_object(void *ctx, const fc_object *obj)
         rn->input_errors += report_unreadable_images(obj, j->kv);
     if (rn->x) {
         int bad_input = 0;
+        rn->x->kernel_status = j && j->kv ? j->kv->status : NULL;
         if (extract_object(rn->x, obj, &bad_input))
             rn->internal = 1;
+        rn->x->kernel_status = NULL;
         rn->input_errors += bad_input;
     }
     if (obj->error)
