@@ -292,6 +292,100 @@ static bool searched_whole(fc_embedded_mode mode, const fc_region *g)
     return text_searched_whole(mode, g) || fc_embedded_always_searched(g->section);
 }
 
+/* ---- Section tables that name the same bytes twice -------------------------------------
+ * Linkers never let sections overlap, but a broken or hostile section table may name the
+ * same bytes twice (a second .nv_fatbin header), or overlapping ones: read as they are,
+ * their containers would be counted twice. Each byte is read once: a registered section
+ * that overlaps one starting before it (or at the same place and listed before it) is
+ * left out, and so is a data section that overlaps a registered section or an earlier data
+ * section. The first one left out is said, after decoding, unless decoding found worse. */
+
+typedef struct order_ctx {
+    const fc_region *r;
+} order_ctx;
+
+static int cmp_by_offset(const void *a, const void *b, void *arg)
+{
+    const fc_region *r = ((const order_ctx *)arg)->r;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (r[i].offset != r[j].offset)
+        return r[i].offset < r[j].offset ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Indices of R[0..n) in the order of their offsets (ties: table order); NULL when out of
+ * memory. Section tables are nearly always in offset order already. */
+static size_t *offset_order(const fc_region *r, size_t n)
+{
+    size_t *o = malloc((n ? n : 1) * sizeof *o);
+    if (!o)
+        return NULL;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        o[i] = i;
+        sorted &= i == 0 || r[i - 1].offset <= r[i].offset;
+    }
+    if (!sorted)
+        qsort_r(o, n, sizeof *o, cmp_by_offset, &(order_ctx){r});
+    return o;
+}
+
+static void say_left_out(char *note, size_t size, const fc_region *out, const fc_region *kept)
+{
+    if (*note)
+        return;
+    bool same = out->offset == kept->offset && out->size == kept->size;
+    snprintf(note, size,
+             same ? "the section table names the bytes of section %s (offset 0x%llx, %llu bytes) again, as %s: "
+                    "they were read once"
+                  : "section %4$s (offset 0x%5$llx, %6$llu bytes) overlaps section %1$s (offset 0x%2$llx, %3$llu "
+                    "bytes) in the file: it was not read",
+             kept->section ? kept->section : "?", (unsigned long long)kept->offset, (unsigned long long)kept->size,
+             out->section ? out->section : "?", (unsigned long long)out->offset, (unsigned long long)out->size);
+}
+
+/* Sets KEEP[i] for the regions R[0..n) that overlap no earlier one of them, nor one of the
+ * KEPT_N regions BEFORE (disjoint, in BEFORE_ORDER). Returns how many were left out, or
+ * SIZE_MAX when out of memory; ORDER gets R's offset order (the caller frees it). */
+static size_t mark_overlaps(const fc_region *r, size_t n, const fc_region *before, const size_t *before_order,
+                            size_t before_n, bool *keep, size_t **order, char *note, size_t note_size)
+{
+    if (!(*order = offset_order(r, n)))
+        return SIZE_MAX;
+    size_t dropped = 0, b = 0, last = SIZE_MAX; /* last: the kept region reaching furthest */
+    uint64_t reach = 0;
+    for (size_t k = 0; k < n; k++) {
+        const fc_region *g = &r[(*order)[k]];
+        uint64_t end = g->offset + g->size;
+        while (b < before_n && before[before_order[b]].offset + before[before_order[b]].size <= g->offset)
+            b++;
+        const fc_region *hit = NULL;
+        if (last != SIZE_MAX && g->offset < reach)
+            hit = &r[last];
+        else if (b < before_n && before[before_order[b]].offset < end)
+            hit = &before[before_order[b]];
+        keep[(*order)[k]] = !hit;
+        if (hit) {
+            dropped++;
+            say_left_out(note, note_size, g, hit);
+        } else if (last == SIZE_MAX || end > reach) {
+            reach = end;
+            last = (*order)[k];
+        }
+    }
+    return dropped;
+}
+
+/* Copies the regions R[0..n) that KEEP says into a new array (N_KEPT of them). */
+static fc_region *kept_copy(const fc_region *r, size_t n, const bool *keep, size_t n_kept)
+{
+    fc_region *out = malloc((n_kept ? n_kept : 1) * sizeof *out);
+    for (size_t i = 0, k = 0; out && i < n; i++)
+        if (keep[i])
+            out[k++] = r[i];
+    return out;
+}
+
 static fc_pool *scan_pool(fc_scan_ctx *sc, unsigned threads)
 {
     if (!sc->pool && !sc->pool_failed && threads > 1)
@@ -305,8 +399,8 @@ void fc_scan_ctx_end(fc_scan_ctx *sc)
     sc->pool = NULL;
 }
 
-void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
-                        const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data)
+static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
+                            const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data)
 {
     const fc_options *opts = b->opts;
     unsigned threads = fc_thread_count(opts);
@@ -402,4 +496,47 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
     if (helpers)
         malloc_trim(0);
 #endif
+}
+
+void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
+                        const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data)
+{
+    if (b->opts->embedded == FC_EMBEDDED_NONE)
+        n_data = 0;
+    char note[600] = "";
+    size_t *fatbin_order = NULL, *data_order = NULL;
+    bool *keep = malloc((n_fatbins + n_data + 1) * sizeof *keep);
+    size_t out_fatbins = keep ? mark_overlaps(fatbins, n_fatbins, NULL, NULL, 0, keep, &fatbin_order, note,
+                                              sizeof note)
+                              : SIZE_MAX;
+    fc_region *kept_fatbins = NULL, *kept_data = NULL;
+    if (out_fatbins != SIZE_MAX && out_fatbins &&
+        !(kept_fatbins = kept_copy(fatbins, n_fatbins, keep, n_fatbins - out_fatbins)))
+        out_fatbins = SIZE_MAX;
+    /* Data is checked against the registered sections that stay, in offset order. */
+    size_t *kept_order = NULL;
+    size_t n_kept = out_fatbins == SIZE_MAX ? 0 : n_fatbins - out_fatbins;
+    if (out_fatbins != SIZE_MAX && !(kept_order = offset_order(kept_fatbins ? kept_fatbins : fatbins, n_kept)))
+        out_fatbins = SIZE_MAX;
+    size_t out_data = out_fatbins == SIZE_MAX ? SIZE_MAX
+                                              : mark_overlaps(data, n_data, kept_fatbins ? kept_fatbins : fatbins,
+                                                              kept_order, n_kept, keep + n_fatbins, &data_order,
+                                                              note, sizeof note);
+    if (out_data != SIZE_MAX && out_data &&
+        !(kept_data = kept_copy(data, n_data, keep + n_fatbins, n_data - out_data)))
+        out_data = SIZE_MAX;
+    free(fatbin_order);
+    free(data_order);
+    free(kept_order);
+    free(keep);
+    if (out_data == SIZE_MAX) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+    } else {
+        decode_sections(sc, b, img, base, kept_fatbins ? kept_fatbins : fatbins, n_kept,
+                        kept_data ? kept_data : data, n_data - out_data);
+        if (*note)
+            fc_builder_fail(b, FC_ERR_FORMAT, "%s", note); /* kept only if nothing worse came first */
+    }
+    free(kept_fatbins);
+    free(kept_data);
 }

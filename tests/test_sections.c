@@ -36,15 +36,21 @@ static size_t container(unsigned char *p, uint64_t payload, uint32_t arch)
 
 #define SECTION_ADDR 0x200000u /* .nv_fatbin's address */
 
+/* A section header that make_elf adds after its own: a second name for bytes it has. */
+typedef struct extra_section {
+    const char *name;   /* one of make_elf's names: .nv_fatbin, .data */
+    uint64_t offset, size;
+} extra_section;
+
 /* A minimal x86-64 shared object: ELF header, .nv_fatbin at SECTION_AT, a registration
  * table (.nvFatBinSegment) listing the N_TABLE section offsets TABLE, .shstrtab, then the
- * section headers. */
-static unsigned char *make_elf(const unsigned char *sec, size_t sec_size, const size_t *table, size_t n_table,
-                               size_t *out_size)
+ * section headers, with EXTRA after them when not NULL. */
+static unsigned char *make_elf_with(const unsigned char *sec, size_t sec_size, const size_t *table, size_t n_table,
+                                    const extra_section *extra, size_t *out_size)
 {
-    static const char names[] = "\0.nv_fatbin\0.shstrtab\0.nvFatBinSegment";
+    static const char names[] = "\0.nv_fatbin\0.shstrtab\0.nvFatBinSegment\0.data";
     size_t table_at = SECTION_AT + sec_size, strtab_at = table_at + 24 * n_table;
-    size_t shoff = (strtab_at + sizeof names + 7) & ~(size_t)7, size = shoff + 4 * 64;
+    size_t shoff = (strtab_at + sizeof names + 7) & ~(size_t)7, size = shoff + (extra ? 5 : 4) * 64;
     unsigned char *f = calloc(1, size);
     memcpy(f, "\177ELF", 4);
     f[4] = 2; f[5] = 1; f[6] = 1;
@@ -54,7 +60,7 @@ static unsigned char *make_elf(const unsigned char *sec, size_t sec_size, const 
     put64(f + 40, shoff);
     put16(f + 52, 64);    /* e_ehsize */
     put16(f + 58, 64);    /* e_shentsize */
-    put16(f + 60, 4);     /* e_shnum */
+    put16(f + 60, extra ? 5 : 4); /* e_shnum */
     put16(f + 62, 2);     /* e_shstrndx */
     memcpy(f + SECTION_AT, sec, sec_size);
     for (size_t i = 0; i < n_table; i++) {
@@ -72,8 +78,20 @@ static unsigned char *make_elf(const unsigned char *sec, size_t sec_size, const 
     sh += 64;
     put32(sh, 22); put32(sh + 4, 1); put64(sh + 8, 3); /* .nvFatBinSegment: PROGBITS, WRITE|ALLOC */
     put64(sh + 24, table_at); put64(sh + 32, 24 * n_table); put64(sh + 48, 8);
+    if (extra) {
+        sh += 64;
+        put32(sh, strcmp(extra->name, ".data") == 0 ? 39 : 1);
+        put32(sh + 4, 1); put64(sh + 8, 3);               /* PROGBITS, WRITE|ALLOC */
+        put64(sh + 24, extra->offset); put64(sh + 32, extra->size); put64(sh + 48, 8);
+    }
     *out_size = size;
     return f;
+}
+
+static unsigned char *make_elf(const unsigned char *sec, size_t sec_size, const size_t *table, size_t n_table,
+                               size_t *out_size)
+{
+    return make_elf_with(sec, sec_size, table, n_table, NULL, out_size);
 }
 
 typedef struct result {
@@ -134,6 +152,60 @@ static result *check(const char *what, const unsigned char *sec, size_t sec_size
     return &one_file;
 }
 
+/* Scans an ELF whose section table has EXTRA besides .nv_fatbin (three containers); the
+ * result, on one thread and on four (which agree). */
+static const char *with_extra(const extra_section *extra, const char *what)
+{
+    static unsigned char sec[3 * 1200];
+    memset(sec, 0, sizeof sec);
+    size_t at = 0;
+    for (int i = 0; i < 3; i++)
+        at += container(sec + at, 1024, 80 + (uint32_t)i);
+    size_t size;
+    unsigned char *elf = make_elf_with(sec, at, NULL, 0, extra, &size);
+    char path[] = "/tmp/fc_sections_XXXXXX";
+    int fd = mkstemp(path);
+    ok(fd >= 0 && write(fd, elf, size) == (ssize_t)size, "%s: temporary file written", what);
+    close(fd);
+    static result one, four, mem;
+    scan_both(elf, size, path, 4, &four, &mem);
+    scan_both(elf, size, path, 1, &one, &mem);
+    is_str(four.text, one.text, "%s: four threads find what one finds", what);
+    is_str(mem.text, one.text, "%s: memory gives what the file gives", what);
+    unlink(path);
+    free(elf);
+    return one.text;
+}
+
+/* A section table that names the same bytes twice, or overlapping ones: every container
+ * once, and the oddity said. */
+static void overlapping_sections(void)
+{
+    char want[1024];
+    snprintf(want, sizeof want, "%x:1104/1 %x:1104/1 %x:1104/1 ", SECTION_AT, SECTION_AT + 1104, SECTION_AT + 2208);
+    is_str(with_extra(NULL, "three containers"), want, "three containers: each once, no error");
+    extra_section twice = {".nv_fatbin", SECTION_AT, 3 * 1104};
+    const char *got = with_extra(&twice, ".nv_fatbin named twice");
+    ok(strncmp(got, want, strlen(want)) == 0 && strstr(got, "error: ") &&
+           strstr(got, "names the bytes of section .nv_fatbin (offset 0x1000, 3312 bytes) again, as .nv_fatbin: "
+                       "they were read once"),
+       ".nv_fatbin named twice: three containers, not six, and said: %s", got);
+    extra_section inside = {".nv_fatbin", SECTION_AT + 1104, 1104};
+    got = with_extra(&inside, "a second .nv_fatbin inside the first");
+    ok(strncmp(got, want, strlen(want)) == 0 && strstr(got, "overlaps section .nv_fatbin") && strstr(got, "not read"),
+       "a second .nv_fatbin inside the first: three containers, and said: %s", got);
+    extra_section data = {".data", SECTION_AT, 3 * 1104};
+    got = with_extra(&data, "a data section naming .nv_fatbin's bytes");
+    ok(strncmp(got, want, strlen(want)) == 0 && strstr(got, "again, as .data: they were read once"),
+       "a data section naming .nv_fatbin's bytes: not searched for embedded copies of its containers, and said: %s",
+       got);
+    extra_section over = {".data", SECTION_AT + 1000, 2 * 1104};
+    got = with_extra(&over, "a data section over part of .nv_fatbin");
+    ok(strncmp(got, want, strlen(want)) == 0 && strstr(got, "section .data (offset 0x13e8, 2208 bytes) overlaps "
+                                                            "section .nv_fatbin"),
+       "a data section over part of .nv_fatbin: not searched, and said: %s", got);
+}
+
 int main(void)
 {
     size_t sec_size = 20 * MiB; /* enough work for helper threads to be woken */
@@ -186,5 +258,7 @@ int main(void)
     r = check("padding to the end", sec, sec_size, table, n_table);
     is_str(r->text, "1000:5242960/1 ", "padding to the end: A alone");
     free(sec);
+
+    overlapping_sections();
     return tap_done();
 }
