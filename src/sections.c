@@ -444,6 +444,11 @@ static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img,
         }
     }
     size_t n_walks = pl.n;
+    /* PTX kept as text is looked for in the heads of an object's data sections only when it
+     * registers no code with the runtime: a library that does (every large CUDA library)
+     * loads its kernels so, and its summary costs no more for the search. --embedded, and
+     * needing libcuda.so (search_in_full), look everywhere. */
+    bool text_heads = n_fatbins == 0;
     for (size_t i = 0; i < n_data; i++) {
         const fc_region *g = &data[i];
         if (searched_whole(mode, g)) {
@@ -453,7 +458,7 @@ static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img,
         } else {
             uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
             pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head,
-                                      .text_end = g->offset + head};
+                                      .text_end = g->offset + (text_heads ? head : 0)};
         }
     }
     pthread_mutex_init(&pl.lock, NULL);
