@@ -143,6 +143,9 @@ fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_run
             snprintf(out->decided_by, sizeof out->decided_by, "%s", obj->needed[i]);
         }
     }
+    /* Between equals, the runtime is what decides. */
+    if (cudart && runtime_floor(fc_cuda_library_version(cudart)) == out->cuda)
+        snprintf(out->decided_by, sizeof out->decided_by, "%s", cudart);
     bool registers = false;
     for (size_t c = 0; c < obj->n_containers && !registers; c++)
         registers = fc_origin_registered(obj->containers[c].origin);

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""CLI tests of the runtime's driver requirement: which CUDA runtime and libraries a file
+needs (DT_NEEDED, the static runtime, the loading process's), the driver that starts them,
+and the verdict "none" for a target whose driver cannot.
+
+Usage: runtime_test.py FATCHECK FIXTURES_DIR FAKECUDA [ERAS_LIB]
+The fixtures are made by fixtures/runtime/make.sh; ERAS_LIB holds real files of other CUDA
+releases when scripts/fetch-eras.sh fetched them (their checks are skipped, saying so,
+otherwise). The rules: a runtime of CUDA 11 or later starts on a driver for its major's first
+release (minor version compatibility), an earlier one only on its own release's; cuBLAS,
+cuFFT and the other libraries need the CUDA release they came with (compat-rules.md, 3).
+Writes TAP."""
+import json
+import lzma
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
+ERAS = sys.argv[4] if len(sys.argv) > 4 else None
+RT = os.path.join(FIXTURES, "runtime")
+results = []
+ENV = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
+ENV["LD_LIBRARY_PATH"] = FAKECUDA
+INSUFFICIENT = '"CUDA driver version is insufficient for CUDA runtime version"'
+
+
+def run(*args):
+    p = subprocess.run([FATCHECK] + list(args), capture_output=True, timeout=120, env=ENV)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def test(fn):
+    results.append(fn)
+    return fn
+
+
+def eq(got, want, what=""):
+    if got != want:
+        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
+
+
+def rt(name):
+    return os.path.join(RT, name)
+
+
+def flat(text):
+    """TEXT with its line wrapping undone, for sentences the summary wraps at 80 columns."""
+    return " ".join(text.split())
+
+
+def runtime_line(path):
+    rc, out, err = run("--gpu", "9.0", path)
+    lines = [l for l in out.splitlines() if l.startswith("  runtime: ")]
+    return lines[0] if lines else None
+
+
+def judged(path, driver):
+    """(exit code, the file's verdict JSON for sm_90, its runtime JSON) with DRIVER."""
+    rc, out, err = run("--json", "--gpu", "9.0", "--driver", driver, path)
+    f = json.loads(out)["files"][0]
+    return rc, f["verdicts"][0], f.get("runtime")
+
+
+@test
+def each_kind_of_runtime_is_named():
+    eq(runtime_line(rt("libcudart11.so")),
+       "  runtime: libcudart.so.11.0; needs a driver for CUDA 11.0 or newer (>= 450.51.05)")
+    eq(runtime_line(rt("libcudart102.so")),
+       "  runtime: libcudart.so.10.2; needs a driver for CUDA 10.2 or newer (>= 440.33)")
+    eq(runtime_line(rt("libcublas13.so")),
+       "  runtime: libcudart.so.12; libcublas.so.13 needs a driver for CUDA 13.0 or newer (>= 580.65.06)")
+    eq(runtime_line(rt("libprocess.so")), "  runtime: the loading process's (it imports __cudaRegisterFatBinary)")
+    with tempfile.TemporaryDirectory() as tmp:
+        static = os.path.join(tmp, "libstatic.so")
+        with open(static, "wb") as f:
+            f.write(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read()))
+        eq(runtime_line(static),
+           "  runtime: static, CUDA 13 (PTX ISA 9.0); needs a driver for CUDA 13.0 or newer (>= 580.65.06)")
+    # Objects and archives get their runtime when they are linked: nothing is claimed.
+    eq(runtime_line(os.path.join(FIXTURES, "librdc.a")), None)
+    eq(runtime_line(os.path.join(FIXTURES, "rdc_main.o")), None)
+
+
+@test
+def json_names_the_libraries_and_the_driver():
+    rc, v, r = judged(rt("libcublas13.so"), "13.0")
+    eq(r, {"kind": "shared", "cuda_libraries": ["libcudart.so.12", "libcublas.so.13"], "needs_cuda": "13.0",
+           "min_driver": "580.65.06", "decided_by": "libcublas.so.13", "built_by": None,
+           "built_by_evidence": None})
+    eq(v["runtime_starts"], True)
+    rc, out, err = run("--json", "--gpu", "9.0", rt("libcublas13.so"))  # no --driver: not judged
+    eq(json.loads(out)["files"][0]["verdicts"][0]["runtime_starts"], None)
+    rc, v, r = judged(rt("libprocess.so"), "11.0")  # nothing to judge by
+    eq((r["kind"], r["needs_cuda"], v["runtime_starts"]), ("process", None, None))
+
+
+@test
+def minor_version_compatibility_from_cuda_11():
+    # A CUDA 11 runtime starts on any CUDA 11 driver, a 10.2 one only on 10.2 or later.
+    for path, driver, starts in ((rt("libcudart11.so"), "11.0", True), (rt("libcudart11.so"), "11.4", True),
+                                 (rt("libcudart11.so"), "10.2", False), (rt("libcudart102.so"), "10.2", True),
+                                 (rt("libcudart102.so"), "10.1", False), (rt("libcudart102.so"), "12.0", True),
+                                 (rt("libcublas13.so"), "12.9", False), (rt("libcublas13.so"), "13.0", True)):
+        rc, v, r = judged(path, driver)
+        eq((v["runtime_starts"], v["status"] == "none" if not starts else True), (starts, True),
+           "%s on %s" % (os.path.basename(path), driver))
+        if not starts:
+            eq(rc, 1, "none is exit 1")
+
+
+@test
+def a_runtime_that_cannot_start_is_none_with_its_fix():
+    path = os.path.join(FIXTURES, "libmulti.so")
+    rc, out, err = run("--gpu", "sm_90", "--driver", "470.82.01", path)
+    eq(rc, 1)
+    assert ("  sm_90 (--gpu sm_90): none, the CUDA runtime it needs cannot start on a driver\n"
+            "    for CUDA 11.4: every CUDA call fails with\n"
+            "    " + INSUFFICIENT + "\n"
+            "    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06)\n") in out, out
+    assert "forward compatibility package for\n         CUDA 13 (cuda-compat)" in out, out
+    # A CUDA library decides when it needs more than the runtime.
+    rc, out, err = run("--gpu", "9.0", "--driver", "12.4", rt("libcublas13.so"))
+    assert "none, libcublas.so.13 cannot start on a driver for CUDA 12.4" in flat(out), out
+    # The same files with a new enough driver: judged on their images as before.
+    rc, out, err = run("--gpu", "sm_90", "--driver", "13.0", path)
+    assert "sm_90 (--gpu sm_90): partial, 2 of 3 modules load" in out, out
+
+
+@test
+def pytorch_is_told_which_build_would_run():
+    rc, out, err = run("--gpu", "9.0", "--driver", "12.4", rt("torch/lib/libtorch_cuda.so"))
+    eq(rc, 1)
+    assert "or a PyTorch build for CUDA 12.x (a cu12* wheel), which this driver starts" in out, out
+    rc, out, err = run("--gpu", "9.0", "--driver", "12.4", rt("libcudart11.so"))
+    assert "PyTorch" not in out, out
+
+
+@test
+def fleets_judge_each_group_by_its_driver():
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "gpus.csv")
+        with open(csv, "w") as f:
+            f.write("index, name, compute_cap, driver_version\n0, NVIDIA H100 80GB HBM3, 9.0, 550.54.14\n"
+                    "0, NVIDIA H100 80GB HBM3, 9.0, 580.65.06\n")
+        rc, out, err = run("--json", "--gpus-from", csv, os.path.join(FIXTURES, "libmulti.so"))
+        v = json.loads(out)["files"][0]["verdicts"]
+        eq(sorted((x["runtime_starts"], x["status"]) for x in v), [(False, "none"), (True, "partial")])
+        eq(rc, 1)
+
+
+@test
+def files_without_a_section_table_read_dt_needed_from_the_program_headers():
+    eq(runtime_line(os.path.join(FIXTURES, "noshdr", "libmulti.sstrip.so")),
+       "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)")
+
+
+@test
+def real_files_of_other_releases():
+    cases = [("debian12-cuda11.8/bart", "  runtime: libcudart.so.11.0; needs a driver for CUDA 11.0 or newer (>= 450.51.05)"),
+             ("debian12-cuda11.8/relion_refine",
+              "  runtime: static, CUDA 11 (PTX ISA 7.6); needs a driver for CUDA 11.0 or newer (>= 450.51.05)"),
+             ("debian13-cuda12.4/libmagma.so.2",
+              "  runtime: libcudart.so.12; needs a driver for CUDA 12.0 or newer (>= 525.60.13)"),
+             ("npm-node-llama-cpp-3.3.0/libggml-cuda.so",
+              "  runtime: libcudart.so.12; needs a driver for CUDA 12.0 or newer (>= 525.60.13)")]
+    skipped = []
+    for rel, want in cases:
+        path = os.path.join(ERAS, rel) if ERAS else None
+        if not path or not os.path.exists(path):
+            skipped.append(rel)
+            continue
+        eq(runtime_line(path), want, rel)
+    if len(skipped) == len(cases):
+        return "SKIP not fetched (scripts/fetch-eras.sh): " + " ".join(skipped)
+
+
+def main():
+    failed = 0
+    for i, fn in enumerate(results, 1):
+        try:
+            skip = fn()
+            print("ok %d - %s%s" % (i, fn.__name__, " # " + skip if skip else ""))
+        except Exception as e:  # a failed expectation, or the harness itself
+            failed += 1
+            print("not ok %d - %s" % (i, fn.__name__))
+            for line in str(e).splitlines():
+                print("#   " + line)
+    print("1..%d" % len(results))
+    return 1 if failed else 0
+
+
+sys.exit(main())
