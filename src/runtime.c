@@ -158,7 +158,7 @@ fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_run
     } else if (registers && obj->linked_program) {
         out->kind = FC_RUNTIME_STATIC;
         out->built_by = toolkit_of(obj, opts, out->built_by_evidence, sizeof out->built_by_evidence);
-        if (runtime_floor(out->built_by) > out->cuda) {
+        if (out->built_by && runtime_floor(out->built_by) >= out->cuda) { /* between equals, the runtime */
             out->cuda = runtime_floor(out->built_by);
             snprintf(out->decided_by, sizeof out->decided_by, "its static CUDA %d runtime", out->built_by / 1000);
         }

@@ -52,9 +52,18 @@ def flat(text):
 
 
 def runtime_line(path):
+    """The summary's runtime sentence, its wrapping at 80 columns undone."""
     rc, out, err = run("--gpu", "9.0", path)
-    lines = [l for l in out.splitlines() if l.startswith("  runtime: ")]
-    return lines[0] if lines else None
+    lines = out.splitlines()
+    for i, l in enumerate(lines):
+        if l.startswith("  runtime: "):
+            assert len(l) <= 80, l
+            while i + 1 < len(lines) and lines[i + 1].startswith("    ") and not lines[i + 1].startswith("     "):
+                i += 1
+                assert len(lines[i]) <= 80, lines[i]
+                l += " " + lines[i].strip()
+            return l
+    return None
 
 
 def judged(path, driver):
@@ -175,6 +184,26 @@ def real_files_of_other_releases():
         eq(runtime_line(path), want, rel)
     if len(skipped) == len(cases):
         return "SKIP not fetched (scripts/fetch-eras.sh): " + " ".join(skipped)
+
+
+@test
+def advice_that_can_be_followed():
+    # CUDA 13 cannot build sm_70: saying "rebuild for 7.0" alone would be advice nobody can follow.
+    rc, out, err = run("--gpu", "7.0", "--driver", "13.0", os.path.join(FIXTURES, "libmulti.so"))
+    assert ("    note: CUDA 13, which built this, cannot build sm_70 (it starts at sm_75):\n"
+            "          rebuild with CUDA 12.x, the last release that can\n"
+            "    fix: rebuild with TORCH_CUDA_ARCH_LIST=") in out, out
+    rc, out, err = run("--gpu", "8.6", "--driver", "13.0", os.path.join(FIXTURES, "app"))
+    assert "cannot build" not in out, out  # sm_86 it can
+    # NVIDIA's own libraries are not rebuilt by their users.
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = os.path.join(tmp, "libcublas.so.13")
+        shutil.copy(os.path.join(FIXTURES, "libmulti.so"), lib)
+        rc, out, err = run("--gpu", "7.0", "--driver", "13.0", lib)
+        eq(rc, 1)
+        assert ("    fix: this is NVIDIA's libcublas (a CUDA 13 build), with no code for sm_70:\n"
+                "         use libcublas from CUDA 12.x, the last release that supports sm_70\n") in out, out
+        assert "TORCH_CUDA_ARCH_LIST=\"7.0" not in out.split("to build native code")[0], out
 
 
 def main():

@@ -59,15 +59,79 @@ static void print_link_ways(FILE *out, const verdict *v)
         }
 }
 
-static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const judgement *j, const verdict *v,
-                      const char *indent)
+/* The CUDA major that built OBJ: its runtime's, else its PTX's; 0 when nothing tells. */
+static int built_by_major(const judgement *j)
 {
-    if ((v->no_binary || v->jit_disabled || v->link_inputs > v->linkable) &&
-        !cfg->torch_ext) { /* torch extensions get their own fix */
+    if (j->runtime.built_by)
+        return j->runtime.built_by / 1000;
+    if (j->runtime.kind == FC_RUNTIME_SHARED && j->runtime.cuda >= 11000)
+        return j->runtime.cuda / 1000;
+    int ptx = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
+    return ptx / 1000;
+}
+
+/* The last CUDA major that can build code for CC, when a newer one no longer can: CUDA 11
+ * dropped 3.0/3.2, CUDA 12 3.5/3.7, CUDA 13 5.x, 6.x, 7.0 and 7.2 (compat-rules.md, 7). */
+static int last_major_building(unsigned cc)
+{
+    return cc < 35 ? 10 : cc < 50 ? 11 : cc < 75 ? 12 : 0;
+}
+
+/* The oldest architecture CUDA MAJOR builds. */
+static unsigned first_cc_built_by(int major)
+{
+    return major >= 13 ? 75 : major == 12 ? 50 : major == 11 ? 35 : 30;
+}
+
+/* NVIDIA's own libraries, by file name: rebuilding them is no advice anyone can follow. */
+static const char *nvidia_library(const fc_object *obj, char *buf, size_t size)
+{
+    static const char *const names[] = {
+        "libcublasLt", "libcublas", "libcufftw", "libcufft", "libcusparseLt", "libcusparse", "libcusolverMg",
+        "libcusolver", "libcurand", "libnpp", "libnvjpeg", "libcudnn", "libnccl", "libnvrtc", "libnvJitLink",
+        "libcutensor", "libnvshmem", "libcudadevrt", "libcudart", "libnvblas", "libcufile",
+    };
+    const char *name = obj->member ? obj->member : obj->path;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(base, names[i], n) == 0 && (base[n] == '.' || base[n] == '_' || (base[n] >= 'a' && base[n] <= 'z'))) {
+            snprintf(buf, size, "%s", base);
+            char *dot = strstr(buf, ".so");
+            if (dot)
+                *dot = '\0';
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const judgement *j, const verdict *v,
+                      const fc_target *tg, const char *indent)
+{
+    int major = built_by_major(j), last = last_major_building(tg->cc);
+    char lib[64];
+    if ((v->no_binary || v->jit_disabled || v->link_inputs > v->linkable) && nvidia_library(obj, lib, sizeof lib)) {
+        fprintf(out, "%sfix: this is NVIDIA's %s", indent, lib);
+        if (major)
+            fprintf(out, " (a CUDA %d build)", major);
+        fprintf(out, ", with no code for sm_%u:\n", tg->cc);
+        if (last && (!major || major > last))
+            fprintf(out, "%s     use %s from CUDA %d.x, the last release that supports sm_%u\n", indent, lib, last,
+                    tg->cc);
+        else
+            fprintf(out, "%s     use a release of %s that carries sm_%u code\n", indent, lib, tg->cc);
+    } else if ((v->no_binary || v->jit_disabled || v->link_inputs > v->linkable) &&
+               !cfg->torch_ext) { /* torch extensions get their own fix */
         unsigned ccs[64];
         size_t n = covering_ccs(cfg, obj, ccs, 64);
         build_flags f;
         format_build_flags(ccs, n, false, &f);
+        if (last && major > last)
+            fprintf(out, "%snote: CUDA %d, which built this, cannot build sm_%u (it starts at sm_%u):\n"
+                         "%s      rebuild with CUDA %d.x, the last release that can\n",
+                    indent, major, tg->cc, first_cc_built_by(major), indent, last);
         fprintf(out, "%sfix: rebuild with TORCH_CUDA_ARCH_LIST=\"%s\"\n", indent, f.torch);
         fprintf(out, "%s     or CMake CUDA_ARCHITECTURES=\"%s\"\n", indent, f.cmake);
         fprintf(out, "%s     or nvcc %s\n", indent, f.nvcc);
@@ -96,10 +160,15 @@ static void print_driver_need(FILE *out, int cuda)
         fprintf(out, " (>= %s)", drv);
 }
 
-void print_runtime(FILE *out, const fc_object *obj, const judgement *j)
+void print_runtime(FILE *text, const fc_object *obj, const judgement *j)
 {
     const fc_runtime_need *n = &j->runtime;
     if (n->kind == FC_RUNTIME_NONE && !n->cuda)
+        return;
+    char *sentence = NULL; /* one sentence, wrapped to 80 columns at the end */
+    size_t sentence_len = 0;
+    FILE *out = open_memstream(&sentence, &sentence_len);
+    if (!out)
         return;
     fputs("  runtime: ", out);
     switch (n->kind) {
@@ -136,6 +205,9 @@ void print_runtime(FILE *out, const fc_object *obj, const judgement *j)
         print_driver_need(out, n->cuda);
     }
     fputc('\n', out);
+    fclose(out);
+    wrap_print(text, sentence);
+    free(sentence);
 }
 
 /* Whether OBJ is PyTorch's own CUDA library (a wheel's torch/lib). */
@@ -326,9 +398,9 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         if (v->runtime_fails)
             print_runtime_fix(out, obj, j, tg);
         else if (v->status == VERDICT_NONE)
-            print_fix(out, cfg, obj, j, v, "    ");
+            print_fix(out, cfg, obj, j, v, tg, "    ");
         if (v->status == VERDICT_PARTIAL && v->unsupported_ptx)
-            print_fix(out, cfg, obj, j, v, "    ");
+            print_fix(out, cfg, obj, j, v, tg, "    ");
         if (v->compatible)
             fprintf(out, "    note: %s %s run%s older sm_%u SASS, not code built for sm_%u\n",
                     fmt_count(v->compatible, n1, sizeof n1), modules(v->compatible), v->compatible == 1 ? "s" : "",
