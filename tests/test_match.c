@@ -48,7 +48,14 @@ typedef struct rule_case {
     const char *want;       /* "native sm_86", "compatible sm_86", "jit compute_80", or a result name */
 } rule_case;
 
+/* Each group names what it rests on. "Probe" is --probe on the H200 (CC 9.0, driver
+ * 580.159.04; docs/matching.md): it bears on rules as they apply to 9.0. For other compute
+ * capabilities the rules come from NVIDIA's documents (../shared/docs/compat-rules.md) and no
+ * driver here can confirm them. */
 static const rule_case cases[] = {
+    /* Cubins within a major: Programming Guide 6.1.2. Probe: every sm_90 cubin of
+     * libtorch_cuda.so, libcublasLt.so.13, cuDNN and tests/oracle loads native; sm_80/sm_86
+     * alone answer 209 (CUDA 11.8/12.4 cuBLAS classes, tests/oracle/real.jsonl). */
     {"sm_86", 86, 0, NULL, 0, "native sm_86"},
     {"sm_86", 89, 0, NULL, 0, "compatible sm_86"},
     {"sm_86", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
@@ -57,24 +64,29 @@ static const rule_case cases[] = {
     {"sm_86 sm_89", 89, 0, NULL, 0, "native sm_89"},
     {"sm_75", 80, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_90", 100, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-    /* Jetson and desktop cubins do not cross, in either direction. */
+    /* Jetson and desktop cubins do not cross, in either direction (compat-rules.md 1; PyTorch's
+     * own check). No Jetson driver here: no driver evidence. */
     {"sm_86", 87, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_80", 87, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_87", 87, 0, NULL, 0, "native sm_87"},
     {"sm_87", 89, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_110", 110, 0, NULL, 0, "native sm_110"},
     {"sm_100", 110, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-    /* a: exactly one compute capability. */
+    /* a: exactly one compute capability (Programming Guide 13.x 5.1.2.1). Probe: sm_90a
+     * cubins of libcublasLt.so.13 and fixtures/variants.fatbin load native on 9.0. */
     {"sm_90a", 90, 0, NULL, 0, "native sm_90a"},
     {"sm_100a", 103, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_120a", 121, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-    /* f: within the family. */
+    /* f: within the family (Programming Guide 13.x, table 28). No CC 10.x/12.x driver here:
+     * on 9.0 the probe saw sm_100f and sm_120f refused (209), as the rule has it. */
     {"sm_100f", 100, 0, NULL, 0, "native sm_100f"},
     {"sm_100f", 103, 0, NULL, 0, "compatible sm_100f"},
     {"sm_103f", 100, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_120f", 121, 0, NULL, 0, "compatible sm_120f"},
     {"sm_100f", 120, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-    /* PTX: any later GPU, later majors included, Jetson too. */
+    /* PTX: any later GPU, later majors included, Jetson too (Programming Guide 6.1.3). Probe:
+     * compute_35 .. compute_86 PTX of CUDA 11.x/12.x builds (relion, bart, PyHST2, astra,
+     * node-llama-cpp 3.3.0) JIT-loads on 9.0. */
     {"compute_80", 90, 0, NULL, 0, "jit compute_80"},
     {"compute_80", 120, 0, NULL, 0, "jit compute_80"},
     {"compute_86", 87, 0, NULL, 0, "jit compute_86"},
@@ -85,11 +97,13 @@ static const rule_case cases[] = {
     {"compute_100f", 103, 0, NULL, 0, "jit compute_100f"},
     {"compute_100f", 120, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"compute_120f", 121, 0, NULL, 0, "jit compute_120f"},
-    /* A cubin wins over PTX; PTX fills in where no cubin fits. */
+    /* A cubin wins over PTX; PTX fills in where no cubin fits. Probe: containers holding an
+     * sm_90 cubin and compute_90 PTX load without JIT (CUDA 11.8 cuSOLVER, libtorch 2.6). */
     {"sm_80 compute_80", 80, 0, NULL, 0, "native sm_80"},
     {"sm_80 compute_80", 86, 0, NULL, 0, "compatible sm_80"},
     {"sm_80 compute_80", 90, 0, NULL, 0, "jit compute_80"},
-    /* The driver's CUDA version bounds the PTX ISA it compiles. */
+    /* The driver's CUDA version bounds the PTX ISA it compiles (PTX ISA release history).
+     * Probe: node-llama-cpp 3.22.1's PTX ISA 9.1 on the 13.0 driver answers 222, all 143. */
     {"compute_80@9.1", 90, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
     {"compute_80@9.1", 90, 13010, NULL, 0, "jit compute_80"},
     {"compute_80@9.1", 90, 0, NULL, 0, "jit compute_80"},
@@ -99,14 +113,16 @@ static const rule_case cases[] = {
     {"sm_86 compute_80@9.1", 89, 13000, NULL, 0, "compatible sm_86"},
     {"sm_86 compute_80@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
     {"sm_86 compute_86@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-    /* CUDA_FORCE_PTX_JIT and CUDA_DISABLE_PTX_JIT. */
+    /* CUDA_FORCE_PTX_JIT and CUDA_DISABLE_PTX_JIT. Probe: fixtures/ with each set, 27 of 27
+     * (the one disagreement of an earlier run was the prober's missing NUL, fixed). */
     {"sm_90 compute_90", 90, 0, "force", 0, "jit compute_90"},
     {"sm_90", 90, 0, "force", 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_90", 90, 0, "force", FC_ORIGIN_CUBIN_FILE, "native sm_90"},
     {"compute_80", 90, 0, "disable", 0, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
     {"sm_90 compute_90", 90, 0, "disable", 0, "native sm_90"},
     {"compute_80@9.1", 90, 13000, "disable", 0, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
-    /* LTO-IR is never loaded as is (the decoder makes such containers link inputs, below). */
+    /* LTO-IR is never loaded as is (the decoder makes such containers link inputs, below).
+     * Oracle: cuFFT 12.4's 42 LTO-IR-only classes answer 209 as modules. */
     {"lto_90", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"lto_90 sm_90", 90, 0, NULL, 0, "native sm_90"},
     {"", 90, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
