@@ -1,0 +1,105 @@
+/* test_link_state.c - the relocatable-code rules of link_state.c on the driver oracle's images
+ * (tests/oracle; docs/matching.md): what each image refers to outside itself, its role, and
+ * the whole-program PTX rule, each case with the driver's answer it rests on. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatcheck.h"
+#include "tap.h"
+
+#ifndef ORACLE_DIR
+#error ORACLE_DIR must name tests/oracle/images
+#endif
+
+typedef struct seen {
+    fc_link_state state;
+    fc_role role;
+    fc_load refined;
+    int n;
+} seen;
+
+static int look(void *ctx, const fc_object *o)
+{
+    seen *s = ctx;
+    if (o->n_containers != 1 || o->containers[0].n_entries < 1)
+        return 0;
+    const fc_container *c = &o->containers[0];
+    s->n++;
+    s->role = c->role;
+    s->state = fc_entry_link_state(o, &c->entries[0], NULL);
+    fc_target t;
+    memset(&t, 0, sizeof t);
+    t.cc = 90;
+    s->refined = fc_refine_load(o, c, fc_predict_load(c, &t, NULL), NULL);
+    return 0;
+}
+
+static seen of(const char *image)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", ORACLE_DIR, image);
+    seen s;
+    memset(&s, 0, sizeof s);
+    fc_scan(path, NULL, look, NULL, &s);
+    return s;
+}
+
+static const struct {
+    const char *image;
+    fc_link_state state;
+    fc_role role;
+    const char *refined; /* fc_refine_load's answer for sm_90 */
+    const char *evidence;
+} cases[] = {
+    /* Relocatable cubins: all link inputs, whatever they refer to. */
+    {"ext_call.rdc.sm_90.cubin", FC_LINK_UNRESOLVED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "eager 500, lazy: its function fails 500; cuLinkComplete 300"},
+    {"ext_def.rdc.sm_90.cubin", FC_LINK_SELF_CONTAINED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "eager 200 though nothing is unresolved; cuLinkComplete 0"},
+    {"printf.rdc.sm_90.cubin", FC_LINK_SELF_CONTAINED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "vprintf is the driver's: cuLinkComplete 0; as a module eager 200"},
+    {"malloc.rdc.sm_90.cubin", FC_LINK_SELF_CONTAINED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "malloc, free, __assertfail are the driver's: cuLinkComplete 0"},
+    {"dynpar.rdc.sm_90.cubin", FC_LINK_UNRESOLVED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "the device runtime's launch functions: cuLinkComplete 300"},
+    {"ext_call.cuda118.rdc.sm_90.cubin", FC_LINK_UNRESOLVED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "CUDA 11.8's ptxas: the same answers as 13.0's"},
+    /* A relocatable cubin in a bare fat binary: a link input for the targets that take it. */
+    {"ext_call.rdc.sm_90.fatbin", FC_LINK_UNRESOLVED, FC_ROLE_MODULE, "LINK_INPUT", "eager 500"},
+    {"ext_def.rdc.sm_90.fatbin", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "LINK_INPUT", "eager 200"},
+    /* PTX stored with --compile-only: a link input by its header. */
+    {"ext_call.rdc.compute_80.fatbin", FC_LINK_UNRESOLVED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "eager 500, lazy: its function fails 500"},
+    {"dynshared.rdc.compute_80.fatbin", FC_LINK_SELF_CONTAINED, FC_ROLE_LINK_INPUT, "LINK_INPUT",
+     "eager 500 though only dynamic shared memory is extern"},
+    /* The same PTX packed without --compile-only, and as text: compiled as a whole program. */
+    {"ext_call.rdc-noopt.compute_80.fatbin", FC_LINK_UNRESOLVED, FC_ROLE_MODULE, "CUDA_ERROR_INVALID_PTX",
+     "218: Unresolved extern function '_Z9fc_ext_opii'"},
+    {"ext_call.rdc.compute_80.ptx", FC_LINK_UNRESOLVED, FC_ROLE_MODULE, "CUDA_ERROR_INVALID_PTX", "218"},
+    {"ext_uncalled.rdc.compute_80.ptx", FC_LINK_UNRESOLVED, FC_ROLE_MODULE, "CUDA_ERROR_INVALID_PTX",
+     "218 though only a non-entry function calls it"},
+    {"ext_call.rdc.isa75.compute_80.ptx", FC_LINK_UNRESOLVED, FC_ROLE_MODULE, "CUDA_ERROR_INVALID_PTX",
+     "218 with PTX ISA 7.5 too"},
+    {"ext_var.rdc.compute_80.ptx", FC_LINK_UNRESOLVED, FC_ROLE_MODULE, "CUDA_SUCCESS",
+     "an unresolved .global variable loads (0, lazy and eager)"},
+    {"printf.rdc.compute_80.ptx", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "CUDA_SUCCESS", "0: vprintf"},
+    {"malloc.rdc.compute_80.ptx", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "CUDA_SUCCESS", "0: malloc, free"},
+    {"dynshared.rdc.compute_80.ptx", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "CUDA_SUCCESS",
+     "0: .extern .shared is dynamic shared memory"},
+    /* Whole-program builds. */
+    {"printf.whole.sm_90.fatbin", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "CUDA_SUCCESS", "0"},
+    {"malloc.whole.compute_80.fatbin", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "CUDA_SUCCESS", "0"},
+};
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        seen s = of(cases[i].image);
+        ok(s.n == 1 && s.state == cases[i].state && s.role == cases[i].role &&
+               strcmp(fc_load_result_name(s.refined.result), cases[i].refined) == 0,
+           "%s: %s, %s, %s (driver: %s)", cases[i].image,
+           cases[i].state == FC_LINK_UNRESOLVED ? "unresolved" : "self-contained", fc_role_name(cases[i].role),
+           cases[i].refined, cases[i].evidence);
+    }
+    return tap_done();
+}
