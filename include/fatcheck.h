@@ -458,9 +458,11 @@ FC_API const char *fc_cuda_min_driver(int cuda_version);
  * a crash, a hang or stray output of theirs stays there. The child's standard input and
  * output are /dev/null (its standard error is the caller's); it lives until it answers or
  * the time limit passes, when it is killed (SIGKILL) and reaped, or, if it is stuck in the
- * kernel past that, left to be reaped when the caller exits. Nothing else process-wide is
- * changed. Call it from a single-threaded program, or before starting threads: a child
- * forked beside other threads may deadlock in the loader (the time limit then ends it). */
+ * kernel past that, left to be reaped when the caller exits. Before forking, every stdio
+ * stream is flushed (fflush(NULL)), so that nothing buffered is written twice; nothing else
+ * process-wide is changed (no signal handler, no environment). Call it from a
+ * single-threaded program, or before starting threads: a child forked beside other threads
+ * may deadlock in the loader (the time limit then ends it). */
 
 typedef enum fc_detect_method {
     FC_DETECT_AUTO = 0, /* NVML, and the Driver API where NVML cannot answer exactly as the
