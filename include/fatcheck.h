@@ -454,11 +454,13 @@ FC_API const char *fc_cuda_min_driver(int cuda_version);
  * supports: CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER are applied as the CUDA runtime
  * applies them (docs/detection.md).
  *
- * Detection forks: the driver's libraries are loaded and asked in a child process, so that
- * a crash, a hang or stray output of theirs stays there. The child's standard input and
- * output are /dev/null (its standard error is the caller's); it lives until it answers or
- * the time limit passes, when it is killed (SIGKILL) and reaped, or, if it is stuck in the
- * kernel past that, left to be reaped when the caller exits. Before forking, every stdio
+ * Detection forks: the driver's libraries are loaded and asked in another process, so that
+ * a crash, a hang or stray output of theirs stays there. That process is a grandchild: the
+ * child that forks it exits at once and is reaped here, and the grandchild, reparented to
+ * init (or to the caller if it is a subreaper), is never waited for, so that the driver's
+ * teardown at its exit costs the caller nothing. Its standard input and output are
+ * /dev/null (its standard error is the caller's); if it has not answered when the time
+ * limit passes it is killed (SIGKILL). Before forking, every stdio
  * stream is flushed (fflush(NULL)), so that nothing buffered is written twice; nothing else
  * process-wide is changed (no signal handler, no environment). Call it from a
  * single-threaded program, or before starting threads: a child forked beside other threads
