@@ -1,6 +1,6 @@
 /* gpu.c - the local GPUs and driver, as a CUDA program started here would see them.
  *
- * Asked in a child process, under a time limit: NVML first (milliseconds), with
+ * Asked in another process, under a time limit: NVML first (milliseconds), with
  * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER applied as the runtime applies them
  * (visible_devices.c); the CUDA Driver API (cuInit, a fifth of a second on an H200) only
  * where NVML is missing, fails, or cannot reproduce the runtime's answer. fatcheck has no
@@ -21,7 +21,7 @@
 #include "detect.h"
 #include "internal.h"
 
-/* What the child is doing, for the message when it runs out of time. */
+/* What the asking process is doing, for the message when it runs out of time. */
 enum {
     STAGE_START,
     STAGE_NVML,
@@ -31,8 +31,8 @@ enum {
     STAGE_DONE,
 };
 
-/* Shared with the child (an anonymous shared mapping): its answer, and its stage while it
- * works. */
+/* Shared with the asking process (an anonymous shared mapping): its answer, and its stage
+ * while it works. */
 typedef struct detection {
     volatile pid_t worker;   /* the process that asks (a grandchild: see fc_detect_gpus_ext) */
     volatile int stage;
@@ -229,8 +229,8 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Waits for the child's one-byte "done" until DEADLINE; 1 done, 0 died without it, -1 out
- * of time. */
+/* Waits for the asking process's one-byte "done" until DEADLINE; 1 done, 0 died without
+ * it, -1 out of time. */
 static int wait_done(int fd, double deadline)
 {
     for (;;) {
@@ -253,7 +253,7 @@ static int wait_done(int fd, double deadline)
     }
 }
 
-/* Where the child was when it ran out of time or died. */
+/* Where the asking process was when it ran out of time or died. */
 static const char *stage_text(int stage)
 {
     switch (stage) {
@@ -347,8 +347,8 @@ fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_det
     } else if (!done || d->stage != STAGE_DONE) {
         snprintf(err, err_size, "the process asking about the local GPUs died %s", stage_text(d->stage));
     } else {
-        /* The child's libraries could write anywhere in its memory, this page included:
-         * nothing read back is trusted further than its bounds. */
+        /* The asking process's libraries could write anywhere in its memory, this page
+         * included: nothing read back is trusted further than its bounds. */
         info->answered_by = d->by == FC_DETECT_NVML || d->by == FC_DETECT_DRIVER ? d->by : FC_DETECT_AUTO;
         d->note[sizeof d->note - 1] = '\0';
         d->driver_reason[sizeof d->driver_reason - 1] = '\0';
