@@ -193,8 +193,9 @@ def advice_that_can_be_followed():
     assert ("    note: CUDA 13, which built this, cannot build sm_70 (it starts at sm_75):\n"
             "          rebuild with CUDA 12.x, the last release that can\n"
             "    fix: rebuild with TORCH_CUDA_ARCH_LIST=") in out, out
+    assert "  (CUDA 13 builds sm_75 and newer: sm_70 needs CUDA 12.x or older)\n" in out, out  # the footer
     rc, out, err = run("--gpu", "8.6", "--driver", "13.0", os.path.join(FIXTURES, "app"))
-    assert "cannot build" not in out, out  # sm_86 it can
+    assert "cannot build" not in out and "CUDA 13 builds" not in out, out  # sm_86 it can
     # NVIDIA's own libraries are not rebuilt by their users.
     with tempfile.TemporaryDirectory() as tmp:
         lib = os.path.join(tmp, "libcublas.so.13")

@@ -90,6 +90,15 @@ void print_advice(FILE *out, const config *cfg)
     fprintf(out, "  CMake: CUDA_ARCHITECTURES=\"%s\"\n  nvcc:  %s\n", native.cmake, native.nvcc);
     fprintf(out, "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"%s\"\n", ptx.torch);
     fprintf(out, "                           CUDA_ARCHITECTURES=\"%s\"\n", ptx.cmake);
+    /* Flags nobody can use with today's toolkit say so. */
+    unsigned oldest = 0;
+    for (size_t t = 0; t < cfg->n_targets; t++)
+        if (!oldest || cfg->targets[t].cc < oldest)
+            oldest = cfg->targets[t].cc;
+    int last = last_major_building(oldest);
+    if (last)
+        fprintf(out, "  (CUDA 13 builds sm_%u and newer: sm_%u needs CUDA %d.x or older)\n", first_cc_built_by(13), oldest,
+                last);
 }
 
 /* {"torch_cuda_arch_list":..,"cmake_cuda_architectures":..,"nvcc":.., without the closing brace. */

@@ -335,3 +335,13 @@ bool object_has_problem(const config *cfg, const fc_object *obj, const judgement
         return true;
     return cfg->torch_ext && torch_ext_stale(cfg);
 }
+
+int last_major_building(unsigned cc)
+{
+    return cc < 35 ? 10 : cc < 50 ? 11 : cc < 75 ? 12 : 0;
+}
+
+unsigned first_cc_built_by(int major)
+{
+    return major >= 13 ? 75 : major == 12 ? 50 : major == 11 ? 35 : 30;
+}

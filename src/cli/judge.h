@@ -124,4 +124,10 @@ bool container_registered(const fc_container *c);
 bool section_is_fatbin(const char *name);
 bool section_is_relfatbin(const char *name);
 
+/* The last CUDA major that can build code for CC when a newer one no longer can (CUDA 11
+ * dropped 3.0/3.2, CUDA 12 3.5/3.7, CUDA 13 5.x, 6.x, 7.0 and 7.2: compat-rules.md, 7), or 0
+ * while the newest still can; and the oldest architecture CUDA MAJOR builds. */
+int last_major_building(unsigned cc);
+unsigned first_cc_built_by(int major);
+
 #endif

@@ -70,19 +70,6 @@ static int built_by_major(const judgement *j)
     return ptx / 1000;
 }
 
-/* The last CUDA major that can build code for CC, when a newer one no longer can: CUDA 11
- * dropped 3.0/3.2, CUDA 12 3.5/3.7, CUDA 13 5.x, 6.x, 7.0 and 7.2 (compat-rules.md, 7). */
-static int last_major_building(unsigned cc)
-{
-    return cc < 35 ? 10 : cc < 50 ? 11 : cc < 75 ? 12 : 0;
-}
-
-/* The oldest architecture CUDA MAJOR builds. */
-static unsigned first_cc_built_by(int major)
-{
-    return major >= 13 ? 75 : major == 12 ? 50 : major == 11 ? 35 : 30;
-}
-
 /* NVIDIA's own libraries, by file name: rebuilding them is no advice anyone can follow. */
 static const char *nvidia_library(const fc_object *obj, char *buf, size_t size)
 {
