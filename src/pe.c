@@ -306,8 +306,12 @@ static uint64_t *registration_starts(const fc_image *img, const fc_pe *pe, const
     size_t n;
     /* 32-bit images hold 16-byte records (4-byte pointers); CUDA no longer builds them, and
      * the hints only speed the walk up, so they are not read there. */
-    if (!pe->pe32_plus || fc_wrappers_read(img, 0, table->offset, table->size, 0, &w, &n) != FC_OK || n < 2)
+    if (!pe->pe32_plus || fc_wrappers_read(img, 0, table->offset, table->size, 0, &w, &n) != FC_OK)
         return NULL;
+    if (n < 2) { /* one record gives no place to split at */
+        free(w);
+        return NULL;
+    }
     uint64_t *starts = malloc(n * sizeof *starts);
     size_t k = 0;
     /* The addresses assume the preferred base (base relocations move them at load time). */
