@@ -376,6 +376,9 @@ int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
     fc_libelf_init();
     if (!libelf_ok)
         return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "libelf is out of date");
+    char why[200];
+    if (!fc_elf_sections_ok(img, sc->opts->max_sections, why, sizeof why))
+        return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "%s", why);
     elf_errno(); /* clear */
     /* libelf only reads the image: fatcheck maps it MAP_PRIVATE, so even a write could never
      * reach the file. */

@@ -252,6 +252,11 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path);
 /* Scans one image (a mapped file or a caller's buffer) named PATH. */
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* False, with the reason in WHY, when the ELF object IMG, or an object in the archive IMG,
+ * declares more than LIMIT sections: libelf would set up a descriptor for each (elf_sections.c). */
+bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size);
+/* The same for one ELF image in memory (a cubin), under OPTS's limit (NULL: the default). */
+bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts);
 /* Scans an image that starts with the ELF or archive magic. */
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* What an ELF object's section table showed, for finding what it does not (elf_segments.c). */

@@ -365,7 +365,8 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
     fc_status st = FC_ERR_NOMEM;
     if (l && (l->store = calloc(1, sizeof(struct fc_kernel_list_store)))) {
         l->image_size = n;
-        st = e->kind == FC_IMAGE_CUBIN ? cubin_kernels(l, src, n) : ptx_kernels(l, (const char *)src, n);
+        st = e->kind != FC_IMAGE_CUBIN ? ptx_kernels(l, (const char *)src, n)
+             : fc_elf_image_sections_ok(src, n, opts) ? cubin_kernels(l, src, n) : FC_ERR_LIMIT;
     }
     if (obj->image_reclaimable) { /* the stored bytes are read; let their pages go */
         fc_image img = {obj->image, (size_t)obj->size, -1, true};

@@ -30,7 +30,8 @@ static bool driver_supplied(const char *name, size_t len)
 
 fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size)
 {
-    if (size < 64 || memcmp(img, "\177ELF", 4) != 0)
+    /* More sections than libelf is given (elf_sections.c): not read. */
+    if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || !fc_elf_image_sections_ok(img, size, NULL))
         return FC_LINK_UNKNOWN;
     fc_libelf_init();
     Elf *elf = elf_memory((char *)img, size);

@@ -13,6 +13,7 @@ void fc_options_init(fc_options *o)
     o->max_decompressed_size = 1ull << 30; /* largest seen: 31.6 MB, in libcusparse.so.12 */
     o->max_containers = 1u << 20; /* cuFFT has 23,984; cuBLASLt 3,165 */
     o->max_entries = 1u << 20;    /* cuFFT has 23,984 */
+    o->max_sections = 1u << 20;   /* a -fdata-sections object: tens of thousands */
     o->max_depth = 64;
     o->max_member_size = 4ull << 30; /* libtorch_cuda.so is 456 MB */
     o->max_package_depth = 4;        /* a layer in an image in a tarball */

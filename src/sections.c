@@ -27,6 +27,8 @@
 #define SEGMENT_SIZE (4u << 20)   /* a registered section is walked in pieces of this size */
 #define CHUNK_SIZE (8u << 20)     /* a data section is searched in pieces of this size */
 #define SEARCH_BUFFER (256u << 10)
+/* Items planned, run, merged and freed at a time (decode_sections). */
+#define BATCH_ITEMS 4096u
 /* Objects with less to read than this are done on the calling thread alone. */
 #define ALONE_BELOW (1u << 20)
 
@@ -185,6 +187,12 @@ static void reserve_for(fc_builder *b, item *items, size_t n)
             containers += items[i].found->obj.n_containers;
             entries += items[i].found->n_entries;
         }
+    /* Batch after batch, at least double: a million small finds merged in batches must not
+     * reallocate the whole object each time. */
+    if (containers && containers < b->obj.n_containers)
+        containers = b->obj.n_containers;
+    if (entries && entries < b->n_entries)
+        entries = b->n_entries;
     fc_builder_reserve(b, containers, entries); /* without it, merging grows as it goes */
 }
 
@@ -249,10 +257,10 @@ static int cmp_start(const void *a, const void *b)
 /* Adds what the searches found to B in file order, skipping any container that starts
  * inside one already taken (a container found at the end of one chunk covers the start of
  * the next). */
-static fc_status merge_searches(fc_builder *b, item **found, size_t n)
+static fc_status merge_searches(fc_builder *b, item **found, size_t n, uint64_t *covered_so_far)
 {
     qsort(found, n, sizeof *found, cmp_start);
-    uint64_t covered = 0;
+    uint64_t covered = *covered_so_far;
     for (size_t c = 0; c < n; c++) {
         item *it = found[c];
         if (it->error)
@@ -268,6 +276,7 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n)
             if (src->offset < covered)
                 continue;
             covered = src->offset + src->size;
+            *covered_so_far = covered;
             fc_status st = copy_container(b, src);
             if (st != FC_OK)
                 return st;
@@ -399,6 +408,19 @@ void fc_scan_ctx_end(fc_scan_ctx *sc)
     sc->pool = NULL;
 }
 
+/* Room for the items of data region G: its head's, and the chunks of the rest should the
+ * head hold a container; or, searched whole, its chunks. Adds what is read first to *BYTES. */
+static size_t region_items(const fc_options *opts, const fc_region *g, bool whole, uint64_t *bytes)
+{
+    if (whole) {
+        *bytes += g->size;
+        return (size_t)((g->size + CHUNK_SIZE - 1) / CHUNK_SIZE);
+    }
+    uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
+    *bytes += head;
+    return 1 + (size_t)((g->size - head + CHUNK_SIZE - 1) / CHUNK_SIZE);
+}
+
 static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
                             const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data)
 {
@@ -408,93 +430,113 @@ static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img,
     fc_embedded_mode mode = opts->embedded;
     if (mode == FC_EMBEDDED_NONE)
         n_data = 0;
-    /* Room for every item: segments, then probes and the searches they may add. */
-    size_t cap = 0;
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < n_fatbins; i++)
-        cap += split && fatbins[i].starts ? (size_t)(fatbins[i].size / SEGMENT_SIZE) + 1 : 1;
-    for (size_t i = 0; i < n_data; i++) {
-        bool whole = searched_whole(mode, &data[i]);
-        uint64_t head = whole || data[i].size < opts->embedded_probe_size ? data[i].size : opts->embedded_probe_size;
-        /* The head's item, and the chunks of the rest should the head hold a container. */
-        cap += (size_t)((data[i].size - head + CHUNK_SIZE - 1) / CHUNK_SIZE) +
-               (whole ? (size_t)((data[i].size + CHUNK_SIZE - 1) / CHUNK_SIZE) : 1);
-        bytes += head;
-    }
-    for (size_t i = 0; i < n_fatbins; i++)
-        bytes += fatbins[i].size / 16; /* headers are a small part of what a walk spans */
-    if (!cap)
+    if (!n_fatbins && !n_data)
         return;
-    plan pl = {.img = img, .base = base, .parent = b, .cap = cap};
-    if (!(pl.items = calloc(cap, sizeof *pl.items))) {
+    size_t *order = offset_order(data, n_data);
+    if (!order) {
         fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
         return;
     }
-    for (size_t i = 0; i < n_fatbins; i++) {
-        const fc_region *g = &fatbins[i];
-        /* Without the registration table's hints the chain is walked in one piece. */
-        uint64_t end = g->offset + g->size, step = split && g->starts ? SEGMENT_SIZE : g->size;
-        for (uint64_t at = g->offset;; at += step) {
-            bool last = end - at <= step;
-            item *it = &pl.items[pl.n++];
-            *it = (item){.kind = ITEM_WALK, .region = g, .start = at, .end = last ? end : at + step};
-            it->first = at == g->offset ? at : first_start(g->starts, g->n_starts, at, it->end);
-            if (last)
-                break;
-        }
-    }
-    size_t n_walks = pl.n;
     /* PTX kept as text is looked for in the heads of an object's data sections only when it
      * registers no code with the runtime: a library that does (every large CUDA library)
      * loads its kernels so, and its summary costs no more for the search. --embedded, and
      * needing libcuda.so (search_in_full), look everywhere. */
     bool text_heads = n_fatbins == 0;
-    for (size_t i = 0; i < n_data; i++) {
-        const fc_region *g = &data[i];
-        if (searched_whole(mode, g)) {
-            /* .cask_resource (NVIDIA's kernel resources, no text): its containers everywhere,
-             * PTX text only when every section is searched for it. */
-            add_searches(&pl, g, g->offset, text_searched_whole(mode, g) ? g->offset + g->size : g->offset);
-        } else {
-            uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
-            pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset, .end = g->offset + head,
-                                      .text_end = g->offset + (text_heads ? head : 0)};
+    /* The work is done in batches of about BATCH_ITEMS items, each merged and freed before
+     * the next: an object with a million data sections, each holding a container, held a
+     * builder for each until one merge at the end (1.10 GiB for 300,000). The registered
+     * sections' walks come in the first batch, and the data sections (disjoint by now) in
+     * file order, so that merging batch after batch gives what one merge of all would. */
+    uint64_t covered = 0;     /* where the last embedded container merged ends */
+    size_t next = 0;          /* the next data region to plan, in ORDER */
+    unsigned helpers = 0;
+    fc_status searched = FC_OK; /* merging the searches stops at their first problem */
+    for (bool first = true; searched == FC_OK && (first || next < n_data); first = false) {
+        size_t cap = 0, last = next;
+        uint64_t bytes = 0;
+        for (size_t i = 0; first && i < n_fatbins; i++) {
+            cap += split && fatbins[i].starts ? (size_t)(fatbins[i].size / SEGMENT_SIZE) + 1 : 1;
+            bytes += fatbins[i].size / 16; /* headers are a small part of what a walk spans */
         }
-    }
-    pthread_mutex_init(&pl.lock, NULL);
-    pthread_cond_init(&pl.changed, NULL);
-    unsigned helpers = bytes >= ALONE_BELOW ? threads - 1 : 0;
-    if (helpers > cap - 1)
-        helpers = (unsigned)(cap - 1);
-    fc_pool_run(helpers ? scan_pool(sc, threads) : NULL, work, &pl, helpers);
-    pthread_cond_destroy(&pl.changed);
-    pthread_mutex_destroy(&pl.lock);
+        for (; last < n_data; last++) {
+            const fc_region *g = &data[order[last]];
+            uint64_t more_bytes = 0;
+            size_t more = region_items(opts, g, searched_whole(mode, g), &more_bytes);
+            if (cap && cap + more > BATCH_ITEMS)
+                break;
+            cap += more;
+            bytes += more_bytes;
+        }
+        if (!cap)
+            break;
+        plan pl = {.img = img, .base = base, .parent = b, .cap = cap};
+        if (!(pl.items = calloc(cap, sizeof *pl.items))) {
+            fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+            break;
+        }
+        for (size_t i = 0; first && i < n_fatbins; i++) {
+            const fc_region *g = &fatbins[i];
+            /* Without the registration table's hints the chain is walked in one piece. */
+            uint64_t end = g->offset + g->size, step = split && g->starts ? SEGMENT_SIZE : g->size;
+            for (uint64_t at = g->offset;; at += step) {
+                bool at_end = end - at <= step;
+                item *it = &pl.items[pl.n++];
+                *it = (item){.kind = ITEM_WALK, .region = g, .start = at, .end = at_end ? end : at + step};
+                it->first = at == g->offset ? at : first_start(g->starts, g->n_starts, at, it->end);
+                if (at_end)
+                    break;
+            }
+        }
+        size_t n_walks = pl.n;
+        for (; next < last; next++) {
+            const fc_region *g = &data[order[next]];
+            if (searched_whole(mode, g)) {
+                /* .cask_resource (NVIDIA's kernel resources, no text): its containers
+                 * everywhere, PTX text only when every section is searched for it. */
+                add_searches(&pl, g, g->offset, text_searched_whole(mode, g) ? g->offset + g->size : g->offset);
+            } else {
+                uint64_t head = g->size < opts->embedded_probe_size ? g->size : opts->embedded_probe_size;
+                pl.items[pl.n++] = (item){.kind = ITEM_PROBE, .region = g, .start = g->offset,
+                                          .end = g->offset + head, .text_end = g->offset + (text_heads ? head : 0)};
+            }
+        }
+        pthread_mutex_init(&pl.lock, NULL);
+        pthread_cond_init(&pl.changed, NULL);
+        unsigned h = bytes >= ALONE_BELOW ? threads - 1 : 0;
+        if (h > cap - 1)
+            h = (unsigned)(cap - 1);
+        fc_pool_run(h ? scan_pool(sc, threads) : NULL, work, &pl, h);
+        pthread_cond_destroy(&pl.changed);
+        pthread_mutex_destroy(&pl.lock);
+        helpers |= h;
 
-    /* Registered sections first, each along its chain; then what the searches found. */
-    reserve_for(b, pl.items, pl.n);
-    fc_status st = FC_OK;
-    size_t k = 0;
-    while (k < n_walks && st == FC_OK) {
-        size_t n = 1;
-        while (k + n < n_walks && pl.items[k + n].region == pl.items[k].region)
-            n++;
-        st = merge_walks(&pl, b, pl.items[k].region, pl.items + k, n);
-        k += n;
+        /* Registered sections first, each along its chain; then what the searches found. */
+        reserve_for(b, pl.items, pl.n);
+        size_t k = 0;
+        fc_status st = FC_OK;
+        while (k < n_walks && st == FC_OK) {
+            size_t n = 1;
+            while (k + n < n_walks && pl.items[k + n].region == pl.items[k].region)
+                n++;
+            st = merge_walks(&pl, b, pl.items[k].region, pl.items + k, n);
+            k += n;
+        }
+        item **found = malloc((pl.n - n_walks + 1) * sizeof *found);
+        if (!found) {
+            searched = fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        } else {
+            for (size_t i = n_walks; i < pl.n; i++)
+                found[i - n_walks] = &pl.items[i];
+            /* Embedded containers are merged even after a problem in a registered section:
+             * what was found still holds. */
+            searched = merge_searches(b, found, pl.n - n_walks, &covered);
+            free(found);
+        }
+        for (size_t i = 0; i < pl.n; i++)
+            release(&pl.items[i]);
+        free(pl.items);
     }
-    item **found = malloc((pl.n - n_walks + 1) * sizeof *found);
-    if (!found) {
-        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
-    } else {
-        for (size_t i = n_walks; i < pl.n; i++)
-            found[i - n_walks] = &pl.items[i];
-        /* Embedded containers are merged even after a problem in a registered section:
-         * what was found still holds. */
-        merge_searches(b, found, pl.n - n_walks);
-        free(found);
-    }
-    for (size_t i = 0; i < pl.n; i++)
-        release(&pl.items[i]);
-    free(pl.items);
+    free(order);
 #ifdef __GLIBC__
     /* What the helpers allocated was freed here, into their own arenas, where glibc keeps
      * it: hand those pages back, or each file's leftovers pile up under the next one's. */
