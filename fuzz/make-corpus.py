@@ -54,7 +54,7 @@ def seeds():
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("noshdr", name)))
     for name in ("app_ptxtext", "libptxtext.so"):
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("ptxtext", name)))
-    for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe"):
+    for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe", "kernels.lib"):
         put(os.path.join(CORPUS, "fuzz_pe"), name, fixture(os.path.join("pe", name)))
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("pe", name)))
     # Streams: the first byte says which method (bit 0: zstd) and the declared size.

@@ -12,6 +12,7 @@
 
 #include "bytes.h"
 #include "internal.h"
+#include "pe.h"
 
 #ifndef EM_CUDA
 #define EM_CUDA 190
@@ -337,6 +338,13 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 size_t before = sc->delivered;
                 sc->named = false;
                 rc = scan_object(sc, img, m, path, h->ar_name, (uint64_t)start, h->ar_size);
+                sc->named = named;
+                any |= sc->delivered != before;
+            } else if (fc_pe_sniff(img->data + start, h->ar_size) == FC_FORMAT_COFF) {
+                /* A Windows static library (.lib): COFF objects. */
+                size_t before = sc->delivered;
+                sc->named = false;
+                rc = fc_scan_pe(sc, img, path, h->ar_name, (uint64_t)start, h->ar_size, FC_FORMAT_COFF);
                 sc->named = named;
                 any |= sc->delivered != before;
             }

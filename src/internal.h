@@ -276,8 +276,10 @@ typedef struct fc_elf_sections {
 void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf,
                      const fc_elf_sections *seen);
 
-/* Scans a PE image or COFF object (pe.c); FORMAT is what fc_sniff said. */
-int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format format);
+/* Scans the PE image or COFF object at image position BASE (SIZE bytes; AR_MEMBER names it
+ * inside a static library, or NULL) (pe.c); FORMAT is what fc_sniff said. */
+int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
+               uint64_t size, fc_format format);
 /* Hands a finished object to the caller's callback and frees the builder. An object read
  * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);

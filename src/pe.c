@@ -299,14 +299,14 @@ static bool is_data_section(const fc_pe_section *s)
 
 /* Where the registration records of image PE say containers start in section SEC, whose
  * region is G (file offsets); the caller frees what it returns (NULL when fewer than two). */
-static uint64_t *registration_starts(const fc_image *img, const fc_pe *pe, const fc_pe_section *table,
-                                     const fc_pe_section *sec, fc_region *g)
+static uint64_t *registration_starts(const fc_image *img, uint64_t base, const fc_pe *pe,
+                                     const fc_pe_section *table, const fc_pe_section *sec, fc_region *g)
 {
     fc_wrapper *w;
     size_t n;
     /* 32-bit images hold 16-byte records (4-byte pointers); CUDA no longer builds them, and
      * the hints only speed the walk up, so they are not read there. */
-    if (!pe->pe32_plus || fc_wrappers_read(img, 0, table->offset, table->size, 0, &w, &n) != FC_OK)
+    if (!pe->pe32_plus || fc_wrappers_read(img, base, table->offset, table->size, 0, &w, &n) != FC_OK)
         return NULL;
     if (n < 2) { /* one record gives no place to split at */
         free(w);
@@ -323,22 +323,24 @@ static uint64_t *registration_starts(const fc_image *img, const fc_pe *pe, const
     return starts ? fc_region_set_starts(g, starts, k) : NULL;
 }
 
-int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format format)
+int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
+               uint64_t size, fc_format format)
 {
     fc_builder b;
     int rc;
-    if (!fc_builder_start(sc, &b, path, NULL, &rc))
+    if (!fc_builder_start(sc, &b, path, ar_member, &rc))
         return rc;
+    const uint8_t *data = img->data + base;
     b.obj.format = format;
-    b.obj.size = img->size;
-    b.obj.image = img->data;
+    b.obj.size = size;
+    b.obj.image = data;
     b.obj.image_reclaimable = img->own_mapping;
     fc_pe pe;
     char why[512];
     fc_region *fatbins = NULL, *regions = NULL;
     size_t n_fatbins = 0, n_regions = 0;
     uint64_t *starts = NULL;
-    fc_status st = fc_pe_parse(img->data, img->size, &pe, why, sizeof why);
+    fc_status st = fc_pe_parse(data, (size_t)size, &pe, why, sizeof why);
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;
@@ -368,8 +370,8 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_format
         }
     }
     if (table && registered != SIZE_MAX)
-        starts = registration_starts(img, &pe, table, registered_sec, &fatbins[registered]);
-    fc_decode_sections(sc, &b, img, 0, fatbins, n_fatbins, regions, n_regions);
+        starts = registration_starts(img, base, &pe, table, registered_sec, &fatbins[registered]);
+    fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
 done:
     free(starts);
     free(fatbins);

@@ -262,7 +262,7 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_ELF)
         return fc_scan_elf(sc, img, path);
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
-        return fc_scan_pe(sc, img, path, f);
+        return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
     if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
         return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {

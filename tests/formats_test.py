@@ -84,6 +84,18 @@ def coff_objects_with_long_section_names():
 
 
 @test
+def windows_static_library_of_coff_objects():
+    path = fx("pe/kernels.lib")
+    rc, out, err = run(path)
+    eq((rc, err), (0, NO_GPU))
+    eq(out, path + "(kernels.obj): 2 containers in .nv_fatbin\n" + PE_KINDS +
+       path + "(kernels_bigobj.obj): 2 containers in .nv_fatbin\n" + PE_KINDS)
+    doc = json.loads(run("--json", path)[1])
+    eq([(f["member"], f["format"], len(f["containers"])) for f in doc["files"]],
+       [("kernels.obj", "coff", 3), ("kernels_bigobj.obj", "coff", 3)])
+
+
+@test
 def pe32_image_written_without_a_linker():
     rc, out, err = run(fx("pe/pe32.exe"))
     eq((rc, err), (0, NO_GPU))
