@@ -55,6 +55,7 @@ static void load(void)
              bind(lib, "archive_read_next_header", &api.read_next_header) &&
              bind(lib, "archive_read_data", &api.read_data) &&
              bind(lib, "archive_filter_count", &api.filter_count) &&
+             bind(lib, "archive_format_name", &api.format_name) &&
              bind(lib, "archive_error_string", &api.error_string) &&
              bind(lib, "archive_set_error", &api.set_error) &&
              bind(lib, "archive_entry_pathname", &api.entry_pathname) &&

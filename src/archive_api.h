@@ -32,6 +32,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_read_next_header) *read_next_header;
     __typeof__(archive_read_data) *read_data;
     __typeof__(archive_filter_count) *filter_count;
+    __typeof__(archive_format_name) *format_name;
     __typeof__(archive_error_string) *error_string;
     __typeof__(archive_set_error) *set_error;
     __typeof__(archive_entry_pathname) *entry_pathname;

@@ -218,7 +218,24 @@ typedef struct level {
     const char *prefix;  /* what its members' names start with ("outer.tar!inner.tar"), or NULL */
     bool tree;           /* members are an installed tree (a .deb's data, an rpm): "./" dropped */
     bool deb;            /* the ar archive of a .deb */
+    bool streamed;       /* read as a stream: a member is skipped by decompressing it */
 } level;
+
+/* The zip compression methods whose decoders libarchive runs without a memory limit (LZMA,
+ * 14, and XZ, 95: liblzma with the dictionary the member asks for, up to 4 GiB), by the name
+ * libarchive gives the entry's format ("ZIP 6.3 (lzma)"); NULL for any other. */
+static const char *unbounded_zip_method(const fc_archive_api *la, struct archive *a)
+{
+    const char *f = la->format_name(a);
+    if (!f || strncmp(f, "ZIP", 3) != 0)
+        return NULL;
+    size_t n = strlen(f);
+    if (n >= 6 && strcmp(f + n - 6, "(lzma)") == 0)
+        return "LZMA (zip method 14)";
+    if (n >= 4 && strcmp(f + n - 4, "(xz)") == 0)
+        return "XZ (zip method 95)";
+    return NULL;
+}
 
 static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, const char *path, const char *prefix,
                        bool tree);
@@ -311,6 +328,16 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                 entry += 2;
         if (lv->deb && strcmp(entry, "debian-binary") == 0)
             continue;
+        const char *method = unbounded_zip_method(la, lv->a);
+        if (method) {
+            /* Read, it could take gigabytes; skipped in a stream, it is decompressed all the
+             * same, so the stream ends here. A file or memory is skipped over. */
+            rc = fc_report_error(sc, FC_ERR_LIMIT, lv->path, NULL, "member %s: compressed with %s, whose decoder "
+                                 "takes the memory the member asks for; not read%s", entry, method,
+                                 lv->streamed ? ", nor what follows it" : "");
+            fatal = lv->streamed;
+            continue;
+        }
         la_ssize_t got = la->read_data(lv->a, head, sizeof head);
         if (got < 0) {
             rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry, message(la, lv->a, msg, sizeof msg));
@@ -446,7 +473,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     } else {
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
-        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb};
+        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .streamed = in != NULL};
         rc = scan_entries(sc, &lv);
         if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer) {
             /* Named directly, read to the end: say that it holds no CUDA code rather than

@@ -346,6 +346,35 @@ def compression_inside_compression_is_refused():
 
 
 @test
+def zip_members_compressed_with_lzma_are_said_not_read():
+    # libarchive decodes LZMA and XZ zip members with the dictionary the member names, up to
+    # 4 GiB and no limit: a 76 KB zip naming a 1 GiB dictionary held 531 MiB for 512 MiB.
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("lib/libmulti.so"), open(fx("libmulti.so"), "rb").read(),
+                   compress_type=zipfile.ZIP_LZMA)
+        z.writestr(zipfile.ZipInfo("lib/librdc.a"), open(fx("librdc.a"), "rb").read(),
+                   compress_type=zipfile.ZIP_DEFLATED)
+    data = buf.getvalue()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "lzma.whl")
+        open(path, "wb").write(data)
+        rc, out, err, _ = run(path)
+        eq(rc, 3)
+        eq(err, "fatcheck: %s: member lib/libmulti.so: compressed with LZMA (zip method 14), whose decoder takes the "
+                "memory the member asks for; not read\n" % path)
+        eq([l for l in out.splitlines() if not l.startswith(" ")],
+           ["%s!lib/librdc.a(rdc_main.o): 1 container in __nv_relfatbin" % path,
+            "%s!lib/librdc.a(rdc_dev.o): 1 container in __nv_relfatbin" % path])
+        # From a pipe, skipping the member would decompress it: the package ends there.
+        rc, out, err, _ = run("-", data=data)
+        eq((rc, out), (3, ""))
+        eq(err, "fatcheck: (standard input): member lib/libmulti.so: compressed with LZMA (zip method 14), whose "
+                "decoder takes the memory the member asks for; not read, nor what follows it\n")
+
+
+@test
 def libarchive_messages_lose_their_newline():
     # A zip whose local header understates the member's size: libarchive's message for it
     # ends in a newline.
