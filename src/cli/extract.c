@@ -205,7 +205,7 @@ static int write_file(extractor *x, const char *name, const void *data, size_t l
         if (errno == EEXIST && !x->force)
             fprintf(x->err, "fatcheck: %s/%s: exists; not overwritten (--force overwrites)\n", dir, name);
         else
-            fprintf(x->err, "fatcheck: %s/%s: cannot create: %s\n", dir, target, strerror(errno));
+            fprintf(x->err, "fatcheck: %s/%s: cannot create: %s\n", dir, name, strerror(errno));
         return -1;
     }
     int failed = write_all(fd, data, len);
