@@ -40,7 +40,7 @@ def entries(fatbin):
 
 
 def seeds():
-    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe", "fuzz_escape"):
+    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe", "fuzz_escape", "fuzz_stream"):
         shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
     for name in ("ptx_only.fatbin", "ptx_and_cubin.fatbin", "compress_size.fatbin", "compress_speed.fatbin",
                  "debug.fatbin", "variants.fatbin"):
@@ -57,6 +57,13 @@ def seeds():
     for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe", "kernels.lib"):
         put(os.path.join(CORPUS, "fuzz_pe"), name, fixture(os.path.join("pe", name)))
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("pe", name)))
+    # Standard input: every kind of package, and binaries held whole.
+    for name in ("libs.tar.gz", "libs.tar.xz", "libs.tar.bz2", "libs.tar.zst", "demo-1.0-0.conda",
+                 "demo-cuda_1.0_amd64.deb", "demo-cuda-zst_1.0_amd64.deb", "demo-cuda-1.0-1.x86_64.rpm",
+                 "demo-cuda-zst-1.0-1.x86_64.rpm"):
+        put(os.path.join(CORPUS, "fuzz_stream"), name, fixture(os.path.join("packages", name)))
+    for name in ("libmulti.so", "ptx_only.fatbin", "kernels.ptx", "librdc.a"):
+        put(os.path.join(CORPUS, "fuzz_stream"), name, fixture(name))
     # Streams: the first byte says which method (bit 0: zstd) and the declared size.
     for name in ("compress_size.fatbin", "compress_speed.fatbin"):
         data = fixture(name)

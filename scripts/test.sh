@@ -44,7 +44,7 @@ if command -v clang >/dev/null 2>&1; then
     if [ -d build-fuzz-ci ] || CC=clang meson setup build-fuzz-ci -Dfuzzing=true -Db_sanitize=address,undefined \
             -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null 2>&1; then
         if ninja -C build-fuzz-ci >/dev/null 2>&1; then
-            for t in fuzz_fatbin fuzz_scan fuzz_decompress fuzz_text fuzz_pe fuzz_escape; do
+            for t in fuzz_fatbin fuzz_scan fuzz_decompress fuzz_text fuzz_pe fuzz_escape fuzz_stream; do
                 rm -rf build-fuzz-ci/fuzz-work
                 out=$(sh fuzz/run.sh "$t" "$seconds" build-fuzz-ci)
                 if grep -q "SUMMARY\|ERROR" "build-fuzz-ci/fuzz-work/$t.log"; then

@@ -317,11 +317,13 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     size_t members = 0;
     bool fatal = false;
     while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
-        const char *entry = la->entry_pathname(e);
         /* Directories, links and devices hold no bytes; a hard link's target is read where
          * it is stored. */
-        if (la->entry_filetype(e) != AE_IFREG || !entry)
+        if (la->entry_filetype(e) != AE_IFREG)
             continue;
+        const char *entry = la->entry_pathname(e);
+        if (!entry || !*entry)
+            entry = "(a member without a name)";
         members++;
         if (lv->tree)
             while (entry[0] == '.' && entry[1] == '/')

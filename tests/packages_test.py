@@ -375,6 +375,14 @@ def zip_members_compressed_with_lzma_are_said_not_read():
 
 
 @test
+def a_member_without_a_name_is_read_and_named_so():
+    data = tar_bytes([("", open(fx("ptx_only.fatbin"), "rb").read())])
+    rc, out, err, _ = run("-", data=data)
+    eq((rc, err), (0, ""))
+    eq(out.splitlines()[0], STDIN + "!(a member without a name): 1 container (bare fat binary)")
+
+
+@test
 def libarchive_messages_lose_their_newline():
     # A zip whose local header understates the member's size: libarchive's message for it
     # ends in a newline.
