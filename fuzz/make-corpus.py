@@ -204,6 +204,23 @@ def pe_broken():
     put(BROKEN, "coff-truncated.obj", obj[:len(obj) // 2])
 
 
+ODD = os.path.join(os.path.dirname(HERE), "tests", "odd")
+
+
+def odd():
+    """Odd ELF files and archives (tests/odd/make.py, issue 17 item 8): those that are
+    damaged into the broken corpus, the rest (compressed sections, BSD and long member names)
+    into fuzz_scan's seeds, where mutations reach the new decoding."""
+    damaged = ("libmulti.twice.so", "libmulti.class32.so", "libmulti.data-be.so", "libmulti.machine190.so",
+               "bigendian.so", "longname-bad.a", "longnames-open.a", "longname-past.a")
+    for name in damaged:
+        put(BROKEN, "odd-" + name, open(os.path.join(ODD, name), "rb").read())
+    for name in ("libmulti.zlib.so", "libmulti.zstd.so", "libmulti.znv.so", "bsd.a", "longnames.a",
+                 "longnames-msvc.a", "libmulti.twice.so", "longname-bad.a"):
+        put(os.path.join(CORPUS, "fuzz_scan"), name, open(os.path.join(ODD, name), "rb").read())
+
+
 if __name__ == "__main__":
     seeds()
     broken()
+    odd()

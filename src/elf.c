@@ -7,10 +7,14 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ar_name.h"
 #include "bytes.h"
+#include "elf_compressed.h"
+#include "elf_header.h"
 #include "internal.h"
 #include "pe.h"
 
@@ -78,16 +82,14 @@ static fc_variant cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
     return FC_VARIANT_NONE;
 }
 
-static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data,
+static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint32_t arch, const uint8_t *data,
                               uint64_t size)
 {
     fc_entry e;
     memset(&e, 0, sizeof e);
     e.kind = FC_IMAGE_CUBIN;
     e.raw_kind = 2;
-    /* ABI version 8 (CUDA 13) keeps the SM in bits 8-15 of e_flags; earlier ABIs in the
-     * low byte. Checked on nvcc 13.0 cubins from sm_75 to sm_121. */
-    e.arch = eh->e_ident[EI_ABIVERSION] >= 8 ? (eh->e_flags >> 8) & 0xff : eh->e_flags & 0xff;
+    e.arch = arch;
     e.payload_size = e.stored_size = e.uncompressed_size = size;
     size_t shstrndx;
     if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
@@ -199,6 +201,18 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     Elf_Scn *dynamic = NULL;          /* the dynamic section, for the libraries it needs */
     size_t registered = SIZE_MAX;     /* .nv_fatbin's index in fatbins */
     uint64_t registered_addr = 0, *starts = NULL;
+    char why[300], odd[300] = ""; /* odd: said after decoding, unless decoding found worse */
+    Elf_Scn **compressed = NULL;      /* registered sections stored compressed (elf_compressed.h) */
+    size_t n_compressed = 0;
+    if (fc_elf_header_problem(data, size, why, sizeof why)) {
+        fc_builder_fail(&b, FC_ERR_FORMAT, "%s", why);
+        goto deliver;
+    }
+    if (data[EI_DATA] != ELFDATA2LSB) { /* a consistent big-endian header */
+        fc_builder_fail(&b, FC_ERR_UNSUPPORTED,
+                        "a big-endian ELF file: not searched (CUDA code is built only for little-endian hosts)");
+        goto deliver;
+    }
     if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
         fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
         goto deliver;
@@ -210,14 +224,13 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                         (unsigned long long)eh.e_shoff, (unsigned long long)entries);
         goto deliver;
     }
-    if (eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-        fc_builder_fail(&b, FC_ERR_UNSUPPORTED, "big-endian ELF cannot hold CUDA code");
-        goto deliver;
-    }
+    uint32_t arch;
     if (eh.e_machine == EM_CUDA) {
-        b.obj.format = FC_FORMAT_CUBIN;
-        decode_cubin(&b, elf, &eh, data, size);
-        goto deliver;
+        if (fc_elf_cubin_header(&eh, &arch, odd, sizeof odd)) {
+            b.obj.format = FC_FORMAT_CUBIN;
+            decode_cubin(&b, elf, &eh, arch, data, size);
+            goto deliver;
+        }
     }
     b.obj.format = FC_FORMAT_ELF;
     /* Data sections can be tens of thousands (-fdata-sections): the lists grow as sections
@@ -241,6 +254,21 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
         if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
             table = sh;
+        if (fc_elf_compressed_fatbin(name, &sh) && fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
+            Elf_Scn **more = realloc(compressed, (n_compressed + 1) * sizeof *compressed);
+            if (!more) {
+                fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+                goto deliver;
+            }
+            compressed = more;
+            compressed[n_compressed++] = scn;
+            /* Said first: nothing else about the file matters as much. */
+            fc_builder_fail(&b, FC_ERR_FORMAT,
+                            "section %s is stored compressed: the CUDA runtime reads it as it lies and cannot load it; "
+                            "what it holds is listed apart, decompressed",
+                            name);
+            continue;
+        }
         bool fatbin = is_fatbin_section(name);
         bool data_section = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
                             sh.sh_size >= EMBEDDED_MIN_SECTION && !is_structured_section(name);
@@ -277,12 +305,23 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.n_registered = n_fatbins;
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
     fc_elf_read_needs(&b, elf, &eh, data, size);
+    if (*odd)
+        fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);
 
 deliver:
     free(regions);
     free(fatbins);
     free(starts);
-    return fc_deliver(sc, &b);
+    rc = fc_deliver(sc, &b);
+    for (size_t i = 0; i < n_compressed && rc == 0; i++) {
+        GElf_Shdr sh;
+        const char *name = gelf_getshdr(compressed[i], &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+        if (name) /* checked to lie in the file when found */
+            rc = fc_elf_scan_compressed(sc, data + sh.sh_offset, sh.sh_size, gelf_getclass(elf) == ELFCLASS64,
+                                        !(sh.sh_flags & SHF_COMPRESSED), name, path, member);
+    }
+    free(compressed);
+    return rc;
 }
 
 static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const char *path)
@@ -296,12 +335,26 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
      * one); a member cut short is caught by the bounds check below. */
     uint64_t next = 8; /* where the next member header should start: after "!<arch>\n" */
     uint64_t released = 0;
+    const uint8_t *names = NULL; /* the long-name table ("//"), once seen */
+    uint64_t names_size = 0;
+    char name[4096], why[600], first_bad[700] = "";
+    size_t n_bad = 0; /* members whose names lead nowhere: said once, when the walk is done */
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
             int err = elf_errno();
-            if (err)
+            uint64_t skip;
+            /* libelf stops at a long-name reference past its table: say which. */
+            if (err && next + FC_AR_HEADER <= img->size && img->data[next] == '/' &&
+                fc_ar_member_name(img->data + next, img->data + next + FC_AR_HEADER, 0, names, names_size, name,
+                                  sizeof name, &skip, why, sizeof why) == FC_AR_NAME_BAD) {
+                rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member at offset 0x%llx: %s; the rest of the "
+                                     "archive could not be read", (unsigned long long)next, why);
+                next = img->size; /* said already */
+            } else if (err) {
                 rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "bad archive: %s", elf_errmsg(err));
+                next = img->size;
+            }
             break;
         }
         Elf_Arhdr *h = elf_getarhdr(m);
@@ -322,32 +375,45 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 break;
             }
         }
-        /* libelf hands out the symbol table ("/") and long-name table ("//") too. */
-        if (h && h->ar_name && h->ar_name[0] == '/') { /* symbol or name table: skip over it */
-            off_t start = elf_getbase(m);
-            if (start >= 0 && fc_range_ok((uint64_t)start, h->ar_size, img->size))
-                next = (uint64_t)start + h->ar_size + ((uint64_t)start + h->ar_size) % 2;
+        /* Its name as the header writes it (ar_name.h): libelf's is wrong for some. libelf
+         * hands out the symbol table ("/") and the long-name table ("//") too. */
+        off_t start = elf_getbase(m);
+        bool inside = h && hdr_at >= 8 && start >= 0 && fc_range_ok((uint64_t)start, h->ar_size, img->size);
+        uint64_t skip = 0;
+        fc_ar_name_kind kind = inside ? fc_ar_member_name(img->data + hdr_at, img->data + start, h->ar_size, names,
+                                                          names_size, name, sizeof name, &skip, why, sizeof why)
+                                      : FC_AR_NAME_PLAIN;
+        if (inside)
+            next = (uint64_t)start + h->ar_size + ((uint64_t)start + h->ar_size) % 2;
+        if (kind == FC_AR_NAME_TABLE && strcmp(name, "//") == 0) {
+            names = img->data + start;
+            names_size = h->ar_size;
         }
-        if (h && h->ar_name && h->ar_name[0] != '/') {
-            off_t start = elf_getbase(m);
-            if (start >= 0 && fc_range_ok((uint64_t)start, h->ar_size, img->size))
-                next = (uint64_t)start + h->ar_size + ((uint64_t)start + h->ar_size) % 2;
-            if (start < 0 || !fc_range_ok((uint64_t)start, h->ar_size, img->size)) {
-                rc = fc_report_error(sc, FC_ERR_FORMAT, path, h->ar_name, "member runs past the end of the archive");
-            } else if (elf_kind(m) == ELF_K_ELF) {
+        if (kind == FC_AR_NAME_BAD && !n_bad++) /* the member is read under what its header says */
+            snprintf(first_bad, sizeof first_bad, "member at offset 0x%llx: %s", (unsigned long long)hdr_at, why);
+        if (rc == 0 && h && h->ar_name && h->ar_name[0] != '/' && !inside) {
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, h->ar_name, "member runs past the end of the archive");
+        } else if (rc == 0 && inside && kind != FC_AR_NAME_TABLE) {
+            /* A BSD name leads the member's data, where libelf looks for the ELF header:
+             * the ELF file after it is read on its own. */
+            Elf *own = kind == FC_AR_NAME_BSD ? elf_memory((char *)img->data + start + skip, h->ar_size - skip) : NULL;
+            Elf *e = own ? own : m;
+            if (elf_kind(e) == ELF_K_ELF && (kind != FC_AR_NAME_BSD || own)) {
                 size_t before = sc->delivered;
                 sc->named = false;
-                rc = scan_object(sc, img, m, path, h->ar_name, (uint64_t)start, h->ar_size);
+                rc = scan_object(sc, img, e, path, name, (uint64_t)start + skip, h->ar_size - skip);
                 sc->named = named;
                 any |= sc->delivered != before;
-            } else if (fc_pe_sniff(img->data + start, h->ar_size) == FC_FORMAT_COFF) {
+            } else if (fc_pe_sniff(img->data + start + skip, h->ar_size - skip) == FC_FORMAT_COFF) {
                 /* A Windows static library (.lib): COFF objects. */
                 size_t before = sc->delivered;
                 sc->named = false;
-                rc = fc_scan_pe(sc, img, path, h->ar_name, (uint64_t)start, h->ar_size, FC_FORMAT_COFF);
+                rc = fc_scan_pe(sc, img, path, name, (uint64_t)start + skip, h->ar_size - skip, FC_FORMAT_COFF);
                 sc->named = named;
                 any |= sc->delivered != before;
             }
+            if (own)
+                elf_end(own);
         }
         /* libelf reads each member's headers through the mapping: drop the pages behind
          * the walk now and then, not member by member (members share pages, and each
@@ -361,9 +427,20 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         elf_errno();
     }
     fc_image_release(img, released, img->size - released);
+    if (rc == 0 && n_bad)
+        rc = n_bad == 1 ? fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "%s", first_bad)
+                        : fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "%s; and %zu more members' names lead nowhere",
+                                          first_bad, n_bad - 1);
     /* Members libelf could not read end the walk without an error: what is left unread is
-     * the damage. */
-    if (rc == 0 && next + 1 < img->size)
+     * the damage. A long-name reference libelf could not follow is one such. */
+    uint64_t skip;
+    if (rc == 0 && next + FC_AR_HEADER <= img->size && img->data[next] == '/' &&
+        fc_ar_member_name(img->data + next, img->data + next + FC_AR_HEADER, 0, names, names_size, name, sizeof name,
+                          &skip, why, sizeof why) == FC_AR_NAME_BAD)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                             "member at offset 0x%llx: %s; the rest of the archive (%llu bytes) could not be read",
+                             (unsigned long long)next, why, (unsigned long long)(img->size - next));
+    else if (rc == 0 && next + 1 < img->size)
         rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
                              "damaged archive: no readable member at offset 0x%llx (%llu bytes left)",
                              (unsigned long long)next, (unsigned long long)(img->size - next));
@@ -401,9 +478,15 @@ int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
     case ELF_K_ELF:
         rc = scan_object(sc, img, elf, path, NULL, 0, img->size);
         break;
-    default:
-        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable ELF file or archive");
+    default: {
+        /* libelf takes no file whose class or byte order is out of range: say which. */
+        if (img->size >= 4 && memcmp(img->data, "\177ELF", 4) == 0 &&
+            fc_elf_header_problem(img->data, img->size, why, sizeof why))
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "%s", why);
+        else
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable ELF file or archive");
         break;
+    }
     }
     elf_end(elf);
     return rc;

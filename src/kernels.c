@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bytes.h"
+#include "elf_header.h"
 #include "internal.h"
 #include "pool.h"
 
@@ -172,7 +173,10 @@ static void index_free(name_index *x)
 
 static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t size)
 {
-    if (size < 64 || memcmp(img, "\177ELF", 4) != 0)
+    char why[300];
+    /* A damaged class or byte-order byte would have libelf read another layout, and find
+     * no symbols: an empty list, not an error. */
+    if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || fc_elf_header_problem(img, size, why, sizeof why))
         return FC_ERR_FORMAT;
     fc_libelf_init();
     Elf *elf = elf_memory((char *)img, size);

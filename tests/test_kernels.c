@@ -145,6 +145,15 @@ int main(void)
        "an entry whose cubin says another architecture is flagged");
     fc_kernel_list_free(l);
 
+    /* A cubin whose class byte is flipped reads, through libelf, as a 32-bit file with no
+     * symbols: an empty list, not an error, before the header was checked. */
+    e = o->containers[0].entries[1];
+    unsigned char saved = buf[e.payload_offset + 4];
+    buf[e.payload_offset + 4] = 1; /* EI_CLASS: ELFCLASS32 on a 64-bit header */
+    l = NULL;
+    ok(fc_entry_kernels(o, &e, NULL, &l) == FC_ERR_FORMAT && !l, "a cubin whose EI_CLASS is flipped is not read");
+    buf[e.payload_offset + 4] = saved;
+
     /* Every entry at once, on threads. */
     fc_kernel_list **lists;
     fc_status *status;

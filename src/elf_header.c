@@ -1,0 +1,90 @@
+/* elf_header.c - what an ELF header claims, checked against itself (elf_header.h). */
+#include <stdio.h>
+
+#include "elf_header.h"
+
+#ifndef EM_CUDA
+#define EM_CUDA 190
+#endif
+
+/* The OS/ABI values CUDA toolchains write in cubins: 51 and 41 (LLVM's ELFOSABI_CUDA and
+ * ELFOSABI_CUDA_V2), and 65, which ptxas 13 writes (every cubin of CUDA 13.0's libraries). */
+static bool cuda_osabi(unsigned v)
+{
+    return v == 51 || v == 41 || v == 65;
+}
+
+static unsigned read16(const uint8_t *p, bool big)
+{
+    return big ? (unsigned)p[0] << 8 | p[1] : (unsigned)p[1] << 8 | p[0];
+}
+
+/* Where each layout keeps e_ehsize, and the value it must hold there. */
+#define EHSIZE_AT_32 40u
+#define EHSIZE_AT_64 52u
+#define EHDR_32 52u
+#define EHDR_64 64u
+
+bool fc_elf_header_problem(const uint8_t *p, uint64_t size, char *why, size_t why_size)
+{
+    if (size < EI_NIDENT) {
+        snprintf(why, why_size, "%llu bytes are too few for an ELF header", (unsigned long long)size);
+        return true;
+    }
+    unsigned cls = p[EI_CLASS], data = p[EI_DATA];
+    if (cls != ELFCLASS32 && cls != ELFCLASS64) {
+        snprintf(why, why_size, "the ELF header's class (EI_CLASS) is %u: neither 32-bit (1) nor 64-bit (2)", cls);
+        return true;
+    }
+    if (data != ELFDATA2LSB && data != ELFDATA2MSB) {
+        snprintf(why, why_size,
+                 "the ELF header's byte order (EI_DATA) is %u: neither little-endian (1) nor big-endian (2)", data);
+        return true;
+    }
+    bool is64 = cls == ELFCLASS64, big = data == ELFDATA2MSB;
+    unsigned want = is64 ? EHDR_64 : EHDR_32, at = is64 ? EHSIZE_AT_64 : EHSIZE_AT_32;
+    if (size < want) {
+        snprintf(why, why_size, "%llu bytes are too few for a %d-bit ELF header", (unsigned long long)size,
+                 is64 ? 64 : 32);
+        return true;
+    }
+    unsigned got = read16(p + at, big);
+    if (got == want)
+        return false;
+    unsigned other_want = is64 ? EHDR_32 : EHDR_64, other_at = is64 ? EHSIZE_AT_32 : EHSIZE_AT_64;
+    if (size >= other_want && read16(p + other_at, big) == other_want)
+        snprintf(why, why_size,
+                 "the ELF header says %d-bit (EI_CLASS %u), but is laid out as a %d-bit one: its class byte is "
+                 "damaged",
+                 is64 ? 64 : 32, cls, is64 ? 32 : 64);
+    else if (read16(p + at, !big) == want)
+        snprintf(why, why_size,
+                 "the ELF header says %s-endian (EI_DATA %u), but its fields are %s-endian: its byte-order byte "
+                 "is damaged",
+                 big ? "big" : "little", data, big ? "little" : "big");
+    else /* an odd size field, and no other layout explains it: left to libelf */
+        return false;
+    return true;
+}
+
+bool fc_elf_cubin_header(const GElf_Ehdr *eh, uint32_t *arch, char *why, size_t why_size)
+{
+    unsigned osabi = eh->e_ident[EI_OSABI], abi = eh->e_ident[EI_ABIVERSION];
+    /* ABI version 8 (CUDA 13) keeps the SM in bits 8-15 of e_flags; earlier ABIs in the
+     * low byte. Checked on nvcc 13.0 cubins from sm_75 to sm_121. */
+    *arch = abi >= 8 ? (eh->e_flags >> 8) & 0xff : eh->e_flags & 0xff;
+    if (!cuda_osabi(osabi)) {
+        const char *os = osabi == ELFOSABI_SYSV ? " (System V)" : osabi == ELFOSABI_GNU ? " (GNU/Linux)" : "";
+        snprintf(why, why_size,
+                 "e_machine is 190 (EM_CUDA), but OS/ABI %u%s is no CUDA toolchain's (51, 41 or 65): not a cubin "
+                 "but a host ELF file marked as one; searched as a host file",
+                 osabi, os);
+        return false;
+    }
+    if (*arch == 0) {
+        snprintf(why, why_size, "a cubin whose e_flags (0x%llx) name no SM architecture",
+                 (unsigned long long)eh->e_flags);
+        return false;
+    }
+    return true;
+}

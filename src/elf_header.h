@@ -1,0 +1,24 @@
+/* elf_header.h - what an ELF header claims, checked against itself before libelf is trusted
+ * with it. */
+#ifndef FC_ELF_HEADER_H
+#define FC_ELF_HEADER_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* True when the ELF header at P (SIZE bytes available) cannot be read as it says, with WHY
+ * the true reason: EI_CLASS or EI_DATA out of range, or flipped (a 64-bit header marked
+ * 32-bit reads as a 32-bit one with no sections at all; a little-endian one marked
+ * big-endian, as a section table past the end of the file). Told by the header's own size
+ * field (e_ehsize), which each layout keeps in a different place: one that is wrong in
+ * every layout (zeros) is left to libelf. */
+bool fc_elf_header_problem(const uint8_t *p, uint64_t size, char *why, size_t why_size);
+
+/* For a header with e_machine EM_CUDA (190): true when it is a cubin's, an OS/ABI a CUDA
+ * toolchain writes and an SM in e_flags, with *ARCH that SM; false with WHY saying what the
+ * file is instead (a host ELF file that claims EM_CUDA is not one "sm_0" image). */
+bool fc_elf_cubin_header(const GElf_Ehdr *eh, uint32_t *arch, char *why, size_t why_size);
+
+#endif
