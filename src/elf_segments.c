@@ -21,6 +21,7 @@
 #define PT_LOAD_MAX 64u            /* program headers of type PT_LOAD kept */
 #define ZERO_PADDING_MAX 4096u     /* zero bytes skipped between containers of one run */
 #define RELA_SIZE 24u
+#define DYNAMIC_MAX (64u << 10)   /* bytes of PT_DYNAMIC read at most (4,096 entries) */
 
 typedef struct segment {
     uint64_t vaddr, offset, filesz; /* object offsets, FILESZ clipped to the object */
@@ -66,19 +67,20 @@ static bool read_program_headers(Elf *elf, view *v)
             v->loads[v->n_loads++] = (segment){ph.p_vaddr, ph.p_offset, filesz};
         else if (ph.p_type == PT_DYNAMIC) {
             v->dynamic_off = ph.p_offset;
-            v->dynamic_size = filesz;
+            v->dynamic_size = filesz < DYNAMIC_MAX ? filesz : DYNAMIC_MAX;
         }
     }
     return v->n_loads > 0;
 }
 
-/* Bytes [OFF, OFF + LEN) of the object, read whole into a new buffer; NULL on failure. */
+/* Bytes [OFF, OFF + LEN) of the object (LEN at most DYNAMIC_MAX), copied into a new buffer;
+ * NULL on failure. */
 static uint8_t *read_range(const view *v, uint64_t off, uint64_t len)
 {
     uint8_t *p = malloc(len ? (size_t)len : 1);
     fc_reader r;
     size_t got;
-    if (!p || !fc_image_reader(v->img, v->base, off, off + len, (size_t)len < FC_READER_MIN_CAP ? FC_READER_MIN_CAP : (size_t)len, &r)) {
+    if (!p || !fc_image_reader(v->img, v->base, off, off + len, FC_READER_MIN_CAP, &r)) {
         free(p);
         return NULL;
     }
@@ -338,7 +340,8 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
     fc_wrapper *w = NULL;
     size_t n = 0, cap = 0;
     if (seen->records_size) {
-        if (fc_wrappers_read(img, base, seen->records_offset, seen->records_size, seen->records_addr, &w, &n) != FC_OK)
+        if (fc_wrappers_read(img, base, seen->records_offset, seen->records_size, seen->records_addr, &w, &n) !=
+            FC_OK)
             return;
         cap = n;
     } else {
