@@ -348,6 +348,10 @@ typedef enum fc_load_result {
                                     function"); see fc_refine_load */
     FC_LOAD_LINK_INPUT,          /* no driver result: a link input (fc_predict_link says what a
                                     device linker takes from it) */
+    FC_LOAD_RELOCATABLE,         /* relocatable code registered as a module (PTX stored with
+                                    --compile-only in .nv_fatbin): the driver fails its functions at
+                                    first use, CUDA_ERROR_INVALID_IMAGE (200) or CUDA_ERROR_NOT_FOUND
+                                    (500); eagerly loaded, the load itself */
 } fc_load_result;
 
 typedef enum fc_load_via {

@@ -197,10 +197,19 @@ static bool cubin_is_relocatable(const fc_object *obj, const fc_entry *e)
 
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
 {
-    if (c->role != FC_ROLE_MODULE || fc_origin_registered(c->origin) || l.entry < 0 || !obj->image ||
-        (size_t)l.entry >= c->n_entries)
+    if (c->role != FC_ROLE_MODULE || l.entry < 0 || (size_t)l.entry >= c->n_entries)
         return l;
     const fc_entry *e = &c->entries[l.entry];
+    /* Registered code was linked when the program was built; PTX compiled to be linked in it
+     * (--compile-only) is relocatable code the runtime loads as a module anyway, and its
+     * functions fail at first use (tests/oracle: printf.rdc.compute_80.fatbin, lazy and eager). */
+    if (fc_origin_registered(c->origin)) {
+        if (l.result == FC_LOAD_SUCCESS && fc_entry_compiled_relocatable(e))
+            l.result = FC_LOAD_RELOCATABLE;
+        return l;
+    }
+    if (!obj->image)
+        return l;
     if (e->obfuscated)
         return l;
     if (e->kind == FC_IMAGE_PTX && l.result == FC_LOAD_SUCCESS && !fc_entry_compiled_relocatable(e)) {

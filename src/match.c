@@ -137,6 +137,10 @@ fc_role fc_container_role(const fc_container *c)
     /* __nv_relfatbin, and its 8-character PE/COFF name */
     if (c->section && (strcmp(c->section, "__nv_relfatbin") == 0 || strcmp(c->section, "__nv_rel") == 0))
         return FC_ROLE_LINK_INPUT;
+    /* What the runtime registers is loaded as a module, whatever it holds: relocatable code
+     * there fails (fc_refine_load), it is not excused as a link input. */
+    if (fc_origin_registered(c->origin))
+        return c->role;
     for (size_t i = 0; i < c->n_entries; i++)
         if (fc_entry_compiled_relocatable(&c->entries[i]))
             return FC_ROLE_LINK_INPUT;
@@ -168,6 +172,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_JIT_DISABLED: return "CUDA_ERROR_JIT_COMPILATION_DISABLED";
     case FC_LOAD_INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
     case FC_LOAD_LINK_INPUT: return "LINK_INPUT";
+    case FC_LOAD_RELOCATABLE: return "RELOCATABLE_MODULE";
     }
     return "unknown";
 }

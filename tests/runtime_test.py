@@ -207,6 +207,24 @@ def advice_that_can_be_followed():
         assert "TORCH_CUDA_ARCH_LIST=\"7.0" not in out.split("to build native code")[0], out
 
 
+@test
+def relocatable_code_the_runtime_registers_fails():
+    # Registered code is a module whatever it holds: -rdc PTX put in .nv_fatbin is not excused
+    # as a link input (the driver fails its functions: tests/oracle printf.rdc.compute_80.fatbin).
+    oracle = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle", "images")
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = os.path.join(tmp, "librelocatable.so")
+        subprocess.run(["objcopy", "--remove-section", ".nv_fatbin", "--add-section",
+                        ".nv_fatbin=" + os.path.join(oracle, "printf.rdc.compute_80.fatbin"),
+                        "--set-section-flags", ".nv_fatbin=alloc,readonly,data",
+                        os.path.join(FIXTURES, "libmulti.so"), lib], check=True, capture_output=True)
+        rc, out, err = run("--json", "--gpu", "9.0", "--driver", "13.0", lib)
+        f = json.loads(out)["files"][0]
+        eq((rc, f["containers"][0]["role"], f["containers"][0]["loads"][0]["result"]),
+           (1, "module", "RELOCATABLE_MODULE"))
+        eq((f["verdicts"][0]["status"], f["verdicts"][0]["relocatable"]), ("none", 1))
+
+
 def main():
     failed = 0
     for i, fn in enumerate(results, 1):

@@ -33,6 +33,7 @@ static void count_load(verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_UNSUPPORTED_PTX: v->unsupported_ptx++; break;
     case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
     case FC_LOAD_INVALID_PTX: v->invalid_ptx++; break;
+    case FC_LOAD_RELOCATABLE: v->relocatable++; break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     }
 }
@@ -70,6 +71,7 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_UNSUPPORTED_PTX: return code == 222;
     case FC_LOAD_JIT_DISABLED: return code == 223;
     case FC_LOAD_INVALID_PTX: return code == 218;
+    case FC_LOAD_RELOCATABLE: return code == 200 || code == 500;
     case FC_LOAD_LINK_INPUT: break;
     }
     return false;

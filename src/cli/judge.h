@@ -49,6 +49,7 @@ typedef struct verdict {
     size_t modules;      /* containers the driver would be asked to load */
     size_t native, compatible, jit;
     size_t no_binary, unsupported_ptx, jit_disabled, invalid_ptx;
+    size_t relocatable;  /* relocatable code registered as a module: fails at first use */
     size_t link_inputs;  /* relocatable code a device linker takes in (counted beside modules) */
     size_t linkable;     /* of them, those with an image the linker can use for the target */
     size_t linked_via[4]; /* linkable ones by what the linker takes: indexed by fc_link_via */

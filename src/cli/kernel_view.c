@@ -143,6 +143,7 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
         fc_load l = j->loads[c * nt + t];
         bool fails = l.result == FC_LOAD_NO_BINARY || l.result == FC_LOAD_UNSUPPORTED_PTX ||
                      l.result == FC_LOAD_JIT_DISABLED || l.result == FC_LOAD_INVALID_PTX ||
+                     l.result == FC_LOAD_RELOCATABLE ||
                      (l.result == FC_LOAD_LINK_INPUT && j->links[c * nt + t].via == FC_LINK_VIA_NONE);
         if (!container_registered(ct) || !fails || j->unused[c])
             continue;

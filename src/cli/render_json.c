@@ -150,9 +150,10 @@ static void json_verdicts(jw *out, const judgement *j)
         jw_printf(out,
                 ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
                 "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"invalid_ptx\":%zu,"
-                "\"link_inputs\":%zu,\"linkable\":%zu,\"unused_link_inputs\":%zu",
+                "\"relocatable\":%zu,\"link_inputs\":%zu,\"linkable\":%zu,\"unused_link_inputs\":%zu",
                 v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
-                v->unsupported_ptx, v->jit_disabled, v->invalid_ptx, v->link_inputs, v->linkable, v->left_out);
+                v->unsupported_ptx, v->jit_disabled, v->invalid_ptx, v->relocatable, v->link_inputs, v->linkable,
+                v->left_out);
         if (!j->runtime.cuda || !cfg->targets[t].driver_cuda)
             jw_puts(out, ",\"runtime_starts\":null");
         else

@@ -42,6 +42,10 @@ static void print_failures(FILE *out, const verdict *v, unsigned cc)
         fprintf(out, "%sPTX that calls functions it does not define", sep);
         sep = "; ";
     }
+    if (v->relocatable) {
+        fprintf(out, "%srelocatable code (-rdc) registered as a module", sep);
+        sep = "; ";
+    }
     if (v->link_inputs > v->linkable)
         fprintf(out, "%sno image the device linker can use for sm_%u", sep, cc);
 }
@@ -360,10 +364,12 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                 fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
                 print_failures(out, v, tg->cc);
                 fprintf(out, "): every kernel launch fails with \"%s\"\n",
-                        v->unsupported_ptx && !v->no_binary && !v->invalid_ptx
+                        v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
                             ? "the provided PTX was compiled with an unsupported toolchain."
-                        : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx
+                        : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
                             ? "a PTX JIT compilation failed"
+                        : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx
+                            ? "device kernel image is invalid\" or \"named symbol not found"
                             : "no kernel image is available for execution on the device");
                 break;
             case VERDICT_NO_CODE:
