@@ -85,6 +85,7 @@ if command -v clang >/dev/null 2>&1; then
             fi
         }
         check "test_sections" "0" build-tsan/tests/test_sections
+        check "test_pe (a .nv_fatb split at its records)" "0" build-tsan/tests/test_pe
         check "fixtures, kernel view, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 --kernels fixtures
         check "packages, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures/packages
         if [ -e /usr/local/cuda/lib64/libcublasLt.so.13 ]; then
