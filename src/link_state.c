@@ -13,6 +13,7 @@
  */
 #include <gelf.h>
 #include <libelf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,54 +82,173 @@ static bool is_ident(uint8_t c)
            c == '$' || c == '%' || c == '.';
 }
 
-static size_t skip_space(const uint8_t *t, size_t i, size_t n)
+/* What a reading of PTX text tells about loading it (checked with ptxas 13.0 here, and the
+ * driver's JIT on tests/oracle's images). */
+typedef struct ptx_facts {
+    bool calls_out;      /* a function another translation unit must define: declared .extern
+                            or .weak without a body, defined nowhere in the text */
+    bool needs_outside;  /* that, or a variable declared .extern (.shared aside) */
+    bool damaged;        /* ptxas cannot read it: braces that do not close (text cut short, or
+                            cut by a NUL, where the driver stops reading), or a byte outside ASCII
+                            outside comments ("Unexpected non-ASCII character") */
+} ptx_facts;
+
+/* A name seen in a function declaration, by its bytes in the text. */
+typedef struct ptx_name {
+    const uint8_t *p;
+    size_t len;
+    bool defined;
+} ptx_name;
+
+typedef struct ptx_names {
+    ptx_name *items;
+    size_t n, cap;
+    bool failed;
+} ptx_names;
+
+static ptx_name *name_at(ptx_names *set, const uint8_t *p, size_t len)
 {
-    while (i < n && is_space(t[i]))
-        i++;
-    return i;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->items[i].len == len && memcmp(set->items[i].p, p, len) == 0)
+            return &set->items[i];
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 16;
+        ptx_name *more = cap < SIZE_MAX / sizeof *more ? realloc(set->items, cap * sizeof *more) : NULL;
+        if (!more) {
+            set->failed = true;
+            return NULL;
+        }
+        set->items = more;
+        set->cap = cap;
+    }
+    set->items[set->n] = (ptx_name){p, len, false};
+    return &set->items[set->n++];
 }
 
-/* Whether the .extern declaration whose directive starts at T[I] ("func", "global", ...)
- * names something another translation unit must define. */
-static bool extern_needs_definition(const uint8_t *t, size_t i, size_t n, bool functions_only)
+/* The index after the comment, string or run of spaces at T[I], or I when none starts there. */
+static size_t skip_trivia(const uint8_t *t, size_t i, size_t n)
 {
-    if (i + 5 <= n && memcmp(t + i, ".func", 5) == 0 && (i + 5 == n || !is_ident(t[i + 5]))) {
-        i = skip_space(t, i + 5, n);
-        if (i < n && t[i] == '(') { /* the return value's parameter list */
-            while (i < n && t[i] != ')')
+    for (;;) {
+        size_t j = i;
+        while (j < n && is_space(t[j]))
+            j++;
+        if (j + 1 < n && t[j] == '/' && t[j + 1] == '/') {
+            while (j < n && t[j] != '\n')
+                j++;
+        } else if (j + 1 < n && t[j] == '/' && t[j + 1] == '*') {
+            const uint8_t *end = NULL;
+            for (size_t k = j + 2; k + 1 < n; k++)
+                if (t[k] == '*' && t[k + 1] == '/') {
+                    end = t + k + 2;
+                    break;
+                }
+            j = end ? (size_t)(end - t) : n;
+        }
+        if (j == i)
+            return i;
+        i = j;
+    }
+}
+
+static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    const uint8_t *nul = memchr(text, 0, size);
+    size_t n = nul ? (size_t)(nul - text) : size; /* the driver reads up to a NUL */
+    const uint8_t *t = text;
+    ptx_names names = {0};
+    int depth = 0;
+    /* At depth 0, a declaration: its linkage (.extern, .weak) and, for .func, its name. */
+    bool linkage_extern = false, linkage_weak = false, in_func = false, var_extern = false;
+    const uint8_t *fname = NULL;
+    size_t fname_len = 0;
+    int parens = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = skip_trivia(t, i, n);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        uint8_t c = t[i];
+        if (c >= 0x80) {
+            f->damaged = true;
+            i++;
+            continue;
+        }
+        if (c == '"') { /* a string (.file names): skipped whole */
+            i++;
+            while (i < n && t[i] != '"' && t[i] != '\n')
                 i++;
-            i = skip_space(t, i + 1, n);
+            i++;
+            continue;
+        }
+        if (c == '{') {
+            if (depth == 0 && in_func && fname) {
+                ptx_name *d = name_at(&names, fname, fname_len);
+                if (d)
+                    d->defined = true;
+            }
+            if (depth == 0)
+                in_func = linkage_extern = linkage_weak = var_extern = false, fname = NULL;
+            depth++;
+            i++;
+            continue;
+        }
+        if (c == '}') {
+            if (--depth < 0)
+                f->damaged = true, depth = 0;
+            i++;
+            continue;
+        }
+        if (depth == 0 && (c == '(' || c == ')')) {
+            parens += c == '(' ? 1 : -1;
+            i++;
+            continue;
+        }
+        if (depth == 0 && c == ';') {
+            if (in_func && fname && (linkage_extern || linkage_weak)) {
+                if (!driver_supplied((const char *)fname, fname_len))
+                    name_at(&names, fname, fname_len); /* declared only, so far */
+            } else if (var_extern) {
+                f->needs_outside = true;
+            }
+            in_func = linkage_extern = linkage_weak = var_extern = false, fname = NULL;
+            parens = 0;
+            i++;
+            continue;
+        }
+        if (!is_ident(c)) {
+            i++;
+            continue;
         }
         size_t start = i;
         while (i < n && is_ident(t[i]))
             i++;
-        return i > start && !driver_supplied((const char *)t + start, i - start);
-    }
-    if (functions_only)
-        return false;
-    /* Dynamic shared memory is declared .extern .shared and sized at launch. */
-    return !(i + 7 <= n && memcmp(t + i, ".shared", 7) == 0);
-}
-
-/* Whether PTX text declares functions (or, unless FUNCTIONS_ONLY, variables) that another
- * translation unit must define. */
-static bool ptx_has_externs(const uint8_t *t, size_t n, bool functions_only)
-{
-    static const char key[] = ".extern";
-    const size_t k = sizeof key - 1;
-    for (size_t i = 0; i + k <= n; i++) {
-        if (t[i] != '.' || memcmp(t + i, key, k) != 0 || i + k >= n || !is_space(t[i + k]))
+        if (depth != 0)
             continue;
-        /* Only at the start of a line (after indentation): not inside a comment or a string. */
-        size_t b = i;
-        while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
-            b--;
-        if (b > 0 && t[b - 1] != '\n')
-            continue;
-        if (extern_needs_definition(t, skip_space(t, i + k, n), n, functions_only))
-            return true;
+        size_t len = i - start;
+        const uint8_t *w = t + start;
+        if (len == 7 && memcmp(w, ".extern", 7) == 0)
+            linkage_extern = true;
+        else if (len == 5 && memcmp(w, ".weak", 5) == 0)
+            linkage_weak = true;
+        else if ((len == 5 && memcmp(w, ".func", 5) == 0) || (len == 6 && memcmp(w, ".entry", 6) == 0))
+            in_func = true, parens = 0;
+        else if (linkage_extern && !in_func && ((len == 7 && memcmp(w, ".global", 7) == 0) ||
+                                                (len == 6 && memcmp(w, ".const", 6) == 0)))
+            var_extern = true;
+        else if (in_func && !fname && parens == 0 && w[0] != '.')
+            fname = w, fname_len = len; /* the name, after the return value's list */
     }
-    return false;
+    if (depth != 0 || in_func || parens != 0) /* cut inside a body or a declaration */
+        f->damaged = true;
+    for (size_t k = 0; k < names.n; k++)
+        if (!names.items[k].defined)
+            f->calls_out = true;
+    if (names.failed) /* out of memory: say what is safe, that it may call out */
+        f->calls_out = true;
+    f->needs_outside |= f->calls_out;
+    free(names.items);
 }
 
 bool fc_entry_compiled_relocatable(const fc_entry *e)
@@ -163,9 +283,14 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
         free(scratch.p);
         return FC_LINK_UNKNOWN;
     }
-    fc_link_state st = e->kind == FC_IMAGE_CUBIN ? fc_cubin_link_state(src, n)
-                       : ptx_has_externs(src, n, false) ? FC_LINK_UNRESOLVED
-                                                        : FC_LINK_SELF_CONTAINED;
+    fc_link_state st = FC_LINK_UNKNOWN;
+    if (e->kind == FC_IMAGE_CUBIN) {
+        st = fc_cubin_link_state(src, n);
+    } else {
+        ptx_facts f;
+        ptx_scan(src, n, &f);
+        st = f.needs_outside ? FC_LINK_UNRESOLVED : FC_LINK_SELF_CONTAINED;
+    }
     free(scratch.p);
     /* Bytes past the end of a file cut short meanwhile read as zeros (file_map.h). */
     if (obj->image_reclaimable &&
@@ -174,15 +299,18 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
     return st;
 }
 
-/* Whether PTX compiled as a whole program calls a function it does not define. */
-static bool ptx_calls_undefined(const fc_object *obj, const fc_entry *e, const fc_options *opts)
+/* Whether PTX compiled as a whole program fails the JIT: it calls a function it does not
+ * define, or ptxas cannot read it. */
+static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts)
 {
     fc_buffer scratch = {NULL, 0};
     const uint8_t *src;
     size_t n;
-    bool bad = fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK && ptx_has_externs(src, n, true);
+    ptx_facts f = {0};
+    if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK)
+        ptx_scan(src, n, &f);
     free(scratch.p);
-    return bad;
+    return f.calls_out || f.damaged;
 }
 
 /* Whether a cubin is relocatable (ET_REL), from its first bytes: cheap even when compressed. */
@@ -213,7 +341,7 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
     if (e->obfuscated)
         return l;
     if (e->kind == FC_IMAGE_PTX && l.result == FC_LOAD_SUCCESS && !fc_entry_compiled_relocatable(e)) {
-        if (ptx_calls_undefined(obj, e, opts))
+        if (ptx_fails_whole(obj, e, opts))
             l.result = FC_LOAD_INVALID_PTX;
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
                cubin_is_relocatable(obj, e)) {

@@ -91,8 +91,50 @@ static const struct {
     {"malloc.whole.compute_80.fatbin", FC_LINK_SELF_CONTAINED, FC_ROLE_MODULE, "CUDA_SUCCESS", "0"},
 };
 
+/* Whole-program PTX read as ptxas reads it: each text below was given to ptxas 13.0 here
+ * (-arch=sm_90); the driver's JIT is that compiler (tests/oracle: 218 with its message). */
+#define HEAD ".version 9.0\n.target sm_90\n.address_size 64\n"
+#define CALLER "{\n\t.reg .b32 %r<2>;\n\t{\n\t.param .b32 retval0;\n\tcall.uni (retval0), foo, ();\n\t}\n\tret;\n}\n"
+static const struct {
+    const char *what, *text, *want, *ptxas;
+} texts[] = {
+    {"an .extern function called", HEAD ".extern .func (.param .b32 r) foo();\n.visible .entry k()\n" CALLER,
+     "CUDA_ERROR_INVALID_PTX", "Unresolved extern function 'foo'"},
+    {"the same after a comment on its line", HEAD "/* x */ .extern .func (.param .b32 r) foo();\n.visible .entry k()\n" CALLER,
+     "CUDA_ERROR_INVALID_PTX", "Unresolved extern function 'foo'"},
+    {"a bodiless .weak declaration", HEAD ".weak .func (.param .b32 r) foo();\n.visible .entry k()\n" CALLER,
+     "CUDA_ERROR_INVALID_PTX", "Unresolved extern function 'foo'"},
+    {"a .weak function with its body", HEAD ".weak .func (.param .b32 r) foo()\n{\n\tret;\n}\n.visible .entry k()\n" CALLER,
+     "CUDA_SUCCESS", "clean"},
+    {"an .extern inside a comment block", HEAD "/*\n.extern .func (.param .b32 r) bar();\n*/\n.visible .entry k()\n{\n\tret;\n}\n",
+     "CUDA_SUCCESS", "clean"},
+    {"cut short inside a body", HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n", "CUDA_ERROR_INVALID_PTX",
+     "Parsing error near '': syntax error"},
+    {"cut inside a declaration", HEAD ".visible .entry k(\n\t.param .u64 p0,\n", "CUDA_ERROR_INVALID_PTX",
+     "Parsing error near '': syntax error"},
+    {"a byte outside ASCII outside comments", HEAD "// caf\xc3\xa9 is fine here\n.visible .entry k\xc3\xa9()\n{\n\tret;\n}\n",
+     "CUDA_ERROR_INVALID_PTX", "Unexpected non-ASCII character"},
+};
+
+static int first_load(void *ctx, const fc_object *o)
+{
+    fc_load *out = ctx;
+    if (o->n_containers == 1) {
+        fc_target t;
+        memset(&t, 0, sizeof t);
+        t.cc = 90;
+        *out = fc_refine_load(o, &o->containers[0], fc_predict_load(&o->containers[0], &t, NULL), NULL);
+    }
+    return 0;
+}
+
 int main(void)
 {
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        fc_load l = {FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+        fc_scan_memory(texts[i].text, strlen(texts[i].text), "t.ptx", NULL, first_load, NULL, &l);
+        is_str(fc_load_result_name(l.result), texts[i].want, "PTX text, %s (ptxas: %s)", texts[i].what, texts[i].ptxas);
+    }
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         seen s = of(cases[i].image);
         ok(s.n == 1 && s.state == cases[i].state && s.role == cases[i].role &&
