@@ -199,6 +199,9 @@ typedef struct fc_object {
     bool linked_program;
     bool runtime_unknown;       /* no dynamic symbol table to tell a static runtime from the
                                    process's (a file stripped of its section table) */
+    bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
+                                   __cudaRegisterLinkedBinary_*: built without the device link
+                                   step, it cannot even be loaded */
 } fc_object;
 
 /* A problem with an input that produced no object: a file that could not be opened, is

@@ -8,9 +8,11 @@
 #include "bytes.h"
 #include "internal.h"
 
-/* Whether the dynamic symbol table imports __cudaRegisterFatBinary: the code registers
- * through whatever runtime the loading process has. Read only for files that name none. */
-static bool imports_registration(Elf *elf, Elf_Scn *dynsym, const GElf_Shdr *sh)
+/* Whether the dynamic symbol table imports a symbol NAME names (all of it, or, with PREFIX,
+ * its start): __cudaRegisterFatBinary, when code registers through whatever runtime the
+ * loading process has; __cudaRegisterLinkedBinary_*, which only the device link step
+ * defines. */
+static bool imports(Elf *elf, Elf_Scn *dynsym, const GElf_Shdr *sh, const char *name, bool prefix)
 {
     Elf_Data *d = elf_getdata(dynsym, NULL);
     size_t n = d && sh->sh_entsize ? d->d_size / sh->sh_entsize : 0;
@@ -20,8 +22,8 @@ static bool imports_registration(Elf *elf, Elf_Scn *dynsym, const GElf_Shdr *sh)
             break;
         if (sym.st_shndx != SHN_UNDEF)
             continue;
-        const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
-        if (name && strcmp(name, "__cudaRegisterFatBinary") == 0)
+        const char *s = elf_strptr(elf, sh->sh_link, sym.st_name);
+        if (s && (prefix ? strncmp(s, name, strlen(name)) == 0 : strcmp(s, name) == 0))
             return true;
     }
     return false;
@@ -127,8 +129,24 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8
      * runtime cannot be told apart from one that imports the process's: nothing is claimed. */
     if (!cudart && b->obj.n_containers) {
         if (dynsym)
-            b->obj.imports_registration = imports_registration(elf, dynsym, &dynsym_sh);
+            b->obj.imports_registration = imports(elf, dynsym, &dynsym_sh, "__cudaRegisterFatBinary", false);
         else
             b->obj.runtime_unknown = true;
     }
+    /* -rdc code linked into a program without the device link step (CMake's
+     * CUDA_SEPARABLE_COMPILATION with CUDA_RESOLVE_DEVICE_SYMBOLS off): nothing registers its
+     * __nv_relfatbin, and the program imports the registration only that step defines, so
+     * loading it fails ("undefined symbol: __cudaRegisterLinkedBinary_..."). Checked only
+     * where __nv_relfatbin stands without .nv_fatbin. */
+    bool relfatbin = false, fatbin = false;
+    for (size_t c = 0; c < b->obj.n_containers; c++) {
+        const fc_container *ct = &b->containers[c];
+        if (fc_origin_registered(ct->origin) && ct->section) {
+            bool rel = strcmp(ct->section, "__nv_relfatbin") == 0 || strcmp(ct->section, "__nv_rel") == 0;
+            relfatbin |= rel;
+            fatbin |= !rel;
+        }
+    }
+    if (relfatbin && !fatbin && dynsym)
+        b->obj.device_link_missing = imports(elf, dynsym, &dynsym_sh, "__cudaRegisterLinkedBinary_", true);
 }

@@ -225,6 +225,24 @@ def relocatable_code_the_runtime_registers_fails():
         eq((f["verdicts"][0]["status"], f["verdicts"][0]["relocatable"]), ("none", 1))
 
 
+@test
+def rdc_code_never_device_linked_cannot_load():
+    # CMake's CUDA_SEPARABLE_COMPILATION without CUDA_RESOLVE_DEVICE_SYMBOLS: the library imports
+    # __cudaRegisterLinkedBinary_*, which only the device link step defines; dlopen fails.
+    path = rt("libnodlink.so")
+    rc, out, err = run("--gpu", "8.0", "--driver", "13.0", path)
+    eq(rc, 1)
+    assert "  device link: missing: its -rdc code stands in __nv_relfatbin alone" in out, out
+    assert ("none, its relocatable device code (-rdc) was never device-linked: loading it fails with "
+            '"undefined symbol: __cudaRegisterLinkedBinary_..."') in flat(out), out
+    rc, out, err = run("--json", "--gpu", "8.0", path)
+    f = json.loads(out)["files"][0]
+    eq((f.get("device_link_missing"), f["verdicts"][0]["status"]), (True, "none"))
+    # A library that links them properly (libmulti.so, or rdc objects in an archive) is not.
+    rc, out, err = run("--json", "--gpu", "8.0", os.path.join(FIXTURES, "librdc.a"))
+    eq([f.get("device_link_missing") for f in json.loads(out)["files"]], [None, None])
+
+
 def main():
     failed = 0
     for i, fn in enumerate(results, 1):

@@ -49,7 +49,7 @@ static void finish_verdict(verdict *v)
 {
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->linkable;
-    if (v->runtime_fails) /* nothing runs when the runtime cannot start */
+    if (v->runtime_fails || v->unlinked) /* nothing runs when the runtime cannot start */
         v->status = VERDICT_NONE;
     else if (!units)
         v->status = VERDICT_NO_CODE;
@@ -230,6 +230,7 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
     fc_object_runtime(obj, cfg->opts, &j->runtime);
     for (size_t t = 0; t < nt; t++) {
         j->verdicts[t].runtime_fails = !fc_runtime_starts(&j->runtime, cfg->targets[t].driver_cuda);
+        j->verdicts[t].unlinked = obj->device_link_missing;
         finish_verdict(&j->verdicts[t]);
     }
     if (cfg->have_arch_list)

@@ -55,6 +55,7 @@ typedef struct verdict {
     size_t linked_via[4]; /* linkable ones by what the linker takes: indexed by fc_link_via */
     size_t left_out;     /* __nv_relfatbin link inputs of a file that has .nv_fatbin */
     bool runtime_fails;  /* the runtime it needs cannot start on the target's driver: none */
+    bool unlinked;       /* its -rdc code was never device-linked: it cannot be loaded: none */
     uint32_t compatible_arch; /* the newest older-minor arch used, for the note */
     uint32_t jit_arch;        /* the newest PTX arch compiled, for the note */
 } verdict;

@@ -298,6 +298,8 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         json_ptx_requirement(out, j);
     if (j && (j->runtime.kind != FC_RUNTIME_NONE || j->runtime.cuda))
         json_runtime(out, o, j);
+    if (o->device_link_missing)
+        jw_puts(out, ",\n\"device_link_missing\":true");
     if (r->cfg && r->cfg->torch_ext)
         json_torch_extension(out, r->cfg, o);
     jw_puts(out, "}");

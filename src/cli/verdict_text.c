@@ -154,6 +154,9 @@ static void print_driver_need(FILE *out, int cuda)
 void print_runtime(FILE *text, const fc_object *obj, const judgement *j)
 {
     const fc_runtime_need *n = &j->runtime;
+    if (obj->device_link_missing)
+        fputs("  device link: missing: its -rdc code stands in __nv_relfatbin alone and it\n"
+              "    imports __cudaRegisterLinkedBinary_*: it cannot be loaded\n", text);
     if (n->kind == FC_RUNTIME_NONE && !n->cuda)
         return;
     char *sentence = NULL; /* one sentence, wrapped to 80 columns at the end */
@@ -303,7 +306,11 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         FILE *text = out;
         out = line;
         fprintf(out, "  %s: ", label);
-        if (v->runtime_fails) {
+        if (v->unlinked) {
+            fprintf(out, "%snone%s, its relocatable device code (-rdc) was never device-linked: loading it "
+                         "fails with \"undefined symbol: __cudaRegisterLinkedBinary_...\"\n",
+                    colour_on(cfg, "none"), colour_off(cfg));
+        } else if (v->runtime_fails) {
             char d[32];
             fprintf(out, "%snone%s, %s cannot start on a driver for %s: every CUDA call fails with \"CUDA "
                          "driver version is insufficient for CUDA runtime version\"\n",
@@ -388,7 +395,10 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         }
         if (j->kv && (v->status == VERDICT_PARTIAL || v->status == VERDICT_NONE))
             print_missing_kernels(out, j, t);
-        if (v->runtime_fails)
+        if (v->unlinked)
+            fputs("    fix: add the device link step (nvcc -dlink;\n"
+                  "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);
+        else if (v->runtime_fails)
             print_runtime_fix(out, obj, j, tg);
         else if (v->status == VERDICT_NONE)
             print_fix(out, cfg, obj, j, v, tg, "    ");
