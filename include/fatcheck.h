@@ -195,6 +195,7 @@ typedef struct fc_object {
      * and whether it is a linked program (executable or shared library, not an object). */
     const char *const *needed;
     size_t n_needed;
+    const char *soname;         /* its own DT_SONAME when that is a CUDA library ("libcufft.so.11") */
     bool imports_registration;
     bool linked_program;
     bool runtime_unknown;       /* no dynamic symbol table to tell a static runtime from the
@@ -552,6 +553,7 @@ typedef struct fc_runtime_need {
                                    the CUDA libraries it names (13000); 0 when nothing tells */
     char decided_by[64];        /* what sets CUDA: "libcudart.so.13", "its static CUDA 12 runtime" */
     int built_by;               /* static runtime: the toolkit of its device code (12040), or 0 */
+    int library_cuda;           /* it is a CUDA library itself (its soname): that CUDA, or 0 */
     char built_by_evidence[64]; /* "PTX ISA 8.4", "its cubins' ptxas, CUDA 13.0" */
 } fc_runtime_need;
 

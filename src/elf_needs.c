@@ -29,14 +29,16 @@ static bool imports(Elf *elf, Elf_Scn *dynsym, const GElf_Shdr *sh, const char *
     return false;
 }
 
-/* The file offset of virtual address ADDR, through the PT_LOAD segments; false outside them. */
-static bool vaddr_offset(Elf *elf, size_t phnum, uint64_t addr, uint64_t *off)
+/* The file offset of virtual address ADDR, through the PT_LOAD segments, and how many bytes
+ * of that segment follow it in the file; false outside them. */
+static bool vaddr_offset(Elf *elf, size_t phnum, uint64_t addr, uint64_t *off, uint64_t *left)
 {
     for (size_t i = 0; i < phnum; i++) {
         GElf_Phdr ph;
         if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && addr >= ph.p_vaddr &&
             addr - ph.p_vaddr < ph.p_filesz) {
             *off = ph.p_offset + (addr - ph.p_vaddr);
+            *left = ph.p_filesz - (addr - ph.p_vaddr);
             return true;
         }
     }
@@ -57,7 +59,7 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
             continue;
         const uint8_t *dyn = data + ph.p_offset;
         size_t n = (size_t)(ph.p_filesz / 16);
-        uint64_t strtab = 0, strsz = 0, stroff;
+        uint64_t strtab = 0, strsz = 0, stroff, left;
         for (size_t k = 0; k < n; k++) {
             uint64_t tag = fc_rd64(dyn + 16 * k), val = fc_rd64(dyn + 16 * k + 8);
             if (tag == DT_NULL)
@@ -67,13 +69,19 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
             else if (tag == DT_STRSZ)
                 strsz = val;
         }
-        if (!strtab || !vaddr_offset(elf, phnum, strtab, &stroff) || !fc_range_ok(stroff, strsz, size))
-            return true;
+        /* The dynamic linker does not check DT_STRSZ: the names are read where the segment
+         * holding the table has bytes, whatever it says. */
+        if (!strtab || !vaddr_offset(elf, phnum, strtab, &stroff, &left))
+            return false;
+        if (!strsz || strsz > left)
+            strsz = left;
+        if (!fc_range_ok(stroff, strsz, size))
+            strsz = stroff < size ? size - stroff : 0;
         for (size_t k = 0; k < n; k++) {
             uint64_t tag = fc_rd64(dyn + 16 * k), val = fc_rd64(dyn + 16 * k + 8);
             if (tag == DT_NULL)
                 break;
-            if (tag != DT_NEEDED || val >= strsz)
+            if ((tag != DT_NEEDED && tag != DT_SONAME) || val >= strsz)
                 continue;
             const char *name = (const char *)data + stroff + val;
             size_t len = strnlen(name, (size_t)(strsz - val));
@@ -81,6 +89,10 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
                 continue;
             if (!fc_cuda_library_version(name))
                 continue;
+            if (tag == DT_SONAME) {
+                fc_builder_set_soname(b, name);
+                continue;
+            }
             *cudart |= strncmp(name, "libcudart.so.", 13) == 0;
             if (fc_builder_add_needed(b, name) != FC_OK)
                 return true;
@@ -115,16 +127,22 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8
             GElf_Dyn dyn;
             if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
                 break;
-            const char *name = dyn.d_tag == DT_NEEDED ? elf_strptr(elf, sh.sh_link, dyn.d_un.d_val) : NULL;
+            const char *name = dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_SONAME
+                                   ? elf_strptr(elf, sh.sh_link, dyn.d_un.d_val) : NULL;
             if (!name || !fc_cuda_library_version(name))
                 continue;
+            if (dyn.d_tag == DT_SONAME) {
+                fc_builder_set_soname(b, name);
+                continue;
+            }
             cudart |= strncmp(name, "libcudart.so.", 13) == 0;
             if (fc_builder_add_needed(b, name) != FC_OK)
                 return;
         }
     }
-    if (!dynamic_section)
-        needs_from_segments(b, elf, data, size, &cudart);
+    /* A program whose dynamic section cannot be read names libraries nobody can list. */
+    if (!dynamic_section && !needs_from_segments(b, elf, data, size, &cudart) && b->obj.n_containers)
+        b->obj.runtime_unknown = true;
     /* Without the dynamic symbol table (a stripped section table) a file that names no
      * runtime cannot be told apart from one that imports the process's: nothing is claimed. */
     if (!cudart && b->obj.n_containers) {

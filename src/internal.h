@@ -76,6 +76,8 @@ bool fc_builder_reserve(fc_builder *b, size_t n, size_t m);
 /* Adds an entry to the last container; strings in *e are copied (or shared with an equal
  * copy made recently). */
 fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e);
+/* Records the object's own DT_SONAME, when it names a CUDA library (copied). */
+void fc_builder_set_soname(fc_builder *b, const char *soname);
 /* Records a CUDA library the object names in DT_NEEDED (copied). */
 fc_status fc_builder_add_needed(fc_builder *b, const char *soname);
 /* Drops the last container and its entries (an embedded candidate that did not validate). */

@@ -120,6 +120,11 @@ fc_status fc_builder_add_needed(fc_builder *b, const char *soname)
     return FC_OK;
 }
 
+void fc_builder_set_soname(fc_builder *b, const char *soname)
+{
+    b->obj.soname = fc_builder_strndup(b, soname, strlen(soname)); /* NULL when out of memory */
+}
+
 void fc_builder_set_container_role(fc_builder *b, fc_role role)
 {
     if (b->obj.n_containers)

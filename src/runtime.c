@@ -143,6 +143,13 @@ fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_run
             snprintf(out->decided_by, sizeof out->decided_by, "%s", obj->needed[i]);
         }
     }
+    /* A CUDA library itself (cuFFT 11 of CUDA 12, whose static runtime dates itself nowhere
+     * else) needs its own release's driver. */
+    if (obj->soname && (out->library_cuda = fc_cuda_library_version(obj->soname)) &&
+        runtime_floor(out->library_cuda) > out->cuda) {
+        out->cuda = runtime_floor(out->library_cuda);
+        snprintf(out->decided_by, sizeof out->decided_by, "%s itself", obj->soname);
+    }
     /* Between equals, the runtime is what decides. */
     if (cudart && runtime_floor(fc_cuda_library_version(cudart)) == out->cuda)
         snprintf(out->decided_by, sizeof out->decided_by, "%s", cudart);

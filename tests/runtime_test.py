@@ -243,6 +243,37 @@ def rdc_code_never_device_linked_cannot_load():
     eq([f.get("device_link_missing") for f in json.loads(out)["files"]], [None, None])
 
 
+@test
+def a_cuda_library_dates_itself_by_its_soname():
+    # cuFFT 11 came with CUDA 12: its static runtime is dated nowhere else (campaign F5).
+    path = os.path.join(ERAS, "debian13-cuda12.4/libcufft.so.11.2.1.3") if ERAS else None
+    if not path or not os.path.exists(path):
+        return "SKIP not fetched (scripts/fetch-eras.sh)"
+    eq(runtime_line(path), "  runtime: static, its CUDA release not recorded in the file; libcufft.so.11 itself "
+                           "needs a driver for CUDA 12.0 or newer (>= 525.60.13)")
+    rc, out, err = run("--gpu", "8.0", "--driver", "10.2", path)
+    eq(rc, 1)
+    assert "none, its static CUDA runtime cannot start on a driver for CUDA 10.2" in flat(out), out
+
+
+@test
+def an_undated_static_runtime_is_said_to_be_unjudged():
+    with tempfile.TemporaryDirectory() as tmp:
+        static = os.path.join(tmp, "libstatic.so")
+        data = bytearray(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read()))
+        # Its one PTX entry's ISA 9.0 is what dates it: make the ISA one no table knows.
+        i = data.find(bytes([0, 0, 9, 0, 86, 0, 0, 0]))  # minor 0, major 9, arch 86
+        assert i > 0
+        data[i + 2] = 42
+        # and its cubins' ptxas notes say no release
+        data = data.replace(b"Cuda compilation tools, release ", b"Cuda compilation tools, relxase ")
+        open(static, "wb").write(bytes(data))
+        rc, out, err = run("--gpu", "8.6", "--driver", "11.0", static)
+        assert "runtime: static, its CUDA release not recorded in the file" in out, out
+        assert ("note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
+                "          this driver starts it is not judged") in out, out
+
+
 def main():
     failed = 0
     for i, fn in enumerate(results, 1):

@@ -66,6 +66,8 @@ static void print_link_ways(FILE *out, const verdict *v)
 /* The CUDA major that built OBJ: its runtime's, else its PTX's; 0 when nothing tells. */
 static int built_by_major(const judgement *j)
 {
+    if (j->runtime.library_cuda)
+        return j->runtime.library_cuda / 1000;
     if (j->runtime.built_by)
         return j->runtime.built_by / 1000;
     if (j->runtime.kind == FC_RUNTIME_SHARED && j->runtime.cuda >= 11000)
@@ -103,7 +105,8 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
 {
     int major = built_by_major(j), last = last_major_building(tg->cc);
     char lib[64];
-    if ((v->no_binary || v->jit_disabled || v->link_inputs > v->linkable) && nvidia_library(obj, lib, sizeof lib)) {
+    bool no_code = v->status == VERDICT_NONE && (v->no_binary || v->jit_disabled || v->link_inputs > v->linkable);
+    if (no_code && nvidia_library(obj, lib, sizeof lib)) {
         fprintf(out, "%sfix: this is NVIDIA's %s", indent, lib);
         if (major)
             fprintf(out, " (a CUDA %d build)", major);
@@ -113,8 +116,7 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
                     tg->cc);
         else
             fprintf(out, "%s     use a release of %s that carries sm_%u code\n", indent, lib, tg->cc);
-    } else if ((v->no_binary || v->jit_disabled || v->link_inputs > v->linkable) &&
-               !cfg->torch_ext) { /* torch extensions get their own fix */
+    } else if (no_code && !cfg->torch_ext) { /* torch extensions get their own fix */
         unsigned ccs[64];
         size_t n = covering_ccs(cfg, obj, ccs, 64);
         build_flags f;
@@ -395,6 +397,10 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         }
         if (j->kv && (v->status == VERDICT_PARTIAL || v->status == VERDICT_NONE))
             print_missing_kernels(out, j, t);
+        if (tg->driver_cuda && !j->runtime.cuda &&
+            (j->runtime.kind == FC_RUNTIME_STATIC || j->runtime.kind == FC_RUNTIME_UNKNOWN))
+            fputs("    note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
+                  "          this driver starts it is not judged\n", out);
         if (v->unlinked)
             fputs("    fix: add the device link step (nvcc -dlink;\n"
                   "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);
