@@ -109,6 +109,8 @@ typedef enum fc_format {
     FC_FORMAT_COFF,   /* COFF object (.obj), plain or /bigobj */
     FC_FORMAT_DATA,   /* a file of no known format, named by the caller and searched whole:
                          its containers are FC_ORIGIN_EMBEDDED, with no section */
+    FC_FORMAT_IMAGE,  /* a container image itself (docker save, OCI layout): no containers of
+                         its own; in_image says what it declares (its files follow it) */
 } fc_format;
 
 /* Entry flag bits, as stored in the entry header (see docs/format.md). */
@@ -167,6 +169,45 @@ typedef struct fc_container {
     fc_role role;
 } fc_container;
 
+/* ---- Container images ---------------------------------------------------------------
+ * A docker save archive or an OCI image layout (a directory, or a tarball of one) is read as
+ * the container sees it: its layers applied in order, files that a later layer deletes or
+ * replaces left out, each file once, named by its path in the image (docs/images.md). */
+
+/* A CUDA runtime the image ships: a libcudart.so.* file in it. */
+typedef struct fc_oci_runtime {
+    const char *path;       /* "/usr/local/cuda-12.4/targets/x86_64-linux/lib/libcudart.so.12.4.127" */
+    int cuda;               /* the release its name gives (12040), or its major alone (12000) */
+    int needs;              /* the oldest CUDA whose driver starts it (fc_cuda_library_version) */
+} fc_oci_runtime;
+
+typedef struct fc_oci_image {
+    const char *name;       /* as people name it: "app:1.0" (its first tag), else its digest */
+    const char *const *tags; /* every tag that names it ("app:1.0", "registry/app:latest") */
+    size_t n_tags;
+    const char *digest;     /* "sha256:...": its manifest's (OCI), or its config's, the image ID
+                               (docker save's manifest.json) */
+    const char *platform;   /* "linux/amd64", or NULL when it does not say */
+    size_t n_layers;
+    /* What the NVIDIA Container Toolkit checks before it starts the container: the values of
+     * its NVIDIA_REQUIRE_* variables (not NVIDIA_REQUIRE_JETPACK*), with "cuda>=X.Y" for a
+     * legacy image (CUDA_VERSION without NVIDIA_REQUIRE_CUDA); none when
+     * NVIDIA_DISABLE_REQUIRE is true (requirements_disabled). */
+    const char *const *requirements;
+    size_t n_requirements;
+    const char *require_cuda; /* NVIDIA_REQUIRE_CUDA as written, or NULL */
+    bool requirements_disabled;
+    const fc_oci_runtime *runtimes; /* the CUDA runtimes it ships, by path */
+    size_t n_runtimes;
+} fc_oci_image;
+
+/* Where an object lies in an image. */
+typedef struct fc_oci_file {
+    const fc_oci_image *image;
+    const char *path;       /* "/usr/lib/libx.so" as the container sees it; NULL for the image */
+    const char *layer;      /* "sha256:..." of the layer that provides the file; NULL for the image */
+} fc_oci_file;
+
 /* One file, or one member of a static archive, with what it holds. */
 typedef struct fc_object {
     const char *path;           /* the file on disk, as the caller named it, joined with
@@ -203,6 +244,9 @@ typedef struct fc_object {
     bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */
+    const fc_oci_file *in_image; /* in a container image: the image and the file's path there;
+                                    NULL elsewhere. PATH is then the archive or layout, MEMBER
+                                    and LABEL "app:1.0:/usr/lib/x.so" */
 } fc_object;
 
 /* A problem with an input that produced no object: a file that could not be opened, is
@@ -254,6 +298,9 @@ typedef struct fc_options {
      * would take the walk out of the tree). Symlinks to files are always read, each file
      * once; a directory named to fc_scan is always entered. */
     bool follow_symlinks;
+    /* Container images with several platforms (multi-platform indexes): the one judged,
+     * "os/arch[/variant]"; NULL: linux/amd64, and an image of one platform whatever it is. */
+    const char *platform;
 } fc_options;
 
 /* Fills *opts with the defaults. */
@@ -339,6 +386,7 @@ typedef struct fc_target {
     char name[96];            /* product name when known: "NVIDIA H200" */
     char source[160];         /* what named it: "GPU 0", "--gpu RTX 4090", "--arch-list 8.0+PTX" */
     char uuid[96];            /* detected through NVML: "GPU-33ea3011-...", "MIG-..."; else "" */
+    char driver[32];          /* the driver release when known ("550.54.14"), else "" */
 } fc_target;
 
 /* What the driver would do with one container on one target. The names are the driver's. */
@@ -567,6 +615,36 @@ FC_API bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda);
  * a name it does not know. */
 FC_API int fc_cuda_library_version(const char *soname);
 FC_API const char *fc_runtime_kind_name(fc_runtime_kind k); /* "shared", "static", "process", "unknown", "none" */
+
+/* ---- What a container image asks of the NVIDIA Container Toolkit ----------------------
+ * Its NVIDIA_REQUIRE_* values, evaluated as nvidia-container-cli evaluates them for each GPU
+ * given to the container: terms separated by spaces are ORed, factors separated by commas
+ * ANDed, each PROPERTY OP VALUE (cuda, driver, arch: dotted numbers; brand: a word) with OP
+ * one of = != < <= > >=; the first value that fails stops the container from starting. */
+typedef enum fc_require_result {
+    FC_REQUIRE_MET = 0,  /* the container starts */
+    FC_REQUIRE_UNMET,    /* refused: "unsatisfied condition: cuda>=12.4, ..." */
+    FC_REQUIRE_UNKNOWN,  /* depends on what is not known (the GPU's brand, the driver release) */
+    FC_REQUIRE_INVALID,  /* refused: an expression the toolkit does not understand is reached */
+} fc_require_result;
+
+/* What is known of one GPU and its driver; 0 or NULL where unknown. */
+typedef struct fc_require_props {
+    int cuda;            /* the driver's CUDA version: 12040 */
+    const char *driver;  /* the driver release: "550.54.14" */
+    unsigned cc;         /* compute capability: 90 */
+    const char *brand;   /* "Tesla", "NVIDIA", "GeForce" (NVML's names) */
+} fc_require_props;
+
+/* Evaluates the N values REQS for a GPU with properties P. WHY gets the toolkit's message when
+ * unmet, the expression when invalid, what is missing when unknown. */
+FC_API fc_require_result fc_require_eval(const char *const *reqs, size_t n, const fc_require_props *p, char *why,
+                                         size_t why_size);
+/* The same for image IMG's requirements on target T (its compute capability, driver_cuda and
+ * driver release; the brand is never known). FC_REQUIRE_MET when it has none. */
+FC_API fc_require_result fc_oci_requirements_check(const fc_oci_image *img, const fc_target *t, char *why,
+                                                   size_t why_size);
+FC_API const char *fc_require_result_name(fc_require_result r); /* "met", "unmet", "unknown", "invalid" */
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
 

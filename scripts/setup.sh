@@ -8,7 +8,7 @@ for p in meson ninja pkg-config cc clang python3 xz zstd gzip; do
     command -v "$p" >/dev/null 2>&1 || need=1
 done
 if [ -z "$need" ]; then
-    pkg-config --exists libelf libzstd liblz4 libarchive liblzma jansson || need=1
+    pkg-config --exists libelf libzstd liblz4 libarchive liblzma jansson nettle || need=1
     [ -f /usr/include/libiberty/demangle.h ] || need=1
 fi
 if [ -n "$need" ]; then
@@ -20,7 +20,7 @@ if [ -n "$need" ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends \
         meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
-        libarchive-dev liblzma-dev libjansson-dev libiberty-dev python3 xz-utils zstd gzip clang \
+        libarchive-dev liblzma-dev libjansson-dev nettle-dev libiberty-dev python3 xz-utils zstd gzip clang \
         libclang-rt-14-dev >/dev/null
 fi
 if [ -d build ]; then

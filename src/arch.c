@@ -421,6 +421,17 @@ const char *fc_cuda_min_driver(int cuda_version)
     return NULL;
 }
 
+bool fc_cuda_release_range(int cuda_version, const char **lo, const char **hi)
+{
+    for (size_t i = 0; i < sizeof min_driver / sizeof *min_driver; i++)
+        if (min_driver[i].cuda == cuda_version) {
+            *lo = min_driver[i].driver;
+            *hi = i + 1 < sizeof min_driver / sizeof *min_driver ? min_driver[i + 1].driver : NULL;
+            return true;
+        }
+    return false;
+}
+
 /* Compares dotted release numbers ("580.65.06" with "580.159.04") field by field. */
 static int cmp_release(const char *a, const char *b)
 {

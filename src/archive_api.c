@@ -56,12 +56,16 @@ static void load(void)
              bind(lib, "archive_read_data", &api.read_data) &&
              bind(lib, "archive_filter_count", &api.filter_count) &&
              bind(lib, "archive_format_name", &api.format_name) &&
+             bind(lib, "archive_format", &api.format) &&
              bind(lib, "archive_error_string", &api.error_string) &&
              bind(lib, "archive_set_error", &api.set_error) &&
              bind(lib, "archive_entry_pathname", &api.entry_pathname) &&
              bind(lib, "archive_entry_filetype", &api.entry_filetype) &&
              bind(lib, "archive_entry_size", &api.entry_size) &&
-             bind(lib, "archive_entry_size_is_set", &api.entry_size_is_set);
+             bind(lib, "archive_entry_size_is_set", &api.entry_size_is_set) &&
+             bind(lib, "archive_entry_hardlink", &api.entry_hardlink) &&
+             bind(lib, "archive_entry_symlink", &api.entry_symlink) &&
+             bind(lib, "archive_filter_bytes", &api.filter_bytes);
     if (!loaded)
         return;
     /* libarchive depends on liblzma, so it is in the process already. */

@@ -33,12 +33,16 @@ typedef struct fc_archive_api {
     __typeof__(archive_read_data) *read_data;
     __typeof__(archive_filter_count) *filter_count;
     __typeof__(archive_format_name) *format_name;
+    __typeof__(archive_format) *format;
     __typeof__(archive_error_string) *error_string;
     __typeof__(archive_set_error) *set_error;
     __typeof__(archive_entry_pathname) *entry_pathname;
     __typeof__(archive_entry_filetype) *entry_filetype;
     __typeof__(archive_entry_size) *entry_size;
     __typeof__(archive_entry_size_is_set) *entry_size_is_set;
+    __typeof__(archive_entry_hardlink) *entry_hardlink;
+    __typeof__(archive_entry_symlink) *entry_symlink;
+    __typeof__(archive_filter_bytes) *filter_bytes;
     /* liblzma */
     __typeof__(lzma_stream_decoder) *lzma_stream_decoder;
     __typeof__(lzma_code) *lzma_code;

@@ -35,6 +35,9 @@ static fc_status add_gpus(fc_fleet_group *groups, size_t max, size_t *n, const c
     g->target.driver_cuda = driver_cuda;
     snprintf(g->target.name, sizeof g->target.name, "%s", product);
     snprintf(g->driver, sizeof g->driver, "%s", driver);
+    /* A release ("550.54.14"), not a CUDA version: what NVIDIA_REQUIRE_* "driver" compares. */
+    if (strchr(driver, '.') && strtoul(driver, NULL, 10) >= 100)
+        snprintf(g->target.driver, sizeof g->target.driver, "%s", driver);
     g->gpus = count;
     g->nodes = 1;
     return FC_OK;

@@ -209,6 +209,10 @@ typedef struct fc_scan_ctx {
     struct fc_pool *pool;  /* helper threads, started when first wanted (sections.c) */
     bool pool_failed;
     fc_open_file *file;    /* the file on disk being read, or NULL (a caller's buffer) */
+    /* Inside a container image: where the objects lie in it (oci_image.c), and whether their
+     * member name ("app:1.0:/usr/lib/x.so") is all their label (an image named directly). */
+    const fc_oci_file *in_image;
+    bool image_labels;
 } fc_scan_ctx;
 
 /* Decodes the registered container sections FATBINS and searches the data sections DATA of
@@ -219,6 +223,9 @@ void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uin
                         const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data);
 /* Stops the scan's helper threads. */
 void fc_scan_ctx_end(fc_scan_ctx *sc);
+/* The scan's helper threads, started the first time (THREADS - 1 of them); NULL with one
+ * thread or when they cannot be started. One piece of work at a time uses them. */
+struct fc_pool *fc_scan_pool(fc_scan_ctx *sc, unsigned threads);
 
 /* How an object or error is named: the file on disk, what is inside it, and both together
  * for messages. PATH is the image's name, AR_MEMBER a static archive member (or NULL). */
@@ -337,6 +344,10 @@ void fc_libelf_init(void);
 
 /* Format detection from the first bytes. */
 fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive);
+
+/* The driver releases that report CUDA version CUDA_VERSION: from *LO up to (not including)
+ * *HI (NULL: no newer release known). False for a version no driver reports. */
+bool fc_cuda_release_range(int cuda_version, const char **lo, const char **hi);
 
 /* Architecture tables. */
 fc_variant fc_variant_from_flags(uint64_t flags);

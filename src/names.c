@@ -82,6 +82,7 @@ const char *fc_format_name(fc_format f)
     case FC_FORMAT_PE: return "pe";
     case FC_FORMAT_COFF: return "coff";
     case FC_FORMAT_DATA: return "data";
+    case FC_FORMAT_IMAGE: return "image";
     case FC_FORMAT_UNKNOWN: break;
     }
     return "unknown";

@@ -22,6 +22,7 @@
 #include "archive_api.h"
 #include "bytes.h"
 #include "internal.h"
+#include "oci_image.h"
 #include "stream.h"
 
 #define SNIFF_SIZE 4096u
@@ -219,6 +220,7 @@ typedef struct level {
     bool tree;           /* members are an installed tree (a .deb's data, an rpm): "./" dropped */
     bool deb;            /* the ar archive of a .deb */
     bool streamed;       /* read as a stream: a member is skipped by decompressing it */
+    bool image_checked;  /* already found not to be a container image archive */
 } level;
 
 /* The zip compression methods whose decoders libarchive runs without a memory limit (LZMA,
@@ -330,6 +332,11 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                 entry += 2;
         if (lv->deb && strcmp(entry, "debian-binary") == 0)
             continue;
+        /* A tar whose first member is one of a container image's is read as an image. */
+        if (members == 1 && !lv->image_checked && !lv->deb &&
+            (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
+            fc_oci_member_looks_like_image(entry))
+            return fc_oci_scan_stream(sc, la, lv->a, e, lv->path, &fatal);
         const char *method = unbounded_zip_method(la, lv->a);
         if (method) {
             /* Read, it could take gigabytes; skipped in a stream, it is decompressed all the
@@ -410,6 +417,15 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         hn = (size_t)r;
     }
     bool deb = fc_sniff_deb(h, hn), rpm = is_rpm(h, hn);
+    /* A container image archive that can be read anywhere: its layers are read at once. */
+    bool image_checked = false;
+    if (!in && hn >= 262 && memcmp(h + 257, "ustar", 5) == 0) {
+        bool not_image;
+        int irc = fc_oci_scan_tar(sc, img, path, &not_image);
+        if (!not_image)
+            return irc;
+        image_checked = true;
+    }
     /* A file or memory image that needs a layer decoded here is read as a stream. */
     fc_fd_stream fds;
     fc_memory_stream mems;
@@ -475,7 +491,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     } else {
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
-        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .streamed = in != NULL};
+        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .streamed = in != NULL,
+                    .image_checked = image_checked};
         rc = scan_entries(sc, &lv);
         if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer) {
             /* Named directly, read to the end: say that it holds no CUDA code rather than

@@ -10,6 +10,7 @@
 
 #include "bytes.h"
 #include "internal.h"
+#include "oci_image.h"
 #include "pe.h"
 #include "walk.h"
 
@@ -71,7 +72,9 @@ bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member
         fc_name_free(out);
         return false;
     }
-    if (inner)
+    if (inner && sc->image_labels)
+        snprintf(out->label, l, "%s", out->member); /* "app:1.0:/usr/lib/x.so" */
+    else if (inner)
         snprintf(out->label, l, "%s!%s", out->path, out->member);
     else if (ar_member)
         snprintf(out->label, l, "%s(%s)", out->path, ar_member);
@@ -164,7 +167,10 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     char why[200];
     /* Files found in a directory are reported only when they hold CUDA code (or were
      * damaged); a file the caller named is always reported. */
-    bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member);
+    bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member) ||
+                  b->obj.format == FC_FORMAT_IMAGE;
+    if (sc->in_image && !b->obj.in_image)
+        b->obj.in_image = sc->in_image;
     /* What was read from a file that changed meanwhile is told by the change, whatever else
      * went wrong (reads past the new end gave zeros). An archive's members are many: for
      * them only a fault in the mapping is looked for here, and the check at the end of the
@@ -388,6 +394,16 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
     if (stat(path, &st) != 0)
         return fc_report_error(&sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
     if (S_ISDIR(st.st_mode)) {
+        /* An OCI image layout is an image, not a folder of files. */
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0 && fc_oci_dir_is_layout(fd)) {
+            int rc = fc_oci_scan_dir(&sc, fd, path);
+            close(fd);
+            fc_scan_ctx_end(&sc);
+            return rc;
+        }
+        if (fd >= 0)
+            close(fd);
         if (!sc.opts->recurse)
             return fc_report_error(&sc, FC_ERR_IO, path, NULL, "is a directory");
         int rc = fc_walk(&sc, path);

@@ -395,7 +395,7 @@ static fc_region *kept_copy(const fc_region *r, size_t n, const bool *keep, size
     return out;
 }
 
-static fc_pool *scan_pool(fc_scan_ctx *sc, unsigned threads)
+fc_pool *fc_scan_pool(fc_scan_ctx *sc, unsigned threads)
 {
     if (!sc->pool && !sc->pool_failed && threads > 1)
         sc->pool_failed = !(sc->pool = fc_pool_new(threads - 1));
@@ -505,7 +505,7 @@ static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img,
         unsigned h = bytes >= ALONE_BELOW ? threads - 1 : 0;
         if (h > cap - 1)
             h = (unsigned)(cap - 1);
-        fc_pool_run(h ? scan_pool(sc, threads) : NULL, work, &pl, h);
+        fc_pool_run(h ? fc_scan_pool(sc, threads) : NULL, work, &pl, h);
         pthread_cond_destroy(&pl.changed);
         pthread_mutex_destroy(&pl.lock);
         helpers |= h;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oci_image.h"
 #include "walk.h"
 
 /* Inodes seen, in an open-addressing hash set. Symlinks make one file reachable under
@@ -113,6 +114,12 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
         close(fd);
         return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
                          : 0; /* reached before through another name */
+    }
+    if (o->packages_in_dirs && fc_oci_dir_is_layout(fd)) {
+        /* An OCI image layout, read as the image it is (packages are opened in folders). */
+        int rc = fc_oci_scan_dir(w->sc, fd, child);
+        close(fd);
+        return rc;
     }
     ancestor me = {st.st_dev, st.st_ino, child, up};
     return walk_dir(w, fd, child, &me, depth + 1);

@@ -49,7 +49,8 @@ static void finish_verdict(verdict *v)
 {
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->linkable;
-    if (v->runtime_fails || v->unlinked) /* nothing runs when the runtime cannot start */
+    bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID;
+    if (v->runtime_fails || v->unlinked || refused) /* nothing runs when the runtime or the container cannot start */
         v->status = VERDICT_NONE;
     else if (!units)
         v->status = VERDICT_NO_CODE;
@@ -147,6 +148,22 @@ static bool has_fatbin_section(const fc_object *obj)
     return false;
 }
 
+/* What an image's own CUDA runtimes need: the oldest driver that starts one of them (a program
+ * that uses another names it, and is judged by it). */
+static void image_runtime(const fc_oci_image *img, fc_runtime_need *out)
+{
+    const fc_oci_runtime *oldest = NULL;
+    for (size_t i = 0; img && i < img->n_runtimes; i++)
+        if (img->runtimes[i].needs && (!oldest || img->runtimes[i].needs < oldest->needs))
+            oldest = &img->runtimes[i];
+    if (!oldest)
+        return;
+    out->kind = FC_RUNTIME_SHARED;
+    out->cuda = oldest->needs;
+    const char *base = strrchr(oldest->path, '/');
+    snprintf(out->decided_by, sizeof out->decided_by, "%s", base ? base + 1 : oldest->path);
+}
+
 judgement *judge_object(const config *cfg, const fc_object *obj)
 {
     judgement *j = calloc(1, sizeof *j);
@@ -228,10 +245,16 @@ judgement *judge_object(const config *cfg, const fc_object *obj)
         }
     }
     fc_object_runtime(obj, cfg->opts, &j->runtime);
+    if (obj->format == FC_FORMAT_IMAGE)
+        image_runtime(obj->in_image->image, &j->runtime);
     for (size_t t = 0; t < nt; t++) {
-        j->verdicts[t].runtime_fails = !fc_runtime_starts(&j->runtime, cfg->targets[t].driver_cuda);
-        j->verdicts[t].unlinked = obj->device_link_missing;
-        finish_verdict(&j->verdicts[t]);
+        verdict *v = &j->verdicts[t];
+        v->runtime_fails = !fc_runtime_starts(&j->runtime, cfg->targets[t].driver_cuda);
+        v->unlinked = obj->device_link_missing;
+        if (obj->in_image)
+            v->container = fc_oci_requirements_check(obj->in_image->image, &cfg->targets[t], v->container_why,
+                                                     sizeof v->container_why);
+        finish_verdict(v);
     }
     if (cfg->have_arch_list)
         check_arch_list(j, obj);

@@ -56,6 +56,10 @@ typedef struct verdict {
     size_t left_out;     /* __nv_relfatbin link inputs of a file that has .nv_fatbin */
     bool runtime_fails;  /* the runtime it needs cannot start on the target's driver: none */
     bool unlinked;       /* its -rdc code was never device-linked: it cannot be loaded: none */
+    /* In a container image: whether the NVIDIA Container Toolkit starts its container on the
+     * target (its NVIDIA_REQUIRE_* values); refused (unmet or invalid) makes it none. */
+    fc_require_result container;
+    char container_why[240];
     uint32_t compatible_arch; /* the newest older-minor arch used, for the note */
     uint32_t jit_arch;        /* the newest PTX arch compiled, for the note */
 } verdict;

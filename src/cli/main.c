@@ -37,6 +37,7 @@ static const char usage_text[] =
     "      --embedded         search every data section for containers kept as data\n"
     "      --no-embedded      search none (default: likely sections, see fatcheck(1))\n"
     "      --packages         open wheels, tarballs, images, .deb, .rpm in folders\n"
+    "      --platform OS/ARCH the image judged in multi-platform images (linux/amd64)\n"
     "  -L, --follow           in directories, follow symlinks to directories too\n"
     "                         (symlinks to files are always read, each file once)\n"
     "  -                      standard input: docker save IMAGE | fatcheck -\n"
@@ -261,7 +262,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 enum {
     OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_PACKAGES,
     OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_COLOR, OPT_KERNELS, OPT_EXTRACT, OPT_FORCE, OPT_STRICT, OPT_PROBE,
-    OPT_REQUIRE_TARGETS, OPT_DETECT_TIMEOUT,
+    OPT_REQUIRE_TARGETS, OPT_DETECT_TIMEOUT, OPT_PLATFORM,
 };
 
 int main(int argc, char **argv)
@@ -293,6 +294,7 @@ int main(int argc, char **argv)
         {"probe", no_argument, NULL, OPT_PROBE},
         {"require-targets", no_argument, NULL, OPT_REQUIRE_TARGETS},
         {"detect-timeout", required_argument, NULL, OPT_DETECT_TIMEOUT},
+        {"platform", required_argument, NULL, OPT_PLATFORM},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -399,6 +401,15 @@ int main(int argc, char **argv)
         case OPT_REQUIRE_TARGETS:
             require_targets = true;
             break;
+        case OPT_PLATFORM: {
+            /* os/arch[/variant], as docker --platform takes it */
+            char os[40], arch[40], variant[40], extra;
+            int n = sscanf(optarg, "%39[a-z0-9]/%39[a-z0-9_]/%39[a-z0-9]%c", os, arch, variant, &extra);
+            if (strlen(optarg) > 100 || (n != 2 && n != 3) || (n == 2 && strchr(strchr(optarg, '/') + 1, '/')))
+                return usage_error("invalid --platform (expected os/arch[/variant], e.g. linux/arm64):", optarg);
+            opts.platform = optarg;
+            break;
+        }
         case OPT_DETECT_TIMEOUT:
             if (parse_seconds(optarg, &detect.timeout_ms) != 0)
                 return usage_error("invalid --detect-timeout (expected seconds, 0.001 to 600):", optarg);
@@ -493,6 +504,8 @@ int main(int argc, char **argv)
     /* Targets: named ones, else (or with --probe, also) the local GPUs. */
     for (size_t i = 0; i < n_named; i++) {
         named[i].driver_cuda = driver;
+        if (driver_text && strtoul(driver_text, NULL, 10) >= 100) /* a release, not a CUDA version */
+            snprintf(named[i].driver, sizeof named[i].driver, "%s", driver_text);
         add_target(&cfg, &named[i], -1);
     }
     if (gpus_from) {
@@ -507,6 +520,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; cfg.have_arch_list && i < cfg.arch_list.n; i++) {
         fc_target t = {.cc = cfg.arch_list.entries[i].cc, .driver_cuda = driver};
         t.tegra = fc_cc_is_tegra(t.cc);
+        if (driver_text && strtoul(driver_text, NULL, 10) >= 100)
+            snprintf(t.driver, sizeof t.driver, "%s", driver_text);
         snprintf(t.source, sizeof t.source, "--arch-list");
         add_target(&cfg, &t, -1);
     }
@@ -519,8 +534,11 @@ int main(int argc, char **argv)
         detect.method = cfg.probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
         if (fc_detect_gpus_ext(local, MAX_TARGETS, &n, &detect, &info, err, sizeof err) == FC_OK) {
             for (size_t i = 0; i < n; i++) {
-                if (driver_text && !cfg.probe)
+                if (driver_text && !cfg.probe) {
                     local[i].driver_cuda = driver;
+                    snprintf(local[i].driver, sizeof local[i].driver, "%s",
+                             strtoul(driver_text, NULL, 10) >= 100 ? driver_text : "");
+                }
                 add_target(&cfg, &local[i], (int)i);
             }
         } else if (cfg.probe) {

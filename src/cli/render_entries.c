@@ -3,12 +3,17 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "image_view.h"
 
 static void entries_object(renderer *r, const fc_object *o, const judgement *verdicts)
 {
     /* listings show images, not verdicts; with --kernels, each image's kernels */
     const kernel_view *kv = verdicts ? verdicts->kv : NULL;
     FILE *out = r->out;
+    if (o->format == FC_FORMAT_IMAGE) { /* its files follow */
+        print_image_heading(out, o);
+        return;
+    }
     fprintf(out, "%s:\n", quoted(o->label));
     if (o->n_containers)
         fprintf(out, "  %-10s %-16s %-7s %-13s %-7s %-5s %10s %10s  %s\n", "CONTAINER", "SECTION", "KIND",

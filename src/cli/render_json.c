@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_view.h"
 #include "json_writer.h"
 
 
@@ -137,7 +138,7 @@ static const char *status_name(verdict_status s)
     return "no-code";
 }
 
-static void json_verdicts(jw *out, const judgement *j)
+static void json_verdicts(jw *out, const fc_object *o, const judgement *j)
 {
     const config *cfg = j->cfg;
     jw_puts(out, ",\n\"verdicts\":[");
@@ -158,6 +159,7 @@ static void json_verdicts(jw *out, const judgement *j)
             jw_puts(out, ",\"runtime_starts\":null");
         else
             jw_puts(out, v->runtime_fails ? ",\"runtime_starts\":false" : ",\"runtime_starts\":true");
+        json_container(out, o, v);
         if (j->probes)
             jw_printf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
                     j->probe_compared, j->probe_disagreements, j->probe_crashes);
@@ -291,7 +293,7 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
     }
     jw_puts(out, "]");
     if (j && j->cfg->n_targets)
-        json_verdicts(out, j);
+        json_verdicts(out, o, j);
     if (j && j->cfg->have_arch_list)
         json_arch_check(out, j);
     if (j && j->ptx_isa_major)
@@ -302,6 +304,8 @@ static void json_object(renderer *r, const fc_object *o, const judgement *j)
         jw_puts(out, ",\n\"device_link_missing\":true");
     if (r->cfg && r->cfg->torch_ext)
         json_torch_extension(out, r->cfg, o);
+    if (o->in_image)
+        json_image(out, o);
     jw_puts(out, "}");
     if (o->error)
         print_message(r->err, o->error, o->path, o->member);

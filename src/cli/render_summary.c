@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_view.h"
 #include "stats.h"
 
 #define WIDTH 80
@@ -156,8 +157,14 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
 
     if (r->cfg && r->cfg->torch_ext)
         print_torch_header(out, r->cfg);
-    print_label(out, o);
-    if (!o->n_containers) {
+    if (o->format == FC_FORMAT_IMAGE) {
+        print_image(out, o, j);
+    } else {
+        print_label(out, o);
+    }
+    if (o->format == FC_FORMAT_IMAGE) {
+        /* said above */
+    } else if (!o->n_containers) {
         fputs(o->error ? ": could not be decoded\n" : ": no CUDA code\n", out);
     } else if (o->format == FC_FORMAT_DATA) {
         /* A file of no known format, searched whole: all it holds is plain data. */
@@ -208,7 +215,8 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
         print_text(out, &text);
     }
     if (j) {
-        print_runtime(out, o, j);
+        if (o->format != FC_FORMAT_IMAGE) /* an image's runtimes are listed with it */
+            print_runtime(out, o, j);
         print_verdicts(out, o, j);
         print_torch_fix(out, o, j);
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_view.h"
 #include "judge.h"
 
 void target_label(const fc_target *t, char *buf, size_t size)
@@ -295,9 +296,10 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
     for (size_t t = 0; t < cfg->n_targets; t++) {
         const verdict *v = &j->verdicts[t];
         const fc_target *tg = &cfg->targets[t];
-        if (v->status == VERDICT_NO_CODE)
-            continue;
         target_label(tg, label, sizeof label);
+        /* In an image whose container the toolkit refuses to start, that is the verdict. */
+        if (print_container_verdict(out, obj, j, t, label) || v->status == VERDICT_NO_CODE)
+            continue;
         size_t ok = v->native + v->compatible + v->jit;
         /* The verdict is one sentence, wrapped to 80 columns below. */
         char *sentence = NULL;
@@ -317,7 +319,8 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             fprintf(out, "%snone%s, %s cannot start on a driver for %s: every CUDA call fails with \"CUDA "
                          "driver version is insufficient for CUDA runtime version\"\n",
                     colour_on(cfg, "none"), colour_off(cfg),
-                    j->runtime.kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
+                    obj->format == FC_FORMAT_IMAGE        ? "the CUDA runtime it ships"
+                    : j->runtime.kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
                     : j->runtime.kind == FC_RUNTIME_SHARED && !strncmp(j->runtime.decided_by, "libcudart", 9)
                         ? "the CUDA runtime it needs"
                         : j->runtime.decided_by,

@@ -1,0 +1,180 @@
+/* image_view.c - container images in the outputs: what an image declares, and whether the
+ * NVIDIA Container Toolkit starts its container on each target. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image_view.h"
+
+/* Prints a sentence wrapped at 80 columns (wrap_print). */
+static void wrap_printf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void wrap_printf(FILE *out, const char *fmt, ...)
+{
+    char *line = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&line, &len);
+    if (!s)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(s, fmt, ap);
+    va_end(ap);
+    fclose(s);
+    wrap_print(out, line);
+    free(line);
+}
+
+static const char *cuda_text(int v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d.%d", v / 1000, v % 1000 / 10);
+    return buf;
+}
+
+/* The CUDA version a requirement's first term asks for ("cuda>=12.4"), or 0. */
+static int required_cuda(const fc_oci_image *img)
+{
+    for (size_t i = 0; i < img->n_requirements; i++) {
+        unsigned major, minor = 0;
+        const char *r = img->requirements[i];
+        while (*r == ' ')
+            r++;
+        if (sscanf(r, "cuda>=%u.%u", &major, &minor) >= 1 && major < 100 && minor < 10)
+            return (int)(major * 1000 + minor * 10);
+    }
+    return 0;
+}
+
+void print_image_heading(FILE *out, const fc_object *o)
+{
+    const fc_oci_image *img = o->in_image->image;
+    fprintf(out, "%s: container image (", quoted(o->label));
+    if (img->platform)
+        fprintf(out, "%s, ", escaped(img->platform));
+    fprintf(out, "%zu layer%s)\n", img->n_layers, img->n_layers == 1 ? "" : "s");
+}
+
+void print_image(FILE *out, const fc_object *o, const judgement *j)
+{
+    const fc_oci_image *img = o->in_image->image;
+    char a[32], b[32];
+    print_image_heading(out, o);
+    if (img->requirements_disabled)
+        fputs("  NVIDIA_DISABLE_REQUIRE is set: the NVIDIA Container Toolkit checks nothing\n", out);
+    for (size_t i = 0; !img->requirements_disabled && i < img->n_requirements; i++) {
+        const char *r = img->requirements[i];
+        bool cuda = img->require_cuda && strcmp(r, img->require_cuda) == 0;
+        wrap_printf(out, "  %s%s\n", cuda ? "NVIDIA_REQUIRE_CUDA=" : "the NVIDIA Container Toolkit requires ",
+                    escaped(r));
+    }
+    for (size_t i = 0; i < img->n_runtimes; i++) {
+        const fc_oci_runtime *rt = &img->runtimes[i];
+        const char *drv = rt->needs ? fc_cuda_min_driver(rt->needs) : NULL;
+        /* Its release as its name gives it: "12.4" from libcudart.so.12.4.127, "12" alone. */
+        const char *base = strrchr(rt->path, '/');
+        unsigned major = 0, minor = 0;
+        int parts = sscanf(base ? base + 1 : rt->path, "libcudart.so.%u.%u", &major, &minor);
+        if (parts == 2)
+            snprintf(a, sizeof a, "%u.%u", major, minor);
+        else
+            snprintf(a, sizeof a, "%u", major);
+        char need[96] = "";
+        if (rt->needs)
+            snprintf(need, sizeof need, "; it starts on a driver for CUDA %s or newer%s%s%s", cuda_text(rt->needs, b, sizeof b),
+                     drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
+        wrap_printf(out, "  CUDA runtime: %s (CUDA %s%s)\n", quoted(rt->path), a, need);
+    }
+    (void)j;
+}
+
+/* "  sm_90 (--gpu H100): the container starts (the driver, CUDA 12.6, meets what it requires)" */
+bool print_container_verdict(FILE *out, const fc_object *o, const judgement *j, size_t t, const char *label)
+{
+    const verdict *v = &j->verdicts[t];
+    const config *cfg = j->cfg;
+    const fc_target *tg = &cfg->targets[t];
+    const fc_oci_image *img = o->in_image ? o->in_image->image : NULL;
+    if (!img)
+        return false;
+    char *line = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&line, &len);
+    if (!s)
+        return false;
+    char a[32];
+    bool said = true;
+    if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID) {
+        fprintf(s, "  %s: %snone%s, the NVIDIA Container Toolkit does not start %s container%s%s: \"%s\"\n", label,
+                colour_on(cfg, "none"), colour_off(cfg), o->format == FC_FORMAT_IMAGE ? "the" : "its",
+                tg->driver_cuda ? " on a driver for CUDA " : "", tg->driver_cuda ? cuda_text(tg->driver_cuda, a, sizeof a) : "",
+                escaped(v->container_why));
+    } else if (o->format != FC_FORMAT_IMAGE || v->status != VERDICT_NO_CODE) {
+        said = false;
+    } else if (v->container == FC_REQUIRE_UNKNOWN) {
+        fprintf(s, "  %s: whether the NVIDIA Container Toolkit starts the container %s\n", label,
+                escaped(v->container_why));
+    } else if (img->n_requirements && !img->requirements_disabled) {
+        fprintf(s, "  %s: the container starts (%s meets what it requires)\n", label,
+                tg->driver_cuda ? "the driver" : "a driver assumed new enough");
+    } else {
+        said = false;
+    }
+    fclose(s);
+    if (said)
+        wrap_print(out, line);
+    free(line);
+    if (said && (v->container == FC_REQUIRE_UNMET) && img) {
+        int need = required_cuda(img);
+        const char *drv = need ? fc_cuda_min_driver(need) : NULL;
+        if (need)
+            fprintf(out, "    fix: install a driver for CUDA %s or newer%s%s%s, or use an image for CUDA %d.%d\n",
+                    cuda_text(need, a, sizeof a), drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "",
+                    tg->driver_cuda / 1000, tg->driver_cuda % 1000 / 10);
+    }
+    return said;
+}
+
+void json_image(jw *out, const fc_object *o)
+{
+    const fc_oci_file *f = o->in_image;
+    const fc_oci_image *img = f->image;
+    jw_field_string(out, ",\n\"image\":{\"name\":", img->name);
+    jw_field_string(out, ",\"digest\":", img->digest);
+    if (o->format != FC_FORMAT_IMAGE) {
+        jw_field_string(out, ",\"path\":", f->path);
+        jw_field_string(out, ",\"layer\":", f->layer);
+        jw_puts(out, "}");
+        return;
+    }
+    jw_puts(out, ",\"tags\":[");
+    for (size_t i = 0; i < img->n_tags; i++)
+        jw_field_string(out, i ? "," : "", img->tags[i]);
+    jw_puts(out, "]");
+    jw_field_string(out, ",\"platform\":", img->platform);
+    jw_field_u64(out, ",\"layers\":", img->n_layers);
+    jw_field_string(out, ",\"require_cuda\":", img->require_cuda);
+    jw_puts(out, ",\"requirements\":[");
+    for (size_t i = 0; i < img->n_requirements; i++)
+        jw_field_string(out, i ? "," : "", img->requirements[i]);
+    jw_puts(out, img->requirements_disabled ? "],\"requirements_disabled\":true" : "],\"requirements_disabled\":false");
+    jw_puts(out, ",\"cuda_runtimes\":[");
+    for (size_t i = 0; i < img->n_runtimes; i++) {
+        const fc_oci_runtime *rt = &img->runtimes[i];
+        char a[32];
+        jw_field_string(out, i ? ",{\"path\":" : "{\"path\":", rt->path);
+        jw_field_string(out, ",\"cuda\":", cuda_text(rt->cuda, a, sizeof a));
+        jw_field_string(out, ",\"needs_cuda\":", rt->needs ? cuda_text(rt->needs, a, sizeof a) : NULL);
+        jw_field_string(out, ",\"min_driver\":", rt->needs ? fc_cuda_min_driver(rt->needs) : NULL);
+        jw_puts(out, "}");
+    }
+    jw_puts(out, "]}");
+}
+
+void json_container(jw *out, const fc_object *o, const verdict *v)
+{
+    if (!o->in_image)
+        return;
+    jw_puts(out, ",\"container_starts\":");
+    jw_puts(out, v->container == FC_REQUIRE_MET ? "true" : v->container == FC_REQUIRE_UNKNOWN ? "null" : "false");
+    if (v->container != FC_REQUIRE_MET)
+        jw_field_string(out, ",\"container_reason\":", v->container_why);
+}

@@ -1,0 +1,986 @@
+/* oci_image.c - container images as their containers see them: docker save archives, OCI
+ * image layouts (directories, and tarballs of them), from a file, a directory or a stream.
+ *
+ * The archive's metadata says which images it holds and their layers (oci_meta.c). Each layer
+ * is read once (oci_layer.c): from a file or a directory, the layers are read at once on the
+ * scan's threads; from a stream, where docker save puts its metadata last, each layer is read
+ * as it arrives. Then, image by image, the layers are applied (oci_fs.c), the image itself is
+ * handed out (FC_FORMAT_IMAGE: what it declares) and after it the files its container sees that
+ * hold CUDA code, each once, named "app:1.0:/usr/lib/x.so". Everything wrong with an image is
+ * said in one line each, and the rest of it still judged.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive_api.h"
+#include "oci.h"
+#include "oci_image.h"
+#include "oci_meta.h"
+#include "pool.h"
+
+#define SNIFF_SIZE 4096u
+/* What a stream's metadata may take in all: docker save's are a few KiB an image. */
+#define STREAM_META_TOTAL (128u << 20)
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+/* A member of an image archive: where its bytes are (a file), or its bytes (metadata read
+ * from a stream). */
+typedef struct member {
+    char *name;
+    uint64_t offset, size;
+    uint8_t *data;
+} member;
+
+/* A layer blob, read once however many images use it. */
+typedef struct slot {
+    char *path;
+    bool wanted;
+    bool present;       /* the blob is there */
+    uint64_t offset, size;
+    fc_oci_layer layer;
+} slot;
+
+typedef struct reading {
+    fc_scan_ctx *sc;
+    const char *path;       /* the archive or layout, in messages */
+    const char *base;       /* its name without folders and .tar: for tags that come alone */
+    char base_buf[256];
+    int dirfd;              /* a layout directory, or -1 */
+    const fc_image *img;    /* an archive that can be read anywhere, or NULL */
+    member *members;
+    size_t n_members, cap_members;
+    size_t meta_bytes;      /* kept from a stream */
+    slot *slots;
+    size_t n_slots, cap_slots;
+    fc_oci_budget budget;
+    fc_oci_meta meta;
+    char *prefix;           /* what object names start with inside a package ("pkg.tar!"), or "" */
+    fc_oci_layer loose;     /* files of a stream outside its layers: judged if it is no image */
+    char damage[320];       /* the archive could not be read to its end: why */
+    size_t next;            /* phase one: the next layer to read */
+    pthread_mutex_t lock;
+} reading;
+
+static void set_base(reading *rd, const char *path)
+{
+    if (path[0] == '(') { /* "(standard input)": a tag that comes alone stays alone */
+        rd->base = NULL;
+        return;
+    }
+    const char *b = strrchr(path, '/');
+    b = b && b[1] ? b + 1 : path;
+    snprintf(rd->base_buf, sizeof rd->base_buf, "%s", b);
+    size_t n = strlen(rd->base_buf);
+    while (n && rd->base_buf[n - 1] == '/')
+        rd->base_buf[--n] = '\0';
+    if (n > 4 && strcmp(rd->base_buf + n - 4, ".tar") == 0)
+        rd->base_buf[n - 4] = '\0';
+    rd->base = rd->base_buf;
+}
+
+/* "./a//b" -> "a/b" (member names as the metadata writes them). */
+static char *member_name(const char *name)
+{
+    while (name[0] == '.' && name[1] == '/')
+        name += 2;
+    while (*name == '/')
+        name++;
+    return strdup(name);
+}
+
+static member *find_member(reading *rd, const char *name)
+{
+    for (size_t i = rd->n_members; i-- > 0;) /* the last of a name wins, as tar extracts */
+        if (strcmp(rd->members[i].name, name) == 0)
+            return &rd->members[i];
+    return NULL;
+}
+
+static slot *find_slot(reading *rd, const char *path)
+{
+    for (size_t i = 0; i < rd->n_slots; i++)
+        if (strcmp(rd->slots[i].path, path) == 0)
+            return &rd->slots[i];
+    return NULL;
+}
+
+static slot *add_slot(reading *rd, const char *path)
+{
+    slot *s = find_slot(rd, path);
+    if (s)
+        return s;
+    if (!grow((void **)&rd->slots, &rd->cap_slots, rd->n_slots + 1, sizeof *rd->slots))
+        return NULL;
+    s = &rd->slots[rd->n_slots];
+    memset(s, 0, sizeof *s);
+    if (!(s->path = strdup(path)))
+        return NULL;
+    rd->n_slots++;
+    return s;
+}
+
+/* A name inside the layout must stay inside it. */
+static bool safe_path(const char *p)
+{
+    if (!*p || *p == '/')
+        return false;
+    for (const char *c = p; *c;) {
+        size_t k = strcspn(c, "/");
+        if ((k == 2 && c[0] == '.' && c[1] == '.') || k == 0)
+            return false;
+        c += k;
+        if (*c)
+            c++;
+    }
+    return true;
+}
+
+/* ---- Reading metadata ---------------------------------------------------------------------- */
+
+static fc_status read_fd_whole(int fd, uint64_t off, uint64_t size, uint8_t **data, size_t *len, char *why,
+                               size_t why_size)
+{
+    if (size > FC_OCI_META_LIMIT) {
+        snprintf(why, why_size, "%llu bytes, more than metadata may take", (unsigned long long)size);
+        return FC_ERR_LIMIT;
+    }
+    uint8_t *p = malloc(size ? (size_t)size : 1);
+    if (!p) {
+        snprintf(why, why_size, "out of memory");
+        return FC_ERR_NOMEM;
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, p + got, (size_t)(size - got), (off_t)(off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            snprintf(why, why_size, "cannot read: %s", r < 0 ? strerror(errno) : "it ends early");
+            free(p);
+            return FC_ERR_IO;
+        }
+        got += (size_t)r;
+    }
+    *data = p;
+    *len = (size_t)size;
+    return FC_OK;
+}
+
+static fc_status source_get(void *ctx, const char *path, uint8_t **data, size_t *len, char *why, size_t why_size)
+{
+    reading *rd = ctx;
+    if (rd->dirfd >= 0) {
+        if (!safe_path(path)) {
+            snprintf(why, why_size, "'%.200s' lies outside the layout", path);
+            return FC_ERR_FORMAT;
+        }
+        int fd = openat(rd->dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            snprintf(why, why_size, "%s", fd < 0 && errno == ENOENT ? "not in the layout"
+                                          : fd < 0 ? strerror(errno) : "not a regular file");
+            if (fd >= 0)
+                close(fd);
+            return FC_ERR_IO;
+        }
+        fc_status s = read_fd_whole(fd, 0, (uint64_t)st.st_size, data, len, why, why_size);
+        close(fd);
+        return s;
+    }
+    member *m = find_member(rd, path);
+    if (!m) {
+        snprintf(why, why_size, "not in the archive");
+        return FC_ERR_IO;
+    }
+    if (m->data || !rd->img) {
+        if (!m->data) {
+            snprintf(why, why_size, "not kept (it is larger than metadata may be)");
+            return FC_ERR_LIMIT;
+        }
+        if (!(*data = malloc(m->size ? (size_t)m->size : 1))) {
+            snprintf(why, why_size, "out of memory");
+            return FC_ERR_NOMEM;
+        }
+        memcpy(*data, m->data, (size_t)m->size);
+        *len = (size_t)m->size;
+        return FC_OK;
+    }
+    if (rd->img->fd >= 0 && rd->img->own_mapping)
+        return read_fd_whole(rd->img->fd, m->offset, m->size, data, len, why, why_size);
+    if (m->size > FC_OCI_META_LIMIT) {
+        snprintf(why, why_size, "%llu bytes, more than metadata may take", (unsigned long long)m->size);
+        return FC_ERR_LIMIT;
+    }
+    if (!(*data = malloc(m->size ? (size_t)m->size : 1))) {
+        snprintf(why, why_size, "out of memory");
+        return FC_ERR_NOMEM;
+    }
+    memcpy(*data, rd->img->data + m->offset, (size_t)m->size);
+    *len = (size_t)m->size;
+    return FC_OK;
+}
+
+static bool source_has(void *ctx, const char *path)
+{
+    reading *rd = ctx;
+    if (rd->dirfd >= 0) {
+        struct stat st;
+        return safe_path(path) && fstatat(rd->dirfd, path, &st, 0) == 0 && S_ISREG(st.st_mode);
+    }
+    return find_member(rd, path) != NULL;
+}
+
+/* ---- Layer blobs as streams ---------------------------------------------------------------- */
+
+/* [offset, offset + size) of a file, read with pread. */
+typedef struct range_stream {
+    fc_stream s;
+    int fd;
+    uint64_t at, end;
+} range_stream;
+
+static ssize_t range_read(fc_stream *s, uint8_t *buf, size_t n)
+{
+    range_stream *r = (range_stream *)s;
+    if (r->at >= r->end)
+        return 0;
+    if (n > r->end - r->at)
+        n = (size_t)(r->end - r->at);
+    for (;;) {
+        ssize_t got = pread(r->fd, buf, n, (off_t)r->at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(s->error, sizeof s->error, "read error: %s", strerror(errno));
+            return -1;
+        }
+        if (got == 0) {
+            snprintf(s->error, sizeof s->error, "the archive ends %llu bytes into the blob",
+                     (unsigned long long)(r->end - r->at));
+            return -1;
+        }
+        r->at += (uint64_t)got;
+        return got;
+    }
+}
+
+/* Reads slot S's layer, wherever its blob is. */
+static void read_slot(reading *rd, slot *s)
+{
+    const fc_options *opts = rd->sc->opts;
+    unsigned depth = rd->sc->depth + 2;
+    if (rd->dirfd >= 0) {
+        int fd = safe_path(s->path) ? openat(rd->dirfd, s->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
+        if (fd < 0) {
+            snprintf(s->layer.damage, sizeof s->layer.damage, "cannot open: %s", strerror(errno));
+            s->layer.damaged = true;
+            return;
+        }
+        fc_fd_stream in;
+        fc_fd_stream_init(&in, fd);
+        fc_oci_layer_read(&s->layer, &in.s, opts, depth, &rd->budget);
+        close(fd);
+    } else if (rd->img->fd >= 0 && rd->img->own_mapping) {
+        range_stream in = {.s = {.read = range_read}, .fd = rd->img->fd, .at = s->offset, .end = s->offset + s->size};
+        fc_oci_layer_read(&s->layer, &in.s, opts, depth, &rd->budget);
+    } else {
+        fc_memory_stream in;
+        fc_memory_stream_init(&in, rd->img->data + s->offset, (size_t)s->size);
+        fc_oci_layer_read(&s->layer, &in.s, opts, depth, &rd->budget);
+    }
+}
+
+static void read_layers_work(void *ctx)
+{
+    reading *rd = ctx;
+    for (;;) {
+        pthread_mutex_lock(&rd->lock);
+        size_t i = rd->next;
+        while (i < rd->n_slots && !(rd->slots[i].wanted && rd->slots[i].present))
+            i++;
+        rd->next = i + 1;
+        pthread_mutex_unlock(&rd->lock);
+        if (i >= rd->n_slots)
+            return;
+        read_slot(rd, &rd->slots[i]);
+    }
+}
+
+static int by_size_desc(const void *a, const void *b)
+{
+    const slot *x = a, *y = b;
+    return (x->size < y->size) - (x->size > y->size);
+}
+
+/* Phase one from a file or a directory: every layer a chosen image uses, at once on the
+ * scan's threads, the largest first. */
+static void read_wanted_layers(reading *rd)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rd->meta.n_images; i++) {
+        fc_oci_meta_image *im = &rd->meta.images[i];
+        for (size_t k = 0; im->usable && k < im->n_layers; k++) {
+            slot *s = add_slot(rd, im->layers[k].path);
+            if (!s)
+                continue;
+            s->wanted = true;
+            if (rd->dirfd >= 0) {
+                struct stat st;
+                s->present = safe_path(s->path) && fstatat(rd->dirfd, s->path, &st, 0) == 0 && S_ISREG(st.st_mode);
+                s->size = s->present ? (uint64_t)st.st_size : 0;
+            } else {
+                member *m = find_member(rd, s->path);
+                s->present = m != NULL;
+                s->offset = m ? m->offset : 0;
+                s->size = m ? m->size : 0;
+            }
+        }
+    }
+    qsort(rd->slots, rd->n_slots, sizeof *rd->slots, by_size_desc);
+    for (size_t i = 0; i < rd->n_slots; i++)
+        n += rd->slots[i].wanted && rd->slots[i].present;
+    unsigned threads = fc_thread_count(rd->sc->opts);
+    unsigned helpers = n > 1 && threads > 1 ? (unsigned)(n < threads ? n : threads) - 1 : 0;
+    rd->next = 0;
+    pthread_mutex_init(&rd->lock, NULL);
+    fc_pool_run(helpers ? fc_scan_pool(rd->sc, threads) : NULL, read_layers_work, rd, helpers);
+    pthread_mutex_destroy(&rd->lock);
+}
+
+/* ---- Phase two: each image's filesystem, and what it holds --------------------------------- */
+
+typedef struct deliverable {
+    char *path;
+    uint32_t layer, entry;
+    bool loop;
+} deliverable;
+
+typedef struct image_pass {
+    reading *rd;
+    fc_oci_meta_image *im;
+    slot **slot_of;          /* by layer index */
+    deliverable *items;
+    size_t n_items, cap_items;
+    fc_oci_runtime *runtimes;
+    size_t n_runtimes, cap_runtimes;
+    bool nomem;
+    const char *where;       /* "layer 2 of 3" for problems said while applying */
+    int rc;
+} image_pass;
+
+static int report(image_pass *ip, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int report(image_pass *ip, const char *fmt, ...)
+{
+    char line[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    int rc = fc_report_error(ip->rd->sc, FC_ERR_FORMAT, ip->rd->path, NULL, "%s: %s", ip->im->pub.name, line);
+    if (rc && !ip->rc)
+        ip->rc = rc;
+    return rc;
+}
+
+static void apply_problem(void *ctx, const char *line)
+{
+    image_pass *ip = ctx;
+    report(ip, "%s: %s", ip->where, line);
+}
+
+/* The CUDA release a runtime's file name gives: libcudart.so.12.4.127 -> 12040,
+ * libcudart.so.12 -> 12000. */
+static int runtime_release(const char *base)
+{
+    const char *v = base + strlen("libcudart.so.");
+    unsigned major = 0, minor = 0;
+    int n = sscanf(v, "%u.%u", &major, &minor);
+    if (n < 1 || major < 1 || major > 99 || minor > 9)
+        return 0;
+    return (int)(major * 1000 + (n == 2 ? minor * 10 : 0));
+}
+
+static int collect(void *ctx, const fc_oci_found *f, bool loop)
+{
+    image_pass *ip = ctx;
+    const char *base = strrchr(f->path, '/');
+    base = base ? base + 1 : f->path;
+    if (!loop && strncmp(base, "libcudart.so.", 13) == 0 && runtime_release(base)) {
+        char *p = strdup(f->path);
+        if (!p || !grow((void **)&ip->runtimes, &ip->cap_runtimes, ip->n_runtimes + 1, sizeof *ip->runtimes)) {
+            free(p);
+            ip->nomem = true;
+            return -1;
+        }
+        ip->runtimes[ip->n_runtimes++] = (fc_oci_runtime){p, runtime_release(base), fc_cuda_library_version(base)};
+    }
+    if (!loop) {
+        const slot *s = ip->slot_of[f->layer];
+        if (s->layer.entries[f->entry].held == FC_OCI_NONE)
+            return 0;
+    }
+    char *p = strdup(f->path);
+    if (!p || !grow((void **)&ip->items, &ip->cap_items, ip->n_items + 1, sizeof *ip->items)) {
+        free(p);
+        ip->nomem = true;
+        return -1;
+    }
+    ip->items[ip->n_items++] = (deliverable){p, f->layer, f->entry, loop};
+    return 0;
+}
+
+/* The image itself: what it declares, judged with its files. */
+static int deliver_image_object(image_pass *ip, const fc_oci_file *where)
+{
+    fc_scan_ctx *sc = ip->rd->sc;
+    fc_builder b;
+    int rc;
+    if (!fc_builder_start(sc, &b, ip->rd->path, NULL, &rc))
+        return rc;
+    b.obj.format = FC_FORMAT_IMAGE;
+    b.obj.in_image = where;
+    return fc_deliver(sc, &b);
+}
+
+static int deliver_file(image_pass *ip, const deliverable *d, const fc_oci_file *where)
+{
+    fc_scan_ctx *sc = ip->rd->sc;
+    const slot *s = ip->slot_of[d->layer];
+    const fc_held *h = &s->layer.held[s->layer.entries[d->entry].held];
+    size_t n = strlen(ip->rd->prefix) + strlen(ip->im->pub.name) + strlen(d->path) + 2;
+    char *name = malloc(n);
+    if (!name)
+        return fc_report_error(sc, FC_ERR_NOMEM, ip->rd->path, NULL, "out of memory");
+    snprintf(name, n, "%s%s:%s", ip->rd->prefix, ip->im->pub.name, d->path);
+    if (sc->opts->on_file)
+        sc->opts->on_file(sc->opts->on_file_ctx, name);
+    sc->inner = name;
+    sc->in_image = where;
+    sc->depth += 2;
+    int rc = fc_scan_image(sc, &h->img, name);
+    sc->depth -= 2;
+    free(name);
+    return rc;
+}
+
+static int judge_image(reading *rd, fc_oci_meta_image *im)
+{
+    fc_scan_ctx *sc = rd->sc;
+    image_pass ip = {.rd = rd, .im = im};
+    for (size_t i = 0; i < im->n_problems && !ip.rc; i++)
+        report(&ip, "%s", im->problems[i]);
+    if (!im->usable || ip.rc)
+        return ip.rc;
+    fc_oci_fs *fs = fc_oci_fs_new();
+    ip.slot_of = calloc(im->n_layers ? im->n_layers : 1, sizeof *ip.slot_of);
+    if (!fs || !ip.slot_of) {
+        fc_oci_fs_free(fs);
+        free(ip.slot_of);
+        return fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "out of memory");
+    }
+    for (size_t i = 0; i < im->n_layers && !ip.rc; i++) {
+        const fc_oci_layer_ref *ref = &im->layers[i];
+        slot *s = find_slot(rd, ref->path);
+        char where[200];
+        snprintf(where, sizeof where, "layer %zu of %zu (%.120s)", i + 1, im->n_layers, ref->path);
+        ip.where = where;
+        if (!s || !s->present) {
+            report(&ip, "%s: not in the %s; the image is judged without it", where, rd->dirfd >= 0 ? "layout" : "archive");
+            continue;
+        }
+        const fc_oci_layer *L = &s->layer;
+        ip.slot_of[i] = s;
+        bool compressed_vs_diff_id = ref->diff_id && L->compressed;
+        if (L->damaged)
+            report(&ip, "%s: %s; what could be read of it is judged", where, L->damage);
+        else if (ref->digest[0] && !compressed_vs_diff_id && strcmp(ref->digest, L->digest) != 0)
+            report(&ip, "%s: its digest is %s, not the %s its %s names; judged all the same", where, L->digest,
+                   ref->digest, ref->diff_id ? "config" : "manifest");
+        else if (ref->size >= 0 && (uint64_t)ref->size != L->bytes)
+            report(&ip, "%s: %llu bytes, not the %lld its manifest gives; judged all the same", where,
+                   (unsigned long long)L->bytes, (long long)ref->size);
+        for (size_t k = 0; k < L->n_problems && !ip.rc; k++)
+            report(&ip, "%s: %s", where, L->problems[k]);
+        if (!fc_oci_fs_apply(fs, L, (uint32_t)i, apply_problem, &ip)) {
+            ip.nomem = true;
+            break;
+        }
+    }
+    int rc = ip.rc;
+    if (!rc && !ip.nomem && fc_oci_fs_walk(fs, collect, &ip) < 0)
+        ip.nomem = true;
+    if (!rc && ip.nomem)
+        rc = fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "%s: out of memory", im->pub.name);
+    fc_oci_fs_free(fs);
+    im->pub.runtimes = ip.runtimes;
+    im->pub.n_runtimes = ip.n_runtimes;
+    /* The image, then its files, named as the container sees them. */
+    const char *saved_outer = sc->outer, *saved_inner = sc->inner;
+    const fc_oci_file *saved_in = sc->in_image;
+    bool saved_named = sc->named;
+    char *image_name = malloc(strlen(rd->prefix) + strlen(im->pub.name) + 1);
+    if (!rc && !image_name)
+        rc = fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "out of memory");
+    if (!rc) {
+        sprintf(image_name, "%s%s", rd->prefix, im->pub.name);
+        sc->outer = saved_outer ? saved_outer : rd->path;
+        sc->inner = image_name;
+        sc->named = false;
+        fc_oci_file self = {&im->pub, NULL, NULL};
+        rc = deliver_image_object(&ip, &self);
+        /* Each file once: a hard link's second name is not read again. */
+        for (size_t i = 0; i < ip.n_items && !rc; i++) {
+            const deliverable *d = &ip.items[i];
+            if (d->loop) {
+                sc->inner = saved_inner;
+                sc->outer = saved_outer;
+                rc = report(&ip, "%s: a symbolic link loop", d->path);
+                sc->outer = saved_outer ? saved_outer : rd->path;
+                continue;
+            }
+            const slot *s = ip.slot_of[d->layer];
+            uint32_t held = s->layer.entries[d->entry].held;
+            bool seen = false;
+            for (size_t k = 0; k < i && !seen; k++) {
+                const deliverable *e = &ip.items[k];
+                seen = !e->loop && ip.slot_of[e->layer] == s && s->layer.entries[e->entry].held == held;
+            }
+            if (seen)
+                continue;
+            fc_oci_file where = {&im->pub, d->path, s->layer.digest};
+            rc = deliver_file(&ip, d, &where);
+        }
+    }
+    sc->outer = saved_outer;
+    sc->inner = saved_inner;
+    sc->in_image = saved_in;
+    sc->named = saved_named;
+    free(image_name);
+    for (size_t i = 0; i < ip.n_items; i++)
+        free(ip.items[i].path);
+    free(ip.items);
+    free(ip.slot_of);
+    /* The runtimes stay with the image until the reading ends (the callbacks are done). */
+    im->runtimes = ip.runtimes;
+    im->n_runtimes = ip.n_runtimes;
+    for (size_t i = 0; i < ip.n_runtimes; i++)
+        if (!grow((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings))
+            free((char *)ip.runtimes[i].path);
+        else
+            im->strings[im->n_strings++] = (char *)ip.runtimes[i].path;
+    return rc;
+}
+
+static int judge_all(reading *rd)
+{
+    fc_scan_ctx *sc = rd->sc;
+    int rc = 0;
+    bool saved_labels = sc->image_labels;
+    /* An image named directly, or found in a folder, is named by its own names; one inside a
+     * package keeps the package's name before them. */
+    sc->image_labels = sc->outer == NULL;
+    for (size_t i = 0; i < rd->meta.n_problems && !rc; i++)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "%s", rd->meta.problems[i]);
+    if (!rc && rd->meta.n_images == 0 && rd->meta.n_problems == 0)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "a container image archive that names no image");
+    for (size_t i = 0; i < rd->meta.n_images && !rc; i++)
+        rc = judge_image(rd, &rd->meta.images[i]);
+    sc->image_labels = saved_labels;
+    return rc;
+}
+
+static void reading_init(reading *rd, fc_scan_ctx *sc, const char *path)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->sc = sc;
+    rd->path = path;
+    rd->dirfd = -1;
+    set_base(rd, path);
+    /* Inside a package the image's members keep the package's member name before them. */
+    const char *inner = sc->outer ? sc->inner : NULL;
+    size_t n = inner ? strlen(inner) + 2 : 1;
+    rd->prefix = malloc(n);
+    if (rd->prefix)
+        snprintf(rd->prefix, n, "%s%s", inner ? inner : "", inner ? "!" : "");
+}
+
+static void reading_free(reading *rd)
+{
+    for (size_t i = 0; i < rd->n_slots; i++) {
+        fc_oci_layer_free(&rd->slots[i].layer, &rd->budget);
+        free(rd->slots[i].path);
+    }
+    for (size_t i = 0; i < rd->n_members; i++) {
+        free(rd->members[i].name);
+        free(rd->members[i].data);
+    }
+    fc_oci_layer_free(&rd->loose, &rd->budget);
+    free(rd->slots);
+    free(rd->members);
+    free(rd->prefix);
+    fc_oci_meta_free(&rd->meta);
+}
+
+static const fc_oci_source *source_of(reading *rd, fc_oci_source *src)
+{
+    *src = (fc_oci_source){rd, source_get, source_has};
+    return src;
+}
+
+/* ---- A layout directory --------------------------------------------------------------------- */
+
+bool fc_oci_dir_is_layout(int dirfd)
+{
+    struct stat st;
+    return fstatat(dirfd, "oci-layout", &st, 0) == 0 && S_ISREG(st.st_mode) &&
+           fstatat(dirfd, "index.json", &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
+int fc_oci_scan_dir(fc_scan_ctx *sc, int dirfd, const char *path)
+{
+    reading rd;
+    reading_init(&rd, sc, path);
+    if (!rd.prefix)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    rd.dirfd = dirfd;
+    if (sc->opts->on_file)
+        sc->opts->on_file(sc->opts->on_file_ctx, path);
+    fc_oci_source src;
+    fc_oci_meta_read(&rd.meta, source_of(&rd, &src), rd.base, sc->opts->platform);
+    read_wanted_layers(&rd);
+    int rc = judge_all(&rd);
+    reading_free(&rd);
+    return rc;
+}
+
+/* ---- An archive that can be read anywhere (a file, memory) --------------------------------- */
+
+/* Lists the members of the uncompressed tar IMG, with where their bytes lie, up to where it
+ * is damaged (rd->damage says why). False when it is not a tar that can be read that way
+ * (compressed, or no tar at all). */
+static bool list_members(reading *rd, const fc_archive_api *la)
+{
+    const fc_image *img = rd->img;
+    struct archive *a = la->read_new();
+    if (!a)
+        return false;
+    la->read_support_format_tar(a);
+    la->read_support_format_gnutar(a);
+    int r = img->fd >= 0 && img->own_mapping && lseek(img->fd, 0, SEEK_SET) == 0
+                ? la->read_open_fd(a, img->fd, 1u << 16)
+                : la->read_open_memory(a, img->data, img->size);
+    bool ok = r == ARCHIVE_OK && la->filter_count(a) == 1;
+    struct archive_entry *e;
+    while (ok && (r = la->read_next_header(a, &e)) == ARCHIVE_OK) {
+        const char *name = la->entry_pathname(e);
+        if (!name || la->entry_filetype(e) != AE_IFREG || la->entry_hardlink(e))
+            continue;
+        /* Where libarchive stands now is where the member's bytes start. */
+        int64_t at = la->filter_bytes(a, -1);
+        int64_t size = la->entry_size(e);
+        if (at < 0 || size < 0 || (uint64_t)at > img->size || (uint64_t)size > img->size - (uint64_t)at) {
+            snprintf(rd->damage, sizeof rd->damage, "the archive ends inside %.200s", name);
+            break;
+        }
+        if (!grow((void **)&rd->members, &rd->cap_members, rd->n_members + 1, sizeof *rd->members)) {
+            snprintf(rd->damage, sizeof rd->damage, "out of memory");
+            break;
+        }
+        member *m = &rd->members[rd->n_members];
+        memset(m, 0, sizeof *m);
+        if (!(m->name = member_name(name))) {
+            snprintf(rd->damage, sizeof rd->damage, "out of memory");
+            break;
+        }
+        m->offset = (uint64_t)at;
+        m->size = (uint64_t)size;
+        rd->n_members++;
+    }
+    if (ok && r != ARCHIVE_EOF && r != ARCHIVE_OK && !rd->damage[0]) {
+        snprintf(rd->damage, sizeof rd->damage, "%s", la->error_string(a) ? la->error_string(a) : "damaged");
+        size_t k = strlen(rd->damage);
+        while (k && (rd->damage[k - 1] == '\n' || rd->damage[k - 1] == ' '))
+            rd->damage[--k] = '\0';
+    }
+    la->read_free(a);
+    return ok && (rd->n_members || rd->damage[0]);
+}
+
+int fc_oci_scan_tar(fc_scan_ctx *sc, const fc_image *img, const char *path, bool *not_image)
+{
+    *not_image = true;
+    const fc_archive_api *la = fc_archive_api_get(NULL);
+    if (!la || img->size < 512)
+        return 0;
+    reading rd;
+    reading_init(&rd, sc, path);
+    if (!rd.prefix)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    rd.img = img;
+    int rc = 0;
+    fc_oci_source src;
+    if (list_members(&rd, la)) {
+        bool looks = (rd.n_members && fc_oci_member_looks_like_image(rd.members[0].name)) ||
+                     find_member(&rd, "manifest.json") || find_member(&rd, "oci-layout");
+        fc_oci_kind_of kind = fc_oci_meta_read(&rd.meta, source_of(&rd, &src), rd.base, sc->opts->platform);
+        if (kind != FC_OCI_NOT_IMAGE && rd.meta.n_images) {
+            *not_image = false;
+            if (rd.damage[0])
+                rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "damaged archive: %s; what was read before is "
+                                     "judged", rd.damage);
+            if (!rc) {
+                read_wanted_layers(&rd);
+                rc = judge_all(&rd);
+            }
+        } else if (looks) {
+            /* Named as an image's, but with nothing that says which layers make which
+             * image: read as the plain archive it is, every layer's files as stored. */
+            const char *why = rd.meta.n_problems ? rd.meta.problems[0]
+                              : rd.damage[0]     ? "it is cut short before its manifest.json or index.json"
+                                                 : "it has no manifest.json or index.json";
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not readable as a container image (%s): its layers "
+                                 "are read one by one, every file as each layer holds it, deleted ones too", why);
+        }
+    }
+    reading_free(&rd);
+    return rc;
+}
+
+/* Hands out what a stream held when it is no image after all: each layer's files named as
+ * the package reader names them ("ID/layer.tar!usr/lib/x.so"), then the files beside them. */
+static int deliver_held(reading *rd, const fc_oci_layer *L, const char *layer_name)
+{
+    fc_scan_ctx *sc = rd->sc;
+    int rc = 0;
+    const char *saved_outer = sc->outer, *saved_inner = sc->inner;
+    bool saved_named = sc->named;
+    if (L->damaged)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "%s%s%s", layer_name ? layer_name : "",
+                             layer_name ? ": " : "", L->damage);
+    for (size_t i = 0; i < L->n_problems && !rc; i++)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "%s%s%s", layer_name ? layer_name : "",
+                             layer_name ? ": " : "", L->problems[i]);
+    sc->outer = saved_outer ? saved_outer : rd->path;
+    sc->named = false;
+    for (size_t i = 0; i < L->n_entries && !rc; i++) {
+        const fc_oci_entry *e = &L->entries[i];
+        if (e->kind != FC_OCI_FILE || e->held == FC_OCI_NONE)
+            continue;
+        const char *path = fc_oci_name(L, e->path);
+        size_t n = strlen(rd->prefix) + (layer_name ? strlen(layer_name) + 1 : 0) + strlen(path) + 1;
+        char *name = malloc(n);
+        if (!name) {
+            rc = fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "out of memory");
+            break;
+        }
+        snprintf(name, n, "%s%s%s%s", rd->prefix, layer_name ? layer_name : "", layer_name ? "!" : "", path);
+        sc->inner = name;
+        sc->depth += 2;
+        rc = fc_scan_image(sc, &L->held[e->held].img, name);
+        sc->depth -= 2;
+        free(name);
+    }
+    sc->outer = saved_outer;
+    sc->inner = saved_inner;
+    sc->named = saved_named;
+    return rc;
+}
+
+static int judge_as_archive(reading *rd)
+{
+    int rc = 0;
+    for (size_t i = 0; i < rd->n_slots && !rc; i++)
+        rc = deliver_held(rd, &rd->slots[i].layer, rd->slots[i].path);
+    return rc ? rc : deliver_held(rd, &rd->loose, NULL);
+}
+
+/* ---- An archive read as a stream ----------------------------------------------------------- */
+
+bool fc_oci_member_looks_like_image(const char *name)
+{
+    while (name[0] == '.' && name[1] == '/')
+        name += 2;
+    if (strcmp(name, "manifest.json") == 0 || strcmp(name, "index.json") == 0 || strcmp(name, "oci-layout") == 0 ||
+        strcmp(name, "repositories") == 0 || strcmp(name, "blobs") == 0 || strncmp(name, "blobs/", 6) == 0)
+        return true;
+    /* docker save before Docker 25: "<64 hex>/", "<64 hex>/layer.tar", "<64 hex>.json". */
+    size_t hex = strspn(name, "0123456789abcdef");
+    return hex == 64 && (name[64] == '/' || strcmp(name + 64, ".json") == 0 || strcmp(name + 64, ".tar") == 0);
+}
+
+typedef struct outer_stream {
+    fc_stream s;
+    const fc_archive_api *la;
+    struct archive *a;
+    bool fatal;
+} outer_stream;
+
+static ssize_t outer_read(fc_stream *s, uint8_t *buf, size_t n)
+{
+    outer_stream *o = (outer_stream *)s;
+    la_ssize_t r = o->la->read_data(o->a, buf, n);
+    if (r < 0) {
+        o->fatal = r == ARCHIVE_FATAL;
+        snprintf(s->error, sizeof s->error, "%s", o->la->error_string(o->a) ? o->la->error_string(o->a) : "read error");
+        return -1;
+    }
+    return (ssize_t)r;
+}
+
+static bool looks_like_json(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    return i < n && (p[i] == '{' || p[i] == '[');
+}
+
+static bool looks_like_layer(const uint8_t *p, size_t n)
+{
+    return (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) || (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
+           (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0);
+}
+
+int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive *a, struct archive_entry *e,
+                       const char *path, bool *fatal)
+{
+    reading rd;
+    reading_init(&rd, sc, path);
+    if (!rd.prefix)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    *fatal = false;
+    uint8_t head[SNIFF_SIZE];
+    int r = ARCHIVE_OK, rc = 0;
+    size_t n_members = 0;
+    do {
+        const char *raw = la->entry_pathname(e);
+        if (!raw || la->entry_filetype(e) != AE_IFREG || la->entry_hardlink(e))
+            continue;
+        n_members++;
+        char *name = member_name(raw);
+        if (!name) {
+            rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+            break;
+        }
+        outer_stream os = {.s = {.read = outer_read}, .la = la, .a = a};
+        ssize_t got = fc_stream_fill(&os.s, head, sizeof head);
+        int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
+        if (got < 0) {
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member %s: %s", name, os.s.error);
+            free(name);
+            *fatal = os.fatal;
+            if (os.fatal)
+                break;
+            continue;
+        }
+        bool meta = looks_like_json(head, (size_t)got) || strcmp(name, "oci-layout") == 0;
+        if (meta && size >= 0 && (uint64_t)size <= FC_OCI_META_LIMIT &&
+            rd.meta_bytes + (uint64_t)size <= STREAM_META_TOTAL) {
+            /* Metadata (manifest.json, index.json, configs, manifests): kept whole. */
+            uint8_t *data = malloc(size ? (size_t)size : 1);
+            ssize_t all = -1;
+            if (data) {
+                memcpy(data, head, (size_t)got);
+                all = got;
+                if ((uint64_t)got < (uint64_t)size) {
+                    ssize_t more = fc_stream_fill(&os.s, data + got, (size_t)size - (size_t)got);
+                    all = more < 0 ? -1 : got + more;
+                }
+            }
+            if (all < 0 || (uint64_t)all != (uint64_t)size ||
+                !grow((void **)&rd.members, &rd.cap_members, rd.n_members + 1, sizeof *rd.members)) {
+                free(data);
+                rc = fc_report_error(sc, all < 0 && data ? FC_ERR_FORMAT : FC_ERR_NOMEM, path, NULL, "member %s: %s", name,
+                                     all < 0 && data ? os.s.error : "out of memory");
+                free(name);
+                *fatal = os.fatal;
+                if (os.fatal || !data)
+                    break;
+                continue;
+            }
+            rd.members[rd.n_members++] = (member){name, 0, (uint64_t)size, data};
+            rd.meta_bytes += (uint64_t)size;
+            continue;
+        }
+        if (looks_like_layer(head, (size_t)got)) {
+            /* A layer, read now: whether an image uses it is known at the end. */
+            slot *s = add_slot(&rd, name);
+            if (s && !s->present) {
+                s->present = true;
+                s->size = size > 0 ? (uint64_t)size : 0;
+                if (sc->opts->on_file)
+                    sc->opts->on_file(sc->opts->on_file_ctx, name);
+                fc_stream_unread(&os.s, head, (size_t)got);
+                fc_oci_layer_read(&s->layer, &os.s, sc->opts, sc->depth + 2, &rd.budget);
+                if (os.fatal) {
+                    *fatal = true;
+                    free(name);
+                    break;
+                }
+            }
+        } else if (!fc_oci_layer_add_file(&rd.loose, &os.s, name, head, (size_t)got, size, sc->opts, sc->depth + 1,
+                                          &rd.budget)) {
+            rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        } else if (os.fatal) {
+            *fatal = true;
+            free(name);
+            break;
+        }
+        free(name);
+    } while (rc == 0 && ((r = la->read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN));
+    char msg[300];
+    if (rc == 0 && !*fatal && r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+        snprintf(msg, sizeof msg, "%s", la->error_string(a) ? la->error_string(a) : "unknown error");
+        size_t k = strlen(msg);
+        while (k && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
+            msg[--k] = '\0';
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "damaged archive after %zu members: %s; what was read "
+                             "before is judged", n_members, msg);
+    }
+    fc_oci_source src;
+    fc_oci_kind_of kind = rc ? FC_OCI_NOT_IMAGE : fc_oci_meta_read(&rd.meta, source_of(&rd, &src), rd.base, sc->opts->platform);
+    if (rc == 0 && (kind == FC_OCI_NOT_IMAGE || rd.meta.n_images == 0)) {
+        const char *why = rd.meta.n_problems ? rd.meta.problems[0]
+                          : *fatal || r != ARCHIVE_EOF ? "it is cut short before its manifest.json or index.json"
+                                                       : "it has no manifest.json or index.json";
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not readable as a container image (%s): its layers "
+                             "are read one by one, every file as each layer holds it, deleted ones too", why);
+        if (!rc)
+            rc = judge_as_archive(&rd);
+    } else if (rc == 0) {
+        /* Which layers the images use is known now; the others were read for nothing. */
+        for (size_t i = 0; i < rd.meta.n_images; i++)
+            for (size_t k = 0; rd.meta.images[i].usable && k < rd.meta.images[i].n_layers; k++) {
+                slot *s = find_slot(&rd, rd.meta.images[i].layers[k].path);
+                if (s)
+                    s->wanted = true;
+            }
+        rc = judge_all(&rd);
+    }
+    reading_free(&rd);
+    return rc;
+}

@@ -1,0 +1,466 @@
+/* oci_layer.c - reading one layer of a container image: its entries, its whiteouts, and the
+ * bytes of the files that hold CUDA code.
+ *
+ * A layer is a tar, maybe gzip- or zstd-compressed (OCI image spec, layer.md), read here once,
+ * start to end, through libarchive, while its digest is computed from the bytes as they pass.
+ * Each regular file is sniffed from its first 4 KiB; one that could hold CUDA code is held
+ * (fc_hold) and scanned, and kept only when the scan finds some (or something wrong). Nothing
+ * is called back: this runs on the scan's helper threads, one layer each.
+ */
+#include <errno.h>
+#include <nettle/sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive_api.h"
+#include "oci.h"
+
+#define SNIFF_SIZE 4096u
+#define SOURCE_BUFFER (128u << 10)
+
+/* ---- The blob, hashed as it is read -------------------------------------------------------- */
+
+typedef struct source {
+    fc_stream *in;
+    const fc_archive_api *la;
+    struct sha256_ctx sha;
+    uint64_t bytes;
+    bool failed;      /* the blob itself could not be read: in->error says why */
+    uint8_t buf[SOURCE_BUFFER];
+} source;
+
+static ssize_t source_pull(source *src)
+{
+    ssize_t r = fc_stream_read(src->in, src->buf, sizeof src->buf);
+    if (r < 0) {
+        src->failed = true;
+        return -1;
+    }
+    sha256_update(&src->sha, (size_t)r, src->buf);
+    src->bytes += (uint64_t)r;
+    return r;
+}
+
+static la_ssize_t source_read(struct archive *a, void *client, const void **out)
+{
+    source *src = client;
+    ssize_t r = source_pull(src);
+    if (r < 0) {
+        src->la->set_error(a, EIO, "%s", src->in->error);
+        return ARCHIVE_FATAL;
+    }
+    *out = src->buf;
+    return r;
+}
+
+/* ---- What the layer keeps ------------------------------------------------------------------ */
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 64;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+/* Copies S into the layer's names; FC_OCI_NONE when out of room. */
+static uint32_t add_name(fc_oci_layer *L, const char *s, size_t n)
+{
+    if (L->names_len + n + 1 >= FC_OCI_NONE || !grow((void **)&L->names, &L->names_cap, L->names_len + n + 1, 1))
+        return FC_OCI_NONE;
+    uint32_t off = (uint32_t)L->names_len;
+    memcpy(L->names + off, s, n);
+    L->names[off + n] = '\0';
+    L->names_len += n + 1;
+    return off;
+}
+
+static void problem(fc_oci_layer *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(fc_oci_layer *L, const char *fmt, ...)
+{
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    char *copy = strdup(line);
+    if (copy && grow((void **)&L->problems, &L->cap_problems, L->n_problems + 1, sizeof *L->problems))
+        L->problems[L->n_problems++] = copy;
+    else
+        free(copy);
+}
+
+static void damage(fc_oci_layer *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void damage(fc_oci_layer *L, const char *fmt, ...)
+{
+    if (L->damaged)
+        return;
+    L->damaged = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->damage, sizeof L->damage, fmt, ap);
+    va_end(ap);
+}
+
+/* A tar member's name as a path from the image's root: "./usr//lib/./x" -> "usr/lib/x". False
+ * when ".." climbs above the root. OUT holds CAP bytes. */
+static bool normalize(const char *in, char *out, size_t cap, size_t *len)
+{
+    size_t n = 0;
+    const char *p = in;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        size_t k = strcspn(p, "/");
+        if (k == 0)
+            break;
+        if (k == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (k == 2 && p[0] == '.' && p[1] == '.') {
+            if (n == 0)
+                return false;
+            while (n && out[n - 1] != '/')
+                n--;
+            if (n)
+                n--; /* the '/' before the dropped name */
+        } else {
+            if (n + (n ? 1 : 0) + k + 1 > cap)
+                return false;
+            if (n)
+                out[n++] = '/';
+            memcpy(out + n, p, k);
+            n += k;
+        }
+        p += k;
+    }
+    out[n] = '\0';
+    *len = n;
+    return true;
+}
+
+static bool add_entry(fc_oci_layer *L, fc_oci_kind kind, const char *path, size_t n, const char *link,
+                      size_t link_n, uint32_t held)
+{
+    if (!grow((void **)&L->entries, &L->cap_entries, L->n_entries + 1, sizeof *L->entries))
+        return false;
+    uint32_t p = add_name(L, path, n), l = link ? add_name(L, link, link_n) : FC_OCI_NONE;
+    if (p == FC_OCI_NONE || (link && l == FC_OCI_NONE))
+        return false;
+    L->entries[L->n_entries++] = (fc_oci_entry){p, l, held, (uint8_t)kind};
+    return true;
+}
+
+/* ---- Files that may hold CUDA code --------------------------------------------------------- */
+
+/* The data of the entry libarchive is at, as a stream. */
+typedef struct entry_stream {
+    fc_stream s;
+    const fc_archive_api *la;
+    struct archive *a;
+    bool failed, fatal;
+} entry_stream;
+
+static ssize_t entry_read(fc_stream *s, uint8_t *buf, size_t n)
+{
+    entry_stream *m = (entry_stream *)s;
+    la_ssize_t r = m->la->read_data(m->a, buf, n);
+    if (r < 0) {
+        m->failed = true;
+        m->fatal = r == ARCHIVE_FATAL;
+        snprintf(s->error, sizeof s->error, "%s", m->la->error_string(m->a) ? m->la->error_string(m->a) : "read error");
+        return -1;
+    }
+    return (ssize_t)r;
+}
+
+typedef struct probe {
+    size_t found;
+} probe;
+
+static int probe_object(void *ctx, const fc_object *obj)
+{
+    (void)obj;
+    ((probe *)ctx)->found++;
+    return 0;
+}
+
+static int probe_error(void *ctx, const fc_error *err)
+{
+    (void)err;
+    ((probe *)ctx)->found++;
+    return 0;
+}
+
+/* Whether the held file IMG holds CUDA code, or something the scan would report. */
+static bool holds_cuda(const fc_held *h, const char *name, const fc_options *opts, unsigned depth)
+{
+    fc_options o = *opts;
+    o.threads = 1;
+    o.on_file = NULL;
+    probe p = {0};
+    fc_scan_ctx sc = {.opts = &o, .on_object = probe_object, .on_error = probe_error, .user = &p, .depth = depth};
+    fc_scan_image(&sc, &h->img, name);
+    fc_scan_ctx_end(&sc);
+    return p.found > 0;
+}
+
+/* Holds the file IN (HEAD: its first GOT bytes, given back to IN; DECLARED: its size, or -1)
+ * when it could hold CUDA code, and keeps it when a scan finds some. Returns its held index,
+ * or FC_OCI_NONE. */
+static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint8_t *head, size_t got, int64_t declared,
+                          const fc_options *opts, unsigned depth, fc_oci_budget *budget, const bool *in_failed)
+{
+    bool archive_member;
+    fc_format f = fc_sniff(head, got, &archive_member);
+    if (f == FC_FORMAT_UNKNOWN && !(opts->packages_in_dirs && fc_sniff_package(head, got)))
+        return FC_OCI_NONE;
+    if (declared > 0 && (uint64_t)declared > opts->max_member_size) {
+        problem(L, "%s: declares %lld bytes, more than the %llu-byte limit; not read", path, (long long)declared,
+                (unsigned long long)opts->max_member_size);
+        return FC_OCI_NONE;
+    }
+    /* Held in memory while the budget shared with the other layers allows. */
+    uint64_t want = declared > 0 ? (uint64_t)declared : got;
+    uint64_t hint = want;
+    bool reserved = want <= FC_HOLD_IN_MEMORY && atomic_fetch_add(&budget->used, want) + want <= FC_OCI_MEMORY_BUDGET;
+    if (!reserved) {
+        if (want <= FC_HOLD_IN_MEMORY)
+            atomic_fetch_sub(&budget->used, want);
+        hint = FC_HOLD_IN_MEMORY + 1ull; /* straight to a temporary file */
+    }
+    fc_stream_unread(in, head, got);
+    fc_held h;
+    char why[300];
+    fc_status st = fc_hold(in, hint, opts->max_member_size, &h, why, sizeof why);
+    uint32_t index = FC_OCI_NONE;
+    if (st != FC_OK) {
+        /* A read of the layer itself that failed is its damage, said once by the caller. */
+        if (!(in_failed && *in_failed))
+            problem(L, "%s: %s%s", path, st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
+    } else if (!holds_cuda(&h, path, opts, depth)) {
+        fc_held_free(&h);
+    } else if (!grow((void **)&L->held, &L->cap_held, L->n_held + 1, sizeof *L->held)) {
+        problem(L, "%s: out of memory", path);
+        fc_held_free(&h);
+    } else {
+        /* What stays held in memory counts against the budget until the layer is freed. */
+        if (h.mem)
+            atomic_fetch_add(&budget->used, (uint64_t)h.img.size);
+        L->held[L->n_held] = h;
+        index = (uint32_t)L->n_held++;
+    }
+    if (reserved)
+        atomic_fetch_sub(&budget->used, want);
+    return index;
+}
+
+/* The regular file libarchive is at (HEAD: its first GOT bytes). *FATAL when the layer
+ * cannot be read further. */
+static uint32_t read_file(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, struct archive_entry *e,
+                          const char *path, uint8_t *head, size_t got, const fc_options *opts, unsigned depth,
+                          fc_oci_budget *budget, bool *fatal)
+{
+    entry_stream es = {.s = {.read = entry_read}, .la = la, .a = a};
+    int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
+    uint32_t index = hold_file(L, &es.s, path, head, got, declared, opts, depth, budget, &es.failed);
+    *fatal = es.fatal;
+    if (es.failed && !es.fatal)
+        problem(L, "%s: could not be read: %s", path, es.s.error);
+    return index;
+}
+
+bool fc_oci_layer_add_file(fc_oci_layer *L, fc_stream *in, const char *path, uint8_t *head, size_t got,
+                           int64_t declared, const fc_options *opts, unsigned depth, fc_oci_budget *budget)
+{
+    uint32_t held = hold_file(L, in, path, head, got, declared, opts, depth, budget, NULL);
+    return held == FC_OCI_NONE || add_entry(L, FC_OCI_FILE, path, strlen(path), NULL, 0, held);
+}
+
+/* ---- Entries -------------------------------------------------------------------------------- */
+
+static bool is_whiteout(const char *base)
+{
+    return strncmp(base, ".wh.", 4) == 0;
+}
+
+static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, const fc_options *opts,
+                         unsigned depth, fc_oci_budget *budget)
+{
+    size_t cap = 4096 + 1;
+    char *path = malloc(cap), *link = malloc(cap);
+    uint8_t *head = malloc(SNIFF_SIZE);
+    if (!path || !link || !head) {
+        damage(L, "out of memory");
+        goto done;
+    }
+    struct archive_entry *e;
+    int r;
+    while ((r = la->read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        const char *name = la->entry_pathname(e);
+        size_t n, ln = 0;
+        if (!name || !*name) {
+            problem(L, "an entry without a name; left out");
+            continue;
+        }
+        if (strlen(name) >= cap || !normalize(name, path, cap, &n)) {
+            problem(L, "'%.200s' %s; left out", name, strlen(name) >= cap ? "is a longer name than any file system takes"
+                                                                  : "lies outside the image's root");
+            continue;
+        }
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        const char *hard = la->entry_hardlink(e);
+        unsigned type = la->entry_filetype(e);
+        bool ok = true;
+        if (n && is_whiteout(base)) {
+            /* .wh..wh..opq hides the directory's lower contents; .wh.NAME deletes NAME; other
+             * .wh..wh. names are bookkeeping of aufs, and hidden. */
+            size_t dir = (size_t)(base - path) - (base > path ? 1 : 0);
+            if (strcmp(base, ".wh..wh..opq") == 0) {
+                ok = add_entry(L, FC_OCI_OPAQUE, path, dir, NULL, 0, FC_OCI_NONE);
+            } else if (strncmp(base, ".wh..wh.", 8) == 0) {
+                /* nothing */
+            } else if (!base[4] || strcmp(base + 4, ".") == 0 || strcmp(base + 4, "..") == 0) {
+                problem(L, "whiteout '%.200s' names no file%s; left out", name,
+                        base[4] ? " (it would delete its own directory)" : "");
+            } else {
+                /* The file it deletes: the marker's name without ".wh.". */
+                memmove((char *)base, base + 4, strlen(base + 4) + 1);
+                ok = add_entry(L, FC_OCI_WHITEOUT, path, n - 4, NULL, 0, FC_OCI_NONE);
+            }
+        } else if (n == 0) {
+            /* the root itself: nothing to apply */
+        } else if (hard) {
+            if (strlen(hard) >= cap || !normalize(hard, link, cap, &ln) || ln == 0)
+                problem(L, "%s: hard link to '%.200s', outside the image's root; left out", path, hard);
+            else
+                ok = add_entry(L, FC_OCI_HARDLINK, path, n, link, ln, FC_OCI_NONE);
+        } else if (type == AE_IFDIR) {
+            ok = add_entry(L, FC_OCI_DIR, path, n, NULL, 0, FC_OCI_NONE);
+        } else if (type == AE_IFLNK) {
+            const char *target = la->entry_symlink(e);
+            ok = add_entry(L, FC_OCI_SYMLINK, path, n, target ? target : "", target ? strlen(target) : 0, FC_OCI_NONE);
+        } else if (type == AE_IFREG) {
+            uint32_t held = FC_OCI_NONE;
+            la_ssize_t got = 0, r2 = 0;
+            while (got < (la_ssize_t)SNIFF_SIZE && (r2 = la->read_data(a, head + got, SNIFF_SIZE - (size_t)got)) > 0)
+                got += r2;
+            if (got == 0 && r2 < 0)
+                got = r2;
+            if (got < 0) {
+                damage(L, "%s: %s", path, la->error_string(a) ? la->error_string(a) : "read error");
+                if (got == ARCHIVE_FATAL)
+                    break;
+            } else if (got > 0) {
+                bool fatal = false;
+                held = read_file(L, la, a, e, path, head, (size_t)got, opts, depth, budget, &fatal);
+                if (fatal) {
+                    damage(L, "%s: %s", path, la->error_string(a) ? la->error_string(a) : "read error");
+                    ok = add_entry(L, FC_OCI_FILE, path, n, NULL, 0, held);
+                    break;
+                }
+            }
+            ok = add_entry(L, FC_OCI_FILE, path, n, NULL, 0, held);
+        } else {
+            ok = add_entry(L, FC_OCI_OTHER, path, n, NULL, 0, FC_OCI_NONE);
+        }
+        if (!ok) {
+            damage(L, "out of memory");
+            goto done;
+        }
+    }
+    if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN)
+        damage(L, "%s", la->error_string(a) ? la->error_string(a) : "not a readable tar");
+done:
+    free(path);
+    free(link);
+    free(head);
+}
+
+static void strip_newline(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+}
+
+void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, unsigned depth, fc_oci_budget *budget)
+{
+    const char *why = NULL;
+    const fc_archive_api *la = fc_archive_api_get(&why);
+    if (!la) {
+        damage(L, "%s", why);
+        return;
+    }
+    source *src = malloc(sizeof *src);
+    struct archive *a = la->read_new();
+    if (!src || !a) {
+        damage(L, "out of memory");
+        free(src);
+        if (a)
+            la->read_free(a);
+        return;
+    }
+    src->in = in;
+    src->la = la;
+    src->bytes = 0;
+    src->failed = false;
+    sha256_init(&src->sha);
+    /* Layers are tar, tar+gzip or tar+zstd (OCI image spec); Docker also loads bzip2. */
+    la->read_support_filter_gzip(a);
+    la->read_support_filter_zstd(a);
+    la->read_support_filter_bzip2(a);
+    la->read_support_format_tar(a);
+    la->read_support_format_gnutar(a);
+    if (la->read_open(a, src, NULL, source_read, NULL) != ARCHIVE_OK) {
+        damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
+    } else if (la->filter_count(a) > 2) {
+        damage(L, "compressed more than once");
+    } else {
+        L->compressed = la->filter_count(a) > 1;
+        read_entries(L, la, a, opts, depth, budget);
+    }
+    strip_newline(L->damage);
+    la->read_free(a);
+    /* The digest covers the whole blob: what libarchive left unread (the end of the tar, the
+     * compressed stream's trailer, anything after it) is read too. */
+    while (!src->failed && source_pull(src) > 0)
+        ;
+    if (src->failed)
+        damage(L, "%s", in->error);
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(&src->sha, sizeof d, d);
+    int k = snprintf(L->digest, sizeof L->digest, "sha256:");
+    for (size_t i = 0; i < sizeof d; i++)
+        k += snprintf(L->digest + k, sizeof L->digest - (size_t)k, "%02x", d[i]);
+    L->bytes = src->bytes;
+    free(src);
+}
+
+void fc_oci_layer_free(fc_oci_layer *L, fc_oci_budget *budget)
+{
+    for (size_t i = 0; i < L->n_held; i++) {
+        if (L->held[i].mem && budget)
+            atomic_fetch_sub(&budget->used, (uint64_t)L->held[i].img.size);
+        fc_held_free(&L->held[i]);
+    }
+    for (size_t i = 0; i < L->n_problems; i++)
+        free(L->problems[i]);
+    free(L->problems);
+    free(L->held);
+    free(L->entries);
+    free(L->names);
+    memset(L, 0, sizeof *L);
+}

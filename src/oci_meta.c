@@ -1,0 +1,715 @@
+/* oci_meta.c - which images an archive or a layout holds, from its metadata: docker save's
+ * manifest.json, or an OCI image layout's index.json, their manifests and configs.
+ *
+ * docker save writes manifest.json, [{Config, RepoTags, Layers}], with the layers bottom first
+ * and the config's rootfs.diff_ids giving each layer's digest (Docker 25 and later also write
+ * an OCI layout beside it; manifest.json is read first, as `docker load` does). An OCI layout
+ * (image-layout.md) has index.json, whose manifests name an image manifest or a further index
+ * (a multi-platform image: one manifest per platform, linux/amd64 chosen unless told), and
+ * every blob under blobs/ALG/HEX, its name its digest. Every blob read is checked against
+ * the digest and size that name it. Metadata is small: each file is read whole, up to
+ * META_LIMIT bytes.
+ */
+#include <ctype.h>
+#include <jansson.h>
+#include <nettle/sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci_meta.h"
+
+#define MAX_INDEX_DEPTH 4
+#define MAX_IMAGES 256
+#define MAX_LAYERS 1024
+
+static const char *const index_types[] = {
+    "application/vnd.oci.image.index.v1+json",
+    "application/vnd.docker.distribution.manifest.list.v2+json",
+};
+static const char *const manifest_types[] = {
+    "application/vnd.oci.image.manifest.v1+json",
+    "application/vnd.docker.distribution.manifest.v2+json",
+};
+
+static bool one_of(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+
+void fc_oci_sha256(const uint8_t *data, size_t len, char out[80])
+{
+    struct sha256_ctx c;
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    sha256_update(&c, len, data);
+    sha256_digest(&c, sizeof d, d);
+    int k = snprintf(out, 80, "sha256:");
+    for (size_t i = 0; i < sizeof d; i++)
+        k += snprintf(out + k, 80 - (size_t)k, "%02x", d[i]);
+}
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 8;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+static void add_line(char ***lines, size_t *n, size_t *cap, const char *fmt, va_list ap)
+{
+    char buf[700];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    char *copy = strdup(buf);
+    if (copy && grow((void **)lines, cap, *n + 1, sizeof **lines))
+        (*lines)[(*n)++] = copy;
+    else
+        free(copy);
+}
+
+static void meta_problem(fc_oci_meta *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void meta_problem(fc_oci_meta *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(&m->problems, &m->n_problems, &m->cap_problems, fmt, ap);
+    va_end(ap);
+}
+
+static void image_problem(fc_oci_meta_image *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void image_problem(fc_oci_meta_image *im, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(&im->problems, &im->n_problems, &im->cap_problems, fmt, ap);
+    va_end(ap);
+}
+
+static char *keep(fc_oci_meta_image *im, const char *s)
+{
+    if (!s)
+        return NULL;
+    char *copy = strdup(s);
+    if (copy && grow((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings)) {
+        im->strings[im->n_strings++] = copy;
+        return copy;
+    }
+    free(copy);
+    return NULL;
+}
+
+/* "sha256:<64 hex>" (or another algorithm of the OCI spec's grammar) -> "blobs/ALG/HEX". False
+ * for a digest no layout could hold (and that must not become a path). */
+bool fc_oci_blob_path(const char *digest, char *out, size_t size)
+{
+    if (!digest)
+        return false;
+    const char *colon = strchr(digest, ':');
+    if (!colon || colon == digest || !colon[1])
+        return false;
+    for (const char *p = digest; p < colon; p++)
+        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("+._-", *p)))
+            return false;
+    for (const char *p = colon + 1; *p; p++)
+        if (!(isalnum((unsigned char)*p) || strchr("=_-", *p)))
+            return false;
+    if (strncmp(digest, "sha256:", 7) == 0 && strlen(colon + 1) != 64)
+        return false;
+    return snprintf(out, size, "blobs/%.*s/%s", (int)(colon - digest), digest, colon + 1) < (int)size;
+}
+
+/* The digest a path names: "blobs/sha256/HEX" or "HEX.json", "HEX/layer.tar"'s HEX is not one. */
+static bool digest_of_path(const char *path, char out[80])
+{
+    if (strncmp(path, "blobs/sha256/", 13) == 0 && strlen(path + 13) == 64) {
+        snprintf(out, 80, "sha256:%s", path + 13);
+    } else if (strlen(path) == 64 + 5 && strcmp(path + 64, ".json") == 0) {
+        snprintf(out, 80, "sha256:%.64s", path);
+    } else {
+        return false;
+    }
+    for (const char *p = out + 7; *p; p++)
+        if (!isxdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+/* Reads blob PATH and checks it against DIGEST and SIZE (when given). NULL when it cannot be
+ * used; WHY says why. */
+static json_t *load_json(const fc_oci_source *src, const char *path, const char *digest, int64_t size, char *why,
+                         size_t why_size, char *digest_out)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    char reason[300];
+    fc_status st = src->get(src->ctx, path, &data, &len, reason, sizeof reason);
+    if (st != FC_OK) {
+        snprintf(why, why_size, "%s", reason);
+        return NULL;
+    }
+    char want[80], got[80];
+    fc_oci_sha256(data, len, got);
+    if (digest_out)
+        snprintf(digest_out, 80, "%s", got);
+    if ((digest && strncmp(digest, "sha256:", 7) == 0) || (!digest && digest_of_path(path, want))) {
+        if (digest)
+            snprintf(want, sizeof want, "%s", digest);
+        if (strcmp(want, got) != 0) {
+            snprintf(why, why_size, "its digest is %s, not %s", got, want);
+            free(data);
+            return NULL;
+        }
+    }
+    if (size >= 0 && (uint64_t)size != len) {
+        snprintf(why, why_size, "%zu bytes, not the %lld its descriptor gives", len, (long long)size);
+        free(data);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *j = json_loadb((const char *)data, len, 0, &je);
+    free(data);
+    if (!j)
+        snprintf(why, why_size, "not valid JSON: %s (line %d)", je.text, je.line);
+    return j;
+}
+
+static const char *str(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* ---- What the config declares -------------------------------------------------------------- */
+
+/* strconv.ParseBool's true. */
+static bool go_true(const char *v)
+{
+    static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (strcmp(v, yes[i]) == 0)
+            return true;
+    return false;
+}
+
+/* CUDA_VERSION "12.4.1" -> "12.4", as the toolkit reads it (a semantic version); false when
+ * it is not one. */
+static bool major_minor(const char *v, char *out, size_t size)
+{
+    const char *p = v;
+    if (*p == 'v')
+        p++;
+    unsigned long major = 0, minor = 0;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    char *end;
+    major = strtoul(p, &end, 10);
+    if (*end == '.') {
+        if (!isdigit((unsigned char)end[1]))
+            return false;
+        minor = strtoul(end + 1, &end, 10);
+        if (*end == '.') {
+            if (!isdigit((unsigned char)end[1]))
+                return false;
+            strtoul(end + 1, &end, 10);
+        }
+    }
+    if (*end && *end != '-' && *end != '+')
+        return false;
+    snprintf(out, size, "%lu.%lu", major, minor);
+    return major < 100000 && minor < 100000;
+}
+
+static void read_env(fc_oci_meta_image *im, json_t *config)
+{
+    json_t *env = json_object_get(json_object_get(config, "config"), "Env");
+    if (!json_is_array(env))
+        return;
+    /* Later settings of a name win, as they do in the environment the container gets. */
+    const char *require_cuda = NULL, *cuda_version = NULL, *disable = NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(env, i, v) {
+        const char *kv = json_is_string(v) ? json_string_value(v) : NULL;
+        const char *eq = kv ? strchr(kv, '=') : NULL;
+        if (!eq)
+            continue;
+        size_t k = (size_t)(eq - kv);
+        if (k == 19 && strncmp(kv, "NVIDIA_REQUIRE_CUDA", k) == 0)
+            require_cuda = eq + 1;
+        else if (k == 12 && strncmp(kv, "CUDA_VERSION", k) == 0)
+            cuda_version = eq + 1;
+        else if (k == 22 && strncmp(kv, "NVIDIA_DISABLE_REQUIRE", k) == 0)
+            disable = eq + 1;
+    }
+    im->pub.require_cuda = keep(im, require_cuda);
+    im->pub.requirements_disabled = disable && go_true(disable);
+    /* Every NVIDIA_REQUIRE_* but NVIDIA_REQUIRE_JETPACK*, in order, the last value of each. */
+    json_array_foreach(env, i, v) {
+        const char *kv = json_is_string(v) ? json_string_value(v) : NULL;
+        const char *eq = kv ? strchr(kv, '=') : NULL;
+        if (!eq || strncmp(kv, "NVIDIA_REQUIRE_", 15) != 0 || strncmp(kv, "NVIDIA_REQUIRE_JETPACK", 22) == 0)
+            continue;
+        bool later = false;
+        size_t j;
+        json_t *w;
+        json_array_foreach(env, j, w) {
+            const char *o = json_is_string(w) ? json_string_value(w) : NULL;
+            if (j > i && o && strncmp(o, kv, (size_t)(eq - kv) + 1) == 0)
+                later = true;
+        }
+        if (later || im->n_reqs >= 64)
+            continue;
+        if (grow((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs) && (im->reqs[im->n_reqs] = keep(im, eq + 1)))
+            im->n_reqs++;
+    }
+    if (cuda_version && *cuda_version && !(require_cuda && *require_cuda)) {
+        /* A legacy image: its CUDA_VERSION is the requirement. */
+        char mm[32], req[80];
+        if (major_minor(cuda_version, mm, sizeof mm))
+            snprintf(req, sizeof req, "cuda>=%s", mm);
+        else
+            snprintf(req, sizeof req, "cuda>=%.60s", cuda_version); /* not a version: invalid */
+        if (grow((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs) && (im->reqs[im->n_reqs] = keep(im, req)))
+            im->n_reqs++;
+    }
+}
+
+static void read_platform(fc_oci_meta_image *im, json_t *config)
+{
+    const char *os = str(config, "os"), *arch = str(config, "architecture"), *variant = str(config, "variant");
+    if (!os || !arch || im->pub.platform)
+        return;
+    char p[128];
+    snprintf(p, sizeof p, "%.40s/%.40s%s%.40s", os, arch, variant ? "/" : "", variant ? variant : "");
+    im->pub.platform = keep(im, p);
+}
+
+/* ---- Names ---------------------------------------------------------------------------------- */
+
+static void add_tag(fc_oci_meta_image *im, const char *tag)
+{
+    for (size_t i = 0; i < im->n_tags; i++)
+        if (strcmp(im->tags[i], tag) == 0)
+            return;
+    char *t = keep(im, tag);
+    if (t && im->n_tags < 64 && grow((void **)&im->tags, &im->cap_tags, im->n_tags + 1, sizeof *im->tags))
+        im->tags[im->n_tags++] = t;
+}
+
+/* "docker.io/library/app:1.0" as Docker shows it: "app:1.0". */
+static const char *short_name(const char *ref)
+{
+    if (strncmp(ref, "docker.io/library/", 18) == 0 && ref[18])
+        return ref + 18;
+    if (strncmp(ref, "docker.io/", 10) == 0 && ref[10])
+        return ref + 10;
+    return ref;
+}
+
+/* The name people know it by: its first tag, else its short digest. */
+static void settle_name(fc_oci_meta_image *im)
+{
+    if (im->n_tags) {
+        im->pub.name = im->tags[0];
+    } else {
+        char d[32];
+        const char *dg = im->pub.digest ? im->pub.digest : "sha256:unknown";
+        const char *colon = strchr(dg, ':');
+        snprintf(d, sizeof d, "%.*s:%.12s", colon ? (int)(colon - dg) : 0, dg, colon ? colon + 1 : dg);
+        im->pub.name = keep(im, d);
+    }
+    im->pub.tags = (const char *const *)im->tags;
+    im->pub.n_tags = im->n_tags;
+    im->pub.requirements = (const char *const *)im->reqs;
+    im->pub.n_requirements = im->n_reqs;
+    im->pub.n_layers = im->n_layers;
+}
+
+static fc_oci_meta_image *new_image(fc_oci_meta *m)
+{
+    if (m->n_images >= MAX_IMAGES) {
+        meta_problem(m, "more than %d images; the rest are left out", MAX_IMAGES);
+        return NULL;
+    }
+    if (!grow((void **)&m->images, &m->cap_images, m->n_images + 1, sizeof *m->images)) {
+        meta_problem(m, "out of memory");
+        return NULL;
+    }
+    fc_oci_meta_image *im = &m->images[m->n_images++];
+    memset(im, 0, sizeof *im);
+    return im;
+}
+
+static bool add_layer(fc_oci_meta_image *im, const char *path, const char *digest, int64_t size, bool compressed_ok)
+{
+    if (im->n_layers >= MAX_LAYERS) {
+        image_problem(im, "more than %d layers; the rest are left out", MAX_LAYERS);
+        return false;
+    }
+    if (!grow((void **)&im->layers, &im->cap_layers, im->n_layers + 1, sizeof *im->layers))
+        return false;
+    fc_oci_layer_ref *r = &im->layers[im->n_layers++];
+    memset(r, 0, sizeof *r);
+    r->path = keep(im, path);
+    snprintf(r->digest, sizeof r->digest, "%s", digest ? digest : "");
+    r->size = size;
+    r->diff_id = !compressed_ok;
+    return r->path != NULL;
+}
+
+typedef struct platform {
+    char os[40], arch[40], variant[40];
+    bool given;
+} platform;
+
+static void parse_platform(const char *s, platform *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!s || !*s) {
+        snprintf(p->os, sizeof p->os, "linux");
+        snprintf(p->arch, sizeof p->arch, "amd64");
+        return;
+    }
+    p->given = true;
+    sscanf(s, "%39[^/]/%39[^/]/%39s", p->os, p->arch, p->variant);
+}
+
+/* An image whose config names another platform than the one asked for is left out. */
+static void check_platform(fc_oci_meta_image *im, const platform *want)
+{
+    if (!want->given || !im->pub.platform || !im->usable)
+        return;
+    platform got;
+    parse_platform(im->pub.platform, &got);
+    if (strcmp(got.os, want->os) == 0 && strcmp(got.arch, want->arch) == 0 &&
+        (!want->variant[0] || strcmp(got.variant, want->variant) == 0))
+        return;
+    im->usable = false;
+    image_problem(im, "it is for %s, not the %s/%s%s%s asked for; not judged", im->pub.platform, want->os, want->arch,
+                  want->variant[0] ? "/" : "", want->variant);
+}
+
+/* ---- docker save: manifest.json ------------------------------------------------------------ */
+
+static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manifest, const platform *want)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(manifest, i, e) {
+        const char *config_path = str(e, "Config");
+        json_t *layers = json_object_get(e, "Layers");
+        if (!config_path || !json_is_array(layers)) {
+            meta_problem(m, "manifest.json: entry %zu names no Config or Layers; left out", i + 1);
+            continue;
+        }
+        fc_oci_meta_image *im = new_image(m);
+        if (!im)
+            return;
+        json_t *tags = json_object_get(e, "RepoTags");
+        size_t t;
+        json_t *tag;
+        json_array_foreach(tags, t, tag) {
+            if (json_is_string(tag))
+                add_tag(im, short_name(json_string_value(tag)));
+        }
+        char digest[80] = "", why[400];
+        /* Its digest is the image ID: the config's name says it, or its bytes do. */
+        json_t *config = load_json(src, config_path, NULL, -1, why, sizeof why, digest);
+        if (digest_of_path(config_path, digest) || config)
+            im->pub.digest = keep(im, digest);
+        if (!config) {
+            image_problem(im, "config %s: %s; judged without what it declares", config_path, why);
+        } else {
+            read_env(im, config);
+            read_platform(im, config);
+        }
+        json_t *diff_ids = config ? json_object_get(json_object_get(config, "rootfs"), "diff_ids") : NULL;
+        size_t k;
+        json_t *l;
+        json_array_foreach(layers, k, l) {
+            const char *path = json_is_string(l) ? json_string_value(l) : NULL;
+            if (!path) {
+                image_problem(im, "manifest.json: layer %zu is not named; left out", k + 1);
+                continue;
+            }
+            /* Its digest: from its name in Docker 25's layout, else the config's diff_ids (the
+             * digest of the layer uncompressed, which docker save writes it as). */
+            char d[80] = "";
+            json_t *id = json_array_get(diff_ids, k);
+            bool from_path = digest_of_path(path, d);
+            if (!from_path && json_is_string(id))
+                snprintf(d, sizeof d, "%s", json_string_value(id));
+            add_layer(im, path, d, -1, from_path);
+        }
+        if (diff_ids && json_array_size(diff_ids) != json_array_size(layers))
+            image_problem(im, "its config lists %zu layer digests for %zu layers", json_array_size(diff_ids),
+                          json_array_size(layers));
+        im->usable = true;
+        check_platform(im, want);
+        json_decref(config);
+        settle_name(im);
+    }
+}
+
+/* ---- OCI: index.json, indexes, manifests --------------------------------------------------- */
+
+static void describe_platform(json_t *pf, char *buf, size_t size)
+{
+    const char *os = str(pf, "os"), *arch = str(pf, "architecture"), *variant = str(pf, "variant");
+    snprintf(buf, size, "%.40s/%.40s%s%.40s", os ? os : "?", arch ? arch : "?", variant ? "/" : "", variant ? variant : "");
+}
+
+static bool platform_matches(json_t *pf, const platform *want)
+{
+    const char *os = str(pf, "os"), *arch = str(pf, "architecture"), *variant = str(pf, "variant");
+    if (!os || !arch || strcmp(os, want->os) != 0 || strcmp(arch, want->arch) != 0)
+        return false;
+    return !want->variant[0] || (variant && strcmp(variant, want->variant) == 0);
+}
+
+static bool is_attestation(json_t *desc)
+{
+    const char *type = str(json_object_get(desc, "annotations"), "vnd.docker.reference.type");
+    const char *os = str(json_object_get(desc, "platform"), "os");
+    return (type && strcmp(type, "attestation-manifest") == 0) || (os && strcmp(os, "unknown") == 0);
+}
+
+typedef struct oci_reader {
+    fc_oci_meta *m;
+    const fc_oci_source *src;
+    platform want;
+    const char *base; /* the layout's name, for tags given alone */
+} oci_reader;
+
+static void read_manifest(oci_reader *r, json_t *desc, const char *name, const char *tag)
+{
+    const char *digest = str(desc, "digest");
+    json_t *size = json_object_get(desc, "size");
+    char path[300], why[400];
+    fc_oci_meta_image *im = new_image(r->m);
+    if (!im)
+        return;
+    im->pub.digest = keep(im, digest);
+    if (name)
+        add_tag(im, short_name(name));
+    else if (tag)
+        add_tag(im, tag);
+    json_t *pf = json_object_get(desc, "platform");
+    if (json_is_object(pf)) {
+        char p[128];
+        describe_platform(pf, p, sizeof p);
+        im->pub.platform = keep(im, p);
+    }
+    json_t *man = NULL;
+    if (!fc_oci_blob_path(digest, path, sizeof path))
+        image_problem(im, "its manifest's digest '%.100s' is not one a layout can hold", digest ? digest : "");
+    else if (!(man = load_json(r->src, path, digest, json_is_integer(size) ? json_integer_value(size) : -1, why, sizeof why, NULL)))
+        image_problem(im, "manifest %s: %s; not judged", path, why);
+    if (!man) {
+        settle_name(im);
+        return;
+    }
+    json_t *cdesc = json_object_get(man, "config");
+    const char *cdigest = str(cdesc, "digest");
+    json_t *csize = json_object_get(cdesc, "size");
+    json_t *config = NULL;
+    if (!fc_oci_blob_path(cdigest, path, sizeof path))
+        image_problem(im, "its config's digest '%.100s' is not one a layout can hold; judged without what it declares",
+                      cdigest ? cdigest : "");
+    else if (!(config = load_json(r->src, path, cdigest, json_is_integer(csize) ? json_integer_value(csize) : -1, why, sizeof why, NULL)))
+        image_problem(im, "config %s: %s; judged without what it declares", path, why);
+    if (config) {
+        read_env(im, config);
+        read_platform(im, config);
+        json_decref(config);
+    }
+    json_t *layers = json_object_get(man, "layers");
+    size_t i;
+    json_t *l;
+    json_array_foreach(layers, i, l) {
+        const char *ld = str(l, "digest");
+        json_t *ls = json_object_get(l, "size");
+        if (!fc_oci_blob_path(ld, path, sizeof path)) {
+            image_problem(im, "layer %zu's digest '%.100s' is not one a layout can hold; left out", i + 1, ld ? ld : "");
+            continue;
+        }
+        add_layer(im, path, ld, json_is_integer(ls) ? json_integer_value(ls) : -1, true);
+    }
+    im->usable = true;
+    check_platform(im, &r->want);
+    json_decref(man);
+    settle_name(im);
+}
+
+static void read_index(oci_reader *r, json_t *index, const char *name, const char *tag, unsigned depth, bool top);
+
+/* A descriptor of an index: an image manifest, or another index to descend into. */
+static void read_descriptor(oci_reader *r, json_t *desc, const char *name, const char *tag, unsigned depth)
+{
+    const char *type = str(desc, "mediaType");
+    json_t *ann = json_object_get(desc, "annotations");
+    const char *n = str(ann, "io.containerd.image.name"), *t = str(ann, "org.opencontainers.image.ref.name");
+    if (n)
+        name = n;
+    if (t) {
+        if (strchr(t, '/') || strchr(t, ':'))
+            name = name ? name : t; /* a whole reference */
+        else
+            tag = t;
+    }
+    char composed[300];
+    if (!name && tag && r->base) {
+        snprintf(composed, sizeof composed, "%.200s:%.90s", r->base, tag);
+        name = composed;
+        tag = NULL;
+    }
+    if (one_of(type, manifest_types, 2)) {
+        read_manifest(r, desc, name, tag);
+    } else if (one_of(type, index_types, 2)) {
+        const char *digest = str(desc, "digest");
+        json_t *size = json_object_get(desc, "size");
+        char path[300], why[400];
+        json_t *idx = NULL;
+        if (depth >= MAX_INDEX_DEPTH)
+            meta_problem(r->m, "indexes nested deeper than %d; not followed", MAX_INDEX_DEPTH);
+        else if (!fc_oci_blob_path(digest, path, sizeof path))
+            meta_problem(r->m, "an index's digest '%.100s' is not one a layout can hold", digest ? digest : "");
+        else if (!(idx = load_json(r->src, path, digest, json_is_integer(size) ? json_integer_value(size) : -1, why, sizeof why, NULL)))
+            meta_problem(r->m, "%s: index %s: %s; not judged", name ? name : tag ? tag : "an image", path, why);
+        if (idx) {
+            read_index(r, idx, name, tag, depth + 1, false);
+            json_decref(idx);
+        }
+    }
+    /* Other artifacts (signatures, SBOMs) hold no filesystem. */
+}
+
+static void read_index(oci_reader *r, json_t *index, const char *name, const char *tag, unsigned depth, bool top)
+{
+    json_t *mans = json_object_get(index, "manifests");
+    if (!json_is_array(mans)) {
+        meta_problem(r->m, "an index without manifests");
+        return;
+    }
+    size_t i;
+    json_t *d;
+    if (top) {
+        /* Each entry of index.json is an image (or a multi-platform one) of its own. */
+        json_array_foreach(mans, i, d) {
+            json_t *pf = json_object_get(d, "platform");
+            if (is_attestation(d))
+                continue;
+            if (r->want.given && json_is_object(pf) && !platform_matches(pf, &r->want)) {
+                char p[128];
+                describe_platform(pf, p, sizeof p);
+                meta_problem(r->m, "index.json: entry %zu is for %s, not the %s/%s%s%s asked for; left out", i + 1, p,
+                             r->want.os, r->want.arch, r->want.variant[0] ? "/" : "", r->want.variant);
+                continue;
+            }
+            read_descriptor(r, d, name, tag, depth);
+        }
+        return;
+    }
+    /* A multi-platform image: the manifest for the platform asked for (linux/amd64 unless
+     * told), or its only one. */
+    json_t *chosen = NULL;
+    size_t candidates = 0;
+    char seen[400] = "";
+    json_array_foreach(mans, i, d) {
+        if (is_attestation(d))
+            continue;
+        candidates++;
+        json_t *pf = json_object_get(d, "platform");
+        char p[128];
+        describe_platform(pf, p, sizeof p);
+        size_t k = strlen(seen);
+        snprintf(seen + k, sizeof seen - k, "%s%s", k ? ", " : "", p);
+        if (!chosen && json_is_object(pf) && platform_matches(pf, &r->want))
+            chosen = d;
+    }
+    if (!chosen && candidates == 1 && !r->want.given) {
+        json_array_foreach(mans, i, d) {
+            if (!is_attestation(d))
+                chosen = d;
+        }
+    }
+    if (!chosen) {
+        meta_problem(r->m, "%s: no manifest for %s/%s%s%s (it has %s); choose one with --platform", name ? name : tag ? tag : "a multi-platform image",
+                     r->want.os, r->want.arch, r->want.variant[0] ? "/" : "", r->want.variant, seen[0] ? seen : "none");
+        return;
+    }
+    read_descriptor(r, chosen, name, tag, depth);
+}
+
+/* ---- Both ----------------------------------------------------------------------------------- */
+
+fc_oci_kind_of fc_oci_meta_read(fc_oci_meta *m, const fc_oci_source *src, const char *base, const char *platform_spec)
+{
+    memset(m, 0, sizeof *m);
+    char why[400];
+    platform want;
+    parse_platform(platform_spec, &want);
+    if (src->has(src->ctx, "manifest.json")) {
+        json_t *man = load_json(src, "manifest.json", NULL, -1, why, sizeof why, NULL);
+        if (man && json_is_array(man)) {
+            read_docker(m, src, man, &want);
+            json_decref(man);
+            return FC_OCI_DOCKER;
+        }
+        if (man)
+            snprintf(why, sizeof why, "not a list of images");
+        json_decref(man);
+        if (!src->has(src->ctx, "index.json")) {
+            meta_problem(m, "manifest.json: %s", why);
+            return FC_OCI_DOCKER;
+        }
+    }
+    if (!src->has(src->ctx, "index.json"))
+        return FC_OCI_NOT_IMAGE;
+    json_t *index = load_json(src, "index.json", NULL, -1, why, sizeof why, NULL);
+    if (!index) {
+        meta_problem(m, "index.json: %s", why);
+        return FC_OCI_LAYOUT;
+    }
+    oci_reader r = {.m = m, .src = src, .base = base, .want = want};
+    read_index(&r, index, NULL, NULL, 0, true);
+    json_decref(index);
+    return FC_OCI_LAYOUT;
+}
+
+void fc_oci_meta_free(fc_oci_meta *m)
+{
+    for (size_t i = 0; i < m->n_images; i++) {
+        fc_oci_meta_image *im = &m->images[i];
+        for (size_t k = 0; k < im->n_strings; k++)
+            free(im->strings[k]);
+        for (size_t k = 0; k < im->n_problems; k++)
+            free(im->problems[k]);
+        free(im->strings);
+        free(im->problems);
+        free(im->tags);
+        free(im->reqs);
+        free(im->layers);
+        free(im->runtimes);
+    }
+    for (size_t i = 0; i < m->n_problems; i++)
+        free(m->problems[i]);
+    free(m->problems);
+    free(m->images);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Container images as their containers see them (issue 13): docker save archives (before and
+after Docker 25), OCI image layouts (directories, tarballs, gzip and zstd layers, written by
+skopeo), from files, folders and standard input; whiteouts, links, several images, several
+platforms; NVIDIA_REQUIRE_CUDA and the CUDA runtime an image ships; damaged images. Fixtures:
+tests/images (make.py, make-skopeo.sh, make-libs.sh).
+
+Usage: images_test.py FATCHECK FIXTURES FAKECUDA IMAGES      Writes TAP."""
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+IMAGES = os.path.abspath(sys.argv[4])
+from tap_cli import FIXTURES, NO_GPU, eq, main, run, test  # noqa: E402
+import schema_check  # noqa: E402
+
+STDIN = "(standard input)"
+SCHEMA = json.load(open(os.path.join(os.path.dirname(FIXTURES), "docs", "fatcheck.schema.json")))
+H100 = ("--gpu", "H100")
+DRIVER_13 = ("--driver", "580.65.06")  # CUDA 13.0: starts the fixtures' libcudart.so.13
+CUDART = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/libcudart.so.12.4.127"
+SKOPEO_FORMS = ["oci-gzip", "oci-zstd", "oci-archive.tar"]
+
+
+def im(name):
+    return os.path.join(IMAGES, name)
+
+
+def doc_of(*args, stdin=None):
+    """The --json document of a run, checked against the schema; (rc, doc, stderr)."""
+    if stdin is None:
+        rc, out, err = run("--json", *args)
+    else:
+        rc, out, err = run_stdin(stdin, "--json", *args)
+    doc = json.loads(out)
+    eq(schema_check.errors(doc, SCHEMA, SCHEMA)[:3], [], " ".join(args))
+    return rc, doc, err.decode()
+
+
+def run_stdin(path, *args):
+    import subprocess
+    from tap_cli import BASE_ENV, FATCHECK
+    with open(path, "rb") as f:
+        p = subprocess.run([FATCHECK] + list(args) + ["-"], stdin=f, capture_output=True, env=BASE_ENV, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def files(doc):
+    return [f.get("member") for f in doc["files"]]
+
+
+def statuses(doc):
+    return {f.get("member"): [v["status"] for v in f.get("verdicts", [])] for f in doc["files"]}
+
+
+def errors(doc):
+    return [e["message"] for e in doc["errors"]]
+
+
+def layer_digest(archive, index):
+    """The diff_id of layer INDEX of the first image of a docker save archive."""
+    import tarfile
+    with tarfile.open(archive) as t:
+        man = json.load(t.extractfile("manifest.json"))
+        return "sha256:" + hashlib.sha256(t.extractfile(man[0]["Layers"][index]).read()).hexdigest()
+
+
+@test
+def the_container_sees_two_files_where_the_layers_hold_five():
+    # Layer 1 writes libold.so, libgone.so and opt/app/libapp.so (kernels for sm_100 only),
+    # layer 2 deletes libgone.so, replaces libold.so (sm_90) and adds libmulti.so, layer 3
+    # clears opt/app. An H100 runs what the container holds.
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("whiteouts.tar"))
+    eq((rc, err), (0, ""))
+    eq(files(doc), ["app:1.0", "app:1.0:/usr/lib/libold.so", "app:1.0:/usr/local/lib/libmulti.so"])
+    eq(statuses(doc), {"app:1.0": ["no-code"], "app:1.0:/usr/lib/libold.so": ["ok"],
+                       "app:1.0:/usr/local/lib/libmulti.so": ["partial"]})
+    old = doc["files"][1]
+    eq((old["path"], old["format"], old["size"]), (im("whiteouts.tar"), "elf", 22896))
+    eq(old["image"], {"name": "app:1.0", "digest": doc["files"][0]["image"]["digest"], "path": "/usr/lib/libold.so",
+                      "layer": layer_digest(im("whiteouts.tar"), 1)})
+    rc, out, err = run(*H100, *DRIVER_13, im("whiteouts.tar"))
+    eq(out.decode().splitlines()[:5], [
+        "judging for: sm_90 (--gpu H100); driver for CUDA 13.0",
+        "app:1.0: container image (linux/amd64, 3 layers)",
+        "  NVIDIA_REQUIRE_CUDA=cuda>=12.4 brand=tesla,driver>=470,driver<471",
+        "    brand=unknown,driver>=470,driver<471 brand=nvidia,driver>=470,driver<471",
+        "    brand=tesla,driver>=535,driver<536 brand=unknown,driver>=535,driver<536"], out.decode())
+    assert "\napp:1.0:/usr/lib/libold.so: 2 containers in .nv_fatbin\n" in out.decode(), out.decode()
+    assert "libgone" not in out.decode() and "libapp" not in out.decode(), out.decode()
+
+
+@test
+def an_image_that_holds_cuda_code_never_passes_for_free():
+    # The deleted sm_100 library no longer fails the image; the one left in docker25.tar does.
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("docker25.tar"))
+    eq(rc, 1)
+    eq(statuses(doc), {"d25:latest": ["no-code"], "d25:latest:/usr/lib/libsm100.so": ["none"],
+                       "d25:latest:/usr/lib/libsm90.so": ["ok"]})
+    rc, out, err = run(*H100, *DRIVER_13, im("docker25.tar"))
+    assert ("d25:latest:/usr/lib/libsm100.so: 2 containers in .nv_fatbin\n  cubin        2  sm_100:2\n"
+            in out.decode()), out.decode()
+    # Not "no CUDA code", with or without targets.
+    rc, out, err = run(im("docker25.tar"))
+    eq(rc, 0)
+    assert "no CUDA code" not in out.decode() and out.decode().count("container") >= 3, out.decode()
+
+
+@test
+def every_form_of_one_image_reads_the_same():
+    """docker save, skopeo's OCI layouts (gzip and zstd layers, a folder and a tarball), from a
+    file, a folder and standard input: the same files, verdicts and digests of layers."""
+    rc, want, err = doc_of(*H100, *DRIVER_13, im("whiteouts.tar"))
+    paths = [f["image"].get("path") for f in want["files"]]
+
+    def shape(doc):
+        return [(f["image"].get("path"), [v["status"] for v in f["verdicts"]], len(f["containers"]))
+                for f in doc["files"]]
+    for form in ["whiteouts.tar"] + SKOPEO_FORMS:
+        for stdin in ([None, im(form)] if not os.path.isdir(im(form)) else [None]):
+            args = (*H100, *DRIVER_13) + (() if stdin else (im(form),))
+            rc, doc, err = doc_of(*args, stdin=stdin)
+            eq((rc, err), (0, ""), form)
+            eq(shape(doc), shape(want), form)
+            eq([f["image"].get("path") for f in doc["files"]], paths, form)
+            name = doc["files"][0]["image"]["name"]
+            eq(name, {"whiteouts.tar": "app:1.0", "oci-gzip": "oci-gzip:1.0", "oci-zstd": "oci-zstd:1.0",
+                      "oci-archive.tar": "1.0" if stdin else "oci-archive:1.0"}[form], form)
+            eq(doc["files"][1]["path"], STDIN if stdin else im(form), form)
+            eq(doc["files"][1]["member"], name + ":/usr/lib/libold.so", form)
+    # skopeo recompresses the layers: their digests are the compressed blobs', as named.
+    rc, doc, err = doc_of(im("oci-zstd"))
+    layer = doc["files"][1]["image"]["layer"]
+    assert os.path.exists(im("oci-zstd/blobs/sha256/" + layer[7:])), layer
+
+
+@test
+def images_in_folders_only_with_packages():
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("whiteouts.tar", "oci-zstd"):
+            (shutil.copytree if os.path.isdir(im(name)) else shutil.copy)(im(name), os.path.join(tmp, name))
+        rc, out, err = run(*H100, *DRIVER_13, tmp)
+        eq((rc, out, err), (0, b"judging for: sm_90 (--gpu H100); driver for CUDA 13.0\n", b""))
+        rc, doc, err = doc_of(*H100, *DRIVER_13, "--packages", tmp)
+        eq((rc, err), (0, ""))
+        eq([(f["path"][len(tmp) + 1:], f["member"]) for f in doc["files"]], [
+            ("oci-zstd", "oci-zstd:1.0"), ("oci-zstd", "oci-zstd:1.0:/usr/lib/libold.so"),
+            ("oci-zstd", "oci-zstd:1.0:/usr/local/lib/libmulti.so"),
+            ("whiteouts.tar", "app:1.0"), ("whiteouts.tar", "app:1.0:/usr/lib/libold.so"),
+            ("whiteouts.tar", "app:1.0:/usr/local/lib/libmulti.so")])
+
+
+@test
+def an_image_inside_a_package_keeps_the_package_name():
+    import tarfile
+    with tempfile.TemporaryDirectory() as tmp:
+        outer = os.path.join(tmp, "release.tar.gz")
+        with tarfile.open(outer, "w:gz") as t:
+            t.add(im("whiteouts.tar"), "images/whiteouts.tar")
+        rc, doc, err = doc_of(*H100, *DRIVER_13, outer)
+        eq((rc, err), (0, ""))
+        eq(files(doc), ["images/whiteouts.tar!app:1.0", "images/whiteouts.tar!app:1.0:/usr/lib/libold.so",
+                        "images/whiteouts.tar!app:1.0:/usr/local/lib/libmulti.so"])
+        rc, out, err = run(*H100, *DRIVER_13, outer)
+        assert ("\n%s!images/whiteouts.tar!app:1.0:/usr/lib/libold.so: 2 containers" % outer) in out.decode(), out
+
+
+@test
+def links_stay_inside_the_image():
+    """A folder link that later entries go through, hard links (one file judged once), an
+    absolute link that climbs above the root (it stops at the image's), a loop, entries and
+    whiteouts that leave the root: one line each, nothing on the host read or written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run("--json", *H100, *DRIVER_13, im("links.tar"), cwd=tmp)
+        eq(os.listdir(tmp), [])
+    doc = json.loads(out)
+    eq(rc, 3)
+    eq(statuses(doc), {"links:1": ["no-code"], "links:1:/usr/lib/ld.so.preload": ["none"],
+                       "links:1:/usr/lib/libembedded.so": ["ok"], "links:1:/usr/lib/libmulti.so": ["ok"]})
+    # libmulti.so was replaced by a hard link to libsm90.so.1, itself one to libsm90.so: three
+    # names, one file, judged once under the first name.
+    eq(doc["files"][3]["size"], 22896)
+    msgs = errors(doc)
+    prefix = im("links.tar") + ": links:1: "
+    assert all(m.startswith(prefix) for m in msgs), msgs
+    tails = [m[len(prefix):] for m in msgs]
+    tails = [t.split("): ", 1)[1] if t.startswith("layer ") else t for t in tails]
+    eq(tails, ["'../../.wh.etc' lies outside the image's root; left out",
+               "'usr/../../escape.so' lies outside the image's root; left out",
+               "whiteout 'usr/lib/.wh.' names no file; left out",
+               "usr/lib/libgone.so: a hard link to a file the image does not hold here; left out",
+               "/loop/a: a symbolic link loop", "/loop/b: a symbolic link loop"])
+    eq(err.decode().count("\n"), 6, err)
+
+
+@test
+def several_images_in_one_archive():
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("multi.tar"))
+    eq((rc, err), (0, ""))
+    untagged = [f for f in doc["files"] if f["format"] == "image"][2]["image"]
+    assert untagged["name"] == "sha256:" + untagged["digest"][7:19], untagged
+    eq(files(doc), ["base:1", "base:1:/usr/lib/libsm90.so", "app:2", "app:2:/opt/libembedded.so",
+                    "app:2:/usr/lib/libsm90.so", untagged["name"], untagged["name"] + ":/usr/lib/libmulti.so"])
+    images = {f["member"]: f["image"] for f in doc["files"] if f["format"] == "image"}
+    eq(images["app:2"]["tags"], ["app:2", "registry.example/app:2"])
+    eq((images["base:1"]["requirements"], images["base:1"]["require_cuda"]), (["cuda>=12.2"], None))
+    eq(images["app:2"]["requirements_disabled"], True)
+    eq(untagged["requirements"], ["cuda>=11.8,arch>=9.0"])
+    # The layer the two share is read once, and each image's copy of its file judged.
+    eq(doc["files"][1]["image"]["layer"], doc["files"][4]["image"]["layer"])
+
+
+@test
+def docker_25_archives_read_as_docker_save():
+    rc, doc, err = doc_of(im("docker25.tar"))
+    eq(files(doc), ["d25:latest", "d25:latest:/usr/lib/libsm100.so", "d25:latest:/usr/lib/libsm90.so"])
+    layers = {f["image"]["path"]: f["image"]["layer"] for f in doc["files"][1:]}
+    for path, digest in layers.items():
+        eq(hashlib.sha256(read_member(im("docker25.tar"), "blobs/sha256/" + digest[7:])).hexdigest(), digest[7:])
+
+
+def read_member(archive, name):
+    import tarfile
+    with tarfile.open(archive) as t:
+        return t.extractfile(name).read()
+
+
+@test
+def multi_platform_images_judge_one_platform():
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("platforms"))
+    eq((rc, files(doc)), (0, ["platforms:3.0", "platforms:3.0:/usr/lib/libsm90.so"]))
+    eq(doc["files"][0]["image"]["platform"], "linux/amd64")
+    rc, doc, err = doc_of(*H100, *DRIVER_13, "--platform", "linux/arm64", im("platforms"))
+    eq((rc, files(doc)), (1, ["platforms:3.0", "platforms:3.0:/usr/lib/libsm100.so"]))
+    eq(doc["files"][0]["image"]["platform"], "linux/arm64/v8")
+    rc, doc, err = doc_of("--platform", "linux/s390x", im("platforms"))
+    eq((rc, files(doc)), (3, []))
+    eq(errors(doc), ["%s: platforms:3.0: no manifest for linux/s390x (it has linux/amd64, linux/arm64/v8); "
+                     "choose one with --platform" % im("platforms")])
+    # An image of one platform is judged whatever it is, unless another is asked for.
+    rc, doc, err = doc_of("--platform", "linux/arm64", im("whiteouts.tar"))
+    eq((rc, files(doc), errors(doc)), (3, [], ["%s: app:1.0: it is for linux/amd64, not the linux/arm64 asked for; "
+                                               "not judged" % im("whiteouts.tar")]))
+    for bad in ("amd64", "linux/", "linux/arm64/v8/x", "Linux/AMD64"):
+        rc, out, err = run("--platform", bad, im("platforms"))
+        eq((rc, out), (2, b""), bad)
+        assert err.startswith(b"fatcheck: invalid --platform"), err
+
+
+@test
+def nvidia_require_cuda_is_checked_against_each_driver():
+    """nvidia/cuda:12.4 images ask for cuda>=12.4, or a Tesla, NVIDIA or unknown-brand GPU on
+    an R470 or R535 driver (forward compatibility). The toolkit's answer on each driver."""
+    want = {"550.54.14": (True, None), "13.0": (True, None),
+            "525.60.13": (False, "unsatisfied condition: cuda>=12.4, please update your driver to a newer version, "
+                                 "or use an earlier cuda container"),
+            "535.104.05": (None, "depends on the GPU's brand, not known here"),
+            "12.2": (None, "depends on the driver release and the GPU's brand, not known here")}
+    for driver, (starts, reason) in want.items():
+        rc, doc, err = doc_of(*H100, "--driver", driver, im("whiteouts.tar"))
+        for f in doc["files"]:
+            v = f["verdicts"][0]
+            eq((v["container_starts"], v.get("container_reason")), (starts, reason), driver)
+        if starts is False:
+            eq(rc, 1, driver)
+            eq(set(s[0] for s in statuses(doc).values()), {"none"}, driver)
+    rc, out, err = run(*H100, "--driver", "525.60.13", im("whiteouts.tar"))
+    lines = out.decode().splitlines()
+    start = lines.index("  sm_90 (--gpu H100): none, the NVIDIA Container Toolkit does not start the")
+    eq(lines[start:start + 5], [
+        "  sm_90 (--gpu H100): none, the NVIDIA Container Toolkit does not start the",
+        "    container on a driver for CUDA 12.0:",
+        "    \"unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container\"",
+        "    fix: install a driver for CUDA 12.4 or newer (>= 550.54.14), or use an image for CUDA 12.0",
+        "app:1.0:/usr/lib/libold.so: 2 containers in .nv_fatbin"], out.decode())
+    eq(out.decode().count("does not start its\n    container"), 2)  # and each of its files
+    rc, out, err = run(*H100, "--driver", "535.104.05", im("whiteouts.tar"))
+    assert ("  sm_90 (--gpu H100): whether the NVIDIA Container Toolkit starts the container\n"
+            "    depends on the GPU's brand, not known here\n") in out.decode(), out.decode()
+    # Fleets carry the release of each node's driver.
+    rc, doc, err = doc_of("--gpus-from", os.path.join(FIXTURES, "fleet", "nvidia-smi.csv"), im("whiteouts.tar"))
+    eq(len(doc["files"][0]["verdicts"]), len(doc["targets"]))
+    # A legacy image's CUDA_VERSION is its requirement; NVIDIA_DISABLE_REQUIRE drops them all.
+    rc, doc, err = doc_of(*H100, "--driver", "525.60.13", im("multi.tar"))
+    got = {f["member"]: f["verdicts"][0]["container_starts"] for f in doc["files"] if f["format"] == "image"}
+    eq(list(got.values()), [False, True, True])  # base:1's CUDA_VERSION=12.2.2 asks for cuda>=12.2
+    rc, doc, err = doc_of("--gpu", "A100", "--driver", "525.60.13", im("multi.tar"))
+    got = [f["verdicts"][0].get("container_reason") for f in doc["files"] if f["format"] == "image"]
+    # An A100 is 8.0; the toolkit gives its advice on drivers whenever the value starts with
+    # cuda>=, as here, whichever factor failed.
+    eq(got[2], "unsatisfied condition: cuda>=11.8,arch>=9.0, please update your driver to a newer version, or use "
+               "an earlier cuda container")
+
+
+@test
+def the_cuda_runtime_it_ships_is_judged():
+    rc, doc, err = doc_of(*H100, "--driver", "13.0", im("whiteouts.tar"))
+    eq(doc["files"][0]["image"]["cuda_runtimes"], [
+        {"path": CUDART, "cuda": "12.4", "needs_cuda": "12.0", "min_driver": "525.60.13"}])
+    eq(doc["files"][0]["runtime"]["needs_cuda"], "12.0")
+    rc, out, err = run(*H100, "--driver", "13.0", im("whiteouts.tar"))
+    assert ("  CUDA runtime:\n    %s\n    (CUDA 12.4; it starts on a driver for CUDA 12.0 or newer (>= 525.60.13))\n"
+            % CUDART) in out.decode(), out.decode()
+    # On a CUDA 11.8 driver nothing of it starts: its runtime needs 12.0, and the toolkit refuses
+    # the container (a CUDA 11.8 driver is R520: none of the branches it lists).
+    rc, doc, err = doc_of(*H100, "--driver", "11.8", im("whiteouts.tar"))
+    v = doc["files"][0]["verdicts"][0]
+    eq((v["status"], v["runtime_starts"], v["container_starts"]), ("none", False, False))
+    # An image that ships a runtime and asks nothing of the toolkit: its runtime decides.
+    rc, doc, err = doc_of(*H100, "--driver", "11.8", im("multi.tar"))
+    app = [f for f in doc["files"] if f["member"] == "app:2"][0]
+    eq(app["image"]["cuda_runtimes"], [{"path": "/usr/lib/libcudart.so.12", "cuda": "12.0", "needs_cuda": "12.0",
+                                        "min_driver": "525.60.13"}])
+    eq([(v["status"], v["runtime_starts"], v["container_starts"]) for v in app["verdicts"]], [("none", False, True)])
+    rc, out, err = run(*H100, "--driver", "11.8", im("multi.tar"))
+    assert ("  sm_90 (--gpu H100): none, the CUDA runtime it ships cannot start on a driver\n"
+            "    for CUDA 11.8:") in out.decode(), out.decode()
+
+
+@test
+def damaged_images_say_so_and_the_rest_is_judged():
+    cases = {
+        "broken-truncated.tar": ("layer 1 of 2", "usr/lib/libsm90.so: Truncated tar archive; what could be read "
+                                 "of it is judged", ["app:1.0", "app:1.0:/usr/lib/libembedded.so"]),
+        "broken-mismatch.tar": ("layer 1 of 2", "its digest is %s, not the %s its config names; judged all the same",
+                                ["app:1.0", "app:1.0:/usr/lib/libembedded.so", "app:1.0:/usr/lib/libsm90.so"]),
+        "broken-missing.tar": ("layer 2 of 2", "not in the archive; the image is judged without it",
+                               ["app:1.0", "app:1.0:/usr/lib/libsm90.so"]),
+    }
+    for name, (where, why, members) in cases.items():
+        for stdin in (None, im(name)):
+            rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (im(name),)))
+            eq((rc, files(doc)), (3, members), name)
+            msgs = errors(doc)
+            eq(len(msgs), 1, msgs)
+            head = "%s: app:1.0: %s (" % (STDIN if stdin else im(name), where)
+            assert msgs[0].startswith(head), msgs
+            tail = msgs[0][len(head):].split("): ", 1)[1]
+            if "%s" in why:
+                got, named = tail.split(", not the ")[0][len("its digest is "):], tail.split("not the ")[1].split()[0]
+                why = why % (got, named)
+                assert got != named, tail
+            eq(tail, why, name)
+    # A config that is missing: judged without what it declares.
+    rc, doc, err = doc_of(im("broken-no-config.tar"))
+    eq((rc, files(doc)), (3, ["app:1.0", "app:1.0:/usr/lib/libembedded.so", "app:1.0:/usr/lib/libsm90.so"]))
+    assert errors(doc)[0].endswith(".json: not in the archive; judged without what it declares"), errors(doc)
+    eq(doc["files"][0]["image"]["requirements"], [])
+    # Without a readable manifest: every layer's files as stored, and why.
+    for name, why in (("broken-bad-manifest.tar", "manifest.json: not valid JSON: unexpected token near end of file "
+                                                  "(line 1)"),
+                      ("broken-cut.tar", "it is cut short before its manifest.json or index.json")):
+        for stdin in (None, im(name)):
+            rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (im(name),)))
+            eq(rc, 3, name)
+            eq(errors(doc)[0], "%s: not readable as a container image (%s): its layers are read one by one, every "
+                               "file as each layer holds it, deleted ones too" % (STDIN if stdin else im(name), why))
+            assert all("/layer.tar!" in m for m in files(doc)), files(doc)
+            assert files(doc), name
+    # An OCI layout whose manifest names an absent layer, and an index an absent manifest.
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("broken-oci"))
+    eq((rc, files(doc)), (3, ["broken-oci:1.0", "broken-oci:1.0:/usr/lib/libsm90.so"]))
+    msgs = [m[len(im("broken-oci")) + 2:] for m in errors(doc)]
+    eq(len(msgs), 2)
+    assert msgs[0].startswith("broken-oci:1.0: layer 2 of 2 (blobs/sha256/") and msgs[0].endswith(
+        "): not in the layout; the image is judged without it"), msgs
+    eq(msgs[1], "broken-oci:absent: manifest blobs/sha256/%s: not in the layout; not judged" % ("0" * 64))
+
+
+@test
+def listings_quiet_and_kernels_name_files_as_the_container_sees_them():
+    rc, out, err = run("-l", im("whiteouts.tar"))
+    lines = out.decode().splitlines()
+    eq(lines[:3], ["app:1.0: container image (linux/amd64, 3 layers)", "app:1.0:/usr/lib/libold.so:",
+                   "  CONTAINER  SECTION          KIND    ARCH          VERSION STORE     STORED       SIZE  NOTES"])
+    rc, out, err = run("--list-elf", im("whiteouts.tar"))
+    # Named as cuobjdump names what it finds in an archive: after the archive.
+    assert out.decode().startswith("\nmember %s:app:1.0:/usr/lib/libold.so:\nELF file    1: whiteouts.1.sm_90.cubin\n"
+                                   % im("whiteouts.tar")), out.decode()
+    rc, out, err = run("-q", *H100, *DRIVER_13, im("whiteouts.tar"))
+    eq((rc, out, err), (0, b"", b""))
+    rc, out, err = run("-q", *H100, *DRIVER_13, im("docker25.tar"))
+    eq(rc, 1)
+    assert out.decode().startswith("d25:latest:/usr/lib/libsm100.so: "), out.decode()
+    rc, out, err = run("-k", *H100, *DRIVER_13, im("docker25.tar"))
+    assert "missing here: 3 kernels:" in out.decode(), out.decode()
+
+
+@test
+def help_and_man_page_name_images():
+    rc, out, err = run("--help")
+    assert b"      --platform OS/ARCH the image judged in multi-platform images (linux/amd64)\n" in out, out
+    assert max(len(l) for l in out.splitlines()) <= 80
+    man = open(os.path.join(os.path.dirname(FIXTURES), "man", "fatcheck.1")).read()
+    assert "\\-\\-platform" in man and "NVIDIA_REQUIRE_CUDA" in man, "man page"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
