@@ -153,7 +153,8 @@ def fifo_is_refused_without_blocking():
         fifo = os.path.join(d, "fifo")
         os.mkfifo(fifo)
         rc, out, err = run(fifo, timeout=20)
-        eq((rc, err), (3, NO_GPU + "fatcheck: %s: not a regular file\n" % fifo))
+        eq((rc, err), (3, NO_GPU + "fatcheck: %s: not a regular file but a pipe; a pipe is read as standard input, "
+                           "'-' (CMD | fatcheck -, or fatcheck - < PIPE)\n" % fifo))
         rc, out, err = run(d, timeout=20)  # inside a directory it is skipped quietly
         eq((rc, out, err), (0, "", NO_GPU))
 

@@ -14,7 +14,7 @@ import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap_cli import eq, fx, main, run, test  # noqa: E402
+from tap_cli import SOURCE_ROOT, eq, fx, main, run, test  # noqa: E402
 
 MULTI = ["libmulti.1.sm_75.cubin", "libmulti.2.sm_80.cubin", "libmulti.1.sm_80.ptx", "libmulti.3.sm_90.cubin",
          "libmulti.2.sm_90.ptx"]
@@ -118,6 +118,23 @@ def long_input_names_are_shortened_and_stay_apart():
         for m in MULTI:
             tail = m[len("libmulti"):]
             eq(len([f for f in got if f.endswith(tail) and f.startswith("L" * 200)]), 2, tail)
+
+
+@test
+def a_cubin_file_keeps_the_name_cuobjdump_lists():
+    """A cubin named on its own is written as cuobjdump --list-elf names it (the golden listing
+    recorded from cuobjdump 13.0): kernels.sm_90.cubin -> kernels.sm_90.sm_90.cubin. One image
+    is "1 image"."""
+    golden = os.path.join(SOURCE_ROOT, "tests", "golden", "fixtures")
+    with tempfile.TemporaryDirectory() as tmp:
+        for cubin in ("kernels.sm_90.cubin", "kernels.sm_90a.cubin"):
+            listed = open(os.path.join(golden, cubin + ".list-elf")).read().split(": ", 1)[1].strip()
+            out = os.path.join(tmp, cubin)
+            rc, _, err = extract(out, fx(cubin))
+            eq(rc, 0, err)
+            eq(files(out), [listed])
+            eq(open(os.path.join(out, listed), "rb").read(), open(fx(cubin), "rb").read())
+            eq(err, ("fatcheck: wrote 1 image to %s\n" % out).encode())
 
 
 if __name__ == "__main__":

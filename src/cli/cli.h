@@ -18,7 +18,7 @@ enum {
     EXIT_LOAD_RISK = 1,   /* a target has a file with status none (with --strict: or partial) */
     EXIT_USAGE = 2,       /* bad command line */
     EXIT_INPUT = 3,       /* some input could not be read or decoded (the rest was reported) */
-    EXIT_INTERNAL = 4,    /* out of memory, or the output could not be written */
+    EXIT_INTERNAL = 4,    /* out of memory, or the output (or an --extract image) could not be written */
     EXIT_ARCH_LIST = 5,   /* --arch-list: a file does not hold exactly what the list builds */
     EXIT_NO_TARGETS = 6,  /* --require-targets: no target named, none detected */
 };

@@ -90,7 +90,7 @@ int extractor_open(extractor *x, const char *dir, bool force, uint64_t limit, FI
 
 void extractor_close(extractor *x)
 {
-    fprintf(x->err, "fatcheck: wrote %zu images to %s", x->written, quoted(x->dir));
+    fprintf(x->err, "fatcheck: wrote %zu image%s to %s", x->written, x->written == 1 ? "" : "s", quoted(x->dir));
     if (x->renamed)
         fprintf(x->err, "; %zu given a suffix (-2, -3...) because an image before had the same name", x->renamed);
     if (x->skipped)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -141,6 +142,25 @@ static int on_error(void *ctx, const fc_error *err)
     rn->r->error(rn->r, err);
     rn->input_errors++;
     return 0;
+}
+
+/* A pipe named as a file (a FIFO, or bash's <(cmd)) cannot be read as files are, back and
+ * forth; standard input reads one once, in order. Says so, pointing at '-'. */
+static bool refused_pipe(run *rn, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return false;
+    static const char why[] = ": not a regular file but a pipe; a pipe is read as standard input, '-' "
+                              "(CMD | fatcheck -, or fatcheck - < PIPE)";
+    size_t n = strlen(path) + sizeof why;
+    char *msg = malloc(n);
+    if (msg)
+        snprintf(msg, n, "%s%s", path, why);
+    fc_error e = {FC_ERR_IO, path, NULL, msg ? msg : "out of memory"};
+    on_error(rn, &e);
+    free(msg);
+    return true;
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -616,6 +636,8 @@ int main(int argc, char **argv)
         r->begin_input(r, from_stdin ? STDIN_NAME : argv[i]);
         if (rn.x)
             extractor_begin_input(rn.x);
+        if (!from_stdin && refused_pipe(&rn, argv[i]))
+            continue;
         int rc = from_stdin ? fc_scan_fd(STDIN_FILENO, STDIN_NAME, &opts, on_object, on_error, &rn)
                             : fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {
