@@ -1,7 +1,9 @@
 /* fuzz_scan.c - everything fc_scan_memory reads: ELF files, static archives, cubins, PTX,
  * fat binaries and packages; and for every object, the kernels of its images, the link
  * state of its images, and the load prediction on a few targets. Then the same bytes as a
- * file (a memfd), which fc_scan maps and reads headers from with pread. */
+ * file (a memfd), which fc_scan maps and reads headers from with pread; and once more, the
+ * file cut to half its size when the first object is handed out, before its images are read,
+ * so that reads past its new end go through the library's SIGBUS handling (file_map.c). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,9 +14,21 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+typedef struct scan_run {
+    const fc_options *opts;
+    int cut_fd;     /* a file to cut short at the first object, or -1 */
+    off_t cut_to;
+} scan_run;
+
 static int on_object(void *ctx, const fc_object *o)
 {
-    const fc_options *opts = ctx;
+    scan_run *run = ctx;
+    const fc_options *opts = run->opts;
+    if (run->cut_fd >= 0) {
+        if (ftruncate(run->cut_fd, run->cut_to) != 0)
+            return 0;
+        run->cut_fd = -1;
+    }
     static const unsigned ccs[] = {75, 87, 90, 100, 121};
     for (size_t c = 0; c < o->n_containers; c++) {
         const fc_container *ct = &o->containers[c];
@@ -55,13 +69,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opts.max_entries = 4096;
     opts.threads = 1;
     opts.embedded = FC_EMBEDDED_ALL;
-    fc_scan_memory(data, size, "fuzz", &opts, on_object, on_error, &opts);
-    int fd = memfd_create("fuzz", MFD_CLOEXEC);
-    if (fd >= 0) {
+    scan_run run = {&opts, -1, 0};
+    fc_scan_memory(data, size, "fuzz", &opts, on_object, on_error, &run);
+    for (int cut = 0; cut < 2; cut++) {
+        int fd = memfd_create("fuzz", MFD_CLOEXEC);
+        if (fd < 0)
+            break;
         char path[64];
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        run = (scan_run){&opts, cut ? fd : -1, (off_t)(size / 2)};
         if (write(fd, data, size) == (ssize_t)size)
-            fc_scan(path, &opts, on_object, on_error, &opts);
+            fc_scan(path, &opts, on_object, on_error, &run);
         close(fd);
     }
     return 0;
