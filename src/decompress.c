@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zstd.h>
 
 #include "internal.h"
@@ -36,16 +37,44 @@ static ZSTD_DCtx *thread_dctx(void)
 }
 
 /* Makes BUF hold at least WANT bytes (keeping its contents). */
+/* From this size on, a buffer whose owner asked for it is mapped rather than malloc'd. */
+#define MAP_FROM (1u << 20)
+
 static bool reserve(fc_buffer *buf, size_t want)
 {
     if (want <= buf->cap)
         return true;
+    if (buf->map_large && (buf->mapped || want >= MAP_FROM)) {
+        void *p = buf->mapped ? mremap(buf->p, buf->cap, want, MREMAP_MAYMOVE)
+                              : mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return false;
+        if (!buf->mapped && buf->cap)
+            memcpy(p, buf->p, buf->cap);
+        if (!buf->mapped)
+            free(buf->p);
+        buf->p = p;
+        buf->cap = want;
+        buf->mapped = true;
+        return true;
+    }
     uint8_t *p = realloc(buf->p, want ? want : 1);
     if (!p)
         return false;
     buf->p = p;
     buf->cap = want;
     return true;
+}
+
+void fc_buffer_free(fc_buffer *buf)
+{
+    if (buf->mapped)
+        munmap(buf->p, buf->cap);
+    else
+        free(buf->p);
+    buf->p = NULL;
+    buf->cap = 0;
+    buf->mapped = false;
 }
 
 /* The first size to try: the declared one, but never far beyond what the input could
@@ -163,7 +192,7 @@ fc_status fc_decompress(fc_compression m, const void *src, size_t src_size, uint
         return FC_ERR_INVALID;
     *out = NULL;
     *out_size = 0;
-    fc_buffer buf = {NULL, 0};
+    fc_buffer buf = {0};
     fc_status st = fc_decompress_buffer(m, src, src_size, declared, limit, &buf, out_size);
     /* SRC may be an object's image, mapped from a file cut short meanwhile: what lay past
      * its new end read as zeros (file_map.h). */

@@ -164,7 +164,7 @@ int fc_elf_scan_compressed(fc_scan_ctx *sc, const uint8_t *raw, uint64_t raw_siz
     if (!started)
         return rc;
     b.obj.format = FC_FORMAT_ELF; /* a section of an ELF file */
-    fc_buffer own = {NULL, 0};
+    fc_buffer own = {0};
     Elf *tmp = NULL;
     uint8_t *scratch = NULL;
     const uint8_t *bytes = NULL;

@@ -297,7 +297,14 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
 typedef struct fc_buffer {
     uint8_t *p;
     size_t cap;
+    /* P is an anonymous mapping of its own (large buffers, where a caller set MAP_LARGE): freed
+     * with munmap, so its pages go back to the system at once; malloc keeps a freed buffer of
+     * megabytes in the freeing thread's arena, and the kernel view's threads each kept one. */
+    bool mapped;
+    bool map_large;
 } fc_buffer;
+/* Frees BUF's bytes (either kind) and empties it. */
+void fc_buffer_free(fc_buffer *buf);
 /* fc_decompress into BUF (grown as needed, never shrunk); *LEN gets the bytes produced. */
 fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_size, uint64_t declared,
                                uint64_t limit, fc_buffer *buf, size_t *len);

@@ -390,13 +390,18 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
 
 fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_kernel_list **out)
 {
-    fc_buffer scratch = {NULL, 0};
+    fc_buffer scratch = {0};
     fc_status st = entry_kernels(obj, e, opts, &scratch, out);
     free(scratch.p);
     return st;
 }
 
 /* ---- Every entry of an object, spread over threads -------------------------------------- */
+
+/* The decompression buffers of all threads together stay under this many bytes (beyond it a
+ * thread waits), so that the kernel view's memory does not grow with the thread count; an
+ * image larger than it is decompressed while no other buffer is held. */
+#define KERNEL_BUFFER_BUDGET (96u << 20)
 
 typedef struct kernels_job {
     const fc_object *obj;
@@ -405,22 +410,59 @@ typedef struct kernels_job {
     fc_kernel_list **lists;
     fc_status *status;
     size_t n, next;
+    uint64_t held;       /* bytes of decompression buffers the threads hold */
     pthread_mutex_t lock;
+    pthread_cond_t room; /* held went down */
 } kernels_job;
+
+/* Makes SCRATCH fit entry E's declared size within the budget: a thread that must grow its
+ * buffer first gives it back, then waits until the others hold little enough (so two growing
+ * threads never wait on each other). *MINE is what this thread holds. */
+static void buffer_for(kernels_job *j, const fc_entry *e, fc_buffer *scratch, uint64_t *mine)
+{
+    uint64_t limit = j->opts ? j->opts->max_decompressed_size : UINT64_MAX;
+    uint64_t need = e->compression == FC_COMPRESSION_NONE ? 0 : e->uncompressed_size;
+    if (need > limit)
+        need = limit; /* the decompressor refuses more */
+    if (need <= scratch->cap)
+        return;
+    pthread_mutex_lock(&j->lock);
+    j->held -= *mine;
+    fc_buffer_free(scratch);
+    *mine = 0;
+    pthread_cond_broadcast(&j->room);
+    while (j->held > 0 && j->held + need > KERNEL_BUFFER_BUDGET)
+        pthread_cond_wait(&j->room, &j->lock);
+    j->held += need;
+    *mine = need;
+    pthread_mutex_unlock(&j->lock);
+}
 
 static void *kernels_worker(void *arg)
 {
     kernels_job *j = arg;
-    fc_buffer scratch = {NULL, 0}; /* as large as this thread's largest image */
+    fc_buffer scratch = {.map_large = true}; /* as large as this thread's largest image, within the budget */
+    uint64_t mine = 0;
     for (;;) {
         pthread_mutex_lock(&j->lock);
         size_t i = j->next++;
         pthread_mutex_unlock(&j->lock);
         if (i >= j->n)
             break;
+        buffer_for(j, j->entries[i], &scratch, &mine);
         j->status[i] = entry_kernels(j->obj, j->entries[i], j->opts, &scratch, &j->lists[i]);
+        if (scratch.cap > mine) { /* grown past the declared size: counted, not waited for */
+            pthread_mutex_lock(&j->lock);
+            j->held += scratch.cap - mine;
+            mine = scratch.cap;
+            pthread_mutex_unlock(&j->lock);
+        }
     }
-    free(scratch.p);
+    fc_buffer_free(&scratch);
+    pthread_mutex_lock(&j->lock);
+    j->held -= mine;
+    pthread_cond_broadcast(&j->room);
+    pthread_mutex_unlock(&j->lock);
     return NULL;
 }
 
@@ -448,6 +490,7 @@ fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_ker
         for (size_t e = 0; e < obj->containers[c].n_entries; e++)
             j.entries[k++] = &obj->containers[c].entries[e];
     pthread_mutex_init(&j.lock, NULL);
+    pthread_cond_init(&j.room, NULL);
     size_t nt = fc_thread_count(opts);
     if (nt > total)
         nt = total ? total : 1;
@@ -464,6 +507,7 @@ fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_ker
     for (size_t t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
     pthread_mutex_destroy(&j.lock);
+    pthread_cond_destroy(&j.room);
     free(j.entries);
     *out = j.lists;
     *status = j.status;

@@ -276,7 +276,7 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
 {
     if (!obj->image || e->obfuscated || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
         return FC_LINK_UNKNOWN;
-    fc_buffer scratch = {NULL, 0};
+    fc_buffer scratch = {0};
     const uint8_t *src;
     size_t n;
     if (fc_entry_image(obj, e, opts, &scratch, &src, &n) != FC_OK) {
@@ -303,7 +303,7 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
  * define, or ptxas cannot read it. */
 static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts)
 {
-    fc_buffer scratch = {NULL, 0};
+    fc_buffer scratch = {0};
     const uint8_t *src;
     size_t n;
     ptx_facts f = {0};

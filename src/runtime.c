@@ -101,7 +101,7 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
         snprintf(evidence, size, "PTX ISA %u.%u", best_isa / 10, best_isa % 10);
         return fc_ptx_isa_cuda_version(best_isa / 10, best_isa % 10);
     }
-    fc_buffer scratch = {NULL, 0};
+    fc_buffer scratch = {0};
     int cuda = 0;
     for (size_t c = 0; c < obj->n_containers && !cuda; c++) {
         const fc_container *ct = &obj->containers[c];

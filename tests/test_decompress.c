@@ -92,7 +92,7 @@ int main(void)
 
     /* One buffer reused across images, as the kernel view does: each output is exact, and a
      * buffer grown by an earlier image does not lift the limit for a later one. */
-    fc_buffer reused = {NULL, 0};
+    fc_buffer reused = {0};
     is_u64(fc_decompress_buffer(FC_COMPRESSION_ZSTD, zstd.buf + entry(&zstd, 0)->payload_offset,
                                 (size_t)entry(&zstd, 0)->stored_size, 7880, limit, &reused, &n),
            FC_OK, "reused buffer: the zstd cubin decompresses");
