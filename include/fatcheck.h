@@ -265,6 +265,12 @@ typedef enum fc_embedded_mode {
     FC_EMBEDDED_NONE,     /* do not look */
 } fc_embedded_mode;
 
+/* What a directory walk passes over without reading it (fc_options.on_skip). */
+typedef enum fc_skip_kind {
+    FC_SKIP_SYMLINKED_DIRECTORY = 0, /* a symlink to a directory, not followed without follow_symlinks */
+    FC_SKIP_PACKAGE,                 /* a package, not opened without packages_in_dirs */
+} fc_skip_kind;
+
 typedef struct fc_options {
     fc_embedded_mode embedded;
     /* FC_EMBEDDED_AUTO: how many bytes at the head of a section decide (default 1 MiB). */
@@ -301,6 +307,12 @@ typedef struct fc_options {
     /* Container images with several platforms (multi-platform indexes): the one judged,
      * "os/arch[/variant]"; NULL: linux/amd64, and an image of one platform whatever it is. */
     const char *platform;
+    /* Called, when set, for what a directory walk passes over without reading: each directory
+     * reached only through symlinks that were not followed (once, when the walk ends; one the
+     * walk entered by its own name is not counted), and each package found without
+     * packages_in_dirs. PATH is the symlink's or the package's path. */
+    void (*on_skip)(void *ctx, fc_skip_kind kind, const char *path);
+    void *on_skip_ctx;
 } fc_options;
 
 /* Fills *opts with the defaults. */

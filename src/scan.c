@@ -341,8 +341,16 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
         uint8_t head[4096];
         ssize_t n = pread(fd, head, sizeof head, 0);
         bool archive;
-        if (n <= 0 || (fc_sniff(head, (size_t)n, &archive) == FC_FORMAT_UNKNOWN &&
-                       !(sc->opts->packages_in_dirs && fc_sniff_package(head, (size_t)n))))
+        if (n <= 0 || fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN)
+            ; /* an empty file, or one read below */
+        else if (!fc_sniff_package(head, (size_t)n))
+            goto cleanup;
+        else if (!sc->opts->packages_in_dirs) {
+            if (sc->opts->on_skip) /* not opened: the caller says so */
+                sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
+            goto cleanup;
+        }
+        if (n <= 0)
             goto cleanup;
     }
     fc_open_file file = {.path = path, .fd = fd, .at_open = st, .map = {.slot = -1}};

@@ -1,6 +1,7 @@
 /* walk.c - walking directory trees: name order, each inode once, relative to each
  * directory's descriptor (no path length limit), symlinks to directories followed only when
- * asked, every entry that cannot be looked at reported. */
+ * asked (the directories left unseen are told to the caller), every entry that cannot be
+ * looked at reported. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +54,11 @@ static int set_add(inode_set *s, dev_t dev, ino_t ino)
     return 1;
 }
 
+static bool set_has(const inode_set *s, dev_t dev, ino_t ino)
+{
+    return s->cap && s->slots[slot_of(s, dev, ino)].used;
+}
+
 typedef struct ancestor {
     dev_t dev;
     ino_t ino;
@@ -60,10 +66,58 @@ typedef struct ancestor {
     const struct ancestor *up;
 } ancestor;
 
+/* Symlinks to directories not followed: said when the walk ends, for the directories it
+ * never reached by another name. */
+typedef struct unfollowed {
+    struct { dev_t dev; ino_t ino; char *path; } *links;
+    size_t n, cap;
+} unfollowed;
+
 typedef struct walker {
     fc_scan_ctx *sc;
     inode_set files, dirs;
+    unfollowed skipped;
 } walker;
+
+/* Notes symlink PATH to directory ST, not followed; -1 when out of memory. */
+static int note_unfollowed(unfollowed *u, const struct stat *st, const char *path)
+{
+    if (u->n == u->cap) {
+        size_t cap = u->cap ? 2 * u->cap : 16;
+        void *more = realloc(u->links, cap * sizeof *u->links);
+        if (!more)
+            return -1;
+        u->links = more;
+        u->cap = cap;
+    }
+    if (!(u->links[u->n].path = strdup(path)))
+        return -1;
+    u->links[u->n].dev = st->st_dev;
+    u->links[u->n].ino = st->st_ino;
+    u->n++;
+    return 0;
+}
+
+/* Tells the caller of each directory reached only through links not followed, once. */
+static int say_unfollowed(walker *w)
+{
+    const fc_options *o = w->sc->opts;
+    inode_set said = {NULL, 0, 0};
+    int rc = 0;
+    for (size_t i = 0; i < w->skipped.n && rc == 0; i++) {
+        dev_t dev = w->skipped.links[i].dev;
+        ino_t ino = w->skipped.links[i].ino;
+        if (set_has(&w->dirs, dev, ino))
+            continue; /* walked under its own name */
+        int added = set_add(&said, dev, ino);
+        if (added < 0)
+            rc = fc_report_error(w->sc, FC_ERR_NOMEM, w->skipped.links[i].path, NULL, "out of memory");
+        else if (added && o->on_skip)
+            o->on_skip(o->on_skip_ctx, FC_SKIP_SYMLINKED_DIRECTORY, w->skipped.links[i].path);
+    }
+    free(said.slots);
+    return rc;
+}
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -150,7 +204,9 @@ static int visit(walker *w, int dirfd, const char *name, const char *child, cons
         /* A symlink to a directory is followed only when asked (-L), as find and ripgrep do:
          * one to / in a checkout, or /proc/N/cwd, would take the walk out of its root. */
         if (link && !w->sc->opts->follow_symlinks)
-            return 0;
+            return note_unfollowed(&w->skipped, &st, child) == 0
+                       ? 0
+                       : fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
         return enter(w, dirfd, name, child, link, up, depth);
     }
     /* FIFOs, devices and sockets are never opened: a read could block forever. */
@@ -227,7 +283,7 @@ cleanup:
 
 int fc_walk(fc_scan_ctx *sc, const char *path)
 {
-    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}};
+    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
     bool named = sc->named;
     sc->named = false;
     int rc;
@@ -245,9 +301,14 @@ int fc_walk(fc_scan_ctx *sc, const char *path)
     } else {
         ancestor top = {root.st_dev, root.st_ino, path, NULL};
         rc = walk_dir(&w, fd, path, &top, 0);
+        if (rc == 0)
+            rc = say_unfollowed(&w);
     }
     sc->named = named;
     free(w.files.slots);
     free(w.dirs.slots);
+    for (size_t i = 0; i < w.skipped.n; i++)
+        free(w.skipped.links[i].path);
+    free(w.skipped.links);
     return rc;
 }

@@ -678,9 +678,17 @@ def damaged_package_is_one_error_and_the_rest_is_reported():
 @test
 def packages_in_directories_only_when_asked():
     rc, out, err = run(PKG)
-    eq((rc, out, err), (0, "", NO_GPU))
+    # not opened, but said (counted once, at the end of the run), in every output mode
+    eq((rc, out, err), (0, "", NO_GPU + "fatcheck: 11 packages not opened (--packages opens them)\n"))
+    for mode in (["-l"], ["--list-elf"], ["-q"]):
+        cuobjdump = "fatcheck: %s: no ELF file found\n" % PKG if mode == ["--list-elf"] else ""
+        eq(run(*mode, PKG), (0, "", NO_GPU + cuobjdump + "fatcheck: 11 packages not opened (--packages opens them)\n"),
+           mode)
+    rc, out, err = run("--json", PKG)
+    eq((rc, json.loads(out)["files"], json.loads(out)["skipped_in_walks"]),
+       (0, [], {"symlinked_directories": 0, "packages": 11}))
     rc, out, err = run("--packages", PKG)
-    eq(rc, 0)
+    eq((rc, err), (0, NO_GPU))
     # 1 + 3 + 1 + 4 x 3, and the two .deb and two .rpm of tests/packages_test.py; image.tar
     # is the image and its one file
     eq(len([l for l in out.splitlines() if not l.startswith(" ")]), 22, out)
@@ -891,9 +899,12 @@ def colour_only_on_a_terminal_and_never_with_no_color():
 def progress_on_a_terminal_only_and_erased():
     rc, out, err = run_on_terminal([FIXTURES], stdout_tty=False, stderr_tty=True)
     eq(rc, 0)
-    assert "fatcheck: 1 files... " in err and err.endswith("\r\x1b[K"), repr(err[-200:])
+    # erased before the line that closes the run
+    skipped = "fatcheck: 13 packages not opened (--packages opens them)\n"
+    assert "fatcheck: 1 files... " in err and err.endswith("\r\x1b[K" + skipped.replace("\n", "\r\n")), \
+        repr(err[-200:])
     rc, out, err = run(FIXTURES)
-    eq(err, NO_GPU)
+    eq(err, NO_GPU + skipped)
 
 
 @test

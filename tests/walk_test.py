@@ -7,6 +7,7 @@ then each directory is walked once and a loop back to an ancestor is reported; a
 named on the command line is followed; symlinks to files are read, each file once (under its
 own name when the tree holds it); entries that cannot be looked at are reported (exit 3);
 paths longer than PATH_MAX are reached."""
+import json
 import os
 import shutil
 import sys
@@ -16,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tap_cli import eq, fx, main, run, test  # noqa: E402
 
 SUMMARY = b": 3 containers in .nv_fatbin\n"
+NOT_FOLLOWED = b"fatcheck: %s not followed (-L follows)\n"
 
 
 def walk(*args, **kw):
@@ -41,7 +43,7 @@ def a_symlink_to_the_file_system_root_is_not_followed():
         a = lib(os.path.join(root, "a.so"))
         os.symlink("/", os.path.join(root, "slash"))
         rc, out, err = walk(root, timeout=30)  # following it would walk all of /
-        eq((rc, err, heads(out)), (0, b"", [a]))
+        eq((rc, err, heads(out)), (0, NOT_FOLLOWED % b"1 symlinked directory", [a]))
 
 
 @test
@@ -70,7 +72,8 @@ def symlinks_to_sibling_and_outside_directories():
         os.symlink(os.path.join(tmp, "elsewhere"), os.path.join(root, "out"))
         os.symlink("nowhere", os.path.join(root, "dangling"))
         rc, out, err = walk(root)
-        eq((rc, err, heads(out)), (0, b"", [inside]))
+        # the sibling was walked under its own name: only the outside one is left unseen
+        eq((rc, err, heads(out)), (0, NOT_FOLLOWED % b"1 symlinked directory", [inside]))
         # -L: the outside directory too; the sibling is the directory already walked
         rc, out, err = walk("--follow", root)
         eq((rc, err), (0, b""))
@@ -102,6 +105,43 @@ def symlinks_to_files_are_read_once():
             eq((rc, err), (0, b""), args)
             # the real file under its own name; a link to a file elsewhere under the link's
             eq(heads(out), [real, os.path.join(root, "libbar.so").encode()], args)
+
+
+@test
+def directories_left_behind_symlinks_are_counted_once_in_every_mode():
+    """A tree whose only library sits behind symlinked directories (Nix, Bazel runfiles,
+    conda): nothing is found without -L, and that is said once, counting the directories
+    never reached: two links to one directory count once; a link to a directory the walk
+    enters by its own name (or an ancestor) does not count."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = os.path.join(tmp, "store")
+        lib(os.path.join(store, "a", "liba.so"))
+        lib(os.path.join(store, "b", "libb.so"))
+        root = os.path.join(tmp, "env")
+        os.makedirs(os.path.join(root, "own"))
+        for name, target in (("lib", "a"), ("lib64", "a"), ("extra", "b")):
+            os.symlink(os.path.join(store, target), os.path.join(root, name))
+        os.symlink("own", os.path.join(root, "alias"))
+        os.symlink("..", os.path.join(root, "own", "up"))
+        line = NOT_FOLLOWED % b"2 symlinked directories"
+        for mode in ([], ["-q"], ["-l"], ["--list-elf"]):
+            rc, out, err = walk(*mode, root)
+            if mode == ["--list-elf"]:  # cuobjdump's own line comes first
+                eq(err[:-len(line)], b"fatcheck: %s: no ELF file found\n" % root.encode())
+                err = err[-len(line):]
+            eq((rc, err, heads(out)), (0, line, []), mode)
+        rc, out, err = walk("--json", root)
+        doc = json.loads(out)
+        eq((rc, err, doc["files"], doc["skipped_in_walks"]),
+           (0, line, [], {"symlinked_directories": 2, "packages": 0}))
+        # several inputs: one line for the run, adding up each input's walk (own/up leads to
+        # env, which the walk of own alone never enters)
+        eq(walk("-q", root, os.path.join(root, "own"), root)[2], NOT_FOLLOWED % b"5 symlinked directories")
+        rc, out, err = walk("-L", root)  # both libraries; the way back up is a loop
+        loop = "fatcheck: %s/own/up: symlink loop back to %s, not followed\n" % (root, root)
+        eq((rc, err, len(heads(out))), (3, loop.encode(), 2))
+        rc, out, err = walk("-L", "--json", root)
+        eq(json.loads(out)["skipped_in_walks"], {"symlinked_directories": 0, "packages": 0})
 
 
 def deep_tree(tmp):

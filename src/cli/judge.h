@@ -35,6 +35,9 @@ typedef struct config {
     const fc_torch_extension *torch_ext;
     torch_env env;
     bool env_known;
+    /* What directory walks passed over unread (fc_options.on_skip): said once, at the end */
+    size_t skipped_links;    /* directories behind symlinks not followed (-L follows) */
+    size_t skipped_packages; /* packages not opened (--packages opens them) */
 } config;
 
 typedef enum verdict_status {

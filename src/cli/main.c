@@ -163,6 +163,28 @@ static bool refused_pipe(run *rn, const char *path)
     return true;
 }
 
+/* What directory walks pass over unread is counted, and said once when the run ends. */
+static void on_skip(void *ctx, fc_skip_kind kind, const char *path)
+{
+    config *cfg = ctx;
+    (void)path;
+    if (kind == FC_SKIP_SYMLINKED_DIRECTORY)
+        cfg->skipped_links++;
+    else
+        cfg->skipped_packages++;
+}
+
+static void say_skipped(const config *cfg)
+{
+    char n[32];
+    if (cfg->skipped_links)
+        fprintf(stderr, "fatcheck: %s symlinked director%s not followed (-L follows)\n",
+                fmt_count(cfg->skipped_links, n, sizeof n), cfg->skipped_links == 1 ? "y" : "ies");
+    if (cfg->skipped_packages)
+        fprintf(stderr, "fatcheck: %s package%s not opened (--packages opens them)\n",
+                fmt_count(cfg->skipped_packages, n, sizeof n), cfg->skipped_packages == 1 ? "" : "s");
+}
+
 static int usage_error(const char *what, const char *arg)
 {
     fprintf(stderr, "fatcheck: %s%s%s%s", escaped(what), arg ? " '" : "", arg ? escaped(arg) : "", arg ? "'" : "");
@@ -592,6 +614,8 @@ int main(int argc, char **argv)
         progress_enable(true);
         opts.on_file = progress_file;
     }
+    opts.on_skip = on_skip;
+    opts.on_skip_ctx = &cfg;
 
     /* Output not read by a person comes out in large writes: a JSON document can run to
      * megabytes. A terminal keeps its line buffering. */
@@ -648,6 +672,7 @@ int main(int argc, char **argv)
     progress_clear();
     r->finish(r);
     render_free(r);
+    say_skipped(&cfg);
     if (rn.x)
         extractor_close(&x); /* and says what it wrote */
     fc_prober_close(cfg.prober);

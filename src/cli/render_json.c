@@ -356,6 +356,8 @@ static void json_finish(renderer *r)
         free(s->error_paths[i]);
     }
     jw_puts(out, "]");
+    jw_printf(out, ",\n\"skipped_in_walks\":{\"symlinked_directories\":%zu,\"packages\":%zu}", r->cfg->skipped_links,
+              r->cfg->skipped_packages);
     jw_flush(out);
     json_targets_and_advice(r->out, r->cfg);
     fputs("}\n", r->out);
