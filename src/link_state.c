@@ -341,7 +341,10 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
     if (e->obfuscated)
         return l;
     if (e->kind == FC_IMAGE_PTX && l.result == FC_LOAD_SUCCESS && !fc_entry_compiled_relocatable(e)) {
-        if (ptx_fails_whole(obj, e, opts))
+        /* Read where PTX is handed to the driver on its own (files, text in programs, bare fat
+         * binaries); not in the thousands of containers a library keeps as data (cuFFT: 11,000
+         * PTX modules, 3 s to inflate and read), which its own build compiled. */
+        if (c->origin != FC_ORIGIN_EMBEDDED && ptx_fails_whole(obj, e, opts))
             l.result = FC_LOAD_INVALID_PTX;
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
                cubin_is_relocatable(obj, e)) {
