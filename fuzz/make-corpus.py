@@ -40,7 +40,8 @@ def entries(fatbin):
 
 
 def seeds():
-    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe", "fuzz_escape", "fuzz_stream"):
+    for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe", "fuzz_escape", "fuzz_stream",
+              "fuzz_image"):
         shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
     for name in ("ptx_only.fatbin", "ptx_and_cubin.fatbin", "compress_size.fatbin", "compress_speed.fatbin",
                  "debug.fatbin", "variants.fatbin"):
@@ -64,6 +65,16 @@ def seeds():
         put(os.path.join(CORPUS, "fuzz_stream"), name, fixture(os.path.join("packages", name)))
     for name in ("libmulti.so", "ptx_only.fatbin", "kernels.ptx", "librdc.a"):
         put(os.path.join(CORPUS, "fuzz_stream"), name, fixture(name))
+    # Container images (tests/images): docker save before and after Docker 25, an OCI archive,
+    # whiteouts, links, several images, damaged ones; as files, and as streams.
+    images = os.path.join(os.path.dirname(HERE), "tests", "images")
+    for name in ("whiteouts.tar", "links.tar", "multi.tar", "docker25.tar", "oci-archive.tar",
+                 "broken-truncated.tar", "broken-mismatch.tar", "broken-bad-manifest.tar"):
+        data = open(os.path.join(images, name), "rb").read()
+        put(os.path.join(CORPUS, "fuzz_image"), name, data)
+        if name in ("whiteouts.tar", "links.tar", "oci-archive.tar"):
+            put(os.path.join(CORPUS, "fuzz_stream"), name, data)
+    put(os.path.join(CORPUS, "fuzz_image"), "image.tar", fixture(os.path.join("packages", "image.tar")))
     # Streams: the first byte says which method (bit 0: zstd) and the declared size.
     for name in ("compress_size.fatbin", "compress_speed.fatbin"):
         data = fixture(name)

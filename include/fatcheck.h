@@ -197,6 +197,7 @@ typedef struct fc_oci_image {
     size_t n_requirements;
     const char *require_cuda; /* NVIDIA_REQUIRE_CUDA as written, or NULL */
     bool requirements_disabled;
+    bool requirements_incomplete; /* it sets more NVIDIA_REQUIRE_* than were read: not judged */
     const fc_oci_runtime *runtimes; /* the CUDA runtimes it ships, by path */
     size_t n_runtimes;
 } fc_oci_image;

@@ -44,7 +44,7 @@ if command -v clang >/dev/null 2>&1; then
     if [ -d build-fuzz-ci ] || CC=clang meson setup build-fuzz-ci -Dfuzzing=true -Db_sanitize=address,undefined \
             -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null 2>&1; then
         if ninja -C build-fuzz-ci >/dev/null 2>&1; then
-            for t in fuzz_fatbin fuzz_scan fuzz_decompress fuzz_text fuzz_pe fuzz_escape fuzz_stream; do
+            for t in fuzz_fatbin fuzz_scan fuzz_decompress fuzz_text fuzz_pe fuzz_escape fuzz_stream fuzz_image; do
                 rm -rf build-fuzz-ci/fuzz-work
                 out=$(sh fuzz/run.sh "$t" "$seconds" build-fuzz-ci)
                 if grep -q "SUMMARY\|ERROR" "build-fuzz-ci/fuzz-work/$t.log"; then
@@ -88,6 +88,8 @@ if command -v clang >/dev/null 2>&1; then
         check "test_pe (a .nv_fatb split at its records)" "0" build-tsan/tests/test_pe
         check "fixtures, kernel view, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 --kernels fixtures
         check "packages, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures/packages
+        check "container images, layers at once, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 tests/images/oci-gzip \
+            tests/images/oci-zstd tests/images/whiteouts.tar tests/images/multi.tar tests/images/docker25.tar
         if [ -e /usr/local/cuda/lib64/libcublasLt.so.13 ]; then
             check "CUDA lib64, --embedded, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 --embedded /usr/local/cuda/lib64
         else

@@ -40,8 +40,12 @@ typedef struct fc_oci_entry {
 /* Bytes held in memory for CUDA files, shared by the layers read at once: beyond it they go to
  * temporary files. */
 #define FC_OCI_MEMORY_BUDGET (256ull << 20)
+/* Entries listed, all layers of one archive together: each keeps its path until the images
+ * are judged (a real image holds some hundred thousand). */
+#define FC_OCI_MAX_ENTRIES (4u << 20)
 typedef struct fc_oci_budget {
     _Atomic uint64_t used;
+    _Atomic uint64_t entries;
 } fc_oci_budget;
 
 /* One layer, read. */

@@ -128,11 +128,16 @@ static slot *find_slot(reading *rd, const char *path)
     return NULL;
 }
 
+/* Layers one archive may hold (an image has at most 127 in overlayfs, Docker's limit). */
+#define MAX_SLOTS 4096
+
 static slot *add_slot(reading *rd, const char *path)
 {
     slot *s = find_slot(rd, path);
     if (s)
         return s;
+    if (rd->n_slots >= MAX_SLOTS)
+        return NULL;
     if (!grow((void **)&rd->slots, &rd->cap_slots, rd->n_slots + 1, sizeof *rd->slots))
         return NULL;
     s = &rd->slots[rd->n_slots];
@@ -929,6 +934,9 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
         if (looks_like_layer(head, (size_t)got)) {
             /* A layer, read now: whether an image uses it is known at the end. */
             slot *s = add_slot(&rd, name);
+            if (!s)
+                rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "member %s: more than %d layers in one archive; "
+                                     "not read", name, MAX_SLOTS);
             if (s && !s->present) {
                 s->present = true;
                 s->size = size > 0 ? (uint64_t)size : 0;

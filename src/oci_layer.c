@@ -308,6 +308,11 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
     struct archive_entry *e;
     int r;
     while ((r = la->read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        if (atomic_fetch_add(&budget->entries, 1) >= FC_OCI_MAX_ENTRIES) {
+            damage(L, "more than %u entries in the archive's layers; the rest of this one is not read",
+                   FC_OCI_MAX_ENTRIES);
+            break;
+        }
         const char *name = la->entry_pathname(e);
         size_t n, ln = 0;
         if (!name || !*name) {
@@ -351,7 +356,11 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
             ok = add_entry(L, FC_OCI_DIR, path, n, NULL, 0, FC_OCI_NONE);
         } else if (type == AE_IFLNK) {
             const char *target = la->entry_symlink(e);
-            ok = add_entry(L, FC_OCI_SYMLINK, path, n, target ? target : "", target ? strlen(target) : 0, FC_OCI_NONE);
+            if (target && strlen(target) >= cap)
+                problem(L, "%s: a symbolic link longer than any file system takes; left out", path);
+            else
+                ok = add_entry(L, FC_OCI_SYMLINK, path, n, target ? target : "", target ? strlen(target) : 0,
+                               FC_OCI_NONE);
         } else if (type == AE_IFREG) {
             uint32_t held = FC_OCI_NONE;
             la_ssize_t got = 0, r2 = 0;

@@ -21,8 +21,9 @@
 #include "oci_meta.h"
 
 #define MAX_INDEX_DEPTH 4
-#define MAX_IMAGES 256
+#define MAX_IMAGES 64
 #define MAX_LAYERS 1024
+#define MAX_REQUIREMENTS 64
 
 static const char *const index_types[] = {
     "application/vnd.oci.image.index.v1+json",
@@ -234,6 +235,28 @@ static bool major_minor(const char *v, char *out, size_t size)
     return major < 100000 && minor < 100000;
 }
 
+typedef struct env_var {
+    const char *kv;   /* "NAME=value" */
+    size_t name_len;
+    size_t place;
+} env_var;
+
+static int by_name_then_place(const void *a, const void *b)
+{
+    const env_var *x = a, *y = b;
+    size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+    int c = memcmp(x->kv, y->kv, n);
+    if (c || x->name_len != y->name_len)
+        return c ? c : x->name_len < y->name_len ? -1 : 1;
+    return (x->place > y->place) - (x->place < y->place);
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const env_var *x = a, *y = b;
+    return (x->place > y->place) - (x->place < y->place);
+}
+
 static void read_env(fc_oci_meta_image *im, json_t *config)
 {
     json_t *env = json_object_get(json_object_get(config, "config"), "Env");
@@ -259,24 +282,33 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
     im->pub.require_cuda = keep(im, require_cuda);
     im->pub.requirements_disabled = disable && go_true(disable);
     /* Every NVIDIA_REQUIRE_* but NVIDIA_REQUIRE_JETPACK*, in order, the last value of each. */
+    size_t n = json_array_size(env), k = 0;
+    env_var *vars = n ? malloc(n * sizeof *vars) : NULL;
     json_array_foreach(env, i, v) {
         const char *kv = json_is_string(v) ? json_string_value(v) : NULL;
         const char *eq = kv ? strchr(kv, '=') : NULL;
-        if (!eq || strncmp(kv, "NVIDIA_REQUIRE_", 15) != 0 || strncmp(kv, "NVIDIA_REQUIRE_JETPACK", 22) == 0)
-            continue;
-        bool later = false;
-        size_t j;
-        json_t *w;
-        json_array_foreach(env, j, w) {
-            const char *o = json_is_string(w) ? json_string_value(w) : NULL;
-            if (j > i && o && strncmp(o, kv, (size_t)(eq - kv) + 1) == 0)
-                later = true;
-        }
-        if (later || im->n_reqs >= 64)
-            continue;
-        if (grow((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs) && (im->reqs[im->n_reqs] = keep(im, eq + 1)))
-            im->n_reqs++;
+        if (vars && eq && strncmp(kv, "NVIDIA_REQUIRE_", 15) == 0 && strncmp(kv, "NVIDIA_REQUIRE_JETPACK", 22) != 0)
+            vars[k++] = (env_var){kv, (size_t)(eq - kv), i};
     }
+    /* By name, then place: the last of each name is the one set. */
+    qsort(vars, k, sizeof *vars, by_name_then_place);
+    size_t kept = 0;
+    for (size_t a = 0; a < k; a++)
+        if (a + 1 == k || vars[a].name_len != vars[a + 1].name_len ||
+            memcmp(vars[a].kv, vars[a + 1].kv, vars[a].name_len) != 0)
+            vars[kept++] = vars[a];
+    qsort(vars, kept, sizeof *vars, by_place);
+    if (kept > MAX_REQUIREMENTS) {
+        image_problem(im, "it sets %zu NVIDIA_REQUIRE_* variables; only the first %d are read, and whether the "
+                      "NVIDIA Container Toolkit starts it is not judged", kept, MAX_REQUIREMENTS);
+        im->pub.requirements_incomplete = true;
+        kept = MAX_REQUIREMENTS;
+    }
+    for (size_t a = 0; a < kept; a++)
+        if (grow((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs) &&
+            (im->reqs[im->n_reqs] = keep(im, vars[a].kv + vars[a].name_len + 1)))
+            im->n_reqs++;
+    free(vars);
     if (cuda_version && *cuda_version && !(require_cuda && *require_cuda)) {
         /* A legacy image: its CUDA_VERSION is the requirement. */
         char mm[32], req[80];

@@ -313,8 +313,13 @@ fc_require_result fc_oci_requirements_check(const fc_oci_image *img, const fc_ta
 {
     if (why_size)
         why[0] = '\0';
-    if (!img || img->requirements_disabled || img->n_requirements == 0)
+    if (!img || img->requirements_disabled || (img->n_requirements == 0 && !img->requirements_incomplete))
         return FC_REQUIRE_MET;
     fc_require_props p = {.cuda = t->driver_cuda, .driver = t->driver[0] ? t->driver : NULL, .cc = t->cc};
-    return fc_require_eval(img->requirements, img->n_requirements, &p, why, why_size);
+    fc_require_result r = fc_require_eval(img->requirements, img->n_requirements, &p, why, why_size);
+    if (r == FC_REQUIRE_MET && img->requirements_incomplete) {
+        snprintf(why, why_size, "depends on NVIDIA_REQUIRE_* values past those read");
+        return FC_REQUIRE_UNKNOWN;
+    }
+    return r;
 }

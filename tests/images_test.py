@@ -5,7 +5,7 @@ skopeo), from files, folders and standard input; whiteouts, links, several image
 platforms; NVIDIA_REQUIRE_CUDA and the CUDA runtime an image ships; damaged images. Fixtures:
 tests/images (make.py, make-skopeo.sh, make-libs.sh).
 
-Usage: images_test.py FATCHECK FIXTURES FAKECUDA IMAGES      Writes TAP."""
+Usage: images_test.py FATCHECK FIXTURES FAKECUDA IMAGES PEAK_RSS      Writes TAP."""
 import hashlib
 import json
 import os
@@ -14,8 +14,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-IMAGES = os.path.abspath(sys.argv[4])
-from tap_cli import FIXTURES, NO_GPU, eq, main, run, test  # noqa: E402
+IMAGES, PEAK_RSS = (os.path.abspath(p) for p in sys.argv[4:6])
+from tap_cli import FATCHECK as FATCHECK_PATH, FIXTURES, NO_GPU, eq, main, run, test  # noqa: E402
 import schema_check  # noqa: E402
 
 STDIN = "(standard input)"
@@ -390,6 +390,91 @@ def listings_quiet_and_kernels_name_files_as_the_container_sees_them():
     assert out.decode().startswith("d25:latest:/usr/lib/libsm100.so: "), out.decode()
     rc, out, err = run("-k", *H100, *DRIVER_13, im("docker25.tar"))
     assert "missing here: 3 kernels:" in out.decode(), out.decode()
+
+
+class Zeros:
+    """A file of N zero bytes after HEAD, read as tarfile reads a member's data."""
+
+    def __init__(self, head, n):
+        self.head, self.left = head, n
+
+    def read(self, k=-1):
+        if k < 0:
+            k = len(self.head) + self.left
+        out, self.head = self.head[:k], self.head[k:]
+        zeros = min(k - len(out), self.left)
+        self.left -= zeros
+        return out + bytes(zeros)
+
+
+def layout_with_a_large_layer(root, size):
+    """An OCI layout of one gzip layer holding libmulti.so followed by SIZE bytes of zeros (a
+    valid ELF, its containers in its first 30 KB), and a file of SIZE zeros."""
+    import gzip as gz
+    import tarfile
+    multi = open(os.path.join(FIXTURES, "libmulti.so"), "rb").read()
+    os.makedirs(os.path.join(root, "blobs", "sha256"))
+    layer = os.path.join(root, "layer")
+    with gz.open(layer, "wb", compresslevel=1) as z, tarfile.open(fileobj=z, mode="w") as t:
+        for name, head in (("usr/lib/libhuge.so", multi), ("var/zeros", b"")):
+            info = tarfile.TarInfo(name)
+            info.size = len(head) + size
+            t.addfile(info, Zeros(head, size))
+    digests = {}
+    for name in ("layer",):
+        h = hashlib.sha256(open(layer, "rb").read()).hexdigest()
+        os.rename(layer, os.path.join(root, "blobs", "sha256", h))
+        digests[name] = ("sha256:" + h, os.path.getsize(os.path.join(root, "blobs", "sha256", h)))
+
+    def put(data):
+        h = hashlib.sha256(data).hexdigest()
+        open(os.path.join(root, "blobs", "sha256", h), "wb").write(data)
+        return {"digest": "sha256:" + h, "size": len(data)}
+    cfg = put(json.dumps({"architecture": "amd64", "os": "linux", "rootfs": {"type": "layers"}}).encode())
+    man = put(json.dumps({"schemaVersion": 2, "config": dict(cfg, mediaType="application/vnd.oci.image.config.v1+json"),
+                          "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+                                      "digest": digests["layer"][0], "size": digests["layer"][1]}]}).encode())
+    man["mediaType"] = "application/vnd.oci.image.manifest.v1+json"
+    open(os.path.join(root, "index.json"), "w").write(json.dumps({"schemaVersion": 2, "manifests": [man]}))
+    open(os.path.join(root, "oci-layout"), "w").write('{"imageLayoutVersion": "1.0.0"}')
+
+
+def peak_of(*args, stdin=None):
+    """Exit status, stdout and the peak resident set (KiB) of a run, through tests/peak_rss."""
+    import subprocess
+    from tap_cli import BASE_ENV, FATCHECK
+    with tempfile.NamedTemporaryFile() as peak:
+        with open(stdin, "rb") if stdin else open(os.devnull, "rb") as f:
+            p = subprocess.run([PEAK_RSS, peak.name, FATCHECK] + list(args), stdin=f, capture_output=True,
+                               env=BASE_ENV, timeout=600)
+        return p.returncode, p.stdout, int(open(peak.name).read() or 0)
+
+
+@test
+def memory_does_not_grow_with_a_layer():
+    """A layer of 2 GiB: a 1 GiB CUDA library (held, in a temporary file) and a 1 GiB file of
+    zeros (read past). Peak memory stays far below either, from a folder and from a pipe."""
+    with open(FATCHECK_PATH, "rb") as f:
+        sanitized = b"__asan_init" in f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "big")
+        layout_with_a_large_layer(root, 1 << 30)
+        rc, out, peak = peak_of("--json", *H100, *DRIVER_13, root)
+        doc = json.loads(out)
+        eq((rc, [f["image"].get("path") for f in doc["files"]]), (0, [None, "/usr/lib/libhuge.so"]))
+        eq(doc["files"][1]["size"], 27576 + (1 << 30))
+        eq(len(doc["files"][1]["containers"]), 3)
+        print("# a 2 GiB layer from a folder: peak %d KiB" % peak)
+        assert peak < (256 << 10 if sanitized else 64 << 10), "peak %d KiB" % peak
+        archive = os.path.join(tmp, "big.tar")
+        import tarfile
+        with tarfile.open(archive, "w") as t:
+            for name in ("oci-layout", "index.json", "blobs"):
+                t.add(os.path.join(root, name), name)
+        rc, out, peak = peak_of("--json", *H100, *DRIVER_13, "-", stdin=archive)
+        eq((rc, len(json.loads(out)["files"])), (0, 2))
+        print("# the same through a pipe: peak %d KiB" % peak)
+        assert peak < (256 << 10 if sanitized else 64 << 10), "peak %d KiB" % peak
 
 
 @test
