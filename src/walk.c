@@ -169,9 +169,14 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
         return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
                          : 0; /* reached before through another name */
     }
-    if (o->packages_in_dirs && fc_oci_dir_is_layout(fd)) {
-        /* An OCI image layout, read as the image it is (packages are opened in folders). */
-        int rc = fc_oci_scan_dir(w->sc, fd, child);
+    if (fc_oci_dir_is_layout(fd)) {
+        /* An OCI image layout is one image: read as one where packages are opened in folders,
+         * else passed over as one (its blobs are no files of its own). */
+        int rc = 0;
+        if (o->packages_in_dirs)
+            rc = fc_oci_scan_dir(w->sc, fd, child);
+        else if (o->on_skip)
+            o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, child);
         close(fd);
         return rc;
     }

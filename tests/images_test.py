@@ -144,9 +144,9 @@ def images_in_folders_only_with_packages():
         for name in ("whiteouts.tar", "oci-zstd"):
             (shutil.copytree if os.path.isdir(im(name)) else shutil.copy)(im(name), os.path.join(tmp, name))
         rc, out, err = run(*H100, *DRIVER_13, tmp)
-        # not opened, but said: the image archive, and the layout's three blobs (walked as a folder)
+        # not opened, but said: the image archive, and the layout (one image, not its blobs)
         eq((rc, out, err), (0, b"judging for: sm_90 (--gpu H100); driver for CUDA 13.0\n",
-                            b"fatcheck: 4 packages not opened (--packages opens them)\n"))
+                            b"fatcheck: 2 packages not opened (--packages opens them)\n"))
         rc, doc, err = doc_of(*H100, *DRIVER_13, "--packages", tmp)
         eq((rc, err), (0, ""))
         eq([(f["path"][len(tmp) + 1:], f["member"]) for f in doc["files"]], [
