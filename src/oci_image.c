@@ -365,7 +365,8 @@ static void read_wanted_layers(reading *rd)
             }
         }
     }
-    qsort(rd->slots, rd->n_slots, sizeof *rd->slots, by_size_desc);
+    if (rd->n_slots) /* qsort with no array is undefined, even for 0 elements (UBSan) */
+        qsort(rd->slots, rd->n_slots, sizeof *rd->slots, by_size_desc);
     for (size_t i = 0; i < rd->n_slots; i++)
         n += rd->slots[i].wanted && rd->slots[i].present;
     unsigned threads = fc_thread_count(rd->sc->opts);
