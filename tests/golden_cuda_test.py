@@ -6,40 +6,19 @@ Compares fatcheck --list-elf/--list-ptx byte for byte with what cuobjdump 13.0 p
 the same files (GOLDEN_DIR/cuda-13.0, recorded by scripts/cuobjdump-golden.sh), and checks
 the counts the summary and JSON give. A library that is absent, or not the build the goldens
 were recorded from (sha256 differs), is skipped with a message. Writes TAP."""
-import hashlib
 import json
 import lzma
 import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap_golden import done, report, sha256  # noqa: E402
+
 FATCHECK, GOLDEN = (os.path.abspath(p) for p in sys.argv[1:3])
 LIBDIR = sys.argv[3] if len(sys.argv) > 3 else "/usr/local/cuda/lib64"
-n = 0
-failed = 0
 
 
-def report(ok, name, detail=""):
-    global n, failed
-    n += 1
-    if ok is None:
-        print("ok %d - %s # SKIP %s" % (n, name, detail))
-    elif ok:
-        print("ok %d - %s" % (n, name))
-    else:
-        failed += 1
-        print("not ok %d - %s" % (n, name))
-        for line in detail.splitlines():
-            print("#   " + line)
-    sys.stdout.flush()
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def fatcheck(*args):
@@ -141,8 +120,7 @@ def main():
                "default embedded search of %s finds what --embedded finds (%d)" % (name, len(found[1])),
                "default %d, --embedded %d" % (len(found[0]), len(found[1])))
 
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ scripts/fetch-real-files.sh puts them; it is not run in CI. A file that is absen
 the build these expectations were taken from (sha256 differs), is skipped with a message.
 Writes TAP."""
 import collections
-import hashlib
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap_golden import done, report, sha256  # noqa: E402
 
 FATCHECK = os.path.abspath(sys.argv[1])
 DIR = sys.argv[2] if len(sys.argv) > 2 else os.environ.get(
@@ -21,22 +23,7 @@ FILES = {
     "win-x64-cuda/ggml-cuda.dll": "9e3607d198a3b09807fb7ac66a7240fc574ffafdd7d3fe10b9989e28096505c4",
     "mumax3": "d946d04178881168f6b09f39c121f1d632cd01251e6bb5e72c79930832908801",
 }
-n = failed = 0
 
-
-def report(ok, name, detail=""):
-    global n, failed
-    n += 1
-    if ok is None:
-        print("ok %d - %s # SKIP %s" % (n, name, detail))
-    elif ok:
-        print("ok %d - %s" % (n, name))
-    else:
-        failed += 1
-        print("not ok %d - %s" % (n, name))
-        for line in detail.splitlines():
-            print("#   " + line)
-    sys.stdout.flush()
 
 
 def present(name):
@@ -45,12 +32,9 @@ def present(name):
     if not os.path.isfile(path):
         report(None, name, "not in %s (scripts/fetch-real-files.sh downloads it)" % DIR)
         return None
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    if h.hexdigest() != FILES[name]:
-        report(None, name, "sha256 %s is not the file these expectations were taken from" % h.hexdigest())
+    digest = sha256(path)
+    if digest != FILES[name]:
+        report(None, name, "sha256 %s is not the file these expectations were taken from" % digest)
         return None
     return path
 
@@ -156,8 +140,7 @@ def main():
     ggml_cuda_dll()
     npm_tarball()
     mumax3()
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

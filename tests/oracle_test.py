@@ -15,32 +15,19 @@ under lazy loading (CUDA 12.2+'s default) and eager loading alike. For a link in
 claims no driver result; its claim is what a linker takes for sm_90, which must agree with
 the driver's own linker: cuLinkAddData accepted the image for sm_90 exactly when fatcheck
 names an image. Writes TAP."""
-import hashlib
 import json
 import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap_golden import done, report, sha256  # noqa: E402
+
 FATCHECK, ORACLE = (os.path.abspath(p) for p in sys.argv[1:3])
 SEARCH = sys.argv[3:] or ["/usr/local/cuda/lib64"]
 CODES = {"CUDA_SUCCESS": 0, "CUDA_ERROR_NO_BINARY_FOR_GPU": 209, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION": 222,
          "CUDA_ERROR_JIT_COMPILATION_DISABLED": 223, "CUDA_ERROR_INVALID_PTX": 218}
-n = failed = 0
 
-
-def report(ok, name, detail=""):
-    global n, failed
-    n += 1
-    if ok is None:
-        print("ok %d - %s # SKIP %s" % (n, name, detail))
-    elif ok:
-        print("ok %d - %s" % (n, name))
-    else:
-        failed += 1
-        print("not ok %d - %s" % (n, name))
-        for line in detail.splitlines():
-            print("#   " + line)
-    sys.stdout.flush()
 
 
 def claims(path):
@@ -77,13 +64,6 @@ def agrees(c, rec):
             load["result"], want, (" (" + rec["error_log"] + ")") if rec.get("error_log") else "")
     return True, ""
 
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def main():
@@ -134,8 +114,7 @@ def main():
             if not ok:
                 bad.append("0x%x: %s" % (r["offset"], why))
         report(not bad, label + " agree with the driver", "\n".join(bad[:20]))
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return done()
 
 
 sys.exit(main())

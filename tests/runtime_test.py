@@ -18,28 +18,19 @@ import subprocess
 import sys
 import tempfile
 
-FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap_cli  # noqa: E402
+from tap_cli import FIXTURES, eq, test  # noqa: E402
+
 ERAS = sys.argv[4] if len(sys.argv) > 4 else None
 RT = os.path.join(FIXTURES, "runtime")
-results = []
-ENV = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
-ENV["LD_LIBRARY_PATH"] = FAKECUDA
 INSUFFICIENT = '"CUDA driver version is insufficient for CUDA runtime version"'
 
 
 def run(*args):
-    p = subprocess.run([FATCHECK] + list(args), capture_output=True, timeout=120, env=ENV)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-
-def test(fn):
-    results.append(fn)
-    return fn
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
+    """tap_cli.run, decoded: (exit status, stdout, stderr) as text."""
+    rc, out, err = tap_cli.run(*args, timeout=120)
+    return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
 def rt(name):
@@ -183,7 +174,7 @@ def real_files_of_other_releases():
             continue
         eq(runtime_line(path), want, rel)
     if len(skipped) == len(cases):
-        return "SKIP not fetched (scripts/fetch-eras.sh): " + " ".join(skipped)
+        return "skip: not fetched (scripts/fetch-eras.sh): " + " ".join(skipped)
 
 
 @test
@@ -248,7 +239,7 @@ def a_cuda_library_dates_itself_by_its_soname():
     # cuFFT 11 came with CUDA 12: its static runtime is dated nowhere else (campaign F5).
     path = os.path.join(ERAS, "debian13-cuda12.4/libcufft.so.11.2.1.3") if ERAS else None
     if not path or not os.path.exists(path):
-        return "SKIP not fetched (scripts/fetch-eras.sh)"
+        return "skip: not fetched (scripts/fetch-eras.sh)"
     eq(runtime_line(path), "  runtime: static, its CUDA release not recorded in the file; libcufft.so.11 itself "
                            "needs a driver for CUDA 12.0 or newer (>= 525.60.13)")
     rc, out, err = run("--gpu", "8.0", "--driver", "10.2", path)
@@ -274,19 +265,4 @@ def an_undated_static_runtime_is_said_to_be_unjudged():
                 "          this driver starts it is not judged") in out, out
 
 
-def main():
-    failed = 0
-    for i, fn in enumerate(results, 1):
-        try:
-            skip = fn()
-            print("ok %d - %s%s" % (i, fn.__name__, " # " + skip if skip else ""))
-        except Exception as e:  # a failed expectation, or the harness itself
-            failed += 1
-            print("not ok %d - %s" % (i, fn.__name__))
-            for line in str(e).splitlines():
-                print("#   " + line)
-    print("1..%d" % len(results))
-    return 1 if failed else 0
-
-
-sys.exit(main())
+sys.exit(tap_cli.main())
