@@ -732,8 +732,16 @@ FC_API const char *fc_torch_extensions_default_dir(char *buf, size_t size);
  * FN's nonzero value, or a negative status with ERR set when nothing was found. */
 FC_API int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *err, size_t err_size);
 
+/* Whether extension X's folder is stale: built for another Python than PYTHON ("3.12"), or,
+ * when TORCH_CUDA is known (>= 0; 0 for a CPU build of torch), for another CUDA than torch's.
+ * PyTorch then builds into another folder and never loads this one. 1 stale, 0 not, -1 when
+ * it cannot be told (PYTHON unknown, or X not in a version folder). */
+FC_API int fc_torch_extension_stale(const fc_torch_extension *x, const char *python, int torch_cuda);
+
 #ifdef __cplusplus
 }
 #endif
+
+#include "fatcheck/verdict.h"
 
 #endif /* FATCHECK_H */

@@ -334,6 +334,10 @@ static inline bool fc_origin_registered(fc_origin o)
 {
     return o == FC_ORIGIN_SECTION || o == FC_ORIGIN_WRAPPER;
 }
+/* The sections the CUDA runtime registers: .nv_fatbin, and __nv_relfatbin (-rdc link inputs),
+ * by their ELF names or as PE images cut them to 8 characters (.nv_fatb, __nv_rel). */
+bool fc_section_is_fatbin(const char *name);
+bool fc_section_is_relfatbin(const char *name);
 /* The role container C's headers give it (fc_builder_finish sets it). */
 fc_role fc_container_role(const fc_container *c);
 

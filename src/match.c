@@ -132,10 +132,19 @@ fc_link fc_predict_link(const fc_container *c, const fc_target *t)
     return (fc_link){FC_LINK_VIA_NONE, -1};
 }
 
+bool fc_section_is_fatbin(const char *name)
+{
+    return strcmp(name, ".nv_fatbin") == 0 || strcmp(name, ".nv_fatb") == 0;
+}
+
+bool fc_section_is_relfatbin(const char *name)
+{
+    return strcmp(name, "__nv_relfatbin") == 0 || strcmp(name, "__nv_rel") == 0;
+}
+
 fc_role fc_container_role(const fc_container *c)
 {
-    /* __nv_relfatbin, and its 8-character PE/COFF name */
-    if (c->section && (strcmp(c->section, "__nv_relfatbin") == 0 || strcmp(c->section, "__nv_rel") == 0))
+    if (c->section && fc_section_is_relfatbin(c->section))
         return FC_ROLE_LINK_INPUT;
     /* What the runtime registers is loaded as a module, whatever it holds: relocatable code
      * there fails (fc_refine_load), it is not excused as a link input. */

@@ -228,3 +228,12 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     }
     return rc;
 }
+
+int fc_torch_extension_stale(const fc_torch_extension *x, const char *python, int torch_cuda)
+{
+    if (!x || !python || !python[0] || !x->python[0])
+        return -1;
+    if (strcmp(x->python, python) != 0)
+        return 1;
+    return torch_cuda >= 0 && x->cuda != torch_cuda;
+}

@@ -6,21 +6,6 @@
 
 #include "cli.h"
 
-/* .nv_fatbin, or __nv_relfatbin when there is no .nv_fatbin. */
-static const char *selected_section(const fc_object *o)
-{
-    const char *relfatbin = NULL;
-    for (size_t i = 0; i < o->n_containers; i++) {
-        const char *s = o->containers[i].section;
-        if (o->containers[i].origin != FC_ORIGIN_SECTION || !s)
-            continue;
-        if (section_is_fatbin(s))
-            return s;
-        relfatbin = s;
-    }
-    return relfatbin;
-}
-
 bool cuobjdump_lists(const fc_object *o, const fc_container *c)
 {
     if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE || c->origin == FC_ORIGIN_PTX_TEXT)
@@ -30,7 +15,7 @@ bool cuobjdump_lists(const fc_object *o, const fc_container *c)
         return true;
     if (o->format != FC_FORMAT_ELF && o->format != FC_FORMAT_PE && o->format != FC_FORMAT_COFF)
         return true;
-    const char *section = selected_section(o);
+    const char *section = fc_object_registered_section(o); /* .nv_fatbin, else __nv_relfatbin */
     return section && c->section && strcmp(c->section, section) == 0;
 }
 

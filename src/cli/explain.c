@@ -62,7 +62,7 @@ int explain_arch_list(FILE *out, const config *cfg, bool json)
     }
     for (size_t k = 0; k < nc; k++) {
         fc_target t = {.cc = ccs[k], .tegra = fc_cc_is_tegra(ccs[k])};
-        fc_load l = fc_predict_load(&c, &t, &cfg->jit);
+        fc_load l = fc_predict_load(&c, &t, &cfg->judge.jit);
         const char *image = l.entry >= 0 && l.result == FC_LOAD_SUCCESS
                                 ? fc_entry_arch_name(&entries[l.entry], arch, sizeof arch) : "-";
         cc_text(ccs[k], cc, sizeof cc);

@@ -227,15 +227,15 @@ static int write_file(extractor *x, const char *name, const void *data, size_t l
     return 0;
 }
 
-int extract_object(extractor *x, const fc_object *o, int *bad_input)
+int extract_object(extractor *x, const fc_object *o, const fc_judgement *kernels_read, int *bad_input)
 {
     int failures = 0;
     if (!o->image || o->format == FC_FORMAT_PTX)
         return 0; /* a PTX file is its own image */
-    for (size_t c = 0, k = 0; c < o->n_containers; c++) {
+    for (size_t c = 0; c < o->n_containers; c++) {
         const fc_container *ct = &o->containers[c];
         bool listed = cuobjdump_lists(o, ct);
-        for (size_t i = 0; i < ct->n_entries; i++, k++) {
+        for (size_t i = 0; i < ct->n_entries; i++) {
             const fc_entry *e = &ct->entries[i];
             char stem[4096], tail[160], name[4400];
             if (listed && (e->kind == FC_IMAGE_CUBIN || e->kind == FC_IMAGE_PTX)) {
@@ -265,7 +265,9 @@ int extract_object(extractor *x, const fc_object *o, int *bad_input)
             size_t len = 0;
             fc_status st = fc_decompress(e->compression, (const char *)o->image + e->payload_offset,
                                          (size_t)e->stored_size, e->uncompressed_size, x->limit, &data, &len);
-            bool said = x->kernel_status && x->kernel_status[k] != FC_OK && x->kernel_status[k] != FC_ERR_UNSUPPORTED;
+            const fc_kernel_list *kl;
+            fc_status read = kernels_read ? fc_judgement_kernels(&kl, kernels_read, c, i) : FC_OK;
+            bool said = read != FC_OK && read != FC_ERR_UNSUPPORTED;
             /* FC_ERR_IO: the file changed under the scan, which the scan reports once. */
             if (st != FC_OK && (said || st == FC_ERR_IO)) {
                 *bad_input = 1;

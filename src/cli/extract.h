@@ -23,9 +23,6 @@ typedef struct extractor {
     size_t name_max;         /* the longest file name DIR takes */
     unsigned temporaries;    /* temporary names made, for the next one */
     name_set taken;
-    /* With --kernels: each entry's status from reading its kernels (container order), or
-     * NULL. An image reported unreadable there is not reported again. */
-    const fc_status *kernel_status;
 } extractor;
 
 /* Creates DIR if it does not exist. Returns -1 (having said why on ERR) on failure. */
@@ -35,7 +32,8 @@ void extractor_close(extractor *x);
 /* Numbering restarts with each input named on the command line, as with cuobjdump. */
 void extractor_begin_input(extractor *x);
 /* Writes OBJ's images; returns how many could not be written, and sets *BAD_INPUT when an
- * image could not be decompressed (a damaged input, not an output problem). */
-int extract_object(extractor *x, const fc_object *obj, int *bad_input);
+ * image could not be decompressed (a damaged input, not an output problem). KERNELS_READ, the
+ * judgement with --kernels (or NULL), tells the images reported unreadable there already. */
+int extract_object(extractor *x, const fc_object *obj, const fc_judgement *kernels_read, int *bad_input);
 
 #endif

@@ -20,6 +20,12 @@ const char *fmt_count(unsigned long long n, char *buf, size_t size)
     return buf;
 }
 
+const char *cc_text(unsigned cc, char *buf, size_t size)
+{
+    snprintf(buf, size, "%u.%u", cc / 10, cc % 10);
+    return buf;
+}
+
 void json_string(FILE *out, const char *s)
 {
     char buf[256];

@@ -53,7 +53,7 @@ void print_image_heading(FILE *out, const fc_object *o)
     fprintf(out, "%zu layer%s)\n", img->n_layers, img->n_layers == 1 ? "" : "s");
 }
 
-void print_image(FILE *out, const fc_object *o, const judgement *j)
+void print_image(FILE *out, const fc_object *o)
 {
     const fc_oci_image *img = o->in_image->image;
     char a[32], b[32];
@@ -83,15 +83,12 @@ void print_image(FILE *out, const fc_object *o, const judgement *j)
                      drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
         wrap_printf(out, "  CUDA runtime: %s (CUDA %s%s)\n", quoted(rt->path), a, need);
     }
-    (void)j;
 }
 
 /* "  sm_90 (--gpu H100): the container starts (the driver, CUDA 12.6, meets what it requires)" */
-bool print_container_verdict(FILE *out, const fc_object *o, const judgement *j, size_t t, const char *label)
+bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, const fc_verdict *v,
+                             const fc_target *tg, const char *label)
 {
-    const verdict *v = &j->verdicts[t];
-    const config *cfg = j->cfg;
-    const fc_target *tg = &cfg->targets[t];
     const fc_oci_image *img = o->in_image ? o->in_image->image : NULL;
     if (!img)
         return false;
@@ -107,7 +104,7 @@ bool print_container_verdict(FILE *out, const fc_object *o, const judgement *j, 
                 colour_on(cfg, "none"), colour_off(cfg), o->format == FC_FORMAT_IMAGE ? "the" : "its",
                 tg->driver_cuda ? " on a driver for CUDA " : "", tg->driver_cuda ? cuda_text(tg->driver_cuda, a, sizeof a) : "",
                 escaped(v->container_why));
-    } else if (o->format != FC_FORMAT_IMAGE || v->status != VERDICT_NO_CODE) {
+    } else if (o->format != FC_FORMAT_IMAGE || v->status != FC_VERDICT_NO_CODE) {
         said = false;
     } else if (v->container == FC_REQUIRE_UNKNOWN) {
         fprintf(s, "  %s: whether the NVIDIA Container Toolkit starts the container %s\n", label,
@@ -131,50 +128,4 @@ bool print_container_verdict(FILE *out, const fc_object *o, const judgement *j, 
                     tg->driver_cuda / 1000, tg->driver_cuda % 1000 / 10);
     }
     return said;
-}
-
-void json_image(jw *out, const fc_object *o)
-{
-    const fc_oci_file *f = o->in_image;
-    const fc_oci_image *img = f->image;
-    jw_field_string(out, ",\n\"image\":{\"name\":", img->name);
-    jw_field_string(out, ",\"digest\":", img->digest);
-    if (o->format != FC_FORMAT_IMAGE) {
-        jw_field_string(out, ",\"path\":", f->path);
-        jw_field_string(out, ",\"layer\":", f->layer);
-        jw_puts(out, "}");
-        return;
-    }
-    jw_puts(out, ",\"tags\":[");
-    for (size_t i = 0; i < img->n_tags; i++)
-        jw_field_string(out, i ? "," : "", img->tags[i]);
-    jw_puts(out, "]");
-    jw_field_string(out, ",\"platform\":", img->platform);
-    jw_field_u64(out, ",\"layers\":", img->n_layers);
-    jw_field_string(out, ",\"require_cuda\":", img->require_cuda);
-    jw_puts(out, ",\"requirements\":[");
-    for (size_t i = 0; i < img->n_requirements; i++)
-        jw_field_string(out, i ? "," : "", img->requirements[i]);
-    jw_puts(out, img->requirements_disabled ? "],\"requirements_disabled\":true" : "],\"requirements_disabled\":false");
-    jw_puts(out, ",\"cuda_runtimes\":[");
-    for (size_t i = 0; i < img->n_runtimes; i++) {
-        const fc_oci_runtime *rt = &img->runtimes[i];
-        char a[32];
-        jw_field_string(out, i ? ",{\"path\":" : "{\"path\":", rt->path);
-        jw_field_string(out, ",\"cuda\":", cuda_text(rt->cuda, a, sizeof a));
-        jw_field_string(out, ",\"needs_cuda\":", rt->needs ? cuda_text(rt->needs, a, sizeof a) : NULL);
-        jw_field_string(out, ",\"min_driver\":", rt->needs ? fc_cuda_min_driver(rt->needs) : NULL);
-        jw_puts(out, "}");
-    }
-    jw_puts(out, "]}");
-}
-
-void json_container(jw *out, const fc_object *o, const verdict *v)
-{
-    if (!o->in_image)
-        return;
-    jw_puts(out, ",\"container_starts\":");
-    jw_puts(out, v->container == FC_REQUIRE_MET ? "true" : v->container == FC_REQUIRE_UNKNOWN ? "null" : "false");
-    if (v->container != FC_REQUIRE_MET)
-        jw_field_string(out, ",\"container_reason\":", v->container_why);
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "extract.h"
 #include "progress.h"
+#include "targets.h"
 #include "torch_env.h"
 
 static const char usage_text[] =
@@ -63,19 +64,20 @@ typedef struct run {
     config *cfg;
     const fc_options *opts;
     int input_errors;
-    int load_failures;   /* verdicts of none (and partial with --strict) */
+    int load_failures;   /* files with a verdict of none (and partial with --strict) */
     int arch_mismatches;
     int internal;
 } run;
 
 /* --kernels: images that could not be decompressed or read, one stderr line each (--extract
  * does not repeat them). */
-static int report_unreadable_images(const fc_object *obj, const kernel_view *kv)
+static int report_unreadable_images(const fc_object *obj, const fc_judgement *j)
 {
     int bad = 0;
-    for (size_t c = 0, k = 0; c < obj->n_containers; c++)
-        for (size_t e = 0; e < obj->containers[c].n_entries; e++, k++) {
-            fc_status st = kv->status[k];
+    for (size_t c = 0; c < obj->n_containers; c++)
+        for (size_t e = 0; e < obj->containers[c].n_entries; e++) {
+            const fc_kernel_list *kl;
+            fc_status st = fc_judgement_kernels(&kl, j, c, e);
             if (st == FC_OK || st == FC_ERR_UNSUPPORTED)
                 continue;
             bad = 1;
@@ -95,30 +97,25 @@ static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
     progress_clear();
-    judgement *j = judge_object(rn->cfg, obj); /* without targets: what it needs, for the summary */
-    if (!j)
+    fc_judgement *j = NULL; /* without targets: what it needs, for the summary */
+    if (fc_judge(&j, obj, &rn->cfg->judge) != FC_OK)
         rn->internal = 1;
     rn->r->object(rn->r, obj, j);
-    if (j && j->kv)
-        rn->input_errors += report_unreadable_images(obj, j->kv);
+    if (obj->error)
+        print_message(stderr, obj->error, obj->path, obj->member);
+    if (j && rn->cfg->judge.kernels)
+        rn->input_errors += report_unreadable_images(obj, j);
     if (rn->x) {
         int bad_input = 0;
-        rn->x->kernel_status = j && j->kv ? j->kv->status : NULL;
-        if (extract_object(rn->x, obj, &bad_input))
+        if (extract_object(rn->x, obj, rn->cfg->judge.kernels ? j : NULL, &bad_input))
             rn->internal = 1;
-        rn->x->kernel_status = NULL;
         rn->input_errors += bad_input;
     }
-    if (obj->error)
-        rn->input_errors++;
-    if (j) {
-        for (size_t t = 0; t < rn->cfg->n_targets; t++) {
-            verdict_status s = j->verdicts[t].status;
-            rn->load_failures += s == VERDICT_NONE || (rn->cfg->strict && s == VERDICT_PARTIAL);
-        }
-        rn->arch_mismatches += rn->cfg->have_arch_list && j->registered && !j->arch_list_ok;
-    }
-    judgement_free(j);
+    unsigned problems = fc_judgement_problems(j, obj);
+    rn->input_errors += (problems & FC_PROBLEM_INPUT) != 0;
+    rn->load_failures += (problems & FC_PROBLEM_LOAD) != 0;
+    rn->arch_mismatches += (problems & FC_PROBLEM_ARCH_LIST) != 0;
+    fc_judgement_free(j);
     return 0;
 }
 
@@ -139,6 +136,7 @@ static int on_error(void *ctx, const fc_error *err)
 {
     run *rn = ctx;
     progress_clear();
+    print_message(stderr, err->message, err->path, err->member);
     rn->r->error(rn->r, err);
     rn->input_errors++;
     return 0;
@@ -236,27 +234,6 @@ static int parse_seconds(const char *s, unsigned *ms)
     return 0;
 }
 
-/* Adds T, or merges it into a target with the same compute capability and driver. */
-static int add_target(config *cfg, const fc_target *t, int device)
-{
-    for (size_t i = 0; device < 0 && i < cfg->n_targets; i++) {
-        fc_target *o = &cfg->targets[i];
-        if (cfg->device[i] < 0 && o->cc == t->cc && o->driver_cuda == t->driver_cuda) {
-            size_t len = strlen(o->source), more = strlen(t->source);
-            if (len + 2 + more < sizeof o->source && !strstr(o->source, t->source)) {
-                memcpy(o->source + len, ", ", 2);
-                memcpy(o->source + len + 2, t->source, more + 1);
-            }
-            return 0;
-        }
-    }
-    if (cfg->n_targets == MAX_TARGETS)
-        return -1;
-    cfg->device[cfg->n_targets] = device;
-    cfg->targets[cfg->n_targets++] = *t;
-    return 0;
-}
-
 /* --gpus-from FILE ("-": standard input): an nvidia-smi CSV or a kubectl node list. */
 static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size_t *n, char *err, size_t err_size)
 {
@@ -344,8 +321,10 @@ int main(int argc, char **argv)
     fc_options opts;
     fc_options_init(&opts);
     static config cfg;
-    cfg.opts = &opts;
-    fc_jit_policy_from_env(&cfg.jit);
+    fc_judge_options_init(&cfg.judge);
+    cfg.judge.scan = &opts;
+    fc_jit_policy_from_env(&cfg.judge.jit);
+    bool probe = false;
     output_mode mode = OUT_SUMMARY;
     int modes = 0, list_elf = 0, list_ptx = 0;
     const char *driver_text = NULL;
@@ -358,7 +337,7 @@ int main(int argc, char **argv)
     fc_detect_options detect;
     fc_detect_options_init(&detect);
     char err[512];
-    fc_target named[MAX_TARGETS];
+    fc_target named[FC_MAX_TARGETS];
     size_t n_named = 0;
     int c;
     opterr = 0;
@@ -415,7 +394,7 @@ int main(int argc, char **argv)
             force = true;
             break;
         case 'k':
-            cfg.kernels = true;
+            cfg.judge.kernels = true;
             break;
         case OPT_COLOR:
             if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 && strcmp(optarg, "never") != 0)
@@ -435,10 +414,10 @@ int main(int argc, char **argv)
             opts.follow_symlinks = true;
             break;
         case OPT_STRICT:
-            cfg.strict = true;
+            cfg.judge.strict = true;
             break;
         case OPT_PROBE:
-            cfg.probe = true;
+            probe = true;
             break;
         case OPT_REQUIRE_TARGETS:
             require_targets = true;
@@ -469,7 +448,7 @@ int main(int argc, char **argv)
             snprintf(buf, sizeof buf, "%s", optarg);
             char *save = NULL;
             for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
-                if (n_named == MAX_TARGETS)
+                if (n_named == FC_MAX_TARGETS)
                     return usage_error("too many targets", NULL);
                 if (fc_target_parse(spec, &named[n_named], err, sizeof err) != FC_OK)
                     return usage_error(err, NULL);
@@ -480,7 +459,7 @@ int main(int argc, char **argv)
         case 'a':
             if (fc_arch_list_parse(optarg, &cfg.arch_list, err, sizeof err) != FC_OK)
                 return usage_error(err, NULL);
-            cfg.have_arch_list = true;
+            cfg.judge.arch_list = &cfg.arch_list;
             cfg.arch_list_text = optarg;
             break;
         case 'd':
@@ -520,10 +499,9 @@ int main(int argc, char **argv)
         }
         if (named_torch_cuda >= 0)
             cfg.env.torch_cuda = named_torch_cuda;
-        cfg.env_known = cfg.env.python[0] != '\0';
     }
     if (optind >= argc && !cfg.torch_mode) {
-        if (!cfg.have_arch_list)
+        if (!cfg.judge.arch_list)
             return usage_error("no input files", NULL);
         if (mode != OUT_SUMMARY && mode != OUT_JSON)
             return usage_error("an arch list alone can only be explained as text or JSON", NULL);
@@ -544,64 +522,24 @@ int main(int argc, char **argv)
         return usage_error("standard input is a terminal: pipe a file in (fatcheck - < FILE) or name it", NULL);
 
     /* Targets: named ones, else (or with --probe, also) the local GPUs. */
-    for (size_t i = 0; i < n_named; i++) {
-        named[i].driver_cuda = driver;
-        if (driver_text && strtoul(driver_text, NULL, 10) >= 100) /* a release, not a CUDA version */
-            snprintf(named[i].driver, sizeof named[i].driver, "%s", driver_text);
-        add_target(&cfg, &named[i], -1);
-    }
+    static fc_fleet_group groups[FC_MAX_TARGETS];
+    target_request want = {.named = named, .n_named = n_named, .driver = driver, .driver_text = driver_text,
+                           .fleet = groups, .probe = probe, .detect = detect};
     if (gpus_from) {
-        static fc_fleet_group groups[MAX_TARGETS];
-        size_t n = 0;
-        int rc = read_fleet(gpus_from, groups, MAX_TARGETS, &n, err, sizeof err);
+        int rc = read_fleet(gpus_from, groups, FC_MAX_TARGETS, &want.n_fleet, err, sizeof err);
         if (rc != EXIT_OK)
             return rc;
-        for (size_t i = 0; i < n; i++)
-            add_target(&cfg, &groups[i].target, -1);
     }
-    for (size_t i = 0; cfg.have_arch_list && i < cfg.arch_list.n; i++) {
-        fc_target t = {.cc = cfg.arch_list.entries[i].cc, .driver_cuda = driver};
-        t.tegra = fc_cc_is_tegra(t.cc);
-        if (driver_text && strtoul(driver_text, NULL, 10) >= 100)
-            snprintf(t.driver, sizeof t.driver, "%s", driver_text);
-        snprintf(t.source, sizeof t.source, "--arch-list");
-        add_target(&cfg, &t, -1);
-    }
-    cfg.driver_assumed = cfg.n_targets && !driver;
-    if (!cfg.n_targets || cfg.probe) {
-        fc_target local[MAX_TARGETS];
-        size_t n = 0;
-        fc_detect_info info;
-        /* --probe loads on device numbers: the driver's own numbering, not a reproduction. */
-        detect.method = cfg.probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
-        if (fc_detect_gpus_ext(local, MAX_TARGETS, &n, &detect, &info, err, sizeof err) == FC_OK) {
-            for (size_t i = 0; i < n; i++) {
-                if (driver_text && !cfg.probe) {
-                    local[i].driver_cuda = driver;
-                    snprintf(local[i].driver, sizeof local[i].driver, "%s",
-                             strtoul(driver_text, NULL, 10) >= 100 ? driver_text : "");
-                }
-                add_target(&cfg, &local[i], (int)i);
-            }
-        } else if (cfg.probe) {
-            fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", escaped(err));
-            return EXIT_USAGE;
-        } else {
-            snprintf(cfg.no_target_reason, sizeof cfg.no_target_reason,
-                     "%s%s; name target GPUs with --gpu or --arch-list", err,
-                     info.timed_out ? "; allow more time with --detect-timeout" : "");
-        }
-        cfg.detected_by = info.answered_by == FC_DETECT_NVML ? "nvml" : info.answered_by == FC_DETECT_DRIVER ? "driver" : NULL;
-        cfg.detect_ran = true;
-        snprintf(cfg.detect_note, sizeof cfg.detect_note, "%s", info.note);
-        snprintf(cfg.detect_driver_reason, sizeof cfg.detect_driver_reason, "%s", info.driver_reason);
+    if (setup_targets(&cfg, &want, err, sizeof err) != 0) {
+        fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", escaped(err));
+        return EXIT_USAGE;
     }
     /* Never a silent pass: an exit status of 0 with nothing judged says nothing about
      * loading, whoever reads standard error. */
-    if (!cfg.n_targets)
+    if (!cfg.judge.n_targets)
         fprintf(stderr, "fatcheck: %s: not judging any GPU: %s\n", require_targets ? "error" : "warning",
                 escaped(cfg.no_target_reason));
-    if (cfg.probe && fc_prober_open(&cfg.prober) != FC_OK) {
+    if (probe && fc_prober_open(&cfg.judge.prober) != FC_OK) {
         fputs("fatcheck: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
@@ -624,9 +562,9 @@ int main(int argc, char **argv)
         setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     renderer *r = NULL;
     switch (mode) {
-    case OUT_SUMMARY: r = render_summary_new(stdout, stderr, &cfg); break;
-    case OUT_ENTRIES: r = render_entries_new(stdout, stderr); break;
-    case OUT_JSON: r = render_json_new(stdout, stderr, &cfg); break;
+    case OUT_SUMMARY: r = render_summary_new(stdout, &cfg); break;
+    case OUT_ENTRIES: r = render_entries_new(stdout, &cfg); break;
+    case OUT_JSON: r = render_json_new(stdout, &cfg); break;
     case OUT_CUOBJDUMP: r = render_cuobjdump_new(stdout, stderr, list_elf, list_ptx); break;
     }
     if (!r) {
@@ -675,14 +613,14 @@ int main(int argc, char **argv)
     say_skipped(&cfg);
     if (rn.x)
         extractor_close(&x); /* and says what it wrote */
-    fc_prober_close(cfg.prober);
+    fc_prober_close(cfg.judge.prober);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));
         return EXIT_INTERNAL;
     }
     if (rn.internal)
         return EXIT_INTERNAL;
-    if (require_targets && !cfg.n_targets)
+    if (require_targets && !cfg.judge.n_targets)
         return EXIT_NO_TARGETS;
     if (rn.input_errors)
         return EXIT_INPUT;

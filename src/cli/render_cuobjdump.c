@@ -46,12 +46,10 @@ static void list_entry(renderer *r, listing *l, const fc_object *o, const fc_ent
     l->listed++;
 }
 
-static void cuobjdump_object(renderer *r, const fc_object *o, const judgement *verdicts)
+static void cuobjdump_object(renderer *r, const fc_object *o, const fc_judgement *verdicts)
 {
     (void)verdicts; /* listings show images, not verdicts */
     listing *l = r->state;
-    if (o->error)
-        print_message(r->err, o->error, o->path, o->member);
     bool heading = o->member != NULL;
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
@@ -87,7 +85,6 @@ static void cuobjdump_begin(renderer *r, const char *path)
 
 static void cuobjdump_error(renderer *r, const fc_error *e)
 {
-    print_message(r->err, e->message, e->path, e->member);
     listing *l = r->state;
     l->listed++; /* the error already says why nothing was listed */
 }

@@ -5,10 +5,10 @@
 #include "cli.h"
 #include "image_view.h"
 
-static void entries_object(renderer *r, const fc_object *o, const judgement *verdicts)
+static void entries_object(renderer *r, const fc_object *o, const fc_judgement *judged)
 {
     /* listings show images, not verdicts; with --kernels, each image's kernels */
-    const kernel_view *kv = verdicts ? verdicts->kv : NULL;
+    const fc_judgement *kernels = r->cfg->judge.kernels ? judged : NULL;
     FILE *out = r->out;
     if (o->format == FC_FORMAT_IMAGE) { /* its files follow */
         print_image_heading(out, o);
@@ -47,7 +47,9 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
             if (e->options)
                 fprintf(out, " options=\"%s\"", escaped(e->options));
             putc('\n', out);
-            const fc_kernel_list *kl = kv ? kernel_view_entry(kv, i, j) : NULL;
+            const fc_kernel_list *kl = NULL;
+            if (kernels)
+                fc_judgement_kernels(&kl, kernels, i, j);
             if (kl && kl->arch_mismatch)
                 fprintf(out, "      warning: the cubin's own header says sm_%u\n", kl->elf_arch);
             for (size_t k = 0; kl && k < kl->n; k++) {
@@ -63,13 +65,12 @@ static void entries_object(renderer *r, const fc_object *o, const judgement *ver
     }
     if (!o->n_containers && !o->error)
         fputs("  no CUDA code\n", out);
-    if (o->error)
-        print_message(r->err, o->error, o->path, o->member);
 }
 
 static void entries_error(renderer *r, const fc_error *e)
 {
-    print_message(r->err, e->message, e->path, e->member);
+    (void)r;
+    (void)e;
 }
 
 static void entries_nothing(renderer *r, const char *path)
@@ -83,7 +84,7 @@ static void entries_finish(renderer *r)
     (void)r;
 }
 
-renderer *render_entries_new(FILE *out, FILE *err)
+renderer *render_entries_new(FILE *out, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
     if (!r)
@@ -93,6 +94,6 @@ renderer *render_entries_new(FILE *out, FILE *err)
     r->error = entries_error;
     r->finish = entries_finish;
     r->out = out;
-    r->err = err;
+    r->cfg = cfg;
     return r;
 }

@@ -131,14 +131,18 @@ static void print_unlisted_where(FILE *out, const stats *s, size_t wrapper, size
         fputs(", found through the program headers, not the section table", out);
 }
 
-static void summary_object(renderer *r, const fc_object *o, const judgement *j)
+/* A problem worth showing with --quiet: what fails a check (fc_judgement_problems), or a
+ * stale torch extension. */
+static bool object_has_problem(const config *cfg, const fc_object *obj, const fc_judgement *j)
+{
+    return fc_judgement_problems(j, obj) || (j && cfg->torch_ext && torch_ext_stale(cfg) == 1);
+}
+
+static void summary_object(renderer *r, const fc_object *o, const fc_judgement *j)
 {
     FILE *out = r->out;
-    if (r->cfg && r->cfg->quiet && !object_has_problem(r->cfg, o, j)) {
-        if (o->error)
-            print_message(r->err, o->error, o->path, o->member);
+    if (r->cfg->quiet && !object_has_problem(r->cfg, o, j))
         return;
-    }
     stats reg = {0}, emb = {0}, unlisted = {0}, text = {0};
     size_t wrapper = 0, segment = 0;
     for (size_t i = 0; i < o->n_containers; i++) {
@@ -155,10 +159,10 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
     stats_sort(&unlisted);
     stats_sort(&text);
 
-    if (r->cfg && r->cfg->torch_ext)
+    if (r->cfg->torch_ext)
         print_torch_header(out, r->cfg);
     if (o->format == FC_FORMAT_IMAGE) {
-        print_image(out, o, j);
+        print_image(out, o);
     } else {
         print_label(out, o);
     }
@@ -217,13 +221,11 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
     if (j) {
         if (o->format != FC_FORMAT_IMAGE) /* an image's runtimes are listed with it */
             print_runtime(out, o, j);
-        print_verdicts(out, o, j);
-        print_torch_fix(out, o, j);
+        print_verdicts(out, r->cfg, o, j);
+        print_torch_fix(out, r->cfg, o, j);
     }
     if (advice_needed(r->cfg, j))
         ((summary_state *)r->state)->advice_needed = true;
-    if (o->error)
-        print_message(r->err, o->error, o->path, o->member);
     stats_free(&reg);
     stats_free(&emb);
     stats_free(&unlisted);
@@ -232,7 +234,8 @@ static void summary_object(renderer *r, const fc_object *o, const judgement *j)
 
 static void summary_error(renderer *r, const fc_error *e)
 {
-    print_message(r->err, e->message, e->path, e->member);
+    (void)r;
+    (void)e;
 }
 
 static void summary_nothing(renderer *r, const char *path)
@@ -248,7 +251,7 @@ static void summary_finish(renderer *r)
         print_advice(r->out, r->cfg);
 }
 
-renderer *render_summary_new(FILE *out, FILE *err, const config *cfg)
+renderer *render_summary_new(FILE *out, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
     if (!r || !(r->state = calloc(1, sizeof(summary_state)))) {
@@ -260,7 +263,6 @@ renderer *render_summary_new(FILE *out, FILE *err, const config *cfg)
     r->error = summary_error;
     r->finish = summary_finish;
     r->out = out;
-    r->err = err;
     r->cfg = cfg;
     if (!cfg->quiet)
         print_targets_header(out, cfg);

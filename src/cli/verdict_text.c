@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "image_view.h"
-#include "judge.h"
 
 void target_label(const fc_target *t, char *buf, size_t size)
 {
@@ -24,7 +23,7 @@ static const char *driver_text(int cuda, char *buf, size_t size)
     return buf;
 }
 
-static void print_failures(FILE *out, const verdict *v, unsigned cc)
+static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
 {
     const char *sep = "";
     if (v->no_binary) {
@@ -52,7 +51,7 @@ static void print_failures(FILE *out, const verdict *v, unsigned cc)
 }
 
 /* "2 cubin, 1 PTX" for what the linker takes from the linkable link inputs. */
-static void print_link_ways(FILE *out, const verdict *v)
+static void print_link_ways(FILE *out, const fc_verdict *v)
 {
     static const char *const names[] = {"", "cubin", "PTX", "LTO-IR"};
     char n[32];
@@ -64,50 +63,13 @@ static void print_link_ways(FILE *out, const verdict *v)
         }
 }
 
-/* The CUDA major that built OBJ: its runtime's, else its PTX's; 0 when nothing tells. */
-static int built_by_major(const judgement *j)
+static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j,
+                      const fc_verdict *v, const fc_target *tg, const char *indent)
 {
-    if (j->runtime.library_cuda)
-        return j->runtime.library_cuda / 1000;
-    if (j->runtime.built_by)
-        return j->runtime.built_by / 1000;
-    if (j->runtime.kind == FC_RUNTIME_SHARED && j->runtime.cuda >= 11000)
-        return j->runtime.cuda / 1000;
-    int ptx = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
-    return ptx / 1000;
-}
-
-/* NVIDIA's own libraries, by file name: rebuilding them is no advice anyone can follow. */
-static const char *nvidia_library(const fc_object *obj, char *buf, size_t size)
-{
-    static const char *const names[] = {
-        "libcublasLt", "libcublas", "libcufftw", "libcufft", "libcusparseLt", "libcusparse", "libcusolverMg",
-        "libcusolver", "libcurand", "libnpp", "libnvjpeg", "libcudnn", "libnccl", "libnvrtc", "libnvJitLink",
-        "libcutensor", "libnvshmem", "libcudadevrt", "libcudart", "libnvblas", "libcufile",
-    };
-    const char *name = obj->member ? obj->member : obj->path;
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        size_t n = strlen(names[i]);
-        if (strncmp(base, names[i], n) == 0 && (base[n] == '.' || base[n] == '_' || (base[n] >= 'a' && base[n] <= 'z'))) {
-            snprintf(buf, size, "%s", base);
-            char *dot = strstr(buf, ".so");
-            if (dot)
-                *dot = '\0';
-            return buf;
-        }
-    }
-    return NULL;
-}
-
-static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const judgement *j, const verdict *v,
-                      const fc_target *tg, const char *indent)
-{
-    int major = built_by_major(j), last = last_major_building(tg->cc);
+    int major = fc_judgement_built_by(j), last = fc_last_cuda_building(tg->cc);
     char lib[64];
-    bool no_code = v->status == VERDICT_NONE && (v->no_binary || v->jit_disabled || v->link_inputs > v->linkable);
-    if (no_code && nvidia_library(obj, lib, sizeof lib)) {
+    bool no_code = v->status == FC_VERDICT_NONE && (v->no_binary || v->jit_disabled || v->link_inputs > v->linkable);
+    if (no_code && fc_nvidia_library(lib, sizeof lib, obj)) {
         fprintf(out, "%sfix: this is NVIDIA's %s", indent, lib);
         if (major)
             fprintf(out, " (a CUDA %d build)", major);
@@ -119,28 +81,26 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
             fprintf(out, "%s     use a release of %s that carries sm_%u code\n", indent, lib, tg->cc);
     } else if (no_code && !cfg->torch_ext) { /* torch extensions get their own fix */
         unsigned ccs[64];
-        size_t n = covering_ccs(cfg, obj, ccs, 64);
-        build_flags f;
-        format_build_flags(ccs, n, false, &f);
+        size_t n = fc_covering_ccs(ccs, 64, obj, cfg->judge.targets, cfg->judge.n_targets);
+        fc_build_flags f;
+        fc_build_flags_format(&f, ccs, n, false);
         if (last && major > last)
             fprintf(out, "%snote: CUDA %d, which built this, cannot build sm_%u (it starts at sm_%u):\n"
                          "%s      rebuild with CUDA %d.x, the last release that can\n",
-                    indent, major, tg->cc, first_cc_built_by(major), indent, last);
+                    indent, major, tg->cc, fc_oldest_cc_built_by(major), indent, last);
         fprintf(out, "%sfix: rebuild with TORCH_CUDA_ARCH_LIST=\"%s\"\n", indent, f.torch);
         fprintf(out, "%s     or CMake CUDA_ARCHITECTURES=\"%s\"\n", indent, f.cmake);
         fprintf(out, "%s     or nvcc %s\n", indent, f.nvcc);
     }
     if (v->unsupported_ptx) {
-        int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
-        const char *drv = cuda ? fc_cuda_min_driver(cuda) : NULL;
+        const fc_ptx_need *p = fc_judgement_ptx(j);
         char d[32];
-        if (cuda)
-            fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a driver for %s or newer%s%s%s\n", indent,
-                    j->ptx_isa_major, j->ptx_isa_minor, driver_text(cuda, d, sizeof d), drv ? " (>= " : "",
-                    drv ? drv : "", drv ? ")" : "");
+        if (p->cuda)
+            fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a driver for %s or newer%s%s%s\n", indent, p->isa_major,
+                    p->isa_minor, driver_text(p->cuda, d, sizeof d), p->min_driver ? " (>= " : "",
+                    p->min_driver ? p->min_driver : "", p->min_driver ? ")" : "");
         else
-            fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a newer driver\n", indent, j->ptx_isa_major,
-                    j->ptx_isa_minor);
+            fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a newer driver\n", indent, p->isa_major, p->isa_minor);
     }
 }
 
@@ -154,9 +114,9 @@ static void print_driver_need(FILE *out, int cuda)
         fprintf(out, " (>= %s)", drv);
 }
 
-void print_runtime(FILE *text, const fc_object *obj, const judgement *j)
+void print_runtime(FILE *text, const fc_object *obj, const fc_judgement *j)
 {
-    const fc_runtime_need *n = &j->runtime;
+    const fc_runtime_need *n = fc_judgement_runtime(j);
     if (obj->device_link_missing)
         fputs("  device link: missing: its -rdc code stands in __nv_relfatbin alone and it\n"
               "    imports __cudaRegisterLinkedBinary_*: it cannot be loaded\n", text);
@@ -207,25 +167,16 @@ void print_runtime(FILE *text, const fc_object *obj, const judgement *j)
     free(sentence);
 }
 
-/* Whether OBJ is PyTorch's own CUDA library (a wheel's torch/lib). */
-static bool is_torch_library(const fc_object *obj)
+static void print_runtime_fix(FILE *out, const fc_object *obj, const fc_judgement *j, const fc_target *tg)
 {
-    const char *name = obj->member ? obj->member : obj->path;
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    return strncmp(base, "libtorch_cuda", 13) == 0 || strncmp(base, "libc10_cuda", 11) == 0;
-}
-
-static void print_runtime_fix(FILE *out, const fc_object *obj, const judgement *j, const fc_target *tg)
-{
-    int need = j->runtime.cuda;
+    int need = fc_judgement_runtime(j)->cuda;
     fputs("    fix: install ", out);
     print_driver_need(out, need);
     fputc('\n', out);
     if (need >= 11000)
         fprintf(out, "         or, on a data-center GPU, NVIDIA's forward compatibility package for\n"
                      "         CUDA %d (cuda-compat), where this driver's branch supports it\n", need / 1000);
-    if (is_torch_library(obj) && tg->driver_cuda >= 11000)
+    if (fc_torch_library(obj) && tg->driver_cuda >= 11000)
         fprintf(out, "         or a PyTorch build for CUDA %d.x (a cu%d* wheel), which this driver starts\n",
                 tg->driver_cuda / 1000, tg->driver_cuda / 1000);
 }
@@ -252,7 +203,7 @@ static const char *modules(size_t n)
 }
 
 /* "2 native, 5 through compatible SASS, 1 only through PTX JIT", zero parts left out. */
-static void print_ways(FILE *out, const verdict *v)
+static void print_ways(FILE *out, const fc_verdict *v)
 {
     char n[32];
     const char *sep = "";
@@ -269,9 +220,10 @@ static void print_ways(FILE *out, const verdict *v)
 }
 
 /* "    missing here: 3 kernels: a, b, c" with at most five names, each cut to fit. */
-static void print_missing_kernels(FILE *out, const judgement *j, size_t t)
+static void print_missing_kernels(FILE *out, const fc_judgement *j, size_t t)
 {
-    size_t n = j->kv->n_missing[t];
+    const fc_missing_kernel *missing;
+    size_t n = fc_judgement_missing_kernels(&missing, j, t);
     char count[32];
     if (!n) {
         fputs("    missing here: no kernel (what fails here is also provided by a module that loads)\n", out);
@@ -280,7 +232,7 @@ static void print_missing_kernels(FILE *out, const judgement *j, size_t t)
     fprintf(out, "    missing here: %s kernel%s%s\n", fmt_count(n, count, sizeof count), n == 1 ? "" : "s",
             n > 5 ? ", among them:" : ":");
     for (size_t m = 0; m < n && m < 5; m++) {
-        const missing_kernel *mk = &j->kv->missing[t][m];
+        const fc_missing_kernel *mk = &missing[m];
         fprintf(out, "      %s  (in %s)\n", escaped_cut(mk->demangled, 50),
                 mk->available_in[0] ? mk->available_in : "no image");
     }
@@ -288,17 +240,17 @@ static void print_missing_kernels(FILE *out, const judgement *j, size_t t)
         fprintf(out, "      and %s more (--json lists them all)\n", fmt_count(n - 5, count, sizeof count));
 }
 
-void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
+void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j)
 {
-    const config *cfg = j->cfg;
+    const fc_runtime_need *runtime = fc_judgement_runtime(j);
     char n1[32], n2[32], n3[32], label[300];
     bool explained = false;
-    for (size_t t = 0; t < cfg->n_targets; t++) {
-        const verdict *v = &j->verdicts[t];
-        const fc_target *tg = &cfg->targets[t];
+    for (size_t t = 0; t < cfg->judge.n_targets; t++) {
+        const fc_verdict *v = fc_judgement_verdict(j, t);
+        const fc_target *tg = &cfg->judge.targets[t];
         target_label(tg, label, sizeof label);
         /* In an image whose container the toolkit refuses to start, that is the verdict. */
-        if (print_container_verdict(out, obj, j, t, label) || v->status == VERDICT_NO_CODE)
+        if (print_container_verdict(out, cfg, obj, v, tg, label) || v->status == FC_VERDICT_NO_CODE)
             continue;
         size_t ok = v->native + v->compatible + v->jit;
         /* The verdict is one sentence, wrapped to 80 columns below. */
@@ -320,15 +272,15 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                          "driver version is insufficient for CUDA runtime version\"\n",
                     colour_on(cfg, "none"), colour_off(cfg),
                     obj->format == FC_FORMAT_IMAGE        ? "the CUDA runtime it ships"
-                    : j->runtime.kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
-                    : j->runtime.kind == FC_RUNTIME_SHARED && !strncmp(j->runtime.decided_by, "libcudart", 9)
+                    : runtime->kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
+                    : runtime->kind == FC_RUNTIME_SHARED && !strncmp(runtime->decided_by, "libcudart", 9)
                         ? "the CUDA runtime it needs"
-                        : j->runtime.decided_by,
+                        : runtime->decided_by,
                     driver_text(tg->driver_cuda, d, sizeof d));
         } else if (!v->modules) { /* only link inputs: what a device linker can make of them */
-            const char *word = v->status == VERDICT_OK ? "ok" : v->status == VERDICT_NONE ? "none" : "partial";
+            const char *word = v->status == FC_VERDICT_OK ? "ok" : v->status == FC_VERDICT_NONE ? "none" : "partial";
             fprintf(out, "%s%s%s, ", colour_on(cfg, word), word, colour_off(cfg));
-            if (v->status == VERDICT_OK) {
+            if (v->status == FC_VERDICT_OK) {
                 if (v->link_inputs == 1)
                     fputs("its link input has", out);
                 else
@@ -336,7 +288,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                 fprintf(out, " an image the device linker takes for sm_%u (", tg->cc);
                 print_link_ways(out, v);
                 fputs(")\n", out);
-            } else if (v->status == VERDICT_NONE) {
+            } else if (v->status == FC_VERDICT_NONE) {
                 fprintf(out, "no link input has an image the device linker can use for sm_%u: linking for "
                              "sm_%u fails with undefined references\n", tg->cc, tg->cc);
             } else {
@@ -346,7 +298,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             }
         } else {
             switch (v->status) {
-            case VERDICT_OK:
+            case FC_VERDICT_OK:
                 if (v->native == v->modules) {
                     fprintf(out, "%sok%s, native SASS for %s %s %s\n", colour_on(cfg, "ok"), colour_off(cfg),
                             v->modules == 1 ? "its" : "all",
@@ -358,7 +310,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                     fputc('\n', out);
                 }
                 break;
-            case VERDICT_PARTIAL:
+            case FC_VERDICT_PARTIAL:
                 if (ok == v->modules) { /* every module loads; some link input has no image */
                     fprintf(out, "%spartial%s, all %s %s load; %s of %s link inputs (", colour_on(cfg, "partial"),
                             colour_off(cfg), fmt_count(v->modules, n1, sizeof n1), modules(v->modules),
@@ -372,7 +324,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                 print_failures(out, v, tg->cc);
                 fputs(")\n", out);
                 break;
-            case VERDICT_NONE:
+            case FC_VERDICT_NONE:
                 fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
                 print_failures(out, v, tg->cc);
                 fprintf(out, "): every kernel launch fails with \"%s\"\n",
@@ -384,7 +336,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                             ? "device kernel image is invalid\" or \"named symbol not found"
                             : "no kernel image is available for execution on the device");
                 break;
-            case VERDICT_NO_CODE:
+            case FC_VERDICT_NO_CODE:
                 break;
             }
         }
@@ -392,16 +344,16 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
         out = text;
         wrap_print(out, sentence);
         free(sentence);
-        if (v->status == VERDICT_PARTIAL && !explained) {
+        if (v->status == FC_VERDICT_PARTIAL && !explained) {
             fputs("    (their kernels fail only if launched here; libraries often carry modules\n"
                   "    for one architecture that are never launched on another)\n",
                   out);
             explained = true;
         }
-        if (j->kv && (v->status == VERDICT_PARTIAL || v->status == VERDICT_NONE))
+        if (cfg->judge.kernels && (v->status == FC_VERDICT_PARTIAL || v->status == FC_VERDICT_NONE))
             print_missing_kernels(out, j, t);
-        if (tg->driver_cuda && !j->runtime.cuda &&
-            (j->runtime.kind == FC_RUNTIME_STATIC || j->runtime.kind == FC_RUNTIME_UNKNOWN))
+        if (tg->driver_cuda && !runtime->cuda &&
+            (runtime->kind == FC_RUNTIME_STATIC || runtime->kind == FC_RUNTIME_UNKNOWN))
             fputs("    note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
                   "          this driver starts it is not judged\n", out);
         if (v->unlinked)
@@ -409,23 +361,22 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                   "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);
         else if (v->runtime_fails)
             print_runtime_fix(out, obj, j, tg);
-        else if (v->status == VERDICT_NONE)
+        else if (v->status == FC_VERDICT_NONE)
             print_fix(out, cfg, obj, j, v, tg, "    ");
-        if (v->status == VERDICT_PARTIAL && v->unsupported_ptx)
+        if (v->status == FC_VERDICT_PARTIAL && v->unsupported_ptx)
             print_fix(out, cfg, obj, j, v, tg, "    ");
         if (v->compatible)
             fprintf(out, "    note: %s %s run%s older sm_%u SASS, not code built for sm_%u\n",
                     fmt_count(v->compatible, n1, sizeof n1), modules(v->compatible), v->compatible == 1 ? "s" : "",
                     v->compatible_arch, tg->cc);
         if (v->jit) {
-            int cuda = fc_ptx_isa_cuda_version(j->ptx_isa_major, j->ptx_isa_minor);
-            const char *drv = cuda ? fc_cuda_min_driver(cuda) : NULL;
+            const fc_ptx_need *p = fc_judgement_ptx(j);
             char d[32] = "";
             fprintf(out, "    note: %s %s run%s only through PTX JIT (compute_%u): slow first launch",
                     fmt_count(v->jit, n1, sizeof n1), modules(v->jit), v->jit == 1 ? "s" : "", v->jit_arch);
-            if (cuda)
-                fprintf(out, ",\n          needs a driver for %s or newer%s%s%s", driver_text(cuda, d, sizeof d),
-                        drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
+            if (p->cuda)
+                fprintf(out, ",\n          needs a driver for %s or newer%s%s%s", driver_text(p->cuda, d, sizeof d),
+                        p->min_driver ? " (>= " : "", p->min_driver ? p->min_driver : "", p->min_driver ? ")" : "");
             fputc('\n', out);
         }
         if (v->modules && v->link_inputs) {
@@ -444,13 +395,13 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             fprintf(out, "    note: %s %s PTX compiled as a whole program that calls functions defined "
                          "elsewhere (ptxas: \"Unresolved extern function\"): link it with their code\n",
                     fmt_count(v->invalid_ptx, n1, sizeof n1), v->invalid_ptx == 1 ? "module holds" : "modules hold");
-        if (v->left_out)
+        if (v->unused_link_inputs)
             fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
-                    fmt_count(v->left_out, n1, sizeof n1), v->left_out == 1 ? "input" : "inputs");
-        if (j->probes) {
+                    fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "input" : "inputs");
+        if (fc_judgement_probe_totals(j)) {
             size_t agree = 0, compared = 0;
-            for (size_t c = 0; c < j->n_containers; c++) {
-                const probe_result *p = &j->probes[c * cfg->n_targets + t];
+            for (size_t c = 0; c < obj->n_containers; c++) {
+                const fc_probe_result *p = fc_judgement_probe(j, c, t);
                 if (p->code == -3 || !p->compared)
                     continue;
                 compared++;
@@ -460,8 +411,8 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                 fprintf(out, "    probe: the driver agreed on %s of %s modules\n", fmt_count(agree, n1, sizeof n1),
                         fmt_count(compared, n2, sizeof n2));
             size_t shown = 0;
-            for (size_t c = 0; c < j->n_containers; c++) {
-                const probe_result *p = &j->probes[c * cfg->n_targets + t];
+            for (size_t c = 0; c < obj->n_containers; c++) {
+                const fc_probe_result *p = fc_judgement_probe(j, c, t);
                 if (p->code == -3 || !p->compared || p->agrees)
                     continue;
                 if (shown++ == 10) {
@@ -470,7 +421,7 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
                     break;
                 }
                 const fc_container *ct = &obj->containers[c];
-                fc_load l = j->loads[c * cfg->n_targets + t];
+                fc_load l = fc_judgement_load(j, c, t);
                 fprintf(out, "    probe: container at 0x%llx (%s): predicted %s, the driver %s", (unsigned long long)ct->offset,
                         ct->section ? escaped(ct->section) : fc_origin_name(ct->origin), fc_load_result_name(l.result),
                         p->code == -1 ? "crashed" : "returned");
@@ -481,49 +432,42 @@ void print_verdicts(FILE *out, const fc_object *obj, const judgement *j)
             }
         }
     }
-    if (cfg->have_arch_list && j->registered) {
+    const fc_arch_check *check = fc_judgement_arch_check(j);
+    size_t registered = fc_judgement_registered(j);
+    if (check && registered) {
         fprintf(out, "  arch list \"%s\": ", escaped(cfg->arch_list_text));
-        if (j->arch_list_ok) {
+        if (check->matches) {
             fputs("the file holds exactly what it builds\n", out);
         } else {
             const char *sep = "";
-            for (size_t k = 0; k < j->n_expected; k++) {
-                const arch_expectation *x = &j->expected[k];
+            for (size_t k = 0; k < check->n_expected; k++) {
+                const fc_arch_expectation *x = &check->expected[k];
                 if (!x->lacking)
                     continue;
                 fprintf(out, "%smissing %s%u%s", sep, x->kind == FC_IMAGE_PTX ? "compute_" : "sm_", x->cc,
                         x->arch_specific ? "a" : "");
-                if (x->lacking < j->registered)
-                    fprintf(out, " in %zu of %zu containers", x->lacking, j->registered);
+                if (x->lacking < registered)
+                    fprintf(out, " in %zu of %zu containers", x->lacking, registered);
                 sep = "; ";
             }
-            if (j->n_unexpected) {
+            if (check->n_unexpected) {
                 fprintf(out, "%snot asked for:", sep);
-                for (size_t u = 0; u < j->n_unexpected; u++)
-                    fprintf(out, " %s", j->unexpected[u]);
+                for (size_t u = 0; u < check->n_unexpected; u++)
+                    fprintf(out, " %s", check->unexpected[u]);
             }
             fputc('\n', out);
         }
     }
 }
 
-/* The extension's folder was built for another Python or CUDA than the current one. */
-bool torch_ext_stale(const config *cfg)
-{
-    const fc_torch_extension *x = cfg->torch_ext;
-    if (!x || !cfg->env_known || !x->python[0])
-        return false;
-    if (strcmp(x->python, cfg->env.python) != 0)
-        return true;
-    return cfg->env.torch_cuda >= 0 && x->cuda != cfg->env.torch_cuda;
-}
-
 /* Whether some target cannot load all of the extension. */
-static bool torch_ext_failing(const judgement *j)
+static bool torch_ext_failing(const config *cfg, const fc_judgement *j)
 {
-    for (size_t t = 0; j && t < j->cfg->n_targets; t++)
-        if (j->verdicts[t].status == VERDICT_NONE || j->verdicts[t].status == VERDICT_PARTIAL)
+    for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
+        fc_verdict_status s = fc_judgement_verdict(j, t)->status;
+        if (s == FC_VERDICT_NONE || s == FC_VERDICT_PARTIAL)
             return true;
+    }
     return false;
 }
 
@@ -537,13 +481,12 @@ void print_torch_header(FILE *out, const config *cfg)
     fputc('\n', out);
 }
 
-void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j)
+void print_torch_fix(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j)
 {
-    const config *cfg = j ? j->cfg : NULL;
-    if (!cfg || !cfg->torch_ext)
+    if (!j || !cfg->torch_ext)
         return;
     const fc_torch_extension *x = cfg->torch_ext;
-    bool stale = torch_ext_stale(cfg);
+    bool stale = torch_ext_stale(cfg) == 1;
     if (stale) {
         fprintf(out, "  %sstale%s: this folder is for Python %s and %s, but the current Python is %s", colour_on(cfg, "stale"),
                 colour_off(cfg), escaped(x->python),
@@ -554,15 +497,16 @@ void print_torch_fix(FILE *out, const fc_object *obj, const judgement *j)
             fputs(" with a CPU build of torch", out);
         fprintf(out, "\n         (%s): it builds into another folder and never loads this one\n", escaped(cfg->env.source));
     }
-    if (!stale && !torch_ext_failing(j))
+    bool failing = torch_ext_failing(cfg, j);
+    if (!stale && !failing)
         return;
     unsigned ccs[64];
-    size_t n = covering_ccs(cfg, obj, ccs, 64);
-    char torch[256];
-    format_torch_arch_list(ccs, n, false, torch, sizeof torch);
+    size_t n = fc_covering_ccs(ccs, 64, obj, cfg->judge.targets, cfg->judge.n_targets);
+    fc_build_flags f;
+    fc_build_flags_format(&f, ccs, n, false);
     fprintf(out, "  fix: rm -rf %s\n", shell_quoted(x->dir));
-    if (torch_ext_failing(j))
-        fprintf(out, "       export TORCH_CUDA_ARCH_LIST=\"%s\"\n", torch);
-    if (torch_ext_failing(j) || stale)
+    if (failing)
+        fprintf(out, "       export TORCH_CUDA_ARCH_LIST=\"%s\"\n", f.torch);
+    if (failing || stale)
         fputs("       then load the extension again: PyTorch rebuilds it\n", out);
 }

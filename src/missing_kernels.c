@@ -1,10 +1,12 @@
-/* kernel_view.c - working out which kernels have no loadable image on a target. */
+/* missing_kernels.c - with --kernels: the kernels of every image, and per target the kernels
+ * that no module loading there provides, with the images that do have them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge.h"
-#include "kernel_view.h"
+#include "grow.h"
+#include "internal.h"
+#include "verdict_internal.h"
 
 /* A set of strings (kernel names), open addressing; the strings are not owned. Each slot
  * keeps its name's hash, so that a probe compares names only when the hashes agree:
@@ -94,14 +96,9 @@ static void set_free(name_set *s)
     free(s->values);
 }
 
-const fc_kernel_list *kernel_view_entry(const kernel_view *kv, size_t c, size_t e)
-{
-    return kv->lists[kv->first[c] + e];
-}
-
 static int cmp_missing(const void *a, const void *b)
 {
-    return strcmp(((const missing_kernel *)a)->demangled, ((const missing_kernel *)b)->demangled);
+    return strcmp(((const fc_missing_kernel *)a)->demangled, ((const fc_missing_kernel *)b)->demangled);
 }
 
 /* Appends ARCH to the space-separated list in BUF, once. */
@@ -115,21 +112,44 @@ static void add_arch(char *buf, size_t size, const char *arch)
         snprintf(buf + len, size - len, "%s%s", len ? " " : "", arch);
 }
 
-static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judgement *j, size_t t)
+/* The kernel list of entry E of container C. */
+static const fc_kernel_list *entry_kernels(const fc_judgement *j, size_t c, size_t e)
 {
-    size_t nt = j->cfg->n_targets;
+    return j->lists[j->first[c] + e];
+}
+
+/* Rule: a container provides its kernels on a target when it loads there (or, a link input, the
+ * device linker has an image for it); unused link inputs and containers kept as data count
+ * neither way (their kernels are the program's business). */
+static bool provides(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
+{
+    fc_load l = j->loads[c * j->n_targets + t];
+    bool loads = l.result == FC_LOAD_SUCCESS ||
+                 (l.result == FC_LOAD_LINK_INPUT && j->links[c * j->n_targets + t].via != FC_LINK_VIA_NONE);
+    return loads && !fc_container_kept_as_data(ct) && !j->unused[c];
+}
+
+static bool fails(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
+{
+    fc_load l = j->loads[c * j->n_targets + t];
+    bool failed = l.result == FC_LOAD_NO_BINARY || l.result == FC_LOAD_UNSUPPORTED_PTX ||
+                  l.result == FC_LOAD_JIT_DISABLED || l.result == FC_LOAD_INVALID_PTX ||
+                  l.result == FC_LOAD_RELOCATABLE ||
+                  (l.result == FC_LOAD_LINK_INPUT && j->links[c * j->n_targets + t].via == FC_LINK_VIA_NONE);
+    return failed && !fc_container_kept_as_data(ct) && !j->unused[c];
+}
+
+static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
+{
     name_set provided = {0}, failing = {0};
     bool ok = true;
     /* Kernels that some loadable registered module provides. */
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
-        fc_load l = j->loads[c * nt + t];
-        bool loads = l.result == FC_LOAD_SUCCESS ||
-                     (l.result == FC_LOAD_LINK_INPUT && j->links[c * nt + t].via != FC_LINK_VIA_NONE);
-        if (!container_registered(ct) || !loads || j->unused[c])
+        if (!provides(j, ct, c, t))
             continue;
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
-            const fc_kernel_list *kl = kernel_view_entry(kv, c, e);
+            const fc_kernel_list *kl = entry_kernels(j, c, e);
             for (size_t k = 0; kl && k < kl->n && ok; k++) {
                 bool added;
                 if (kl->items[k].entry)
@@ -140,16 +160,11 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
     /* Kernels of failing registered modules that none of those provides. */
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
-        fc_load l = j->loads[c * nt + t];
-        bool fails = l.result == FC_LOAD_NO_BINARY || l.result == FC_LOAD_UNSUPPORTED_PTX ||
-                     l.result == FC_LOAD_JIT_DISABLED || l.result == FC_LOAD_INVALID_PTX ||
-                     l.result == FC_LOAD_RELOCATABLE ||
-                     (l.result == FC_LOAD_LINK_INPUT && j->links[c * nt + t].via == FC_LINK_VIA_NONE);
-        if (!container_registered(ct) || !fails || j->unused[c])
+        if (!fails(j, ct, c, t))
             continue;
         name_set here = {0};
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
-            const fc_kernel_list *kl = kernel_view_entry(kv, c, e);
+            const fc_kernel_list *kl = entry_kernels(j, c, e);
             for (size_t k = 0; kl && k < kl->n && ok; k++) {
                 const fc_kernel *kn = &kl->items[k];
                 bool added;
@@ -164,95 +179,101 @@ static bool missing_for_target(kernel_view *kv, const fc_object *obj, const judg
                 }
                 if (!added)
                     continue; /* counted once per container */
-                long at = set_put(&failing, kn->name, h, kv->n_missing[t], &added);
+                long at = set_put(&failing, kn->name, h, j->n_missing[t], &added);
                 if (at < 0) {
                     ok = false;
                     break;
                 }
                 if (added) {
-                    if (kv->n_missing[t] == kv->missing_cap[t]) {
-                        size_t cap = kv->missing_cap[t] ? kv->missing_cap[t] * 2 : 16;
-                        missing_kernel *p = realloc(kv->missing[t],
-                                                    cap * sizeof *p);
-                        if (!p) {
-                            ok = false;
-                            break;
-                        }
-                        kv->missing[t] = p;
-                        kv->missing_cap[t] = cap;
+                    fc_missing_kernel *p = fc_grow(j->missing[t], &j->missing_cap[t], j->n_missing[t] + 1,
+                                                   sizeof *p, 16);
+                    if (!p) {
+                        ok = false;
+                        break;
                     }
-                    missing_kernel *m = &kv->missing[t][kv->n_missing[t]++];
+                    j->missing[t] = p;
+                    fc_missing_kernel *m = &j->missing[t][j->n_missing[t]++];
                     memset(m, 0, sizeof *m);
                     m->name = kn->name;
                     m->demangled = kn->demangled;
                 }
-                kv->missing[t][failing.values[at]].containers++;
+                j->missing[t][failing.values[at]].containers++;
             }
         }
         set_free(&here);
     }
     /* Where the missing kernels do exist: every image (any container) that has them. */
-    for (size_t c = 0; c < obj->n_containers && ok && kv->n_missing[t]; c++) {
+    for (size_t c = 0; c < obj->n_containers && ok && j->n_missing[t]; c++) {
         const fc_container *ct = &obj->containers[c];
         for (size_t e = 0; e < ct->n_entries; e++) {
-            const fc_kernel_list *kl = kernel_view_entry(kv, c, e);
+            const fc_kernel_list *kl = entry_kernels(j, c, e);
             char arch[32];
             fc_entry_arch_name(&ct->entries[e], arch, sizeof arch);
             for (size_t k = 0; kl && k < kl->n; k++) {
                 long at = set_find(&failing, kl->items[k].name, hash(kl->items[k].name));
                 if (at < 0)
                     continue;
-                size_t idx = failing.values[at];
-                missing_kernel *m = &kv->missing[t][idx];
+                fc_missing_kernel *m = &j->missing[t][failing.values[at]];
                 add_arch(m->available_in, sizeof m->available_in, arch);
             }
         }
     }
-    if (ok && kv->n_missing[t])
-        qsort(kv->missing[t], kv->n_missing[t], sizeof(missing_kernel), cmp_missing);
+    if (ok && j->n_missing[t])
+        qsort(j->missing[t], j->n_missing[t], sizeof(fc_missing_kernel), cmp_missing);
     set_free(&provided);
     set_free(&failing);
     return ok;
 }
 
-kernel_view *kernel_view_new(const fc_object *obj, const fc_options *opts, const judgement *j)
+fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const fc_options *scan)
 {
-    kernel_view *kv = calloc(1, sizeof *kv);
-    if (!kv)
-        return NULL;
-    size_t nt = j ? j->cfg->n_targets : 0;
-    kv->first = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *kv->first);
-    kv->missing = calloc(nt ? nt : 1, sizeof *kv->missing);
-    kv->n_missing = calloc(nt ? nt : 1, sizeof *kv->n_missing);
-    kv->missing_cap = calloc(nt ? nt : 1, sizeof *kv->missing_cap);
-    if (!kv->first || !kv->missing || !kv->n_missing || !kv->missing_cap ||
-        fc_object_kernels(obj, opts, &kv->lists, &kv->status, &kv->n) != FC_OK) {
-        kernel_view_free(kv, nt);
-        return NULL;
-    }
+    size_t nt = j->n_targets;
+    j->first = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->first);
+    j->missing = calloc(nt ? nt : 1, sizeof *j->missing);
+    j->n_missing = calloc(nt ? nt : 1, sizeof *j->n_missing);
+    j->missing_cap = calloc(nt ? nt : 1, sizeof *j->missing_cap);
+    if (!j->first || !j->missing || !j->n_missing || !j->missing_cap ||
+        fc_object_kernels(obj, scan, &j->lists, &j->status, &j->n_lists) != FC_OK)
+        return FC_ERR_NOMEM;
     size_t k = 0;
     for (size_t c = 0; c < obj->n_containers; c++) {
-        kv->first[c] = k;
+        j->first[c] = k;
         k += obj->containers[c].n_entries;
     }
     for (size_t t = 0; t < nt && j->loads; t++)
-        if (!missing_for_target(kv, obj, j, t)) {
-            kernel_view_free(kv, nt);
-            return NULL;
-        }
-    return kv;
+        if (!missing_for_target(j, obj, t))
+            return FC_ERR_NOMEM;
+    return FC_OK;
 }
 
-void kernel_view_free(kernel_view *kv, size_t n_targets)
+void fc_missing_kernels_free(fc_judgement *j)
 {
-    if (!kv)
-        return;
-    fc_object_kernels_free(kv->lists, kv->status, kv->n);
-    for (size_t t = 0; kv->missing && t < n_targets; t++)
-        free(kv->missing[t]);
-    free(kv->missing);
-    free(kv->n_missing);
-    free(kv->missing_cap);
-    free(kv->first);
-    free(kv);
+    fc_object_kernels_free(j->lists, j->status, j->n_lists);
+    for (size_t t = 0; j->missing && t < j->n_targets; t++)
+        free(j->missing[t]);
+    free(j->missing);
+    free(j->n_missing);
+    free(j->missing_cap);
+    free(j->first);
+    j->lists = NULL;
+    j->status = NULL;
+    j->missing = NULL;
+}
+
+fc_status fc_judgement_kernels(const fc_kernel_list **out, const fc_judgement *j, size_t c, size_t e)
+{
+    *out = NULL;
+    if (!j || !j->first || c >= j->n_containers || j->first[c] + e >= j->n_lists)
+        return FC_ERR_INVALID;
+    *out = j->lists[j->first[c] + e];
+    return j->status[j->first[c] + e];
+}
+
+size_t fc_judgement_missing_kernels(const fc_missing_kernel **out, const fc_judgement *j, size_t t)
+{
+    *out = NULL;
+    if (!j || !j->n_missing || t >= j->n_targets)
+        return 0;
+    *out = j->missing[t];
+    return j->n_missing[t];
 }

@@ -1,0 +1,63 @@
+/* targets.c - the GPUs a run judges: named ones, an inventory's, an arch list's, else (and,
+ * for --probe, also) the local ones. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets.h"
+
+int setup_targets(config *cfg, const target_request *req, char *err, size_t err_size)
+{
+    fc_judge_options *jo = &cfg->judge;
+    /* A driver release, not a CUDA version: kept with the targets (container images check it). */
+    const char *release = req->driver_text && strtoul(req->driver_text, NULL, 10) >= 100 ? req->driver_text : NULL;
+    for (size_t i = 0; i < req->n_named; i++) {
+        fc_target t = req->named[i];
+        t.driver_cuda = req->driver;
+        if (release)
+            snprintf(t.driver, sizeof t.driver, "%s", release);
+        fc_judge_options_add_target(jo, &t, -1);
+    }
+    for (size_t i = 0; i < req->n_fleet; i++)
+        fc_judge_options_add_target(jo, &req->fleet[i].target, -1);
+    for (size_t i = 0; jo->arch_list && i < jo->arch_list->n; i++) {
+        fc_target t = {.cc = jo->arch_list->entries[i].cc, .driver_cuda = req->driver};
+        t.tegra = fc_cc_is_tegra(t.cc);
+        if (release)
+            snprintf(t.driver, sizeof t.driver, "%s", release);
+        snprintf(t.source, sizeof t.source, "--arch-list");
+        fc_judge_options_add_target(jo, &t, -1);
+    }
+    if (jo->n_targets && !req->probe)
+        return 0;
+    fc_target local[FC_MAX_TARGETS];
+    size_t n = 0;
+    fc_detect_info info;
+    fc_detect_options detect = req->detect;
+    char why[512];
+    /* --probe loads on device numbers: the driver's own numbering, not a reproduction. */
+    detect.method = req->probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
+    if (fc_detect_gpus_ext(local, FC_MAX_TARGETS, &n, &detect, &info, why, sizeof why) == FC_OK) {
+        for (size_t i = 0; i < n; i++) {
+            if (req->driver_text && !req->probe) {
+                local[i].driver_cuda = req->driver;
+                snprintf(local[i].driver, sizeof local[i].driver, "%s", release ? release : "");
+            }
+            fc_judge_options_add_target(jo, &local[i], (int)i);
+        }
+    } else if (req->probe) {
+        snprintf(err, err_size, "%s", why);
+        return -1;
+    } else {
+        snprintf(cfg->no_target_reason, sizeof cfg->no_target_reason,
+                 "%s%s; name target GPUs with --gpu or --arch-list", why,
+                 info.timed_out ? "; allow more time with --detect-timeout" : "");
+    }
+    cfg->detected_by = info.answered_by == FC_DETECT_NVML     ? "nvml"
+                       : info.answered_by == FC_DETECT_DRIVER ? "driver"
+                                                              : NULL;
+    cfg->detect_ran = true;
+    snprintf(cfg->detect_note, sizeof cfg->detect_note, "%s", info.note);
+    snprintf(cfg->detect_driver_reason, sizeof cfg->detect_driver_reason, "%s", info.driver_reason);
+    return 0;
+}

@@ -1,0 +1,441 @@
+/* verdict.c - judging an object: the load or link prediction of every container on every
+ * target, and from them each target's verdict, the probe's comparison, the PTX and runtime
+ * requirements, the arch-list check and the problems a check fails on. One function per rule;
+ * docs/matching.md says why each rule is what it is. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "internal.h"
+#include "verdict_internal.h"
+
+void fc_judge_options_init(fc_judge_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+fc_status fc_judge_options_add_target(fc_judge_options *o, const fc_target *t, int device)
+{
+    for (size_t i = 0; device < 0 && i < o->n_targets; i++) {
+        fc_target *same = &o->targets[i];
+        if (o->device[i] < 0 && same->cc == t->cc && same->driver_cuda == t->driver_cuda) {
+            size_t len = strlen(same->source), more = strlen(t->source);
+            if (len + 2 + more < sizeof same->source && !strstr(same->source, t->source)) {
+                memcpy(same->source + len, ", ", 2);
+                memcpy(same->source + len + 2, t->source, more + 1);
+            }
+            return FC_OK;
+        }
+    }
+    if (o->n_targets == FC_MAX_TARGETS)
+        return FC_ERR_LIMIT;
+    o->device[o->n_targets] = device;
+    o->targets[o->n_targets++] = *t;
+    return FC_OK;
+}
+
+const char *fc_verdict_status_name(fc_verdict_status s)
+{
+    switch (s) {
+    case FC_VERDICT_OK: return "ok";
+    case FC_VERDICT_PARTIAL: return "partial";
+    case FC_VERDICT_NONE: return "none";
+    case FC_VERDICT_NO_CODE: break;
+    }
+    return "no-code";
+}
+
+bool fc_container_kept_as_data(const fc_container *c)
+{
+    return c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_TEXT;
+}
+
+const char *fc_object_registered_section(const fc_object *obj)
+{
+    const char *relfatbin = NULL;
+    for (size_t i = 0; i < obj->n_containers; i++) {
+        const char *s = obj->containers[i].section;
+        if (obj->containers[i].origin != FC_ORIGIN_SECTION || !s)
+            continue;
+        if (fc_section_is_fatbin(s))
+            return s;
+        relfatbin = s;
+    }
+    return relfatbin;
+}
+
+/* Rule: a module counts by what the driver does with it; a success also records the newest
+ * compatible or JIT-compiled arch, for the notes. */
+static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
+{
+    v->modules++;
+    switch (l.result) {
+    case FC_LOAD_SUCCESS:
+        if (l.via == FC_VIA_NATIVE) {
+            v->native++;
+        } else if (l.via == FC_VIA_COMPATIBLE) {
+            v->compatible++;
+            if (c->entries[l.entry].arch > v->compatible_arch)
+                v->compatible_arch = c->entries[l.entry].arch;
+        } else {
+            v->jit++;
+            if (c->entries[l.entry].arch > v->jit_arch)
+                v->jit_arch = c->entries[l.entry].arch;
+        }
+        break;
+    case FC_LOAD_NO_BINARY: v->no_binary++; break;
+    case FC_LOAD_UNSUPPORTED_PTX: v->unsupported_ptx++; break;
+    case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
+    case FC_LOAD_INVALID_PTX: v->invalid_ptx++; break;
+    case FC_LOAD_RELOCATABLE: v->relocatable++; break;
+    case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
+    }
+}
+
+/* Rule: a link input counts as usable when the device linker has an image for the target. */
+static void count_link(fc_verdict *v, fc_link k)
+{
+    v->link_inputs++;
+    v->linkable += k.via != FC_LINK_VIA_NONE;
+    v->linked_via[k.via]++;
+}
+
+/* Rule: the status from the counts. Nothing runs when the runtime or the container cannot
+ * start, or when the code was never device-linked. */
+static void finish_verdict(fc_verdict *v)
+{
+    size_t units = v->modules + v->link_inputs;
+    size_t ok = v->native + v->compatible + v->jit + v->linkable;
+    bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID;
+    if (v->runtime_fails || v->unlinked || refused)
+        v->status = FC_VERDICT_NONE;
+    else if (!units)
+        v->status = FC_VERDICT_NO_CODE;
+    else if (ok == units)
+        v->status = FC_VERDICT_OK;
+    else if (ok == 0)
+        v->status = FC_VERDICT_NONE;
+    else
+        v->status = FC_VERDICT_PARTIAL;
+}
+
+/* Rule: the CUresult that the prediction stands for (modules only: a link input is no claim
+ * about cuModuleLoadData). */
+static bool probe_agrees(int code, fc_load predicted)
+{
+    switch (predicted.result) {
+    case FC_LOAD_SUCCESS: return code == 0;
+    case FC_LOAD_NO_BINARY: return code == 209;
+    case FC_LOAD_UNSUPPORTED_PTX: return code == 222;
+    case FC_LOAD_JIT_DISABLED: return code == 223;
+    case FC_LOAD_INVALID_PTX: return code == 218;
+    case FC_LOAD_RELOCATABLE: return code == 200 || code == 500;
+    case FC_LOAD_LINK_INPUT: break;
+    }
+    return false;
+}
+
+/* Rule: a library with both sections registers .nv_fatbin; its __nv_relfatbin holds link
+ * inputs that are never loaded (cuobjdump lists only .nv_fatbin then too). */
+static void mark_unused_link_inputs(fc_judgement *j, const fc_object *obj)
+{
+    bool has_fatbin = false;
+    for (size_t c = 0; c < obj->n_containers && !has_fatbin; c++)
+        has_fatbin = obj->containers[c].section && fc_section_is_fatbin(obj->containers[c].section);
+    for (size_t c = 0; c < obj->n_containers; c++)
+        j->unused[c] = has_fatbin && obj->containers[c].section &&
+                       fc_section_is_relfatbin(obj->containers[c].section);
+}
+
+/* Rule: a file's PTX needs a driver for the newest PTX ISA among it (rule 3). */
+static void find_ptx_need(fc_judgement *j, const fc_object *obj)
+{
+    fc_ptx_need *p = &j->ptx;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        for (size_t e = 0; e < ct->n_entries; e++) {
+            const fc_entry *en = &ct->entries[e];
+            if (en->kind == FC_IMAGE_PTX &&
+                (en->version_major > p->isa_major ||
+                 (en->version_major == p->isa_major && en->version_minor > p->isa_minor))) {
+                p->isa_major = en->version_major;
+                p->isa_minor = en->version_minor;
+            }
+        }
+    }
+    p->cuda = fc_ptx_isa_cuda_version(p->isa_major, p->isa_minor);
+    p->min_driver = p->cuda ? fc_cuda_min_driver(p->cuda) : NULL;
+}
+
+/* Loads container C on every probed target, and compares the driver's answer. */
+static void probe_container(fc_judgement *j, const fc_object *obj, size_t c)
+{
+    const fc_judge_options *o = j->opts;
+    const fc_container *ct = &obj->containers[c];
+    for (size_t t = 0; t < j->n_targets; t++) {
+        fc_probe_result *pr = &j->probes[c * j->n_targets + t];
+        pr->code = -3;
+        if (o->device[t] < 0 || !obj->image)
+            continue;
+        bool crashed = false;
+        int code = -1;
+        if (fc_prober_load(o->prober, (unsigned)o->device[t], (const uint8_t *)obj->image + ct->offset,
+                           (size_t)ct->size, &code, &crashed) != FC_OK)
+            continue;
+        pr->code = crashed ? -1 : code;
+        /* What the driver says of a link input is shown, never compared: fatcheck claims
+         * nothing about loading it as a module. */
+        fc_load l = j->loads[c * j->n_targets + t];
+        pr->compared = l.result != FC_LOAD_LINK_INPUT;
+        if (!pr->compared)
+            continue;
+        pr->agrees = !crashed && probe_agrees(code, l);
+        j->probe_totals.compared++;
+        j->probe_totals.crashes += crashed;
+        j->probe_totals.disagreements += !pr->agrees;
+    }
+}
+
+/* Rule: the arch list's images, each looked for in every container not kept as data; and the
+ * cubins and PTX those containers hold that the list does not build. */
+static void check_arch_list(fc_judgement *j, const fc_object *obj, const fc_arch_list *list)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < list->n && n + 2 <= FC_ARCH_EXPECTED_MAX; i++) {
+        const fc_arch_entry *a = &list->entries[i];
+        j->expected[n++] = (fc_arch_expectation){FC_IMAGE_CUBIN, a->cc, a->arch_specific, 0};
+        if (a->ptx)
+            j->expected[n++] = (fc_arch_expectation){FC_IMAGE_PTX, a->cc, a->arch_specific, 0};
+    }
+    size_t n_unexpected = 0;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        if (fc_container_kept_as_data(ct))
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            fc_arch_expectation *x = &j->expected[k];
+            bool found = false;
+            for (size_t e = 0; e < ct->n_entries && !found; e++) {
+                const fc_entry *en = &ct->entries[e];
+                found = en->kind == x->kind && en->arch == x->cc &&
+                        (en->variant == FC_VARIANT_ARCH_SPECIFIC) == x->arch_specific;
+            }
+            x->lacking += !found;
+        }
+        for (size_t e = 0; e < ct->n_entries; e++) {
+            const fc_entry *en = &ct->entries[e];
+            if (en->kind != FC_IMAGE_CUBIN && en->kind != FC_IMAGE_PTX)
+                continue;
+            bool wanted = false;
+            for (size_t k = 0; k < n && !wanted; k++)
+                wanted = j->expected[k].kind == en->kind && j->expected[k].cc == en->arch &&
+                         j->expected[k].arch_specific == (en->variant == FC_VARIANT_ARCH_SPECIFIC);
+            if (wanted)
+                continue;
+            char name[16];
+            fc_entry_arch_name(en, name, sizeof name);
+            bool seen = false;
+            for (size_t u = 0; u < n_unexpected && !seen; u++)
+                seen = strcmp(j->unexpected[u], name) == 0;
+            if (!seen && n_unexpected < FC_ARCH_UNEXPECTED_MAX) {
+                snprintf(j->unexpected[n_unexpected], sizeof j->unexpected[0], "%s", name);
+                j->unexpected_names[n_unexpected] = j->unexpected[n_unexpected];
+                n_unexpected++;
+            }
+        }
+    }
+    bool matches = n_unexpected == 0 && j->registered > 0;
+    for (size_t k = 0; k < n; k++)
+        matches &= j->expected[k].lacking == 0;
+    j->arch = (fc_arch_check){j->expected, n, j->unexpected_names, n_unexpected, matches};
+    j->have_arch = true;
+}
+
+/* Rule: a container image needs what its own CUDA runtimes need: the oldest driver that starts
+ * one of them (a program that uses another names it, and is judged by it). */
+static void image_runtime(const fc_oci_image *img, fc_runtime_need *out)
+{
+    const fc_oci_runtime *oldest = NULL;
+    for (size_t i = 0; img && i < img->n_runtimes; i++)
+        if (img->runtimes[i].needs && (!oldest || img->runtimes[i].needs < oldest->needs))
+            oldest = &img->runtimes[i];
+    if (!oldest)
+        return;
+    out->kind = FC_RUNTIME_SHARED;
+    out->cuda = oldest->needs;
+    const char *base = strrchr(oldest->path, '/');
+    snprintf(out->decided_by, sizeof out->decided_by, "%s", base ? base + 1 : oldest->path);
+}
+
+/* Predicts every container on every target and counts the verdicts. */
+static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options *scan)
+{
+    const fc_judge_options *o = j->opts;
+    size_t nt = j->n_targets;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        j->registered += !fc_container_kept_as_data(ct);
+        for (size_t t = 0; t < nt; t++) {
+            const fc_target *tg = &o->targets[t];
+            fc_load l = fc_refine_load(obj, ct, fc_predict_load(ct, tg, &o->jit), scan);
+            fc_link k = {FC_LINK_VIA_NONE, -1};
+            if (l.result == FC_LOAD_LINK_INPUT) {
+                k = fc_predict_link(ct, tg);
+                l.entry = k.entry;
+            }
+            j->loads[c * nt + t] = l;
+            j->links[c * nt + t] = k;
+            if (j->unused[c])
+                j->verdicts[t].unused_link_inputs++;
+            else if (l.result == FC_LOAD_LINK_INPUT)
+                count_link(&j->verdicts[t], k);
+            else
+                count_load(&j->verdicts[t], ct, l);
+        }
+        if (j->probes)
+            probe_container(j, obj, c);
+    }
+}
+
+fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_options *o)
+{
+    if (!out || !obj || !o)
+        return FC_ERR_INVALID;
+    *out = NULL;
+    fc_judgement *j = calloc(1, sizeof *j);
+    if (!j)
+        return FC_ERR_NOMEM;
+    fc_options defaults;
+    const fc_options *scan = o->scan;
+    if (!scan) {
+        fc_options_init(&defaults);
+        scan = &defaults;
+    }
+    j->opts = o;
+    j->n_containers = obj->n_containers;
+    j->n_targets = o->n_targets;
+    size_t cells = 0;
+    j->unused = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->unused);
+    if (!j->unused || !fc_mul_ok(obj->n_containers, j->n_targets, &cells))
+        goto nomem;
+    if (cells) {
+        j->loads = calloc(cells, sizeof *j->loads);
+        j->links = calloc(cells, sizeof *j->links);
+        if (o->prober)
+            j->probes = calloc(cells, sizeof *j->probes);
+        if (!j->loads || !j->links || (o->prober && !j->probes))
+            goto nomem;
+    }
+    if (o->prober)
+        j->probed = true;
+    mark_unused_link_inputs(j, obj);
+    find_ptx_need(j, obj);
+    predict_all(j, obj, scan);
+    fc_object_runtime(obj, scan, &j->runtime);
+    if (obj->format == FC_FORMAT_IMAGE)
+        image_runtime(obj->in_image->image, &j->runtime);
+    for (size_t t = 0; t < j->n_targets; t++) {
+        fc_verdict *v = &j->verdicts[t];
+        v->runtime_fails = !fc_runtime_starts(&j->runtime, o->targets[t].driver_cuda);
+        v->unlinked = obj->device_link_missing;
+        if (obj->in_image)
+            v->container = fc_oci_requirements_check(obj->in_image->image, &o->targets[t], v->container_why,
+                                                     sizeof v->container_why);
+        finish_verdict(v);
+    }
+    if (o->arch_list)
+        check_arch_list(j, obj, o->arch_list);
+    if (o->kernels && fc_missing_kernels_find(j, obj, scan) != FC_OK)
+        goto nomem;
+    *out = j;
+    return FC_OK;
+nomem:
+    fc_judgement_free(j);
+    return FC_ERR_NOMEM;
+}
+
+void fc_judgement_free(fc_judgement *j)
+{
+    if (!j)
+        return;
+    fc_missing_kernels_free(j);
+    free(j->loads);
+    free(j->links);
+    free(j->unused);
+    free(j->probes);
+    free(j);
+}
+
+fc_load fc_judgement_load(const fc_judgement *j, size_t c, size_t t)
+{
+    if (!j || !j->loads || c >= j->n_containers || t >= j->n_targets)
+        return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+    return j->loads[c * j->n_targets + t];
+}
+
+fc_link fc_judgement_link(const fc_judgement *j, size_t c, size_t t)
+{
+    if (!j || !j->links || c >= j->n_containers || t >= j->n_targets)
+        return (fc_link){FC_LINK_VIA_NONE, -1};
+    return j->links[c * j->n_targets + t];
+}
+
+bool fc_judgement_unused(const fc_judgement *j, size_t c)
+{
+    return j && c < j->n_containers && j->unused[c];
+}
+
+const fc_probe_result *fc_judgement_probe(const fc_judgement *j, size_t c, size_t t)
+{
+    if (!j || !j->probes || c >= j->n_containers || t >= j->n_targets)
+        return NULL;
+    return &j->probes[c * j->n_targets + t];
+}
+
+const fc_probe_totals *fc_judgement_probe_totals(const fc_judgement *j)
+{
+    return j && j->probed ? &j->probe_totals : NULL;
+}
+
+const fc_verdict *fc_judgement_verdict(const fc_judgement *j, size_t t)
+{
+    return j && t < j->n_targets ? &j->verdicts[t] : NULL;
+}
+
+size_t fc_judgement_registered(const fc_judgement *j)
+{
+    return j ? j->registered : 0;
+}
+
+const fc_runtime_need *fc_judgement_runtime(const fc_judgement *j)
+{
+    return j ? &j->runtime : NULL;
+}
+
+const fc_ptx_need *fc_judgement_ptx(const fc_judgement *j)
+{
+    return j ? &j->ptx : NULL;
+}
+
+const fc_arch_check *fc_judgement_arch_check(const fc_judgement *j)
+{
+    return j && j->have_arch ? &j->arch : NULL;
+}
+
+/* Rule: what fails a check. A judgement that could not be made leaves only the object's own
+ * decoding error. */
+unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj)
+{
+    unsigned p = obj && obj->error ? FC_PROBLEM_INPUT : 0;
+    if (!j)
+        return p;
+    for (size_t t = 0; t < j->n_targets; t++) {
+        fc_verdict_status s = j->verdicts[t].status;
+        if (s == FC_VERDICT_NONE || (j->opts->strict && s == FC_VERDICT_PARTIAL))
+            p |= FC_PROBLEM_LOAD;
+    }
+    if (j->have_arch && j->registered && !j->arch.matches)
+        p |= FC_PROBLEM_ARCH_LIST;
+    return p;
+}

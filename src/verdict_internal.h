@@ -1,0 +1,43 @@
+/* verdict_internal.h - the judgement handle, shared by verdict.c, missing_kernels.c and
+ * advice.c. */
+#ifndef FC_VERDICT_INTERNAL_H
+#define FC_VERDICT_INTERNAL_H
+
+#include "fatcheck.h"
+
+#define FC_ARCH_EXPECTED_MAX 128
+#define FC_ARCH_UNEXPECTED_MAX 64
+
+struct fc_judgement {
+    const fc_judge_options *opts;
+    size_t n_containers, n_targets;
+    fc_load *loads;          /* n_containers x n_targets, a row per container */
+    fc_link *links;          /* same shape: for link inputs, what a device linker takes */
+    fc_probe_result *probes; /* same shape, or NULL */
+    bool probed;
+    fc_probe_totals probe_totals;
+    bool *unused;            /* per container: fc_judgement_unused */
+    fc_verdict verdicts[FC_MAX_TARGETS];
+    size_t registered;       /* containers not kept as data */
+    fc_runtime_need runtime;
+    fc_ptx_need ptx;
+    bool have_arch;
+    fc_arch_check arch;
+    fc_arch_expectation expected[FC_ARCH_EXPECTED_MAX];
+    char unexpected[FC_ARCH_UNEXPECTED_MAX][16];
+    const char *unexpected_names[FC_ARCH_UNEXPECTED_MAX];
+    /* opts->kernels: every entry's kernels, in container order, and per target those missing */
+    fc_kernel_list **lists;  /* NULL where status says why */
+    fc_status *status;
+    size_t n_lists;
+    size_t *first;           /* per container: index of its first entry in lists */
+    fc_missing_kernel **missing; /* per target, sorted by demangled name */
+    size_t *n_missing, *missing_cap;
+};
+
+/* Reads the kernels of every entry of OBJ and, with J's predictions, works out per target the
+ * kernels no loadable module provides (missing_kernels.c). FC_ERR_NOMEM. */
+fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const fc_options *scan);
+void fc_missing_kernels_free(fc_judgement *j);
+
+#endif
