@@ -102,9 +102,11 @@ else
     echo "note: no clang, so no ThreadSanitizer run here"
 fi
 
-# Installing: fatcheck, the library and its header, the pkg-config file, the man page and
-# the bash completion, into a scratch root; then a program built from that install.
+# Installing: fatcheck, the library and its headers, the pkg-config file, the man page, the
+# bash completion and the Python package, into a scratch root; then a program built from that
+# install, and the Python package's tests importing it from there.
 echo "== install"
+rm -f build/meson-logs/python-installed.json
 inst=$(mktemp -d)
 install_ok=0
 if DESTDIR="$inst" meson install -C build --quiet >/dev/null 2>&1; then
@@ -118,6 +120,18 @@ if DESTDIR="$inst" meson install -C build --quiet >/dev/null 2>&1; then
        [ -x "$inst$prefix/bin/fatcheck" ]; then
         install_ok=1
     fi
+    # The Python package as installed (python/meson.build): its tests, importing it from there.
+    pkg=$(find "$inst" -path '*-packages/fatcheck/__init__.py' | head -n 1)
+    if [ -n "$pkg" ]; then
+        FATCHECK_PYTHON_FROM=$(dirname "$pkg") meson test -C build --no-rebuild --logbase python-installed python \
+            >/dev/null 2>&1
+        echo "python package, installed: $(grep -c '^ok' build/meson-logs/python-installed.txt) ok," \
+             "$(grep -c '^not ok' build/meson-logs/python-installed.txt) not ok"
+    elif [ -d build/python/fatcheck ]; then
+        echo "install: the Python package was built but not installed"; install_ok=0
+    else
+        echo "note: no Python package built (no Python headers?), so none installed"
+    fi
 fi
 rm -rf "$inst"
 [ "$install_ok" = 1 ] && echo "install: ok" || echo "install: FAILED"
@@ -125,8 +139,11 @@ rm -rf "$inst"
 FUZZ_PASSED=$((fuzz_passed + tsan_passed)) FUZZ_FAILED=$((fuzz_failed + tsan_failed)) INSTALL_OK=$install_ok python3 - build build-sanitize <<'PY'
 import json, os, sys
 passed = failed = skipped = 0
-for build in sys.argv[1:]:
-    for line in open(build + "/meson-logs/testlog.json"):
+logs = [(b, b + "/meson-logs/testlog.json") for b in sys.argv[1:]]
+if os.path.exists("build/meson-logs/python-installed.json"):  # the Python package, installed
+    logs.append(("install", "build/meson-logs/python-installed.json"))
+for build, log in logs:
+    for line in open(log):
         t = json.loads(line)
         points = [l for l in t.get("stdout", "").splitlines() if l.startswith(("ok ", "not ok "))]
         bad = [l for l in points if l.startswith("not ok")]

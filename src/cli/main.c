@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "extract.h"
 #include "progress.h"
+#include "tally.h"
 #include "targets.h"
 #include "torch_env.h"
 
@@ -63,10 +64,7 @@ typedef struct run {
     extractor *x;            /* --extract, or NULL */
     config *cfg;
     const fc_options *opts;
-    int input_errors;
-    int load_failures;   /* files with a verdict of none (and partial with --strict) */
-    int arch_mismatches;
-    int internal;
+    tally t;
 } run;
 
 /* --kernels: images that could not be decompressed or read, one stderr line each (--extract
@@ -99,22 +97,19 @@ static int on_object(void *ctx, const fc_object *obj)
     progress_clear();
     fc_judgement *j = NULL; /* without targets: what it needs, for the summary */
     if (fc_judge(&j, obj, &rn->cfg->judge) != FC_OK)
-        rn->internal = 1;
+        rn->t.internal = true;
     rn->r->object(rn->r, obj, j);
     if (obj->error)
         print_message(stderr, obj->error, obj->path, obj->member);
     if (j && rn->cfg->judge.kernels)
-        rn->input_errors += report_unreadable_images(obj, j);
+        rn->t.input_errors += report_unreadable_images(obj, j);
     if (rn->x) {
         int bad_input = 0;
         if (extract_object(rn->x, obj, rn->cfg->judge.kernels ? j : NULL, &bad_input))
-            rn->internal = 1;
-        rn->input_errors += bad_input;
+            rn->t.internal = true;
+        rn->t.input_errors += (size_t)bad_input;
     }
-    unsigned problems = fc_judgement_problems(j, obj);
-    rn->input_errors += (problems & FC_PROBLEM_INPUT) != 0;
-    rn->load_failures += (problems & FC_PROBLEM_LOAD) != 0;
-    rn->arch_mismatches += (problems & FC_PROBLEM_ARCH_LIST) != 0;
+    tally_object(&rn->t, fc_judgement_problems(j, obj));
     fc_judgement_free(j);
     return 0;
 }
@@ -138,7 +133,7 @@ static int on_error(void *ctx, const fc_error *err)
     progress_clear();
     print_message(stderr, err->message, err->path, err->member);
     rn->r->error(rn->r, err);
-    rn->input_errors++;
+    rn->t.input_errors++;
     return 0;
 }
 
@@ -589,7 +584,7 @@ int main(int argc, char **argv)
             int rc = fc_torch_extensions(dir, on_torch_extension, &rn, err, sizeof err);
             if (rc < 0) {
                 fprintf(stderr, "fatcheck: %s\n", escaped(err));
-                rn.input_errors++;
+                rn.t.input_errors++;
             }
         }
     }
@@ -604,7 +599,7 @@ int main(int argc, char **argv)
                             : fc_scan(argv[i], &opts, on_object, on_error, &rn);
         if (rc < 0) {
             fprintf(stderr, "fatcheck: %s: %s\n", quoted(argv[i]), fc_status_name((fc_status)rc));
-            rn.internal = 1;
+            rn.t.internal = true;
         }
     }
     progress_clear();
@@ -618,13 +613,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));
         return EXIT_INTERNAL;
     }
-    if (rn.internal)
-        return EXIT_INTERNAL;
-    if (require_targets && !cfg.judge.n_targets)
-        return EXIT_NO_TARGETS;
-    if (rn.input_errors)
-        return EXIT_INPUT;
-    if (rn.load_failures)
-        return EXIT_LOAD_RISK;
-    return rn.arch_mismatches ? EXIT_ARCH_LIST : EXIT_OK;
+    return tally_exit_status(&rn.t, require_targets && !cfg.judge.n_targets);
 }

@@ -1,0 +1,23 @@
+/* tally.c - a run's outcome, and its exit status. */
+#include "tally.h"
+#include "cli.h"
+
+void tally_object(tally *t, unsigned problems)
+{
+    t->input_errors += (problems & FC_PROBLEM_INPUT) != 0;
+    t->load_failures += (problems & FC_PROBLEM_LOAD) != 0;
+    t->arch_mismatches += (problems & FC_PROBLEM_ARCH_LIST) != 0;
+}
+
+int tally_exit_status(const tally *t, bool no_targets)
+{
+    if (t->internal)
+        return EXIT_INTERNAL;
+    if (no_targets)
+        return EXIT_NO_TARGETS;
+    if (t->input_errors)
+        return EXIT_INPUT;
+    if (t->load_failures)
+        return EXIT_LOAD_RISK;
+    return t->arch_mismatches ? EXIT_ARCH_LIST : EXIT_OK;
+}

@@ -1,0 +1,22 @@
+/* tally.h - what a run's objects and errors amount to, and so its exit status: for every
+ * front end (the command's exit code, the Python package's exit_status). */
+#ifndef FC_TALLY_H
+#define FC_TALLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct tally {
+    size_t input_errors;    /* inputs, members or images that could not be read or decoded */
+    size_t load_failures;   /* files with a verdict of none (with --strict: or partial) */
+    size_t arch_mismatches; /* files that do not hold what --arch-list builds */
+    bool internal;          /* out of memory, or output that could not be written */
+} tally;
+
+/* Counts an object's fc_problem bits (fc_judgement_problems). */
+void tally_object(tally *t, unsigned problems);
+/* The exit status (cli.h): internal, then no targets when they are required (NO_TARGETS), then
+ * unreadable input, then load failures, then arch-list mismatches. */
+int tally_exit_status(const tally *t, bool no_targets);
+
+#endif
