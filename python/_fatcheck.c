@@ -161,7 +161,7 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, err);
         goto cleanup;
     }
-    target_request want = {.named = named, .driver = driver, .driver_named = driver_text != NULL};
+    target_request want = {.named = named, .driver = driver, .driver_text = driver_text};
     if (!parse_gpus(gpus, named, &want.n_named))
         goto cleanup;
     fc_detect_options_init(&want.detect);
