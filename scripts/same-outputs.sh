@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every output of one fatcheck binary on the corpora a refactoring must leave untouched: the
 # fixtures, the driver oracle's images, the CUDA libraries, the broken-file corpus and the real
-# files of other CUDA releases (.eras/lib, scripts/fetch-eras.sh), in each output mode. Writes
+# files of other CUDA releases (.eras/lib, scripts/fetch-eras.sh) and the container images and
+# packages (tests/images, fixtures/packages), in each output mode. Writes
 # OUTDIR/<corpus>.<mode>.{out,err,rc}; compare two runs with `diff -r OUTDIR1 OUTDIR2`.
 # Usage: scripts/same-outputs.sh FATCHECK OUTDIR [CORPUS...]
 set -u
@@ -9,7 +10,7 @@ exe=$1 outdir=$2
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$outdir"
-corpora=${*:-fixtures oracle cuda broken eras}
+corpora=${*:-fixtures oracle cuda broken eras images}
 gpus="--gpu 9.0,7.0,12.0"
 for corpus in $corpora; do
     case $corpus in
@@ -17,6 +18,7 @@ for corpus in $corpora; do
     oracle) set -- "$root/tests/oracle/images" ;;
     cuda) set -- /usr/local/cuda/lib64 ;;
     broken) set -- "$root/fuzz/broken" ;;
+    images) set -- --packages "$root/tests/images" "$root/fixtures/packages" ;;
     eras) [ -d "$root/.eras/lib" ] || { echo "$corpus: $root/.eras/lib absent, skipped"; continue; }
           set -- "$root/.eras/lib" ;;
     *) echo "unknown corpus $corpus" >&2; exit 2 ;;

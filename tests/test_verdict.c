@@ -126,6 +126,38 @@ static void test_runtime(void)
     fc_judgement_free(j);
 }
 
+static void test_unlinked_and_refused(void)
+{
+    fc_entry e[] = {cubin(90)};
+    fc_container c = {.origin = FC_ORIGIN_SECTION, .section = ".nv_fatbin", .entries = e, .n_entries = 1};
+    fc_object o = {.path = "x", .format = FC_FORMAT_ELF, .containers = &c, .n_containers = 1,
+                   .device_link_missing = true};
+    fc_judge_options jo;
+    fc_judge_options_init(&jo);
+    fc_target t = target(90, 12000);
+    fc_judge_options_add_target(&jo, &t, -1);
+    fc_judgement *j = judge(&o, &jo);
+    ok(fc_judgement_verdict(j, 0)->unlinked && fc_judgement_verdict(j, 0)->status == FC_VERDICT_NONE,
+       "never device-linked: none, though its cubin is native");
+    fc_judgement_free(j);
+
+    const char *reqs[] = {"cuda>=12.4"};
+    fc_oci_image img = {.name = "app:1.0", .requirements = reqs, .n_requirements = 1};
+    fc_oci_file in = {.image = &img, .path = "/usr/lib/x.so"};
+    o.device_link_missing = false;
+    o.in_image = &in;
+    j = judge(&o, &jo);
+    const fc_verdict *v = fc_judgement_verdict(j, 0);
+    ok(v->container == FC_REQUIRE_UNMET && v->status == FC_VERDICT_NONE && v->container_why[0],
+       "a container the toolkit refuses on a CUDA 12.0 driver: none");
+    fc_judgement_free(j);
+    jo.targets[0].driver_cuda = 12040;
+    j = judge(&o, &jo);
+    v = fc_judgement_verdict(j, 0);
+    ok(v->container == FC_REQUIRE_MET && v->status == FC_VERDICT_OK, "started on a CUDA 12.4 driver: ok");
+    fc_judgement_free(j);
+}
+
 static void test_link_inputs(void)
 {
     fc_entry mod[] = {cubin(80)}, rel[] = {cubin(80), ptx(80, 8, 0)}, rel_only90[] = {cubin(90)};
@@ -328,6 +360,7 @@ int main(void)
 {
     test_counts_and_status();
     test_runtime();
+    test_unlinked_and_refused();
     test_link_inputs();
     test_arch_list();
     test_kernels();
