@@ -142,6 +142,8 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
     opts->recurse = recurse;
     opts->follow_symlinks = follow;
     opts->threads = threads;
+    opts->on_skip = tally_skip; /* counted in the document's skipped_in_walks */
+    opts->on_skip_ctx = cfg;
     fc_judge_options_init(&cfg->judge);
     cfg->judge.scan = opts;
     cfg->judge.strict = strict;

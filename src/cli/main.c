@@ -156,17 +156,6 @@ static bool refused_pipe(run *rn, const char *path)
     return true;
 }
 
-/* What directory walks pass over unread is counted, and said once when the run ends. */
-static void on_skip(void *ctx, fc_skip_kind kind, const char *path)
-{
-    config *cfg = ctx;
-    (void)path;
-    if (kind == FC_SKIP_SYMLINKED_DIRECTORY)
-        cfg->skipped_links++;
-    else
-        cfg->skipped_packages++;
-}
-
 static void say_skipped(const config *cfg)
 {
     char n[32];
@@ -547,7 +536,7 @@ int main(int argc, char **argv)
         progress_enable(true);
         opts.on_file = progress_file;
     }
-    opts.on_skip = on_skip;
+    opts.on_skip = tally_skip; /* what walks pass over unread: said once when the run ends */
     opts.on_skip_ctx = &cfg;
 
     /* Output not read by a person comes out in large writes: a JSON document can run to

@@ -2,6 +2,16 @@
 #include "tally.h"
 #include "cli.h"
 
+void tally_skip(void *ctx, fc_skip_kind kind, const char *path)
+{
+    config *cfg = ctx;
+    (void)path;
+    if (kind == FC_SKIP_SYMLINKED_DIRECTORY)
+        cfg->skipped_links++;
+    else
+        cfg->skipped_packages++;
+}
+
 void tally_object(tally *t, unsigned problems)
 {
     t->input_errors += (problems & FC_PROBLEM_INPUT) != 0;

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fatcheck.h"
+
 typedef struct tally {
     size_t input_errors;    /* inputs, members or images that could not be read or decoded */
     size_t load_failures;   /* files with a verdict of none (with --strict: or partial) */
@@ -13,6 +15,9 @@ typedef struct tally {
     bool internal;          /* out of memory, or output that could not be written */
 } tally;
 
+/* fc_options.on_skip for a config (cli.h) as CTX: counts what directory walks pass over unread,
+ * for the closing note and the JSON document. */
+void tally_skip(void *ctx, fc_skip_kind kind, const char *path);
 /* Counts an object's fc_problem bits (fc_judgement_problems). */
 void tally_object(tally *t, unsigned problems);
 /* The exit status (cli.h): internal, then no targets when they are required (NO_TARGETS), then
