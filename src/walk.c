@@ -119,9 +119,16 @@ static int say_unfollowed(walker *w)
     return rc;
 }
 
+/* A directory entry: its name, and its type as readdir gave it (DT_UNKNOWN where the file
+ * system does not say), which spares a stat call in the pass it does not belong to. */
+typedef struct entry {
+    char *name;
+    unsigned char type;
+} entry;
+
 static int cmp_names(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
 }
 
 static char *join(const char *dir, const char *name)
@@ -233,7 +240,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
         close(fd);
         return fc_report_error(w->sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(e));
     }
-    char **names = NULL;
+    entry *names = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
     struct dirent *de;
@@ -245,7 +252,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             continue;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 64;
-            char **p = realloc(names, nc * sizeof *p);
+            entry *p = realloc(names, nc * sizeof *p);
             if (!p) {
                 rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
                 goto cleanup;
@@ -253,7 +260,8 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             names = p;
             cap = nc;
         }
-        if (!(names[n] = strdup(de->d_name))) {
+        names[n].type = de->d_type;
+        if (!(names[n].name = strdup(de->d_name))) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
         }
@@ -269,19 +277,21 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
      * then reported under its own name, and the link is skipped as already seen. */
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
         for (size_t i = 0; i < n && rc == 0; i++) {
-            char *child = join(path, names[i]);
+            if (names[i].type != DT_UNKNOWN && (names[i].type == DT_LNK) != (pass == 1))
+                continue; /* the other pass's */
+            char *child = join(path, names[i].name);
             if (!child) {
                 rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
                 break;
             }
-            rc = visit(w, dirfd(d), names[i], child, up, depth, pass == 1);
+            rc = visit(w, dirfd(d), names[i].name, child, up, depth, pass == 1);
             free(child);
         }
     }
 cleanup:
     closedir(d);
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
+        free(names[i].name);
     free(names);
     return rc;
 }
