@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fc_pe_sniff(data, size);
     fc_pe pe;
     char err[512];
-    if (fc_pe_parse(data, size, &pe, err, sizeof err) == FC_OK) {
+    if (fc_pe_parse(data, size, 1u << 20, &pe, err, sizeof err) == FC_OK) {
         for (size_t i = 0; i < pe.n_sections; i++) {
             const fc_pe_section *s = &pe.sections[i];
             if (s->size && (s->offset > size || s->size > size - s->offset))

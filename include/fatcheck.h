@@ -283,7 +283,8 @@ typedef struct fc_options {
     /* The most containers and entries accepted from one object before FC_ERR_LIMIT. */
     uint64_t max_containers;
     uint64_t max_entries;
-    /* Sections of one ELF object: libelf keeps about 250 bytes for each (1,048,576). */
+    /* Sections of one ELF object (libelf keeps about 250 bytes for each), PE image or COFF
+     * object (1,048,576). */
     uint64_t max_sections;
     /* The deepest directory nesting followed. */
     unsigned max_depth;

@@ -406,11 +406,11 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 any |= sc->delivered != before;
             } else if (fc_pe_sniff(img->data + start + skip, h->ar_size - skip) == FC_FORMAT_COFF) {
                 /* A Windows static library (.lib): COFF objects. */
-                size_t before = sc->delivered;
+                size_t before = sc->delivered, errors = sc->errors;
                 sc->named = false;
                 rc = fc_scan_pe(sc, img, path, name, (uint64_t)start + skip, h->ar_size - skip, FC_FORMAT_COFF);
                 sc->named = named;
-                any |= sc->delivered != before;
+                any |= sc->delivered != before || sc->errors != errors; /* an object not read is no "no CUDA code" */
             }
             if (own)
                 elf_end(own);

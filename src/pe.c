@@ -170,7 +170,7 @@ static fc_status read_name(const uint8_t *buf, const uint8_t raw[8], uint64_t st
     return FC_OK;
 }
 
-fc_status fc_pe_parse(const uint8_t *buf, size_t size, fc_pe *out, char *err, size_t err_size)
+fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc_pe *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     uint64_t table, n_sections, symbols_at, n_symbols, symbol_size = SYMBOL_SIZE;
@@ -212,6 +212,13 @@ fc_status fc_pe_parse(const uint8_t *buf, size_t size, fc_pe *out, char *err, si
         table = COFF_HEADER;
     } else {
         return fail(err, err_size, "not a PE image or COFF object");
+    }
+    /* A /bigobj object declares up to 4 billion sections, 40 bytes each in the file and about
+     * 60 in memory here: refused before the table is read, as ELF objects are. */
+    if (n_sections > max_sections) {
+        snprintf(err, err_size, "%llu sections, more than the limit of %llu; not read", (unsigned long long)n_sections,
+                 (unsigned long long)max_sections);
+        return FC_ERR_LIMIT;
     }
     if (!fc_range_ok(table, n_sections * SECTION_HEADER, size))
         return fail(err, err_size, "section table (%llu sections at 0x%llx) runs past the end of the file",
@@ -326,21 +333,26 @@ static uint64_t *registration_starts(const fc_image *img, uint64_t base, const f
 int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
                uint64_t size, fc_format format)
 {
+    const uint8_t *data = img->data + base;
+    fc_pe pe;
+    char why[512];
+    fc_status st = fc_pe_parse(data, (size_t)size, sc->opts->max_sections, &pe, why, sizeof why);
+    /* Too many sections to read is said as for ELF objects: no object, one line. */
+    if (st == FC_ERR_LIMIT)
+        return fc_report_error(sc, st, path, ar_member, "%s", why);
     fc_builder b;
     int rc;
-    if (!fc_builder_start(sc, &b, path, ar_member, &rc))
+    if (!fc_builder_start(sc, &b, path, ar_member, &rc)) {
+        fc_pe_free(&pe);
         return rc;
-    const uint8_t *data = img->data + base;
+    }
     b.obj.format = format;
     b.obj.size = size;
     b.obj.image = data;
     b.obj.image_reclaimable = img->own_mapping;
-    fc_pe pe;
-    char why[512];
     fc_region *fatbins = NULL, *regions = NULL;
     size_t n_fatbins = 0, n_regions = 0;
     uint64_t *starts = NULL;
-    fc_status st = fc_pe_parse(data, (size_t)size, &pe, why, sizeof why);
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;

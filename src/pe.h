@@ -44,9 +44,11 @@ typedef struct fc_pe {
 fc_format fc_pe_sniff(const uint8_t *buf, size_t size);
 
 /* Reads the headers and section table of the image or object in BUF. Every offset and size
- * is checked against SIZE. On success fills *OUT (free with fc_pe_free; its names point into
- * BUF); on failure returns FC_ERR_FORMAT (or FC_ERR_NOMEM) and writes the reason to ERR. */
-fc_status fc_pe_parse(const uint8_t *buf, size_t size, fc_pe *out, char *err, size_t err_size);
+ * is checked against SIZE; a table of more than MAX_SECTIONS sections is not read
+ * (FC_ERR_LIMIT). On success fills *OUT (free with fc_pe_free; its names point into BUF); on
+ * failure returns FC_ERR_FORMAT, FC_ERR_LIMIT or FC_ERR_NOMEM and writes the reason to ERR. */
+fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc_pe *out, char *err,
+                      size_t err_size);
 void fc_pe_free(fc_pe *pe);
 
 #endif

@@ -599,6 +599,34 @@ def objects_with_more_sections_than_the_limit_are_said():
         assert peak < 64 << 10, "peak %d KiB: the sections were read" % peak
 
 
+def bigobj_with_sections(n):
+    """A /bigobj COFF object declaring N .data sections of no bytes (40 bytes each)."""
+    cls = bytes([0xc7, 0xa1, 0xba, 0xd1, 0xee, 0xba, 0xa9, 0x4b, 0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8])
+    header = struct.pack("<HHHHI", 0, 0xffff, 2, 0x8664, 0) + cls + bytes(16) + struct.pack("<III", n, 0, 0)
+    return header + (b".data".ljust(40, b"\0")) * n
+
+
+@test
+def coff_objects_with_more_sections_than_the_limit_are_said():
+    # Campaign F16: the PE reader allocated for every section declared (a 132 KB .tar.zst of
+    # a /bigobj declaring 36 million peaked at 3.0 GiB); the ELF limit now applies to it.
+    n = (1 << 20) + 1
+    with tempfile.TemporaryDirectory() as d:
+        obj = os.path.join(d, "many.obj")
+        data = bigobj_with_sections(n)
+        open(obj, "wb").write(data)
+        lib = os.path.join(d, "many.lib")
+        header = b"many.obj/".ljust(16) + b"0".ljust(12) + b"0".ljust(6) + b"0".ljust(6) + b"644".ljust(8) + \
+            str(len(data)).encode().ljust(10) + b"`\n"
+        open(lib, "wb").write(b"!<arch>\n" + header + data)
+        rc, out, err, peak = run(obj, lib, fx("ptx_only.fatbin"))
+        eq(rc, 3)
+        eq(err, "fatcheck: %s: %d sections, more than the limit of 1048576; not read\n"
+                "fatcheck: %s(many.obj): %d sections, more than the limit of 1048576; not read\n" % (obj, n, lib, n))
+        assert out.startswith(fx("ptx_only.fatbin") + ": 1 container"), out
+        assert peak < 64 << 10, "peak %d KiB: the sections were read" % peak
+
+
 @test
 def memory_bound_elf_of_1GiB_through_a_pipe():
     rc, out, err, peak = run("-", data=elf_then(b"\0", 1 << 30))

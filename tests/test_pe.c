@@ -53,7 +53,7 @@ static unsigned char *make_pe(size_t size, const section_spec *specs, size_t n, 
 
 static fc_status parse(const unsigned char *f, size_t size, fc_pe *pe, char *err)
 {
-    return fc_pe_parse(f, size, pe, err, 256);
+    return fc_pe_parse(f, size, 1u << 20, pe, err, 256);
 }
 
 static void headers(void)
@@ -91,7 +91,24 @@ static void headers(void)
     put32(f + TABLE_AT + 20, 0xfffffe00);
     put32(f + TABLE_AT + 16, 0x400);
     ok(parse(f, 0x600, &pe, err) == FC_ERR_FORMAT, "raw data offset near 4 GiB: an error");
+    put32(f + TABLE_AT + 20, 0x400);
+    is_u64(fc_pe_parse(f, 0x600, 0, &pe, err, 256), FC_ERR_LIMIT, "more sections than the limit: refused");
+    is_str(err, "1 sections, more than the limit of 0; not read", "  saying so");
     free(f);
+
+    /* A /bigobj object declaring 36 million sections in 56 bytes: refused before anything is
+     * allocated for them (the table would run past the end anyway). */
+    static const unsigned char bigobj_class[16] = {0xc7, 0xa1, 0xba, 0xd1, 0xee, 0xba, 0xa9, 0x4b,
+                                                   0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8};
+    unsigned char big[56] = {0};
+    put16(big + 2, 0xffff);
+    put16(big + 4, 2);
+    put16(big + 6, 0x8664);
+    memcpy(big + 12, bigobj_class, 16);
+    put32(big + 44, 36000000);
+    is_u64(fc_pe_sniff(big, sizeof big), FC_FORMAT_COFF, "a /bigobj header is COFF");
+    is_u64(parse(big, sizeof big, &pe, err), FC_ERR_LIMIT, "36,000,000 sections: over the default limit");
+    is_str(err, "36000000 sections, more than the limit of 1048576; not read", "  saying so");
 
     /* Long names: "/4" and "//AAAAAE" (base64 4) into a string table at 0x500. */
     section_spec l[3] = {{"/4", 0x1000, 0, 0, 0, 0x40000040}, {"//AAAAAE", 0x2000, 0, 0, 0, 0x40000040},
