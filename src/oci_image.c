@@ -515,7 +515,8 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
         snprintf(where, sizeof where, "layer %zu of %zu (%.120s)", i + 1, im->n_layers, ref->path);
         ip.where = where;
         if (!s || !s->present) {
-            report(&ip, "%s: not in the %s; the image is judged without it", where, rd->dirfd >= 0 ? "layout" : "archive");
+            report(&ip, "%s: %s the %s; the image is judged without it", where,
+                   rd->dirfd >= 0 && !safe_path(ref->path) ? "lies outside" : "not in", rd->dirfd >= 0 ? "layout" : "archive");
             continue;
         }
         const fc_oci_layer *L = &s->layer;

@@ -359,10 +359,14 @@ static void settle_name(fc_oci_meta_image *im)
     if (im->n_tags) {
         im->pub.name = im->tags[0];
     } else {
-        char d[32];
-        const char *dg = im->pub.digest ? im->pub.digest : "sha256:unknown";
-        const char *colon = strchr(dg, ':');
-        snprintf(d, sizeof d, "%.*s:%.12s", colon ? (int)(colon - dg) : 0, dg, colon ? colon + 1 : dg);
+        char d[32], path[300];
+        const char *dg = im->pub.digest;
+        if (dg && fc_oci_blob_path(dg, path, sizeof path)) {
+            const char *colon = strchr(dg, ':');
+            snprintf(d, sizeof d, "%.*s:%.12s", (int)(colon - dg), dg, colon + 1);
+        } else {
+            snprintf(d, sizeof d, "(an image without a name)");
+        }
         im->pub.name = keep(im, d);
     }
     im->pub.tags = (const char *const *)im->tags;

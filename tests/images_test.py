@@ -374,6 +374,32 @@ def damaged_images_say_so_and_the_rest_is_judged():
 
 
 @test
+def names_in_metadata_never_leave_the_layout():
+    """A layout whose manifest.json names ../../etc files, and whose index names a digest that
+    would climb out of blobs/: said, and nothing outside the folder read."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "evil")
+        os.makedirs(root)
+        open(os.path.join(root, "oci-layout"), "w").write('{"imageLayoutVersion": "1.0.0"}')
+        open(os.path.join(root, "index.json"), "w").write(json.dumps({"schemaVersion": 2, "manifests": [
+            {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": "sha256/../../../../etc/passwd",
+             "size": 1}]}))
+        rc, doc, err = doc_of(root)
+        eq((rc, files(doc)), (3, []))
+        eq(errors(doc), ["%s: (an image without a name): its manifest's digest 'sha256/../../../../etc/passwd' is "
+                         "not one a layout can hold" % root])
+        open(os.path.join(root, "manifest.json"), "w").write(json.dumps(
+            [{"Config": "../../../../etc/passwd", "RepoTags": ["evil:1"], "Layers": ["/etc/passwd", "../x/layer.tar"]}]))
+        rc, doc, err = doc_of(root)
+        eq((rc, files(doc)), (3, ["evil:1"]))
+        eq([m[len(root) + 2:] for m in errors(doc)], [
+            "evil:1: config ../../../../etc/passwd: '../../../../etc/passwd' lies outside the layout; judged without "
+            "what it declares",
+            "evil:1: layer 1 of 2 (/etc/passwd): lies outside the layout; the image is judged without it",
+            "evil:1: layer 2 of 2 (../x/layer.tar): lies outside the layout; the image is judged without it"])
+
+
+@test
 def listings_quiet_and_kernels_name_files_as_the_container_sees_them():
     rc, out, err = run("-l", im("whiteouts.tar"))
     lines = out.decode().splitlines()
