@@ -513,7 +513,8 @@ int fc_oci_fs_walk(fc_oci_fs *fs, int (*fn)(void *ctx, const fc_oci_found *f, bo
         }
         if (rc)
             break;
-        qsort_r(f->kids, f->n, sizeof *f->kids, by_name, fs);
+        if (f->n > 1)
+            qsort_r(f->kids, f->n, sizeof *f->kids, by_name, fs);
         /* Go through them until a directory is met (then descend) or the end (then climb). */
         bool descended = false;
         while (!descended && depth) {

@@ -291,13 +291,15 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
             vars[k++] = (env_var){kv, (size_t)(eq - kv), i};
     }
     /* By name, then place: the last of each name is the one set. */
-    qsort(vars, k, sizeof *vars, by_name_then_place);
+    if (k > 1)
+        qsort(vars, k, sizeof *vars, by_name_then_place);
     size_t kept = 0;
     for (size_t a = 0; a < k; a++)
         if (a + 1 == k || vars[a].name_len != vars[a + 1].name_len ||
             memcmp(vars[a].kv, vars[a + 1].kv, vars[a].name_len) != 0)
             vars[kept++] = vars[a];
-    qsort(vars, kept, sizeof *vars, by_place);
+    if (kept > 1)
+        qsort(vars, kept, sizeof *vars, by_place);
     if (kept > MAX_REQUIREMENTS) {
         image_problem(im, "it sets %zu NVIDIA_REQUIRE_* variables; only the first %d are read, and whether the "
                       "NVIDIA Container Toolkit starts it is not judged", kept, MAX_REQUIREMENTS);
