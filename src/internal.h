@@ -114,7 +114,7 @@ fc_status fc_fatbin_decode_one(fc_builder *b, fc_reader *r, uint64_t off, uint64
 bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len);
 
 /* Drops the pages of [off, off + len) from the resident set when the image is our own
- * mapping (the page cache keeps them; a later read faults them back). */
+ * mapping (the page cache keeps them; a later read faults them back) (image.c). */
 void fc_image_release(const fc_image *img, uint64_t off, uint64_t len);
 
 /* A reader of offsets [LO, HI) of the object that starts at image position BASE: pread
@@ -167,7 +167,8 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
 /* True for the sections searched in full even in FC_EMBEDDED_AUTO mode. */
 bool fc_embedded_always_searched(const char *section);
 
-/* PTX text: true when BUF looks like PTX; fills ISA version and target. */
+/* PTX text (ptx_text.c): whether BUF looks like PTX text; a PTX file decoded into B as one
+ * pseudo-container holding it. */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
 fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size);
 struct Elf;
@@ -192,7 +193,8 @@ typedef struct fc_open_file {
     bool change_reported;
 } fc_open_file;
 
-/* ELF inputs (libelf): host ELF, archives, standalone cubins. */
+/* One scan (fc_scan, fc_scan_fd, fc_scan_memory): the caller's options and callbacks, and what
+ * every reader of its inputs shares (scan_ctx.c serves them). */
 typedef struct fc_scan_ctx {
     const fc_options *opts;
     fc_object_fn on_object;
@@ -221,14 +223,15 @@ typedef struct fc_scan_ctx {
  * one thread would find them. */
 void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
                         const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data);
-/* Stops the scan's helper threads. */
+/* Stops the scan's helper threads (scan_ctx.c). */
 void fc_scan_ctx_end(fc_scan_ctx *sc);
 /* The scan's helper threads, started the first time (THREADS - 1 of them); NULL with one
  * thread or when they cannot be started. One piece of work at a time uses them. */
 struct fc_pool *fc_scan_pool(fc_scan_ctx *sc, unsigned threads);
 
 /* How an object or error is named: the file on disk, what is inside it, and both together
- * for messages. PATH is the image's name, AR_MEMBER a static archive member (or NULL). */
+ * for messages. PATH is the image's name, AR_MEMBER a static archive member (or NULL).
+ * These, the error reports and the delivery below are scan_ctx.c's. */
 typedef struct fc_name {
     const char *path;
     char *member;
@@ -251,6 +254,12 @@ bool fc_sniff_package(const uint8_t *buf, size_t size);
 /* True when BUF starts like a .deb: an ar archive whose first member is debian-binary. */
 bool fc_sniff_deb(const uint8_t *buf, size_t size);
 
+/* Whether the file being scanned changed since it was opened: a read through its mapping went
+ * past its new end, or its size or modification time are not what they were. WHY gets the
+ * reason (scan_ctx.c). */
+bool fc_file_changed(const fc_scan_ctx *sc, char *why, size_t size);
+/* Says once that the file being scanned changed. Returns the callback's value. */
+int fc_report_change(fc_scan_ctx *sc, const char *why);
 /* Reports an error for an input that produced no object. Returns the callback's value.
  * When the file being scanned has changed since it was opened, the change is reported
  * instead (once: later errors of that file are its echoes and are dropped). */
@@ -353,14 +362,15 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8
 /* Calls elf_version once, for every file that uses libelf. */
 void fc_libelf_init(void);
 
-/* Format detection from the first bytes. */
+/* Format detection from the first bytes (sniff.c); packages are told apart by
+ * fc_sniff_package. */
 fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive);
 
 /* The driver releases that report CUDA version CUDA_VERSION: from *LO up to (not including)
  * *HI (NULL: no newer release known). False for a version no driver reports. */
 bool fc_cuda_release_range(int cuda_version, const char **lo, const char **hi);
 
-/* Architecture tables. */
+/* The variant ('a', 'f') an entry's flags give it (fatbin.c). */
 fc_variant fc_variant_from_flags(uint64_t flags);
 
 #endif

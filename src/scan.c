@@ -1,4 +1,5 @@
-/* scan.c - inputs: telling formats apart, mapping files, and handing out objects. */
+/* scan.c - the scan: what an input is (a directory, a file, a caller's buffer), which reader
+ * reads it, and a file's mapping while it is read. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,186 +12,7 @@
 #include "bytes.h"
 #include "internal.h"
 #include "oci_image.h"
-#include "pe.h"
 #include "walk.h"
-
-fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
-{
-    *is_archive = false;
-    if (size >= 8 && memcmp(buf, "!<arch>\n", 8) == 0 && !fc_sniff_deb(buf, size)) {
-        *is_archive = true;
-        return FC_FORMAT_ELF;
-    }
-    if (size >= 4 && memcmp(buf, "\177ELF", 4) == 0)
-        return FC_FORMAT_ELF;
-    if (size >= 4 && fc_rd32(buf) == FC_FATBIN_MAGIC)
-        return FC_FORMAT_FATBIN;
-    if (fc_ptx_text_probe(buf, size))
-        return FC_FORMAT_PTX;
-    return fc_pe_sniff(buf, size);
-}
-
-void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
-{
-    if (!img || !img->own_mapping || off >= img->size)
-        return;
-    if (len > img->size - off)
-        len = img->size - off;
-    long page = sysconf(_SC_PAGESIZE);
-    uint64_t start = (off + (uint64_t)page - 1) & ~((uint64_t)page - 1);
-    uint64_t end = (off + len) & ~((uint64_t)page - 1);
-    /* The mapping is private and never written, so dropping its pages loses nothing. */
-    if (end > start)
-        madvise((void *)(img->data + start), (size_t)(end - start), MADV_DONTNEED);
-}
-
-bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r)
-{
-    if (img->fd < 0 || !img->own_mapping) {
-        fc_reader_memory(r, img->data + base + lo, lo, hi);
-        return true;
-    }
-    return fc_reader_file(r, img->fd, base + lo, lo, hi, cap);
-}
-
-bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out)
-{
-    memset(out, 0, sizeof *out);
-    out->path = sc->outer ? sc->outer : path;
-    const char *inner = sc->outer ? sc->inner : NULL;
-    size_t n = (inner ? strlen(inner) : 0) + (ar_member ? strlen(ar_member) : 0) + 3;
-    if (inner || ar_member) {
-        if (!(out->member = malloc(n)))
-            return false;
-        if (inner && ar_member)
-            snprintf(out->member, n, "%s(%s)", inner, ar_member);
-        else
-            snprintf(out->member, n, "%s", inner ? inner : ar_member);
-    }
-    size_t l = strlen(out->path) + n + 2;
-    if (!(out->label = malloc(l))) {
-        fc_name_free(out);
-        return false;
-    }
-    if (inner && sc->image_labels)
-        snprintf(out->label, l, "%s", out->member); /* "app:1.0:/usr/lib/x.so" */
-    else if (inner)
-        snprintf(out->label, l, "%s!%s", out->path, out->member);
-    else if (ar_member)
-        snprintf(out->label, l, "%s(%s)", out->path, ar_member);
-    else
-        snprintf(out->label, l, "%s", out->path);
-    return true;
-}
-
-void fc_name_free(fc_name *n)
-{
-    free(n->member);
-    free(n->label);
-    n->member = n->label = NULL;
-}
-
-bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc)
-{
-    fc_name name;
-    fc_status st = FC_ERR_NOMEM;
-    if (fc_name_make(sc, path, ar_member, &name)) {
-        st = fc_builder_init(b, sc->opts, name.path, name.member, name.label);
-        fc_name_free(&name);
-    }
-    if (st == FC_OK)
-        return true;
-    *rc = fc_report_error(sc, FC_ERR_NOMEM, path, ar_member, "out of memory");
-    return false;
-}
-
-/* Whether the file being scanned changed since it was opened: a read through its mapping
- * went past its new end, or its size or modification time are not what they were. WHY gets
- * the reason. */
-static bool file_changed(const fc_scan_ctx *sc, char *why, size_t size)
-{
-    const fc_open_file *f = sc->file;
-    if (!f)
-        return false;
-    struct stat now;
-    bool known = fstat(f->fd, &now) == 0;
-    if ((known && now.st_size < f->at_open.st_size) || fc_file_map_changed(&f->map)) {
-        snprintf(why, size, "the file changed while being read: it ended early (%lld bytes when opened, %lld now)",
-                 (long long)f->at_open.st_size, known ? (long long)now.st_size : -1ll);
-        return true;
-    }
-    if (known && (now.st_size != f->at_open.st_size || now.st_mtim.tv_sec != f->at_open.st_mtim.tv_sec ||
-                  now.st_mtim.tv_nsec != f->at_open.st_mtim.tv_nsec)) {
-        snprintf(why, size, "the file changed while being read (it was modified during the scan)");
-        return true;
-    }
-    return false;
-}
-
-/* Says once that the file being scanned changed. Returns the callback's value. */
-static int report_change(fc_scan_ctx *sc, const char *why)
-{
-    char msg[4096 + 300];
-    sc->file->change_reported = true;
-    snprintf(msg, sizeof msg, "%s: %s", sc->file->path, why);
-    fc_error err = {FC_ERR_IO, sc->file->path, NULL, msg};
-    return sc->on_error ? sc->on_error(sc->user, &err) : 0;
-}
-
-int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
-                    const char *fmt, ...)
-{
-    char why[200];
-    if (sc->file && sc->file->change_reported)
-        return 0; /* an echo of the change, said already */
-    if (file_changed(sc, why, sizeof why))
-        return report_change(sc, why);
-    char reason[512], msg[4096 + 600];
-    sc->errors++;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
-    fc_name name;
-    if (!fc_name_make(sc, path, member, &name))
-        return sc->on_error ? sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member, "out of memory"}) : 0;
-    snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
-    fc_error err = {status, name.path, name.member, msg};
-    int rc = sc->on_error ? sc->on_error(sc->user, &err) : 0;
-    fc_name_free(&name);
-    return rc;
-}
-
-int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
-{
-    int rc = 0;
-    char why[200];
-    /* Files found in a directory are reported only when they hold CUDA code (or were
-     * damaged); a file the caller named is always reported. */
-    bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member) ||
-                  b->obj.format == FC_FORMAT_IMAGE;
-    if (sc->in_image && !b->obj.in_image)
-        b->obj.in_image = sc->in_image;
-    /* What was read from a file that changed meanwhile is told by the change, whatever else
-     * went wrong (reads past the new end gave zeros). An archive's members are many: for
-     * them only a fault in the mapping is looked for here, and the check at the end of the
-     * file (or the walk's failure on the next member) reports a cut that raised none. */
-    fc_open_file *f = sc->file;
-    if (wanted && f && b->obj.image_reclaimable && !f->change_reported &&
-        (!b->obj.member || fc_file_map_changed(&f->map)) && file_changed(sc, why, sizeof why)) {
-        f->change_reported = true;
-        free((char *)b->obj.error);
-        b->obj.error = NULL;
-        fc_builder_fail(b, FC_ERR_IO, "%s", why);
-    }
-    const fc_object *obj = fc_builder_finish(b);
-    if (wanted) {
-        sc->delivered++;
-        rc = sc->on_object ? sc->on_object(sc->user, obj) : 0;
-    }
-    fc_builder_reset(b);
-    return rc;
-}
 
 /* Holes closer than this are read through rather than split around. */
 #define HOLE_MIN (1u << 20)
@@ -375,8 +197,8 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
     rc = fc_scan_image(sc, &img, path);
 done:
     /* A change noticed by nothing that read the file is said now. */
-    if (rc == 0 && !file.change_reported && file_changed(sc, why, sizeof why))
-        rc = report_change(sc, why);
+    if (rc == 0 && !file.change_reported && fc_file_changed(sc, why, sizeof why))
+        rc = fc_report_change(sc, why);
     fc_file_map_close(&file.map);
     sc->file = NULL;
 cleanup:

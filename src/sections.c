@@ -402,12 +402,6 @@ fc_pool *fc_scan_pool(fc_scan_ctx *sc, unsigned threads)
     return sc->pool;
 }
 
-void fc_scan_ctx_end(fc_scan_ctx *sc)
-{
-    fc_pool_free(sc->pool);
-    sc->pool = NULL;
-}
-
 /* Room for the items of data region G: its head's, and the chunks of the rest should the
  * head hold a container; or, searched whole, its chunks. Adds what is read first to *BYTES. */
 static size_t region_items(const fc_options *opts, const fc_region *g, bool whole, uint64_t *bytes)

@@ -1,0 +1,28 @@
+/* image.c - an input's bytes: readers over them, and dropping pages read. */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
+{
+    if (!img || !img->own_mapping || off >= img->size)
+        return;
+    if (len > img->size - off)
+        len = img->size - off;
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t start = (off + (uint64_t)page - 1) & ~((uint64_t)page - 1);
+    uint64_t end = (off + len) & ~((uint64_t)page - 1);
+    /* The mapping is private and never written, so dropping its pages loses nothing. */
+    if (end > start)
+        madvise((void *)(img->data + start), (size_t)(end - start), MADV_DONTNEED);
+}
+
+bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r)
+{
+    if (img->fd < 0 || !img->own_mapping) {
+        fc_reader_memory(r, img->data + base + lo, lo, hi);
+        return true;
+    }
+    return fc_reader_file(r, img->fd, base + lo, lo, hi, cap);
+}

@@ -1,0 +1,152 @@
+/* scan_ctx.c - what a scan gives every reader of an input (ELF, PE, packages, images, walks):
+ * names for objects and errors, error reports that know when the file changed underneath,
+ * objects handed to the caller, and the end of the scan's helper threads. The dispatcher
+ * (scan.c) calls down into the readers; the readers call these, never the dispatcher. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+#include "pool.h"
+
+bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out)
+{
+    memset(out, 0, sizeof *out);
+    out->path = sc->outer ? sc->outer : path;
+    const char *inner = sc->outer ? sc->inner : NULL;
+    size_t n = (inner ? strlen(inner) : 0) + (ar_member ? strlen(ar_member) : 0) + 3;
+    if (inner || ar_member) {
+        if (!(out->member = malloc(n)))
+            return false;
+        if (inner && ar_member)
+            snprintf(out->member, n, "%s(%s)", inner, ar_member);
+        else
+            snprintf(out->member, n, "%s", inner ? inner : ar_member);
+    }
+    size_t l = strlen(out->path) + n + 2;
+    if (!(out->label = malloc(l))) {
+        fc_name_free(out);
+        return false;
+    }
+    if (inner && sc->image_labels)
+        snprintf(out->label, l, "%s", out->member); /* "app:1.0:/usr/lib/x.so" */
+    else if (inner)
+        snprintf(out->label, l, "%s!%s", out->path, out->member);
+    else if (ar_member)
+        snprintf(out->label, l, "%s(%s)", out->path, ar_member);
+    else
+        snprintf(out->label, l, "%s", out->path);
+    return true;
+}
+
+void fc_name_free(fc_name *n)
+{
+    free(n->member);
+    free(n->label);
+    n->member = n->label = NULL;
+}
+
+bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc)
+{
+    fc_name name;
+    fc_status st = FC_ERR_NOMEM;
+    if (fc_name_make(sc, path, ar_member, &name)) {
+        st = fc_builder_init(b, sc->opts, name.path, name.member, name.label);
+        fc_name_free(&name);
+    }
+    if (st == FC_OK)
+        return true;
+    *rc = fc_report_error(sc, FC_ERR_NOMEM, path, ar_member, "out of memory");
+    return false;
+}
+
+bool fc_file_changed(const fc_scan_ctx *sc, char *why, size_t size)
+{
+    const fc_open_file *f = sc->file;
+    if (!f)
+        return false;
+    struct stat now;
+    bool known = fstat(f->fd, &now) == 0;
+    if ((known && now.st_size < f->at_open.st_size) || fc_file_map_changed(&f->map)) {
+        snprintf(why, size, "the file changed while being read: it ended early (%lld bytes when opened, %lld now)",
+                 (long long)f->at_open.st_size, known ? (long long)now.st_size : -1ll);
+        return true;
+    }
+    if (known && (now.st_size != f->at_open.st_size || now.st_mtim.tv_sec != f->at_open.st_mtim.tv_sec ||
+                  now.st_mtim.tv_nsec != f->at_open.st_mtim.tv_nsec)) {
+        snprintf(why, size, "the file changed while being read (it was modified during the scan)");
+        return true;
+    }
+    return false;
+}
+
+int fc_report_change(fc_scan_ctx *sc, const char *why)
+{
+    char msg[4096 + 300];
+    sc->file->change_reported = true;
+    snprintf(msg, sizeof msg, "%s: %s", sc->file->path, why);
+    fc_error err = {FC_ERR_IO, sc->file->path, NULL, msg};
+    return sc->on_error ? sc->on_error(sc->user, &err) : 0;
+}
+
+int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
+                    const char *fmt, ...)
+{
+    char why[200];
+    if (sc->file && sc->file->change_reported)
+        return 0; /* an echo of the change, said already */
+    if (fc_file_changed(sc, why, sizeof why))
+        return fc_report_change(sc, why);
+    char reason[512], msg[4096 + 600];
+    sc->errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    fc_name name;
+    if (!fc_name_make(sc, path, member, &name))
+        return sc->on_error ? sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member, "out of memory"}) : 0;
+    snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
+    fc_error err = {status, name.path, name.member, msg};
+    int rc = sc->on_error ? sc->on_error(sc->user, &err) : 0;
+    fc_name_free(&name);
+    return rc;
+}
+
+int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
+{
+    int rc = 0;
+    char why[200];
+    /* Files found in a directory are reported only when they hold CUDA code (or were
+     * damaged); a file the caller named is always reported. */
+    bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member) ||
+                  b->obj.format == FC_FORMAT_IMAGE;
+    if (sc->in_image && !b->obj.in_image)
+        b->obj.in_image = sc->in_image;
+    /* What was read from a file that changed meanwhile is told by the change, whatever else
+     * went wrong (reads past the new end gave zeros). An archive's members are many: for
+     * them only a fault in the mapping is looked for here, and the check at the end of the
+     * file (or the walk's failure on the next member) reports a cut that raised none. */
+    fc_open_file *f = sc->file;
+    if (wanted && f && b->obj.image_reclaimable && !f->change_reported &&
+        (!b->obj.member || fc_file_map_changed(&f->map)) && fc_file_changed(sc, why, sizeof why)) {
+        f->change_reported = true;
+        free((char *)b->obj.error);
+        b->obj.error = NULL;
+        fc_builder_fail(b, FC_ERR_IO, "%s", why);
+    }
+    const fc_object *obj = fc_builder_finish(b);
+    if (wanted) {
+        sc->delivered++;
+        rc = sc->on_object ? sc->on_object(sc->user, obj) : 0;
+    }
+    fc_builder_reset(b);
+    return rc;
+}
+
+void fc_scan_ctx_end(fc_scan_ctx *sc)
+{
+    fc_pool_free(sc->pool);
+    sc->pool = NULL;
+}
