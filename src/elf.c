@@ -404,11 +404,25 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 rc = scan_object(sc, img, e, path, name, (uint64_t)start + skip, h->ar_size - skip);
                 sc->named = named;
                 any |= sc->delivered != before;
-            } else if (fc_pe_sniff(img->data + start + skip, h->ar_size - skip) == FC_FORMAT_COFF) {
-                /* A Windows static library (.lib): COFF objects. */
+            } else {
+                /* Read as the same bytes named on their own are: COFF objects (a Windows
+                 * static library, .lib), and bare fat binaries, PTX and data, which nvcc -lib
+                 * or ar put there as they were given. */
+                const uint8_t *p = img->data + start + skip;
+                uint64_t n = h->ar_size - skip;
+                bool nested;
+                fc_format f = fc_sniff(p, (size_t)n, &nested);
                 size_t before = sc->delivered, errors = sc->errors;
                 sc->named = false;
-                rc = fc_scan_pe(sc, img, path, name, (uint64_t)start + skip, h->ar_size - skip, FC_FORMAT_COFF);
+                if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
+                    rc = fc_scan_pe(sc, img, path, name, (uint64_t)start + skip, n, f);
+                else if (f == FC_FORMAT_ELF && nested)
+                    rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, path, name, "an archive inside the archive: not read");
+                else if (f == FC_FORMAT_ELF)
+                    rc = fc_report_error(sc, FC_ERR_FORMAT, path, name, "%s",
+                                         fc_elf_header_problem(p, n, why, sizeof why) ? why : "not a readable ELF file");
+                else
+                    rc = fc_scan_data(sc, img, (uint64_t)start + skip, n, path, name);
                 sc->named = named;
                 any |= sc->delivered != before || sc->errors != errors; /* an object not read is no "no CUDA code" */
             }

@@ -199,3 +199,25 @@ bool fc_embedded_always_searched(const char *section)
 {
     return section && strcmp(section, ".cask_resource") == 0;
 }
+
+size_t fc_embedded_first_candidate(const uint8_t *p, size_t n)
+{
+    static const uint8_t magic[4] = {0x50, 0xed, 0x55, 0xba}; /* FC_FATBIN_MAGIC, little-endian */
+    size_t i = 0;
+    /* Blocks of 64 are first tested for the first two bytes of any pattern, branch-free as
+     * note_text does; only a block with one is looked at closely. */
+    for (; i + 64 + 1 <= n; i += 64) {
+        unsigned pair = 0;
+        for (size_t k = 0; k < 64; k++)
+            pair |= ((p[i + k] == 0x50) & (p[i + k + 1] == 0xed)) | ((p[i + k] == '.') & (p[i + k + 1] == 'v')) |
+                    ((p[i + k] == 0x7f) & (p[i + k + 1] == 'E'));
+        if (pair)
+            break;
+    }
+    for (; i + 4 <= n; i++) {
+        if ((p[i] == 0x50 && memcmp(p + i, magic, 4) == 0) || (p[i] == 0x7f && memcmp(p + i, "\177ELF", 4) == 0) ||
+            (p[i] == '.' && i + 8 <= n && memcmp(p + i, ".version", 8) == 0))
+            return i;
+    }
+    return n;
+}

@@ -166,6 +166,15 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
                        uint64_t text_end);
 /* True for the sections searched in full even in FC_EMBEDDED_AUTO mode. */
 bool fc_embedded_always_searched(const char *section);
+/* The first offset of P[0..n) where fc_embedded_search could find something (a container's
+ * magic, ".version", an ELF header), or N: bytes before it hold nothing the search finds,
+ * but for the FC_PTX_HEADER_BEFORE bytes of comment a PTX module may start with. Patterns
+ * cut by N are not looked for: a caller reading in pieces looks at the seams itself. */
+size_t fc_embedded_first_candidate(const uint8_t *p, size_t n);
+/* How far before ".version" a PTX module kept as text may start (its comment lines). */
+#define FC_PTX_HEADER_BEFORE 4096u
+/* The longest pattern fc_embedded_first_candidate looks for. */
+#define FC_EMBEDDED_PATTERN_MAX 8u
 
 /* PTX text (ptx_text.c): whether BUF looks like PTX text; a PTX file decoded into B as one
  * pseudo-container holding it. */
@@ -270,6 +279,12 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path);
 /* Scans one image (a mapped file or a caller's buffer) named PATH. */
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Scans SIZE bytes at BASE in IMG that are neither ELF, COFF nor a package: a member of a
+ * static archive (AR_MEMBER) or of a package (sc->inner). A bare fat binary or PTX file is
+ * read as one named on its own; anything else is searched whole for containers kept as
+ * data (FC_FORMAT_DATA), and passed over, searched, when it holds none. */
+int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                 const char *ar_member);
 /* False, with the reason in WHY, when the ELF object IMG, or an object in the archive IMG,
  * declares more than LIMIT sections: libelf would set up a descriptor for each (elf_sections.c). */
 bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size);

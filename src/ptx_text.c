@@ -129,7 +129,7 @@ fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size)
  * and ends after the last closing brace of its last function, before the next module's
  * ".version" or the first byte that is not text. */
 
-#define HEADER_BEFORE 4096u  /* comment lines before .version looked at */
+#define HEADER_BEFORE FC_PTX_HEADER_BEFORE  /* comment lines before .version looked at */
 #define HEADER_AFTER 4096u   /* directives after it */
 #define SCAN_STEP (64u << 10)
 

@@ -56,31 +56,66 @@ static size_t data_extents(const fc_image *img, fc_region **out)
     return n;
 }
 
-/* A file of no known format that the caller named: model blobs and custom loaders keep fat
- * binaries in files of their own making. It is searched whole, as data sections are; what is
- * found is reported as FC_FORMAT_DATA, and a file holding nothing stays an error. */
-static int scan_unknown(fc_scan_ctx *sc, const fc_image *img, const char *path)
+/* Bytes of no known format, at BASE in IMG (SIZE of them): model blobs and custom loaders
+ * keep fat binaries in files of their own making. They are searched whole, as data sections
+ * are (a whole file's holes left out); what is found is reported as FC_FORMAT_DATA. Holding
+ * nothing, a file the caller NAMED is an error; anything else (an archive or package member)
+ * is passed over, having been searched. */
+static int scan_unknown(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                        const char *ar_member, bool named)
 {
+    /* Bytes in memory where nothing could be found (a package's text files): done. */
+    if (!named && img->fd < 0 && fc_embedded_first_candidate(img->data + base, (size_t)size) == size)
+        return 0;
     fc_builder b;
     int rc;
-    if (!fc_builder_start(sc, &b, path, NULL, &rc))
+    if (!fc_builder_start(sc, &b, path, ar_member, &rc))
         return rc;
     b.obj.format = FC_FORMAT_DATA;
-    b.obj.size = img->size;
-    b.obj.image = img->data;
+    b.obj.size = size;
+    b.obj.image = img->data + base;
     b.obj.image_reclaimable = img->own_mapping;
-    fc_region *data = NULL;
-    size_t n = data_extents(img, &data);
-    if (n == SIZE_MAX)
+    fc_region whole = {.offset = 0, .size = size, .whole_file = true}, *data = &whole;
+    size_t n = 1;
+    if (base == 0 && size == img->size && (n = data_extents(img, &data)) == SIZE_MAX) {
+        data = NULL;
         fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
-    else
-        fc_decode_sections(sc, &b, img, 0, NULL, 0, data, n);
-    free(data);
+    } else {
+        fc_decode_sections(sc, &b, img, base, NULL, 0, data, n);
+    }
+    if (data != &whole)
+        free(data);
     if (b.obj.n_containers || b.obj.error)
         return fc_deliver(sc, &b);
     fc_builder_reset(&b);
-    return fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
-                           "not an ELF file, archive, fat binary, cubin, PTX file or package");
+    return named ? fc_report_error(sc, FC_ERR_FORMAT, path, ar_member,
+                                   "not an ELF file, archive, fat binary, cubin, PTX file or package")
+                 : 0;
+}
+
+/* A bare fat binary or a PTX file (FORMAT), at BASE in IMG. */
+static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                     const char *ar_member, fc_format f)
+{
+    fc_builder b;
+    int rc;
+    if (!fc_builder_start(sc, &b, path, ar_member, &rc))
+        return rc;
+    b.obj.format = f;
+    b.obj.size = size;
+    b.obj.image = img->data + base;
+    b.obj.image_reclaimable = img->own_mapping;
+    if (f == FC_FORMAT_FATBIN) {
+        fc_reader r;
+        if (fc_image_reader(img, base, 0, size, FC_READER_MIN_CAP, &r))
+            fc_fatbin_decode_run(&b, &r, 0, size, FC_ORIGIN_FATBIN_FILE, NULL);
+        else
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+        fc_reader_free(&r);
+    } else {
+        fc_ptx_text_decode(&b, img->data + base, (size_t)size);
+    }
+    return fc_deliver(sc, &b);
 }
 
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
@@ -98,27 +133,19 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
             return 0;
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
-        return scan_unknown(sc, img, path);
+        return scan_unknown(sc, img, 0, img->size, path, NULL, true);
     }
-    fc_builder b;
-    int rc;
-    if (!fc_builder_start(sc, &b, path, NULL, &rc))
-        return rc;
-    b.obj.format = f;
-    b.obj.size = img->size;
-    b.obj.image = img->data;
-    b.obj.image_reclaimable = img->own_mapping;
-    if (f == FC_FORMAT_FATBIN) {
-        fc_reader r;
-        if (fc_image_reader(img, 0, 0, img->size, FC_READER_MIN_CAP, &r))
-            fc_fatbin_decode_run(&b, &r, 0, img->size, FC_ORIGIN_FATBIN_FILE, NULL);
-        else
-            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
-        fc_reader_free(&r);
-    } else {
-        fc_ptx_text_decode(&b, img->data, img->size);
-    }
-    return fc_deliver(sc, &b);
+    return scan_bare(sc, img, 0, img->size, path, NULL, f);
+}
+
+int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                 const char *ar_member)
+{
+    bool archive;
+    fc_format f = fc_sniff(img->data + base, (size_t)size, &archive);
+    if (f == FC_FORMAT_FATBIN || f == FC_FORMAT_PTX)
+        return scan_bare(sc, img, base, size, path, ar_member, f);
+    return size ? scan_unknown(sc, img, base, size, path, ar_member, false) : 0;
 }
 
 /* Opens, maps and scans one regular file. NAMED files are reported whatever they hold;

@@ -308,6 +308,59 @@ def files_of_no_known_format_are_searched_whole():
         eq(rc, 3)
 
 
+def ar_archive(members):
+    """An ar archive (System V, as GNU ar writes one) of (name, bytes) members."""
+    out = bytearray(b"!<arch>\n")
+    for name, data in members:
+        out += b"%-16s%-12d%-6d%-6d%-8s%-10d`\n" % ((name + "/").encode(), 0, 0, 0, b"644", len(data))
+        out += data + (b"\n" if len(data) % 2 else b"")
+    return bytes(out)
+
+
+@test
+def static_archive_members_read_as_they_are_named_alone():
+    """An .a holding a bare fat binary, a PTX file and a blob (ar rcs kernels.a k.fatbin k.ptx
+    model.bin): each member is read as the same bytes named on their own are; a text member
+    holding nothing is passed over; it said "no CUDA code" (campaign F14)."""
+    fatbin = open(fx("compress_size.fatbin"), "rb").read()
+    ptx = open(fx("kernels.ptx"), "rb").read()
+    blob = b"MODEL v1\n" + bytes(range(256)) * 4 + open(fx("ptx_only.fatbin"), "rb").read() + bytes(333)
+    members = [("k.fatbin", fatbin), ("notes.txt", b"nothing here\n" * 50), ("k.ptx", ptx), ("model.bin", blob)]
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = os.path.join(tmp, "kernels.a")
+        open(lib, "wb").write(ar_archive(members))
+        rc, out, err = run("--gpu", "sm_90", lib)
+        eq((rc, err), (0, ""))
+        eq([l for l in out.splitlines()[3:] if not l.startswith(" ")],
+           [lib + "(k.fatbin): 1 container (bare fat binary)", lib + "(k.ptx): PTX file",
+            lib + "(model.bin): a file of no known format, searched whole: 1 container kept as data"])
+        doc = json.loads(run("--json", "--gpu", "sm_90", lib)[1])
+        eq(schema_errors(doc)[:5], [])
+        alone = {}
+        for name, data in members:
+            path = os.path.join(tmp, name)
+            open(path, "wb").write(data)
+            if name != "notes.txt":
+                alone[name] = json.loads(run("--json", "--gpu", "sm_90", path)[1])["files"][0]
+        eq([f["member"] for f in doc["files"]], ["k.fatbin", "k.ptx", "model.bin"])
+        for f in doc["files"]:  # the same containers, entries and verdicts as the file alone
+            one = alone[f["member"]]
+            eq({k: f[k] for k in ("format", "size", "containers", "verdicts")},
+               {k: one[k] for k in ("format", "size", "containers", "verdicts")}, f["member"])
+        # What cannot be read as its own bytes would be is said, not passed over.
+        broken = bytearray(open(fx("kernels.sm_90.cubin"), "rb").read())
+        broken[4] = 9  # no ELF class 9
+        bad = os.path.join(tmp, "bad.a")
+        open(bad, "wb").write(ar_archive([("k.o", bytes(broken)), ("inner.a", ar_archive(members[:1])),
+                                          ("k.fatbin", fatbin)]))
+        rc, out, err = run("--gpu", "sm_90", bad)
+        eq(rc, 3)
+        eq(err.splitlines(), ["fatcheck: %s(k.o): the ELF header's class (EI_CLASS) is 9: neither 32-bit (1) nor "
+                              "64-bit (2)" % bad,
+                              "fatcheck: %s(inner.a): an archive inside the archive: not read" % bad])
+        eq([l for l in out.splitlines()[3:] if not l.startswith(" ")], [bad + "(k.fatbin): 1 container (bare fat binary)"])
+
+
 @test
 def ptx_kept_as_text_in_a_program():
     path = fx("ptxtext/app_ptxtext")
