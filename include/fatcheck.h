@@ -107,8 +107,9 @@ typedef enum fc_format {
     FC_FORMAT_PACKAGE, /* a wheel, conda package, tarball or image that held no CUDA code */
     FC_FORMAT_PE,     /* Windows PE image: DLL, EXE, Python extension (.pyd) */
     FC_FORMAT_COFF,   /* COFF object (.obj), plain or /bigobj */
-    FC_FORMAT_DATA,   /* a file of no known format, named by the caller and searched whole:
-                         its containers are FC_ORIGIN_EMBEDDED, with no section */
+    FC_FORMAT_DATA,   /* bytes of no known format searched whole (a file named by the caller,
+                         or a member of a static archive or package): its containers are
+                         FC_ORIGIN_EMBEDDED, with no section */
     FC_FORMAT_IMAGE,  /* a container image itself (docker save, OCI layout): no containers of
                          its own; in_image says what it declares (its files follow it) */
 } fc_format;

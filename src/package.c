@@ -5,7 +5,9 @@
  * A package inside it is read the same way, as its bytes arrive: each level holds a
  * decompressor and a 64 KiB buffer, never a whole member. A CUDA binary is held whole
  * (fc_hold: in memory up to 64 MiB, beyond that in an unlinked temporary file, up to
- * opts->max_member_size) and scanned like a file; everything else is skipped. So memory is
+ * opts->max_member_size) and scanned like a file; anything else is searched whole as a file
+ * of no known format named on its own is, held from the first place something could be
+ * found (fc_hold_data: before it, holes in the temporary file). So memory is
  * bounded by those limits and the nesting depth, not by what headers declare or how far
  * members inflate (docs/format.md, "Packages").
  *
@@ -258,9 +260,10 @@ static bool starts_with(const char *s, const char *p)
 }
 
 /* Reads the member libarchive is at, whose first GOT bytes are in HEAD: a package inside
- * this one, or a CUDA binary. */
+ * this one, a CUDA binary, or (DATA) bytes of no known format, searched as a file named on
+ * its own is. */
 static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, const char *entry, uint8_t *head,
-                       size_t got, bool nested, bool *fatal)
+                       size_t got, bool nested, bool data, bool *fatal)
 {
     const fc_archive_api *la = lv->la;
     /* A .deb's data.tar.* is the package's own tree: its members are named as the .deb's. */
@@ -289,11 +292,15 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     } else {
         fc_held held;
         char why[300];
-        fc_status st = fc_hold(&ms.s, declared > 0 ? (uint64_t)declared : 0, sc->opts->max_member_size, &held, why,
-                               sizeof why);
+        uint64_t hint = declared > 0 ? (uint64_t)declared : 0;
+        /* Data is held only from where something could be found (fc_hold_data): a large
+         * member holding nothing costs neither memory nor disk. */
+        fc_status st = data ? fc_hold_data(&ms.s, hint, sc->opts->max_member_size, fc_embedded_first_candidate, &held,
+                                           why, sizeof why)
+                            : fc_hold(&ms.s, hint, sc->opts->max_member_size, &held, why, sizeof why);
         if (st == FC_OK) {
             sc->depth++;
-            rc = fc_scan_image(sc, &held.img, entry);
+            rc = data ? fc_scan_data(sc, &held.img, 0, held.img.size, entry, NULL) : fc_scan_image(sc, &held.img, entry);
             sc->depth--;
             fc_held_free(&held);
         } else {
@@ -356,14 +363,14 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         bool archive_member;
         fc_format f = fc_sniff(head, (size_t)got, &archive_member);
         bool nested = f == FC_FORMAT_UNKNOWN && fc_sniff_package(head, (size_t)got);
-        if (f == FC_FORMAT_UNKNOWN && !nested)
-            continue; /* libarchive skips the rest of the member itself */
+        if (got == 0)
+            continue; /* an empty member */
         if (nested && sc->depth + 1 >= sc->opts->max_package_depth) {
             rc = fc_report_error(sc, FC_ERR_LIMIT, lv->path, NULL, "member %s: packages nested deeper than %u, not opened",
                                  entry, sc->opts->max_package_depth);
             continue;
         }
-        rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, &fatal);
+        rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, f == FC_FORMAT_UNKNOWN && !nested, &fatal);
     }
     /* A member whose read failed for good has said so; the package ends there. */
     if (rc == 0 && !fatal && r != ARCHIVE_EOF)

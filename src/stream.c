@@ -131,6 +131,58 @@ static bool spool_write(int fd, const uint8_t *p, size_t n, uint64_t off, char *
     return true;
 }
 
+/* Holding bytes that will only be searched (fc_hold_data): nothing is written before the
+ * first place the search could find something, less what it reads before that place. TAIL
+ * keeps the last bytes seen so far, for a pattern cut between two pieces and for that
+ * look-back. */
+#define KEEP_BEFORE (FC_PTX_HEADER_BEFORE + FC_EMBEDDED_PATTERN_MAX)
+typedef struct sparse {
+    size_t (*first)(const uint8_t *p, size_t n);
+    bool found;
+    uint8_t tail[KEEP_BEFORE];
+    size_t tail_len;
+} sparse;
+
+/* Writes the N bytes at P, which stand at OFF, as spool_write does; with SP, only from the
+ * first place SP->first finds on. */
+static bool spool_piece(int fd, const uint8_t *p, size_t n, uint64_t off, sparse *sp, char *why, size_t why_size)
+{
+    if (!sp || sp->found)
+        return spool_write(fd, p, n, off, why, why_size);
+    /* A pattern cut between the tail and P: the seam, searched on its own. */
+    enum { SEAM = FC_EMBEDDED_PATTERN_MAX - 1 };
+    uint8_t seam[2 * SEAM];
+    size_t a = sp->tail_len < SEAM ? sp->tail_len : SEAM, b = n < SEAM ? n : SEAM;
+    memcpy(seam, sp->tail + sp->tail_len - a, a);
+    memcpy(seam + a, p, b);
+    size_t at = sp->first(seam, a + b);
+    uint64_t hit = UINT64_MAX;
+    if (at < a)
+        hit = off - a + at;
+    else if ((at = sp->first(p, n)) < n)
+        hit = off + at;
+    if (hit == UINT64_MAX) {
+        /* Nothing yet: the tail moves on, the file keeps a hole. */
+        if (n >= KEEP_BEFORE) {
+            memcpy(sp->tail, p + n - KEEP_BEFORE, KEEP_BEFORE);
+            sp->tail_len = KEEP_BEFORE;
+        } else {
+            size_t keep = sp->tail_len + n > KEEP_BEFORE ? KEEP_BEFORE - n : sp->tail_len;
+            memmove(sp->tail, sp->tail + sp->tail_len - keep, keep);
+            memcpy(sp->tail + keep, p, n);
+            sp->tail_len = keep + n;
+        }
+        return true;
+    }
+    sp->found = true;
+    uint64_t earliest = off - sp->tail_len; /* the tail holds the bytes just before OFF */
+    uint64_t from = hit >= earliest + KEEP_BEFORE ? hit - KEEP_BEFORE : earliest;
+    if (from < off && !spool_write(fd, sp->tail + sp->tail_len - (off - from), (size_t)(off - from), from, why,
+                                   why_size))
+        return false;
+    return spool_write(fd, p, n, off, why, why_size);
+}
+
 static fc_status too_large(uint64_t limit, char *why, size_t why_size)
 {
     snprintf(why, why_size, "larger than the %llu-byte limit, not read", (unsigned long long)limit);
@@ -143,8 +195,9 @@ static fc_status read_failed(const fc_stream *s, char *why, size_t why_size)
     return FC_ERR_IO;
 }
 
-/* Goes on from the LEN bytes at MEM (freed here) in a temporary file. */
-static fc_status spool(fc_stream *s, uint8_t *mem, size_t len, uint64_t limit, fc_held *h, char *why, size_t why_size)
+/* Goes on from the LEN bytes at MEM (freed here) in a temporary file; with SP, sparsely. */
+static fc_status spool(fc_stream *s, uint8_t *mem, size_t len, uint64_t limit, sparse *sp, fc_held *h, char *why,
+                       size_t why_size)
 {
     int fd = temporary_file(why, why_size);
     uint8_t *chunk = fd >= 0 ? malloc(SPOOL_CHUNK) : NULL;
@@ -154,7 +207,7 @@ static fc_status spool(fc_stream *s, uint8_t *mem, size_t len, uint64_t limit, f
         st = FC_ERR_NOMEM;
     }
     uint64_t total = len;
-    if (st == FC_OK && !spool_write(fd, mem, len, 0, why, why_size))
+    if (st == FC_OK && !spool_piece(fd, mem, len, 0, sp, why, why_size))
         st = FC_ERR_IO;
     free(mem);
     while (st == FC_OK) {
@@ -165,7 +218,7 @@ static fc_status spool(fc_stream *s, uint8_t *mem, size_t len, uint64_t limit, f
             break;
         else if ((uint64_t)r > limit - total)
             st = too_large(limit, why, why_size);
-        else if (!spool_write(fd, chunk, (size_t)r, total, why, why_size))
+        else if (!spool_piece(fd, chunk, (size_t)r, total, sp, why, why_size))
             st = FC_ERR_IO;
         else
             total += (uint64_t)r;
@@ -193,17 +246,18 @@ static fc_status spool(fc_stream *s, uint8_t *mem, size_t len, uint64_t limit, f
     return FC_OK;
 }
 
-fc_status fc_hold(fc_stream *s, uint64_t size_hint, uint64_t limit, fc_held *h, char *why, size_t why_size)
+static fc_status hold(fc_stream *s, uint64_t size_hint, uint64_t limit, sparse *sp, fc_held *h, char *why,
+                      size_t why_size)
 {
     *h = (fc_held){.fd = -1};
     if (size_hint > FC_HOLD_IN_MEMORY)
-        return spool(s, NULL, 0, limit, h, why, why_size);
+        return spool(s, NULL, 0, limit, sp, h, why, why_size);
     uint8_t *mem = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
         if (len == cap) {
             if (cap == FC_HOLD_IN_MEMORY)
-                return spool(s, mem, len, limit, h, why, why_size);
+                return spool(s, mem, len, limit, sp, h, why, why_size);
             size_t ncap = cap ? 2 * cap : 64u << 10;
             if (ncap > FC_HOLD_IN_MEMORY)
                 ncap = FC_HOLD_IN_MEMORY;
@@ -232,6 +286,28 @@ fc_status fc_hold(fc_stream *s, uint64_t size_hint, uint64_t limit, fc_held *h, 
     }
     *h = (fc_held){.img = {len ? mem : (const uint8_t *)"", len, -1, false}, .mem = mem, .fd = -1};
     return FC_OK;
+}
+
+fc_status fc_hold(fc_stream *s, uint64_t size_hint, uint64_t limit, fc_held *h, char *why, size_t why_size)
+{
+    return hold(s, size_hint, limit, NULL, h, why, why_size);
+}
+
+fc_status fc_hold_data(fc_stream *s, uint64_t size_hint, uint64_t limit, size_t (*first)(const uint8_t *p, size_t n),
+                       fc_held *h, char *why, size_t why_size)
+{
+    sparse *sp = malloc(sizeof *sp);
+    if (!sp) {
+        *h = (fc_held){.fd = -1};
+        snprintf(why, why_size, "out of memory");
+        return FC_ERR_NOMEM;
+    }
+    sp->first = first;
+    sp->found = false;
+    sp->tail_len = 0;
+    fc_status st = hold(s, size_hint, limit, sp, h, why, why_size);
+    free(sp);
+    return st;
 }
 
 void fc_held_free(fc_held *h)

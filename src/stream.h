@@ -66,6 +66,13 @@ typedef struct fc_held {
  * LIMIT bytes; FC_ERR_IO when the stream or the temporary file failed, FC_ERR_NOMEM, with
  * the reason in WHY either way. On failure *H needs no fc_held_free. */
 fc_status fc_hold(fc_stream *s, uint64_t size_hint, uint64_t limit, fc_held *h, char *why, size_t why_size);
+/* As fc_hold, for bytes of no known format that will only be searched for what
+ * fc_embedded_search finds (FIRST: fc_embedded_first_candidate). Held in a temporary file,
+ * they are written only from the first place FIRST finds on (less the look-back the search
+ * needs, FC_PTX_HEADER_BEFORE): what lies before reads as zeros, a hole that costs no disk.
+ * So a large member holding nothing to find is read through without being kept anywhere. */
+fc_status fc_hold_data(fc_stream *s, uint64_t size_hint, uint64_t limit, size_t (*first)(const uint8_t *p, size_t n),
+                       fc_held *h, char *why, size_t why_size);
 void fc_held_free(fc_held *h);
 
 #endif

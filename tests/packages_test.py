@@ -472,6 +472,90 @@ bomb("claims-4GiB.tar", lambda: tar_header("lib/libclaims.so", 4 << 30) + ELF_HE
      "fatcheck: @!lib/libclaims.so: member could not be read: Truncated tar archive\n")
 
 
+def blob_with(fatbin, at, size):
+    """SIZE bytes of no known format: a header, patterned bytes, FATBIN at offset AT."""
+    blob = bytearray(b"MODEL v1\n" + bytes(range(256)) * (size // 256 + 1))[:size]
+    blob[at:at + len(fatbin)] = fatbin
+    return bytes(blob)
+
+
+@test
+def members_of_no_known_format_are_searched_as_files_named_alone():
+    """A fat binary inside a member of no known format (a model blob) is found as it is when
+    the file is named on its own; a package of such members holding nothing is searched, so
+    its "no CUDA code" is one (campaign F8: it said so without looking)."""
+    import zipfile
+    fatbin = open(fx("compress_size.fatbin"), "rb").read()
+    small = blob_with(fatbin, 1001, 5000)
+    large = blob_with(fatbin, (9 << 20) + 3, 10 << 20)  # beyond the first 4 KiB read to tell the format
+    text = b"def f():\n    return 1\n" * 2000
+    with tempfile.TemporaryDirectory() as d:
+        alone = {}
+        for name, data in (("small.bin", small), ("large.bin", large)):
+            open(os.path.join(d, name), "wb").write(data)
+            rc, out, err, _ = run("--json", "--gpu", "sm_90", os.path.join(d, name))
+            alone[name] = json.loads(out)["files"][0]
+        tar = os.path.join(d, "models.tar")
+        open(tar, "wb").write(tar_bytes([("demo/__init__.py", text), ("models/small.bin", small),
+                                         ("models/large.bin", large)]))
+        whl = os.path.join(d, "demo-1.0-py3-none-any.whl")
+        with zipfile.ZipFile(whl, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, data in (("demo/__init__.py", text), ("demo/models/small.bin", small),
+                               ("demo/models/large.bin", large)):
+                z.writestr(name, data)
+        tzst = os.path.join(d, "models.tar.zst")
+        open(tzst, "wb").write(zstd(open(tar, "rb").read()))
+        for path in (tar, whl, tzst):
+            for source in ("file", "pipe"):
+                args = ["--json", "--gpu", "sm_90"]
+                rc, out, err, _ = run(*args, path) if source == "file" else \
+                    run(*args, "-", data=open(path, "rb").read())
+                eq((rc, err), (0, ""), (path, source))
+                files = json.loads(out)["files"]
+                eq([f["member"].rsplit("/", 1)[1] for f in files], ["small.bin", "large.bin"], (path, source))
+                for f in files:
+                    one = alone[f["member"].rsplit("/", 1)[1]]
+                    eq({k: f[k] for k in ("format", "size", "containers", "verdicts")},
+                       {k: one[k] for k in ("format", "size", "containers", "verdicts")}, (path, f["member"]))
+        rc, out, err, _ = run("--gpu", "sm_90", whl)
+        eq(out.splitlines()[3], whl + "!demo/models/small.bin: a file of no known format, searched whole: 1 container "
+                                      "kept as data")
+        # Text alone: searched, and then "no CUDA code" is what it is.
+        only_text = os.path.join(d, "text.tar")
+        open(only_text, "wb").write(tar_bytes([("demo/__init__.py", text), ("README", b"")]))
+        eq(run(only_text)[:3], (0, only_text + ": no CUDA code\n", ""))
+
+
+def tar_zst_blob(name, size, at, fatbin):
+    """A .tar.zst of one member of SIZE bytes of no known format: a header, zeros, and FATBIN
+    at AT (zero frames repeated, as tar_zst_of_zeros)."""
+    block = 128 << 20
+    zero_frame = zstd(bytes(block))
+    out = [zstd(tar_header(name, size) + b"MODEL v1\n")]
+    pos = 9
+    while at - pos >= block:
+        out.append(zero_frame)
+        pos += block
+    out.append(zstd(bytes(at - pos) + fatbin))
+    pos = at + len(fatbin)
+    while size - pos >= block:
+        out.append(zero_frame)
+        pos += block
+    out.append(zstd(bytes(size - pos + (512 - size % 512) % 512) + bytes(1024)))
+    return b"".join(out)
+
+
+FATBIN_AT = (3 << 30) + 5
+
+
+bomb("data-4GiB.tar.zst", lambda: tar_zst_of_zeros("model.bin", 4 << 30, head=b"MODEL v1\n"), 0, "@: no CUDA code\n",
+     "")
+bomb("data-with-fatbin-after-3GiB.tar.zst",
+     lambda: tar_zst_blob("model.bin", (3 << 30) + (64 << 20), FATBIN_AT, open(fx("ptx_only.fatbin"), "rb").read()), 0,
+     "@!model.bin: a file of no known format, searched whole: 1 container kept as data\n"
+     "  ptx          1  compute_80:1\n  PTX ISA 9.0; stored: zstd 1\n", "")
+
+
 def varint(n):
     out = bytearray()
     while True:
