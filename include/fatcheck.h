@@ -243,6 +243,9 @@ typedef struct fc_object {
     bool linked_program;
     bool runtime_unknown;       /* no dynamic symbol table to tell a static runtime from the
                                    process's (a file stripped of its section table) */
+    size_t sections_searched_in_part; /* FC_EMBEDDED_AUTO: data sections of which only the head
+                                   (embedded_probe_size bytes) was searched, as it held no
+                                   container: what lies past it was not looked at */
     bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */

@@ -12,7 +12,7 @@
  *
  * Data sections are searched for embedded containers and PTX kept as text (embedded.c) as
  * part of the same work: in FC_EMBEDDED_AUTO mode the head of each is searched first, and the
- * rest only when the head held one.
+ * rest only when the head held one; the sections left so are counted in the object.
  */
 #include <pthread.h>
 #ifdef __GLIBC__
@@ -42,6 +42,7 @@ typedef struct item {
     fc_builder *found;     /* what this item decoded; NULL before it ran, or when nothing */
     int error;             /* errno of a failed read, or -1 when out of memory */
     uint64_t first, next;  /* a walk: where it starts (UINT64_MAX: nowhere), where it stopped */
+    bool head_only;        /* a probe whose head held nothing: the rest of its region is not searched */
 } item;
 
 typedef struct plan {
@@ -139,7 +140,9 @@ static void search(plan *pl, item *it)
     fc_reader_free(&r);
     keep_if_found(it);
     const fc_region *g = it->region;
-    if (it->kind == ITEM_PROBE && it->found && it->found->obj.n_containers > 0 && it->end < g->offset + g->size) {
+    bool held = it->found && it->found->obj.n_containers > 0;
+    it->head_only = it->kind == ITEM_PROBE && !held && !it->error && it->end < g->offset + g->size;
+    if (it->kind == ITEM_PROBE && held && it->end < g->offset + g->size) {
         /* The rest is searched for what the head held: PTX text is looked for only after PTX
          * text (cuFFT's .ldata holds 23,983 containers and no text). */
         bool text = false;
@@ -526,8 +529,10 @@ static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img,
             searched = merge_searches(b, found, pl.n - n_walks, &covered);
             free(found);
         }
-        for (size_t i = 0; i < pl.n; i++)
+        for (size_t i = 0; i < pl.n; i++) {
+            b->obj.sections_searched_in_part += pl.items[i].head_only;
             release(&pl.items[i]);
+        }
         free(pl.items);
     }
     free(order);

@@ -361,6 +361,52 @@ def static_archive_members_read_as_they_are_named_alone():
         eq([l for l in out.splitlines()[3:] if not l.startswith(" ")], [bad + "(k.fatbin): 1 container (bare fat binary)"])
 
 
+def program_with_data(tmp, name, data, before):
+    """A host program (cc) keeping DATA as plain data BEFORE bytes into .rodata, as a program
+    that hands it to cuModuleLoadData itself does (xxd -i, Rust include_bytes!, Go embed)."""
+    open(os.path.join(tmp, name + ".pad"), "wb").write(bytes(before))
+    open(os.path.join(tmp, name + ".dat"), "wb").write(data)
+    src = os.path.join(tmp, name + ".c")
+    open(src, "w").write(
+        '__asm__(".section .rodata\\n.balign 64\\npad: .incbin \\"%s.pad\\"\\n.balign 64\\n.globl blob\\n"\n'
+        '        "blob: .incbin \\"%s.dat\\"\\n.previous\\n");\n'
+        'extern const unsigned char blob[];\n'
+        'int main(void) { return blob[0] == 1; }\n' % (name, name))
+    out = os.path.join(tmp, name)
+    subprocess.run(["cc", "-O1", "-o", out, src], cwd=tmp, check=True)
+    return out
+
+
+@test
+def data_sections_searched_in_part_are_said():
+    """By default a data section's rest is searched only when its first MiB holds a container:
+    a fat binary 2 MiB into .rodata is not seen, and the report says what was not looked at
+    instead of a definite "no CUDA code" (campaign F10); --embedded finds it."""
+    fatbin = open(fx("compress_size.fatbin"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        deep = program_with_data(tmp, "deep", fatbin, 2 << 20)
+        small = program_with_data(tmp, "small", b"no CUDA here", 4096)
+        partial = ("no CUDA code in the parts searched (1 data section searched only in its first MiB; --embedded "
+                   "searches them whole)")
+        rc, out, err = run("--gpu", "sm_90", deep)
+        eq((rc, err, out.splitlines()[3:]), (0, "", [deep + ": " + partial]))
+        rc, out, err = run("-l", deep)
+        eq((rc, out), (0, deep + ":\n  " + partial + "\n"))
+        rc, out, err = run("--json", "--gpu", "sm_90", deep)
+        doc = json.loads(out)
+        eq(schema_errors(doc)[:5], [])
+        f = doc["files"][0]
+        eq((f["containers"], f["sections_searched_in_part"], f["verdicts"][0]["status"]), ([], 1, "no-code"))
+        rc, out, err = run("--embedded", "--json", "--gpu", "sm_90", deep)
+        f = json.loads(out)["files"][0]
+        eq(([(c["section"], c["origin"]) for c in f["containers"]], "sections_searched_in_part" in f),
+           ([(".rodata", "embedded")], False))
+        # A program whose data was searched whole: "no CUDA code" is a definite answer.
+        rc, out, err = run("--gpu", "sm_90", small)
+        eq((rc, out.splitlines()[3:]), (0, [small + ": no CUDA code"]))
+        assert "sections_searched_in_part" not in json.loads(run("--json", small)[1])["files"][0]
+
+
 @test
 def ptx_kept_as_text_in_a_program():
     path = fx("ptxtext/app_ptxtext")

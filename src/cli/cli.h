@@ -82,6 +82,10 @@ renderer *render_json_new(FILE *out, const config *cfg);
 renderer *render_cuobjdump_new(FILE *out, FILE *err, int list_elf, int list_ptx);
 void render_free(renderer *r);
 
+/* What a file without containers is: ": no CUDA code", qualified when some data section was
+ * searched only in its head (format.c). */
+void print_no_code(FILE *out, const fc_object *o);
+
 /* Formatting helpers (format.c). */
 const char *fmt_count(unsigned long long n, char *buf, size_t size); /* 12,345 */
 const char *cc_text(unsigned cc, char *buf, size_t size);            /* 9.0 */

@@ -108,3 +108,17 @@ void wrap_print(FILE *out, const char *s)
     fputc('\n', out);
 }
 
+
+void print_no_code(FILE *out, const fc_object *o)
+{
+    size_t n = o->sections_searched_in_part;
+    if (!n) {
+        fputs("no CUDA code\n", out);
+        return;
+    }
+    char count[32];
+    /* The command never changes fc_options.embedded_probe_size from its 1 MiB. */
+    fprintf(out, "no CUDA code in the parts searched (%s data section%s searched only in %s first MiB; "
+                 "--embedded searches them whole)\n",
+            fmt_count(n, count, sizeof count), n == 1 ? "" : "s", n == 1 ? "its" : "their");
+}

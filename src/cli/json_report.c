@@ -349,6 +349,8 @@ void json_report_object(json_report *s, const fc_object *o, const fc_judgement *
         json_runtime(out, o, runtime);
     if (o->device_link_missing)
         jw_puts(out, ",\n\"device_link_missing\":true");
+    if (o->sections_searched_in_part)
+        jw_printf(out, ",\n\"sections_searched_in_part\":%zu", o->sections_searched_in_part);
     if (cfg->torch_ext)
         json_torch_extension(out, cfg, o);
     if (o->in_image)

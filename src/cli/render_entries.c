@@ -63,8 +63,10 @@ static void entries_object(renderer *r, const fc_object *o, const fc_judgement *
             }
         }
     }
-    if (!o->n_containers && !o->error)
-        fputs("  no CUDA code\n", out);
+    if (!o->n_containers && !o->error) {
+        fputs("  ", out);
+        print_no_code(out, o);
+    }
 }
 
 static void entries_error(renderer *r, const fc_error *e)

@@ -169,7 +169,11 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     if (o->format == FC_FORMAT_IMAGE) {
         /* said above */
     } else if (!o->n_containers) {
-        fputs(o->error ? ": could not be decoded\n" : ": no CUDA code\n", out);
+        fputs(": ", out);
+        if (o->error)
+            fputs("could not be decoded\n", out);
+        else
+            print_no_code(out, o);
     } else if (o->format == FC_FORMAT_DATA) {
         /* A file of no known format, searched whole: all it holds is plain data. */
         fputs(": a file of no known format, searched whole: ", out);
