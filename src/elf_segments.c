@@ -18,8 +18,9 @@
 #include "bytes.h"
 #include "internal.h"
 
-#define PT_LOAD_MAX 64u            /* program headers of type PT_LOAD kept */
-#define ZERO_PADDING_MAX 4096u     /* zero bytes skipped between containers of one run */
+/* Loadable segments read: real files have 2 to 10 (the kernel refuses an executable of more
+ * than 1,170 program headers); one that declares more is said, and the rest not read. */
+#define PT_LOAD_MAX 4096u
 #define RELA_SIZE 24u
 #define DYNAMIC_MAX (64u << 10)   /* bytes of PT_DYNAMIC read at most (4,096 entries) */
 
@@ -30,8 +31,10 @@ typedef struct segment {
 typedef struct view {
     const fc_image *img;
     uint64_t base, size;           /* the object at image position BASE, SIZE bytes */
-    segment loads[PT_LOAD_MAX];
+    segment *loads;                /* in program header order */
     size_t n_loads;
+    segment *spans;                /* the file bytes they load, each once: sorted, disjoint */
+    size_t n_spans;
     uint64_t dynamic_off, dynamic_size;
     uint16_t machine;
 } view;
@@ -51,15 +54,51 @@ static uint64_t va_to_offset(const view *v, uint64_t va, uint64_t *avail)
     return UINT64_MAX;
 }
 
-static bool read_program_headers(Elf *elf, view *v)
+static bool map_to_offset(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail)
 {
-    size_t n;
-    if (elf_getphdrnum(elf, &n) != 0)
+    return (*off = va_to_offset(ctx, va, avail)) != UINT64_MAX;
+}
+
+/* The address the object offset OFF loads at (through the first segment holding it). */
+static uint64_t offset_to_va(const view *v, uint64_t off)
+{
+    for (size_t i = 0; i < v->n_loads; i++)
+        if (off >= v->loads[i].offset && off - v->loads[i].offset < v->loads[i].filesz)
+            return v->loads[i].vaddr + (off - v->loads[i].offset);
+    return 0;
+}
+
+static int cmp_offset(const void *a, const void *b)
+{
+    uint64_t x = ((const segment *)a)->offset, y = ((const segment *)b)->offset;
+    return x < y ? -1 : x > y;
+}
+
+/* Reads the PT_LOAD and PT_DYNAMIC headers. What cannot be read, or is past PT_LOAD_MAX, is
+ * B's error: the code there would not be looked for. False when no segment is loaded. */
+static bool read_program_headers(fc_builder *b, Elf *elf, view *v)
+{
+    size_t n, n_loads = 0;
+    if (elf_getphdrnum(elf, &n) != 0) {
+        fc_builder_fail(b, FC_ERR_FORMAT, "program headers cannot be read: %s", elf_errmsg(-1));
         return false;
+    }
+    if (!(v->loads = malloc((n < PT_LOAD_MAX ? n : PT_LOAD_MAX) * sizeof *v->loads + 1))) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        return false;
+    }
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
-        if (!gelf_getphdr(elf, (int)i, &ph))
-            return false;
+        if (!gelf_getphdr(elf, (int)i, &ph)) {
+            GElf_Ehdr eh;
+            bool header = gelf_getehdr(elf, &eh) != NULL;
+            fc_builder_fail(b, FC_ERR_FORMAT, "program header table (%u entries at offset 0x%llx) cannot be read from "
+                            "entry %zu on (%s): what those segments load was not searched for CUDA code",
+                            header ? eh.e_phnum : 0, header ? (unsigned long long)eh.e_phoff : 0ull, i, elf_errmsg(-1));
+            break;
+        }
+        if (ph.p_type == PT_LOAD)
+            n_loads++;
         if (ph.p_offset >= v->size || ph.p_filesz == 0)
             continue;
         uint64_t filesz = ph.p_filesz < v->size - ph.p_offset ? ph.p_filesz : v->size - ph.p_offset;
@@ -70,7 +109,26 @@ static bool read_program_headers(Elf *elf, view *v)
             v->dynamic_size = filesz < DYNAMIC_MAX ? filesz : DYNAMIC_MAX;
         }
     }
-    return v->n_loads > 0;
+    if (n_loads > PT_LOAD_MAX)
+        fc_builder_fail(b, FC_ERR_LIMIT, "%zu loadable segments (PT_LOAD), more than the %u read: the others were "
+                        "not searched for CUDA code", n_loads, PT_LOAD_MAX);
+    /* Segments may name the same bytes (a hostile file: thousands of them): each is searched
+     * once. */
+    if (!v->n_loads || !(v->spans = malloc(v->n_loads * sizeof *v->spans)))
+        return false;
+    memcpy(v->spans, v->loads, v->n_loads * sizeof *v->spans);
+    qsort(v->spans, v->n_loads, sizeof *v->spans, cmp_offset);
+    for (size_t i = 0; i < v->n_loads; i++) {
+        segment *last = v->n_spans ? &v->spans[v->n_spans - 1] : NULL;
+        const segment s = v->spans[i];
+        if (last && s.offset <= last->offset + last->filesz) {
+            if (s.offset + s.filesz > last->offset + last->filesz)
+                last->filesz = s.offset + s.filesz - last->offset;
+        } else {
+            v->spans[v->n_spans++] = s;
+        }
+    }
+    return true;
 }
 
 /* Bytes [OFF, OFF + LEN) of the object (LEN at most DYNAMIC_MAX), copied into a new buffer;
@@ -96,17 +154,17 @@ static uint8_t *read_range(const view *v, uint64_t off, uint64_t len)
     return p;
 }
 
-/* Appends the records found by searching the loaded segments for their magic at 8-byte
- * aligned addresses. They are believed only where they lead to a container (caller). */
+/* Appends the records found by searching the loaded bytes for their magic at 8-byte aligned
+ * addresses. Like the records of a table, each must lead to a container (caller). */
 static void search_records(const view *v, fc_wrapper **w, size_t *n, size_t *cap)
 {
-    for (size_t i = 0; i < v->n_loads; i++) {
-        const segment *s = &v->loads[i];
+    for (size_t i = 0; i < v->n_spans; i++) {
+        const segment *s = &v->spans[i];
         fc_reader r;
         if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
             return;
         fc_reader_read_size(&r, 256u << 10);
-        uint64_t skew = (8 - s->vaddr % 8) % 8; /* the first 8-byte aligned address */
+        uint64_t skew = (8 - offset_to_va(v, s->offset) % 8) % 8; /* the first 8-byte aligned address */
         for (uint64_t at = skew; at + FC_WRAPPER_SIZE <= s->filesz; at += 8) {
             size_t got;
             const uint8_t *p = fc_reader_get(&r, s->offset + at, FC_WRAPPER_SIZE, &got);
@@ -123,8 +181,8 @@ static void search_records(const view *v, fc_wrapper **w, size_t *n, size_t *cap
                 *w = more;
                 *cap = c;
             }
-            (*w)[(*n)++] = (fc_wrapper){.offset = s->offset + at, .addr = s->vaddr + at, .version = version,
-                                        .data = fc_rd64(p + 8)};
+            (*w)[(*n)++] = (fc_wrapper){.offset = s->offset + at, .addr = offset_to_va(v, s->offset + at),
+                                        .version = version, .data = fc_rd64(p + 8)};
         }
         fc_reader_free(&r);
     }
@@ -193,115 +251,14 @@ static void relocate(const view *v, fc_wrapper *w, size_t n)
     fc_reader_free(&r);
 }
 
-/* True when the object offset OFF lies in one of the N regions. */
-static bool in_regions(const fc_region *g, size_t n, uint64_t off)
-{
-    for (size_t i = 0; i < n; i++)
-        if (off >= g[i].offset && off - g[i].offset < g[i].size)
-            return true;
-    return false;
-}
-
-/* The containers of a builder by offset: an open-addressing table of (offset, index + 1),
- * kept as containers are added, so that a run met again, or a container the section search
- * found already, is recognised without a linear search. */
-typedef struct known {
-    struct { uint64_t offset; size_t index1; } *slots;
-    size_t n, cap;
-} known;
-
-static size_t slot_of(const known *k, uint64_t off)
-{
-    size_t i = (size_t)((off * 0x9E3779B97F4A7C15ull) >> 20) & (k->cap - 1);
-    while (k->slots[i].index1 && k->slots[i].offset != off)
-        i = (i + 1) & (k->cap - 1);
-    return i;
-}
-
-static bool known_add(known *k, uint64_t off, size_t index)
-{
-    if ((k->n + 1) * 2 > k->cap) {
-        known bigger = {NULL, 0, k->cap ? 2 * k->cap : 64};
-        if (!(bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)))
-            return false;
-        for (size_t i = 0; i < k->cap; i++)
-            if (k->slots[i].index1)
-                bigger.slots[slot_of(&bigger, k->slots[i].offset)] = k->slots[i];
-        bigger.n = k->n;
-        free(k->slots);
-        *k = bigger;
-    }
-    size_t i = slot_of(k, off);
-    if (!k->slots[i].index1) {
-        k->slots[i].offset = off;
-        k->slots[i].index1 = index + 1;
-        k->n++;
-    }
-    return true;
-}
-
-/* The container of B at OFF, or NULL. */
-static fc_container *known_at(const known *k, fc_builder *b, uint64_t off)
-{
-    if (!k->cap)
-        return NULL;
-    size_t i = slot_of(k, off);
-    return k->slots[i].index1 ? &b->containers[k->slots[i].index1 - 1] : NULL;
-}
-
-/* Decodes the run of containers from OFF (AVAIL bytes of its segment): the one a record
- * points at, and those that follow it back to back, as in .nv_fatbin. Returns how many
- * containers the runtime is now known to register there. */
-static size_t decode_run(fc_builder *b, known *k, const view *v, uint64_t off, uint64_t avail)
-{
-    fc_reader r;
-    if (!fc_image_reader(v->img, v->base, off, off + avail, FC_READER_MIN_CAP, &r))
-        return 0;
-    size_t n = 0, got;
-    uint64_t pos = off, end = off + avail, len;
-    const uint8_t *head = fc_reader_get(&r, off, 4, &got);
-    if (head && got >= 4 && fc_rd32(head) == FC_FATBIN_MAGIC && !fc_fatbin_plausible(&r, off, avail, &len) &&
-        !known_at(k, b, off)) {
-        /* A record points at a damaged container: the runtime would try to load it. Decoding
-         * it records why it cannot. */
-        fc_fatbin_decode_one(b, &r, off, avail, FC_ORIGIN_WRAPPER, NULL, &len);
-        fc_reader_free(&r);
-        return 1;
-    }
-    while (pos < end && fc_fatbin_plausible(&r, pos, end - pos, &len)) {
-        fc_container *c = known_at(k, b, pos);
-        if (c && c->origin == FC_ORIGIN_WRAPPER)
-            break; /* this run was decoded from another record */
-        if (c) {
-            /* Found by the search of a data section: it is registered after all. */
-            if (c->origin == FC_ORIGIN_EMBEDDED)
-                c->origin = FC_ORIGIN_WRAPPER;
-        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, NULL, &len) != FC_OK ||
-                   !known_add(k, pos, b->obj.n_containers - 1)) {
-            break;
-        }
-        n++;
-        pos += len;
-        uint64_t zeros_end = end - pos < ZERO_PADDING_MAX ? end : pos + ZERO_PADDING_MAX;
-        while (pos < zeros_end) {
-            const uint8_t *p = fc_reader_get(&r, pos, 1, &got);
-            if (!p || *p)
-                break;
-            pos++;
-        }
-    }
-    fc_reader_free(&r);
-    return n;
-}
-
 /* Searches every loaded segment for containers not found yet, adding them with ORIGIN. */
-static void search_segments(fc_builder *b, const known *k, const view *v, fc_origin origin)
+static void search_segments(fc_builder *b, const fc_container_index *k, const view *v, fc_origin origin)
 {
     fc_builder found;
     if (fc_builder_init(&found, b->opts, b->obj.path, b->obj.member, b->label) != FC_OK)
         return;
-    for (size_t i = 0; i < v->n_loads; i++) {
-        const segment *s = &v->loads[i];
+    for (size_t i = 0; i < v->n_spans; i++) {
+        const segment *s = &v->spans[i];
         fc_reader r;
         if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
             break;
@@ -313,7 +270,7 @@ static void search_segments(fc_builder *b, const known *k, const view *v, fc_ori
     uint64_t covered = 0;
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
-        if (c->offset < covered || known_at(k, b, c->offset))
+        if (c->offset < covered || fc_container_index_at(k, b, c->offset))
             continue;
         covered = c->offset + c->size;
         if (fc_builder_add_container(b, c->offset, origin, NULL) != FC_OK)
@@ -334,41 +291,32 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
         return;
     view v = {.img = img, .base = base, .size = size};
     GElf_Ehdr eh;
-    if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || !read_program_headers(elf, &v))
-        return;
-    v.machine = eh.e_machine;
     fc_wrapper *w = NULL;
     size_t n = 0, cap = 0;
+    fc_container_index k = {0};
+    if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || !read_program_headers(b, elf, &v))
+        goto done;
+    v.machine = eh.e_machine;
     if (seen->records_size) {
-        if (fc_wrappers_read(img, base, seen->records_offset, seen->records_size, seen->records_addr, &w, &n) !=
-            FC_OK)
-            return;
+        if (fc_wrappers_read(img, base, seen->records_offset, seen->records_size, seen->records_addr,
+                             FC_WRAPPER_SIZE, &w, &n) != FC_OK)
+            goto done;
         cap = n;
     } else {
         search_records(&v, &w, &n, &cap);
     }
     if (odd)
         relocate(&v, w, n);
-    known k = {0};
-    bool indexed = false;
-    size_t registered = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t avail, off = w[i].data ? va_to_offset(&v, w[i].data, &avail) : UINT64_MAX;
-        if (off == UINT64_MAX || in_regions(seen->registered, seen->n_registered, off))
-            continue;
-        /* The containers found so far, indexed once a record leads elsewhere (rarely). */
-        for (size_t c = 0; !indexed && c < b->obj.n_containers; c++)
-            known_add(&k, b->containers[c].offset, c);
-        indexed = true;
-        registered += decode_run(b, &k, &v, off, avail);
-    }
-    for (size_t c = 0; !indexed && (seen->table_missing || (odd && !registered)) && c < b->obj.n_containers; c++)
-        known_add(&k, b->containers[c].offset, c);
-    free(w);
+    fc_address_map map = {map_to_offset, &v, "every loaded segment"};
+    size_t registered = fc_records_follow(b, &k, img, base, w, n, seen->registered, seen->n_registered, &map);
     /* With no section table the data sections were not searched either: search the loaded
      * bytes, where what no record points at is plain data. When no record leads anywhere,
      * nothing tells registered containers from others. */
     if (seen->table_missing || (odd && !registered))
         search_segments(b, &k, &v, registered ? FC_ORIGIN_EMBEDDED : FC_ORIGIN_SEGMENT);
-    free(k.slots);
+done:
+    free(w);
+    free(v.loads);
+    free(v.spans);
+    fc_container_index_free(&k);
 }

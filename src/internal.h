@@ -149,11 +149,40 @@ typedef struct fc_wrapper {
     uint32_t version;
     uint64_t data;     /* the container's address as stored; 0 where a relocation fills it */
 } fc_wrapper;
-/* Reads the records in [OFF, OFF + SIZE) of the object at image position BASE; ADDR is the
- * table's address in memory. *OUT (freed by the caller; NULL when there is none) gets the
- * records that carry the magic. FC_ERR_NOMEM or FC_ERR_IO on failure. */
+#define FC_WRAPPER_SIZE_32 16u /* in 32-bit images: 4-byte pointers */
+/* Reads the records of RECORD_SIZE bytes in [OFF, OFF + SIZE) of the object at image
+ * position BASE; ADDR is the table's address in memory. *OUT (freed by the caller; NULL when
+ * there is none) gets the records that carry the magic. FC_ERR_NOMEM or FC_ERR_IO on failure. */
 fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uint64_t size, uint64_t addr,
-                           fc_wrapper **out, size_t *n);
+                           unsigned record_size, fc_wrapper **out, size_t *n);
+/* A builder's containers by offset (open addressing), kept as containers are added, so that
+ * a container met again is recognised without a linear search. */
+typedef struct fc_container_index {
+    struct { uint64_t offset; size_t index1; } *slots;
+    size_t n, cap;
+} fc_container_index;
+bool fc_container_index_add(fc_container_index *k, uint64_t off, size_t index); /* false: out of memory */
+/* The container of B at OFF, or NULL. */
+fc_container *fc_container_index_at(const fc_container_index *k, fc_builder *b, uint64_t off);
+void fc_container_index_free(fc_container_index *k);
+/* How the loader maps a record's address: TO_OFFSET gives the object offset of virtual
+ * address VA and the bytes mapped from the file from there, or false; MAPPED says what it
+ * maps, for messages ("every loaded segment"). */
+typedef struct fc_address_map {
+    bool (*to_offset)(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail);
+    const void *ctx;
+    const char *mapped;
+} fc_address_map;
+/* Follows the records W[0..N) of the object at image position BASE as the runtime does at
+ * start-up: one that leads into a REGISTERED region must lead to a container its walk
+ * decoded; one that leads elsewhere has its container, and those back to back after it,
+ * decoded into B as FC_ORIGIN_WRAPPER (one the embedded search found becomes so). A record
+ * that leads to no container is B's error. Records whose address is 0 (left to a relocation)
+ * are passed over. K indexes B's containers (filled here first when empty; the caller frees
+ * it). Returns how many containers were found outside the registered regions. */
+size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base,
+                         const fc_wrapper *w, size_t n, const fc_region *registered, size_t n_registered,
+                         const fc_address_map *map);
 /* Keeps the OFFSETS[0..n) that lie in G, sorted, as G's starts (hints for splitting its
  * walk). Returns the array for the caller to free, or NULL (freed) when fewer than two. */
 uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n);

@@ -313,7 +313,7 @@ static uint64_t *registration_starts(const fc_image *img, uint64_t base, const f
     size_t n;
     /* 32-bit images hold 16-byte records (4-byte pointers); CUDA no longer builds them, and
      * the hints only speed the walk up, so they are not read there. */
-    if (!pe->pe32_plus || fc_wrappers_read(img, base, table->offset, table->size, 0, &w, &n) != FC_OK)
+    if (!pe->pe32_plus || fc_wrappers_read(img, base, table->offset, table->size, 0, FC_WRAPPER_SIZE, &w, &n) != FC_OK)
         return NULL;
     if (n < 2) { /* one record gives no place to split at */
         free(w);

@@ -1,28 +1,30 @@
 /* registration.c - the CUDA runtime's registration records (.nvFatBinSegment, .nvFatBi).
  *
  * nvcc emits one 24-byte record per translation unit, {u32 magic 0x466243B1, u32 version,
- * u64 address of its fat binary, u64 unused or link data} (fatbinary_section.h), which the
- * start-up code hands to __cudaRegisterFatBinary. In a linked file the address is the
- * container's virtual address: written in place by the linker (ELF executables, and shared
- * objects from GNU ld; PE images at their preferred base), or left 0 and filled by a dynamic
- * relocation (shared objects from some linkers). The records are hints for splitting a
- * section's walk, and the way to the containers when the section table does not show them.
+ * u64 address of its fat binary, u64 unused or link data} (fatbinary_section.h; 16 bytes with
+ * 4-byte pointers in 32-bit images), which the start-up code hands to __cudaRegisterFatBinary.
+ * In a linked file the address is the container's virtual address: written in place by the
+ * linker (ELF executables, and shared objects from GNU ld; PE images at their preferred base),
+ * or left 0 and filled by a dynamic relocation (shared objects from some linkers). The records
+ * are hints for splitting a section's walk, and the way to the containers when the section
+ * table does not show them; a record that leads to no container is a registration that fails.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bytes.h"
 #include "internal.h"
 
 fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uint64_t size, uint64_t addr,
-                           fc_wrapper **out, size_t *n)
+                           unsigned record_size, fc_wrapper **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
-    if (size < FC_WRAPPER_SIZE)
+    if (size < record_size)
         return FC_OK;
     if (size > FC_WRAPPER_TABLE_MAX)
         size = FC_WRAPPER_TABLE_MAX;
-    size_t count = (size_t)(size / FC_WRAPPER_SIZE), k = 0, got;
+    size_t count = (size_t)(size / record_size), k = 0, got;
     fc_wrapper *w = malloc(count * sizeof *w);
     fc_reader r;
     if (!w || !fc_image_reader(img, base, off, off + size, (size_t)size, &r)) {
@@ -30,12 +32,13 @@ fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uin
         return FC_ERR_NOMEM;
     }
     const uint8_t *p = fc_reader_get(&r, off, (size_t)size, &got);
-    for (size_t i = 0; p && i < count && (i + 1) * FC_WRAPPER_SIZE <= got; i++) {
-        const uint8_t *rec = p + i * FC_WRAPPER_SIZE;
+    for (size_t i = 0; p && i < count && (i + 1) * record_size <= got; i++) {
+        const uint8_t *rec = p + i * record_size;
         if (fc_rd32(rec) != FC_WRAPPER_MAGIC)
             continue;
-        w[k++] = (fc_wrapper){.offset = off + i * FC_WRAPPER_SIZE, .addr = addr + i * FC_WRAPPER_SIZE,
-                              .version = fc_rd32(rec + 4), .data = fc_rd64(rec + 8)};
+        w[k++] = (fc_wrapper){.offset = off + i * record_size, .addr = addr + i * record_size,
+                              .version = fc_rd32(rec + 4),
+                              .data = record_size == FC_WRAPPER_SIZE ? fc_rd64(rec + 8) : fc_rd32(rec + 8)};
     }
     int error = r.error;
     fc_reader_free(&r);
@@ -72,4 +75,151 @@ uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n)
     g->starts = offsets;
     g->n_starts = k;
     return offsets;
+}
+
+/* ---- Containers by offset ------------------------------------------------------------- */
+
+static size_t slot_of(const fc_container_index *k, uint64_t off)
+{
+    size_t i = (size_t)((off * 0x9E3779B97F4A7C15ull) >> 20) & (k->cap - 1);
+    while (k->slots[i].index1 && k->slots[i].offset != off)
+        i = (i + 1) & (k->cap - 1);
+    return i;
+}
+
+bool fc_container_index_add(fc_container_index *k, uint64_t off, size_t index)
+{
+    if ((k->n + 1) * 2 > k->cap) {
+        fc_container_index bigger = {NULL, 0, k->cap ? 2 * k->cap : 64};
+        if (!(bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)))
+            return false;
+        for (size_t i = 0; i < k->cap; i++)
+            if (k->slots[i].index1)
+                bigger.slots[slot_of(&bigger, k->slots[i].offset)] = k->slots[i];
+        bigger.n = k->n;
+        free(k->slots);
+        *k = bigger;
+    }
+    size_t i = slot_of(k, off);
+    if (!k->slots[i].index1) {
+        k->slots[i].offset = off;
+        k->slots[i].index1 = index + 1;
+        k->n++;
+    }
+    return true;
+}
+
+fc_container *fc_container_index_at(const fc_container_index *k, fc_builder *b, uint64_t off)
+{
+    if (!k->cap)
+        return NULL;
+    size_t i = slot_of(k, off);
+    return k->slots[i].index1 ? &b->containers[k->slots[i].index1 - 1] : NULL;
+}
+
+void fc_container_index_free(fc_container_index *k)
+{
+    free(k->slots);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---- Following the records ------------------------------------------------------------ */
+
+#define ZERO_PADDING_MAX 4096u /* zero bytes skipped between containers of one run */
+
+/* True when the object offset OFF lies in one of the N regions. */
+static bool in_regions(const fc_region *g, size_t n, uint64_t off)
+{
+    for (size_t i = 0; i < n; i++)
+        if (off >= g[i].offset && off - g[i].offset < g[i].size)
+            return true;
+    return false;
+}
+
+/* Decodes the run of containers from OFF (AVAIL bytes mapped from there): the one a record
+ * points at, and those that follow it back to back, as in .nv_fatbin. Returns how many
+ * containers the runtime is now known to register there; *LEADS says whether a container
+ * (sound, damaged, or decoded already) starts at OFF. */
+static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base, uint64_t off,
+                         uint64_t avail, bool *leads)
+{
+    fc_reader r;
+    *leads = false;
+    if (!fc_image_reader(img, base, off, off + avail, FC_READER_MIN_CAP, &r))
+        return 0;
+    size_t n = 0, got;
+    uint64_t pos = off, end = off + avail, len;
+    const uint8_t *head = fc_reader_get(&r, off, 4, &got);
+    if (fc_container_index_at(k, b, off)) {
+        *leads = true; /* decoded already: by a section's walk or the run of another record */
+    } else if (head && got >= 4 && fc_rd32(head) == FC_FATBIN_MAGIC && !fc_fatbin_plausible(&r, off, avail, &len)) {
+        /* A record points at a damaged container: the runtime would try to load it. Decoding
+         * it records why it cannot. */
+        *leads = true;
+        fc_fatbin_decode_one(b, &r, off, avail, FC_ORIGIN_WRAPPER, NULL, &len);
+        fc_reader_free(&r);
+        return 1;
+    }
+    while (pos < end && fc_fatbin_plausible(&r, pos, end - pos, &len)) {
+        *leads = true;
+        fc_container *c = fc_container_index_at(k, b, pos);
+        if (c && c->origin == FC_ORIGIN_WRAPPER)
+            break; /* this run was decoded from another record */
+        if (c) {
+            /* Found by the search of a data section: it is registered after all. */
+            if (c->origin == FC_ORIGIN_EMBEDDED)
+                c->origin = FC_ORIGIN_WRAPPER;
+        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, NULL, &len) != FC_OK ||
+                   !fc_container_index_add(k, pos, b->obj.n_containers - 1)) {
+            break;
+        }
+        n++;
+        pos += len;
+        uint64_t zeros_end = end - pos < ZERO_PADDING_MAX ? end : pos + ZERO_PADDING_MAX;
+        while (pos < zeros_end) {
+            const uint8_t *p = fc_reader_get(&r, pos, 1, &got);
+            if (!p || *p)
+                break;
+            pos++;
+        }
+    }
+    fc_reader_free(&r);
+    return n;
+}
+
+size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base,
+                         const fc_wrapper *w, size_t n, const fc_region *registered, size_t n_registered,
+                         const fc_address_map *map)
+{
+    size_t found = 0;
+    if (!k->n)
+        for (size_t c = 0; c < b->obj.n_containers; c++)
+            if (!fc_container_index_add(k, b->containers[c].offset, c)) {
+                fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+                return 0;
+            }
+    for (size_t i = 0; i < n; i++) {
+        if (!w[i].data)
+            continue; /* left to a relocation that was not read: nothing to tell */
+        uint64_t avail, off;
+        bool leads;
+        if (!map->to_offset(map->ctx, w[i].data, &off, &avail)) {
+            fc_builder_fail(b, FC_ERR_FORMAT,
+                            "registration record %zu (offset 0x%llx) points at 0x%llx, outside %s: there is no fat "
+                            "binary there, and the CUDA runtime fails to register it",
+                            i + 1, (unsigned long long)w[i].offset, (unsigned long long)w[i].data, map->mapped);
+            continue;
+        }
+        if (in_regions(registered, n_registered, off))
+            leads = fc_container_index_at(k, b, off) != NULL; /* the section's walk decoded what is there */
+        else
+            found += decode_run(b, k, img, base, off, avail, &leads);
+        if (!leads)
+            fc_builder_fail(b, FC_ERR_FORMAT,
+                            "registration record %zu (offset 0x%llx) points at 0x%llx (offset 0x%llx), where there "
+                            "is no fat binary: the CUDA runtime fails to register it",
+                            i + 1, (unsigned long long)w[i].offset, (unsigned long long)w[i].data,
+                            (unsigned long long)off);
+    }
+    return found;
 }

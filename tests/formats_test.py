@@ -265,6 +265,78 @@ def elf_without_sections_is_judged_listed_and_extracted():
         eq((rc, err), (3, NO_GPU + "fatcheck: %s: offset 0x2630: entry header size 8 is below the minimum 64\n" % p))
 
 
+def no_fat_binary(path, record, at, off):
+    return ("fatcheck: %s: registration record %d (offset 0x5088) points at 0x%x (offset 0x%x), where there is no "
+            "fat binary: the CUDA runtime fails to register it\n" % (path, record, at, off))
+
+
+@test
+def registration_records_that_lead_to_no_fat_binary_are_errors():
+    # Campaign F3: the runtime calls __cudaRegisterFatBinary on every record at start-up; one
+    # that leads to no container fails it. These were "no CUDA code", exit 0.
+    sys.path.insert(0, fx("noshdr"))
+    import make
+    made = tempfile.mkdtemp()
+    for name, data in make.failing().items():
+        open(os.path.join(made, name), "wb").write(data)
+    for name in ("garbage.so", "garbage_shdr.so"):  # records found by search; named by the table
+        path = os.path.join(made, name)
+        rc, out, err = run(path)
+        eq((rc, err, out), (3, NO_GPU + no_fat_binary(path, 1, 0x2028, 0x2028),
+                            path + ": could not be decoded\n" + RUNTIME_13), name)
+        doc = json.loads(run("--json", path)[1])
+        eq(schema_errors(doc)[:5], [], name)
+        f = doc["files"][0]
+        eq((f["containers"], f["error"]), ([], no_fat_binary(path, 1, 0x2028, 0x2028)[10:-1]), name)
+    # Records past every loaded segment: the containers the section table shows are read, and
+    # the records said.
+    path = os.path.join(made, "outside.so")
+    rc, out, err = run(path)
+    eq((rc, err), (3, NO_GPU + "fatcheck: %s: registration record 1 (offset 0x5088) points at 0x7fff00000000, "
+                   "outside every loaded segment: there is no fat binary there, and the CUDA runtime fails to "
+                   "register it\n" % path))
+    eq(out, path + ": 3 containers in .nv_fatbin\n" + MULTI_KINDS)
+    # A record into .nv_fatbin that is not where a container starts.
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = bytearray(open(fx("libmulti.so"), "rb").read())
+        at = int.from_bytes(bad[0x5088 + 24 + 8:0x5088 + 24 + 16], "little")
+        bad[0x5088 + 24 + 8:0x5088 + 24 + 16] = (at + 8).to_bytes(8, "little")
+        p = os.path.join(tmp, "inside.so")
+        open(p, "wb").write(bad)
+        rc, out, err = run(p)
+        eq((rc, err), (3, NO_GPU + no_fat_binary(p, 2, at + 8, at + 8).replace("record 2 (offset 0x5088)",
+                                                                               "record 2 (offset 0x50a0)")))
+        eq(out, p + ": 3 containers in .nv_fatbin\n" + MULTI_KINDS)
+    shutil.rmtree(made)
+
+
+@test
+def every_loadable_segment_is_read_up_to_a_bound():
+    # Campaign F4: only the first 64 PT_LOAD headers were read, the rest dropped silently.
+    path = fx("noshdr/libmulti.loads100.so")
+    rc, out, err = run(path)
+    eq((rc, err), (0, NO_GPU))
+    eq(out, path + ": 3 containers" + BY_RECORDS + MULTI_KINDS)
+    sys.path.insert(0, fx("noshdr"))
+    import make
+    with tempfile.TemporaryDirectory() as tmp:
+        sstripped = open(fx("noshdr/libmulti.sstrip.so"), "rb").read()
+        many = os.path.join(tmp, "many.so")
+        open(many, "wb").write(make.with_loads(sstripped, 4200))
+        rc, out, err = run(many)
+        eq((rc, err), (3, NO_GPU + "fatcheck: %s: 4204 loadable segments (PT_LOAD), more than the 4096 read: the "
+                       "others were not searched for CUDA code\n" % many))
+        # A program header table that runs past the end of the file.
+        cut = bytearray(make.with_loads(sstripped, 0))
+        cut[0x38:0x3a] = (12).to_bytes(2, "little")
+        p = os.path.join(tmp, "cut.so")
+        open(p, "wb").write(cut)
+        rc, out, err = run(p)
+        eq((rc, out.splitlines()[0], err), (3, p + ": could not be decoded", NO_GPU +
+           "fatcheck: %s: program header table (12 entries at offset 0x50d0) cannot be read from entry 0 on (invalid "
+           "data): what those segments load was not searched for CUDA code\n" % p))
+
+
 @test
 def files_of_no_known_format_are_searched_whole():
     fatbin = open(fx("compress_size.fatbin"), "rb").read()

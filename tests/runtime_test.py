@@ -205,7 +205,9 @@ def relocatable_code_the_runtime_registers_fails():
     oracle = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle", "images")
     with tempfile.TemporaryDirectory() as tmp:
         lib = os.path.join(tmp, "librelocatable.so")
-        subprocess.run(["objcopy", "--remove-section", ".nv_fatbin", "--add-section",
+        # The records go too: they would point where the old .nv_fatbin was (an error now).
+        subprocess.run(["objcopy", "--remove-section", ".nv_fatbin", "--remove-section", ".nvFatBinSegment",
+                        "--add-section",
                         ".nv_fatbin=" + os.path.join(oracle, "printf.rdc.compute_80.fatbin"),
                         "--set-section-flags", ".nv_fatbin=alloc,readonly,data",
                         os.path.join(FIXTURES, "libmulti.so"), lib], check=True, capture_output=True)

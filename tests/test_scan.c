@@ -238,7 +238,7 @@ static void test_tree(void)
 
     seen all = scan(FIXTURES_DIR, NULL);
     ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
-    is_u64(all.objects, 46, "fixtures directory: 44 files holding CUDA code (5 Windows ones in pe/, 9 ELF files "
+    is_u64(all.objects, 47, "fixtures directory: 45 files holding CUDA code (5 Windows ones in pe/, 10 ELF files "
                             "without usable section headers in noshdr/, 2 with PTX text in ptxtext/, 6 in runtime/), "
                             "librdc.a and pe/kernels.lib as two members each");
 
