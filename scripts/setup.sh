@@ -10,8 +10,9 @@ done
 if [ -z "$need" ]; then
     pkg-config --exists libelf libzstd liblz4 libarchive liblzma jansson nettle || need=1
     [ -f /usr/include/libiberty/demangle.h ] || need=1
-    # The Python package: the headers to build it, pytest to test it (Debian's python3).
-    /usr/bin/python3 -c 'import pytest, sysconfig, os, sys; sys.exit(not os.path.exists(
+    # The Python package: the headers to build it, pytest to test it (Debian's python3);
+    # jsonschema validates the --json documents in the tests.
+    /usr/bin/python3 -c 'import pytest, jsonschema, sysconfig, os, sys; sys.exit(not os.path.exists(
         os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null || need=1
 fi
 if [ -n "$need" ]; then
@@ -24,7 +25,7 @@ if [ -n "$need" ]; then
     apt-get install -y -qq --no-install-recommends \
         meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
         libarchive-dev liblzma-dev libjansson-dev nettle-dev libiberty-dev python3 python3-dev python3-pytest \
-        xz-utils zstd gzip clang libclang-rt-14-dev >/dev/null
+        python3-jsonschema xz-utils zstd gzip clang libclang-rt-14-dev >/dev/null
 fi
 if [ -d build ]; then
     meson setup --reconfigure build >/dev/null

@@ -103,8 +103,8 @@ else
 fi
 
 # Installing: fatcheck, the library and its headers, the pkg-config file, the man page, the
-# bash completion and the Python package, into a scratch root; then a program built from that
-# install, and the Python package's tests importing it from there.
+# JSON schema, the bash completion and the Python package, into a scratch root; then a program
+# built from that install, and the Python package's tests importing it from there.
 echo "== install"
 rm -f build/meson-logs/python-installed.json
 inst=$(mktemp -d)
@@ -117,6 +117,7 @@ if DESTDIR="$inst" meson install -C build --quiet >/dev/null 2>&1; then
        cc -o "$inst/t" "$inst/t.c" $(PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR="$inst" pkg-config --cflags --libs fatcheck) 2>/dev/null &&
        LD_LIBRARY_PATH=$(dirname "$(find "$inst" -name 'libfatcheck.so*' | head -n 1)") "$inst/t" >/dev/null &&
        [ -f "$inst$prefix/share/man/man1/fatcheck.1" ] && find "$inst" -path '*completions/fatcheck' | grep -q . &&
+       [ -f "$inst$prefix/share/fatcheck/fatcheck.schema.json" ] &&
        [ -x "$inst$prefix/bin/fatcheck" ]; then
         install_ok=1
     fi

@@ -50,9 +50,8 @@ def eq(got, want, what=""):
 
 def schema_errors(doc):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import schema_check
-    schema = json.load(open(os.path.join(os.path.dirname(FIXTURES), "docs", "fatcheck.schema.json")))
-    return schema_check.errors(doc, schema, schema)
+    import schema_validate
+    return schema_validate.errors(doc)
 
 
 # What the Windows fixtures hold: ptx_and_cubin.fatbin (sm_80 + compute_80) and

@@ -16,10 +16,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 IMAGES, PEAK_RSS = (os.path.abspath(p) for p in sys.argv[4:6])
 from tap_cli import FATCHECK as FATCHECK_PATH, FIXTURES, NO_GPU, eq, main, run, test  # noqa: E402
-import schema_check  # noqa: E402
+import schema_validate  # noqa: E402
 
 STDIN = "(standard input)"
-SCHEMA = json.load(open(os.path.join(os.path.dirname(FIXTURES), "docs", "fatcheck.schema.json")))
 H100 = ("--gpu", "H100")
 DRIVER_13 = ("--driver", "580.65.06")  # CUDA 13.0: starts the fixtures' libcudart.so.13
 CUDART = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/libcudart.so.12.4.127"
@@ -37,7 +36,7 @@ def doc_of(*args, stdin=None):
     else:
         rc, out, err = run_stdin(stdin, "--json", *args)
     doc = json.loads(out)
-    eq(schema_check.errors(doc, SCHEMA, SCHEMA)[:3], [], " ".join(args))
+    eq(schema_validate.errors(doc)[:3], [], " ".join(args))
     return rc, doc, err.decode()
 
 
