@@ -54,8 +54,9 @@ static uint64_t va_to_offset(const view *v, uint64_t va, uint64_t *avail)
     return UINT64_MAX;
 }
 
-static bool map_to_offset(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail)
+static bool map_to_offset(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail, const char **section)
 {
+    *section = NULL;
     return (*off = va_to_offset(ctx, va, avail)) != UINT64_MAX;
 }
 

@@ -166,10 +166,11 @@ bool fc_container_index_add(fc_container_index *k, uint64_t off, size_t index); 
 fc_container *fc_container_index_at(const fc_container_index *k, fc_builder *b, uint64_t off);
 void fc_container_index_free(fc_container_index *k);
 /* How the loader maps a record's address: TO_OFFSET gives the object offset of virtual
- * address VA and the bytes mapped from the file from there, or false; MAPPED says what it
- * maps, for messages ("every loaded segment"). */
+ * address VA, the bytes mapped from the file from there and the section they are in (or
+ * NULL, where section names tell nothing), or false; MAPPED says what it maps, for messages
+ * ("every loaded segment"). */
 typedef struct fc_address_map {
-    bool (*to_offset)(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail);
+    bool (*to_offset)(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail, const char **section);
     const void *ctx;
     const char *mapped;
 } fc_address_map;

@@ -304,21 +304,22 @@ static bool is_data_section(const fc_pe_section *s)
            s->size >= MIN_DATA_SECTION && !is_structured_section(s->name);
 }
 
-/* Where the registration records of image PE say containers start in section SEC, whose
- * region is G (file offsets); the caller frees what it returns (NULL when fewer than two). */
-static uint64_t *registration_starts(const fc_image *img, uint64_t base, const fc_pe *pe,
-                                     const fc_pe_section *table, const fc_pe_section *sec, fc_region *g)
+/* The registration records of image PE, in TABLE: 24 bytes each, or 16 in 32-bit images
+ * (4-byte pointers). *W is NULL when there are none. */
+static fc_status read_records(const fc_image *img, uint64_t base, const fc_pe *pe, const fc_pe_section *table,
+                              fc_wrapper **w, size_t *n)
 {
-    fc_wrapper *w;
-    size_t n;
-    /* 32-bit images hold 16-byte records (4-byte pointers); CUDA no longer builds them, and
-     * the hints only speed the walk up, so they are not read there. */
-    if (!pe->pe32_plus || fc_wrappers_read(img, base, table->offset, table->size, 0, FC_WRAPPER_SIZE, &w, &n) != FC_OK)
+    return fc_wrappers_read(img, base, table->offset, table->size, pe->image_base + table->virtual_address,
+                            pe->pe32_plus ? FC_WRAPPER_SIZE : FC_WRAPPER_SIZE_32, w, n);
+}
+
+/* Where the records W[0..n) say containers start in section SEC, whose region is G (file
+ * offsets); the caller frees what it returns (NULL when fewer than two). */
+static uint64_t *registration_starts(const fc_wrapper *w, size_t n, const fc_pe *pe, const fc_pe_section *sec,
+                                     fc_region *g)
+{
+    if (n < 2) /* one record gives no place to split at */
         return NULL;
-    if (n < 2) { /* one record gives no place to split at */
-        free(w);
-        return NULL;
-    }
     uint64_t *starts = malloc(n * sizeof *starts);
     size_t k = 0;
     /* The addresses assume the preferred base (base relocations move them at load time). */
@@ -326,8 +327,28 @@ static uint64_t *registration_starts(const fc_image *img, uint64_t base, const f
     for (size_t i = 0; starts && i < n; i++)
         if (w[i].data >= lo && w[i].data - lo < sec->size)
             starts[k++] = sec->offset + (w[i].data - lo);
-    free(w);
     return starts ? fc_region_set_starts(g, starts, k) : NULL;
+}
+
+/* The loader's view of an image for fc_records_follow: an address at the preferred base is
+ * in the section whose RVA range holds it, where the file gives it bytes (the rest of a
+ * section is zeros). */
+static bool section_at(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail, const char **section)
+{
+    const fc_pe *pe = ctx;
+    if (va < pe->image_base)
+        return false;
+    uint64_t rva = va - pe->image_base;
+    for (size_t i = 0; i < pe->n_sections; i++) {
+        const fc_pe_section *s = &pe->sections[i];
+        if (s->size && rva >= s->virtual_address && rva - s->virtual_address < s->size) {
+            *off = s->offset + (rva - s->virtual_address);
+            *avail = s->size - (rva - s->virtual_address);
+            *section = s->name;
+            return true;
+        }
+    }
+    return false;
 }
 
 int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
@@ -351,8 +372,10 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     b.obj.image = data;
     b.obj.image_reclaimable = img->own_mapping;
     fc_region *fatbins = NULL, *regions = NULL;
-    size_t n_fatbins = 0, n_regions = 0;
+    size_t n_fatbins = 0, n_regions = 0, n_records = 0;
     uint64_t *starts = NULL;
+    fc_wrapper *w = NULL;
+    fc_container_index index = {0};
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;
@@ -381,10 +404,21 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
             regions[n_regions++] = g;
         }
     }
-    if (table && registered != SIZE_MAX)
-        starts = registration_starts(img, base, &pe, table, registered_sec, &fatbins[registered]);
+    /* In an image the runtime is handed the records, and reads each container at the address
+     * one holds, whatever the section there is named (objects leave the addresses to
+     * relocations). */
+    if (table && pe.image && read_records(img, base, &pe, table, &w, &n_records) != FC_OK) {
+        fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (registered != SIZE_MAX)
+        starts = registration_starts(w, n_records, &pe, registered_sec, &fatbins[registered]);
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
+    fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
+    fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
 done:
+    free(w);
+    fc_container_index_free(&index);
     free(starts);
     free(fatbins);
     free(regions);

@@ -136,12 +136,13 @@ static bool in_regions(const fc_region *g, size_t n, uint64_t off)
     return false;
 }
 
-/* Decodes the run of containers from OFF (AVAIL bytes mapped from there): the one a record
- * points at, and those that follow it back to back, as in .nv_fatbin. Returns how many
+/* Decodes the run of containers from OFF (AVAIL bytes mapped from there, in SECTION or
+ * NULL): the one a record points at, and those that follow it back to back, as in
+ * .nv_fatbin. Returns how many
  * containers the runtime is now known to register there; *LEADS says whether a container
  * (sound, damaged, or decoded already) starts at OFF. */
 static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base, uint64_t off,
-                         uint64_t avail, bool *leads)
+                         uint64_t avail, const char *section, bool *leads)
 {
     fc_reader r;
     *leads = false;
@@ -156,7 +157,7 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
         /* A record points at a damaged container: the runtime would try to load it. Decoding
          * it records why it cannot. */
         *leads = true;
-        fc_fatbin_decode_one(b, &r, off, avail, FC_ORIGIN_WRAPPER, NULL, &len);
+        fc_fatbin_decode_one(b, &r, off, avail, FC_ORIGIN_WRAPPER, section, &len);
         fc_reader_free(&r);
         return 1;
     }
@@ -169,7 +170,7 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
             /* Found by the search of a data section: it is registered after all. */
             if (c->origin == FC_ORIGIN_EMBEDDED)
                 c->origin = FC_ORIGIN_WRAPPER;
-        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, NULL, &len) != FC_OK ||
+        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, section, &len) != FC_OK ||
                    !fc_container_index_add(k, pos, b->obj.n_containers - 1)) {
             break;
         }
@@ -202,8 +203,9 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
         if (!w[i].data)
             continue; /* left to a relocation that was not read: nothing to tell */
         uint64_t avail, off;
+        const char *section = NULL;
         bool leads;
-        if (!map->to_offset(map->ctx, w[i].data, &off, &avail)) {
+        if (!map->to_offset(map->ctx, w[i].data, &off, &avail, &section)) {
             fc_builder_fail(b, FC_ERR_FORMAT,
                             "registration record %zu (offset 0x%llx) points at 0x%llx, outside %s: there is no fat "
                             "binary there, and the CUDA runtime fails to register it",
@@ -213,7 +215,7 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
         if (in_regions(registered, n_registered, off))
             leads = fc_container_index_at(k, b, off) != NULL; /* the section's walk decoded what is there */
         else
-            found += decode_run(b, k, img, base, off, avail, &leads);
+            found += decode_run(b, k, img, base, off, avail, section, &leads);
         if (!leads)
             fc_builder_fail(b, FC_ERR_FORMAT,
                             "registration record %zu (offset 0x%llx) points at 0x%llx (offset 0x%llx), where there "

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -150,6 +151,66 @@ def pe_verdicts_and_kernels():
     rc, out, err = run("--gpu", "sm_90", fx("pe/libpe.dll"))
     eq(rc, 0)
     assert "  sm_90 (--gpu sm_90): ok, 3 modules load: 1 native, 2 only through PTX JIT\n" in out, out
+
+
+def pe_variants():
+    """{name: path} of fixtures/pe/variants.py's files, written to a new directory."""
+    sys.path.insert(0, fx("pe"))
+    import variants
+    made = tempfile.mkdtemp()
+    out = {}
+    for name, data in variants.variants().items():
+        out[name] = os.path.join(made, name)
+        open(out[name], "wb").write(data)
+    return made, out
+
+
+@test
+def pe_records_lead_to_code_whatever_the_section_is_named():
+    # Campaign F2: the runtime reads each container at the address its .nvFatBi record holds;
+    # .nv_fatb renamed or retyped lost the registered code ("no CUDA code", or a false "ok").
+    made, v = pe_variants()
+    by_records = ", registered with the CUDA runtime: found through its registration records (.nvFatBi), not a " \
+                 "section named .nv_fatb\n"
+    rc, out, err = run(v["renamed_code.dll"])
+    eq((rc, err), (0, NO_GPU))
+    eq(out, v["renamed_code.dll"] + ": 2 containers in .text2" + by_records + PE_KINDS)
+    rc, out, err = run(v["renamed_rdata2.dll"])
+    eq(out, v["renamed_rdata2.dll"] + ": 2 containers in .rdata2" + by_records + PE_KINDS)
+    rc, out, err = run(v["code_only.dll"])
+    eq((rc, out), (0, v["code_only.dll"] + ": 2 containers in .text2" + by_records +
+                   PE_KINDS[:PE_KINDS.index("  embedded")]))
+    # Judged as the original is: partial on sm_86 (exit 1 with --strict), not a false "ok".
+    def verdicts(text):
+        return text[text.index("  sm_86 (--gpu sm_86): "):]
+    rc, out, err = run("--strict", "--gpu", "sm_86", v["renamed_code.dll"])
+    rc0, out0, err0 = run("--strict", "--gpu", "sm_86", fx("pe/libpe.dll"))
+    eq((rc, verdicts(out)), (rc0, verdicts(out0)))
+    eq(rc, 1)
+    rc, out, err = run("--strict", "--gpu", "sm_86", v["code_only.dll"])
+    eq(rc, 1)
+    assert "  sm_86 (--gpu sm_86): partial, 1 of 2 modules load; 1 cannot\n" in out, out
+    doc = json.loads(run("--json", v["renamed_code.dll"])[1])
+    eq(schema_errors(doc)[:5], [])
+    eq([(c["section"], c["origin"]) for c in doc["files"][0]["containers"]],
+       [(".rdata", "embedded"), (".text2", "wrapper"), (".text2", "wrapper")])
+    # A record that leads where the file holds no bytes: the runtime cannot register it.
+    rc, out, err = run(v["rawsize0.dll"])
+    eq((rc, err), (3, NO_GPU + "fatcheck: %s: registration record 1 (offset 0x4800) points at 0x3717c5000, outside "
+                   "every section's bytes in the file: there is no fat binary there, and the CUDA runtime fails to "
+                   "register it\n" % v["rawsize0.dll"]))
+    # A 32-bit image's records are 16 bytes, with 4-byte pointers.
+    pe32 = bytearray(open(fx("pe/pe32.exe"), "rb").read())
+    at = pe32.index(struct.pack("<I", 0x466243B1))
+    pointer, = struct.unpack_from("<I", pe32, at + 8)
+    struct.pack_into("<I", pe32, at + 8, pointer + 16)
+    bad = os.path.join(made, "pe32.exe")
+    open(bad, "wb").write(pe32)
+    rc, out, err = run(bad)
+    eq((rc, err), (3, NO_GPU + "fatcheck: %s: registration record 1 (offset 0x%x) points at 0x%x (offset 0x%x), where "
+                   "there is no fat binary: the CUDA runtime fails to register it\n" % (bad, at, pointer + 16,
+                                                                                          0x400 + 16)))
+    shutil.rmtree(made)
 
 
 @test

@@ -210,12 +210,13 @@ static void scan(const char *path, const unsigned char *f, size_t size, unsigned
 }
 
 /* A 20 MiB .nv_fatb of 96 KiB containers, with records for most of them and one that points
- * inside a payload: four threads, splitting the walk at the records, find what one finds. */
+ * inside a payload: four threads, splitting the walk at the records, find what one finds, and
+ * the record that leads to no container is the image's error. */
 static void split_walk(void)
 {
     const uint32_t sec_at = 0x400, sec_size = 20 * MiB, rva = 0x1000;
     const uint32_t table_at = sec_at + sec_size, table_rva = rva + sec_size + 0x1000;
-    uint32_t n_records = 0, records[512];
+    uint32_t n_records = 0, records[512], lie = 0;
     size_t size = table_at + 512 * 24;
     section_spec s[2] = {{".nv_fatb", rva, sec_size, sec_at, sec_size, 0x40000040},
                          {".nvFatBi", table_rva, 512 * 24, table_at, 512 * 24, 0x40000040}};
@@ -226,8 +227,10 @@ static void split_walk(void)
         size_t len = container(f + sec_at + at, 96 * 1024, 80 + (uint32_t)(i % 3));
         if (i % 5 != 4)
             records[n_records++] = (uint32_t)at;
-        if (i == 50)
+        if (i == 50) {
+            lie = n_records;
             records[n_records++] = (uint32_t)at + 4096; /* a lie: inside the payload */
+        }
         w += (size_t)snprintf(want + w, sizeof want - w, "%zx:.nv_fatb ", sec_at + at);
         at += len + (i % 3 == 2 ? 8 : 0);
     }
@@ -239,6 +242,10 @@ static void split_walk(void)
     }
     char path[] = "/tmp/fc_pe_XXXXXX";
     int fd = mkstemp(path);
+    snprintf(want + w, sizeof want - w,
+             "error: %s: registration record %u (offset 0x%x) points at 0x%llx (offset 0x%x), where there is no fat "
+             "binary: the CUDA runtime fails to register it", path, lie + 1, table_at + 24 * lie,
+             (unsigned long long)(IMAGE_BASE + rva + records[lie]), sec_at + records[lie]);
     ok(fd >= 0 && write(fd, f, size) == (ssize_t)size, "temporary PE written");
     close(fd);
     static result one_file, one_mem, four_file, four_mem;

@@ -118,10 +118,13 @@ static void print_text(FILE *out, const stats *s)
 }
 
 /* Containers found outside the section table (elf_segments.c): what led to them. */
-static void print_unlisted_where(FILE *out, const stats *s, size_t wrapper, size_t segment)
+static void print_unlisted_where(FILE *out, const fc_object *o, const stats *s, size_t wrapper, size_t segment)
 {
     print_where(out, s);
-    if (!segment)
+    if (!segment && o->format == FC_FORMAT_PE)
+        fputs(", registered with the CUDA runtime: found through its registration records (.nvFatBi), not a "
+              "section named .nv_fatb", out);
+    else if (!segment)
         fputs(", registered with the CUDA runtime: found through its registration records and the program "
               "headers, not the section table", out);
     else if (!wrapper)
@@ -194,7 +197,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
             if (o->format == FC_FORMAT_FATBIN)
                 fputs(" (bare fat binary)", out);
         } else if (unlisted.containers) {
-            print_unlisted_where(out, &unlisted, wrapper, segment);
+            print_unlisted_where(out, o, &unlisted, wrapper, segment);
         } else {
             fputs("no containers registered with the CUDA runtime", out);
         }
@@ -205,7 +208,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
         }
         if (reg.containers && unlisted.containers) {
             fputs("  and ", out);
-            print_unlisted_where(out, &unlisted, wrapper, segment);
+            print_unlisted_where(out, o, &unlisted, wrapper, segment);
             putc('\n', out);
         }
         if (unlisted.containers) {
