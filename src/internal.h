@@ -293,6 +293,12 @@ bool fc_sniff_package(const uint8_t *buf, size_t size);
 /* True when BUF starts like a .deb: an ar archive whose first member is debian-binary. */
 bool fc_sniff_deb(const uint8_t *buf, size_t size);
 
+/* What a scan returns for a callback's value RC: RC when it is zero or positive, FC_STOP for any
+ * negative value, so that no stop is read as one of the library's own failures (common.h). */
+static inline int fc_callback_value(int rc)
+{
+    return rc < 0 ? FC_STOP : rc;
+}
 /* Whether the file being scanned changed since it was opened: a read through its mapping went
  * past its new end, or its size or modification time are not what they were. WHY gets the
  * reason (scan_ctx.c). */

@@ -31,6 +31,8 @@ const char *fc_status_name(fc_status s)
     case FC_ERR_INVALID: return "invalid argument";
     case FC_ERR_UNSUPPORTED: return "unsupported";
     }
+    if ((int)s == FC_STOP)
+        return "stopped by a callback";
     return "unknown status";
 }
 

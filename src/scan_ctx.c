@@ -87,7 +87,7 @@ int fc_report_change(fc_scan_ctx *sc, const char *why)
     sc->file->change_reported = true;
     snprintf(msg, sizeof msg, "%s: %s", sc->file->path, why);
     fc_error err = {FC_ERR_IO, sc->file->path, NULL, msg};
-    return sc->on_error ? sc->on_error(sc->user, &err) : 0;
+    return sc->on_error ? fc_callback_value(sc->on_error(sc->user, &err)) : 0;
 }
 
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
@@ -106,10 +106,12 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
     va_end(ap);
     fc_name name;
     if (!fc_name_make(sc, path, member, &name))
-        return sc->on_error ? sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member, "out of memory"}) : 0;
+        return sc->on_error ? fc_callback_value(sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member,
+                                                                                  "out of memory"}))
+                            : 0;
     snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
     fc_error err = {status, name.path, name.member, msg};
-    int rc = sc->on_error ? sc->on_error(sc->user, &err) : 0;
+    int rc = sc->on_error ? fc_callback_value(sc->on_error(sc->user, &err)) : 0;
     fc_name_free(&name);
     return rc;
 }
@@ -139,7 +141,7 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     const fc_object *obj = fc_builder_finish(b);
     if (wanted) {
         sc->delivered++;
-        rc = sc->on_object ? sc->on_object(sc->user, obj) : 0;
+        rc = sc->on_object ? fc_callback_value(sc->on_object(sc->user, obj)) : 0;
     }
     fc_builder_reset(b);
     return rc;

@@ -159,7 +159,7 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
         if (!pick_library(ext.dir, ext.name, ext.library, sizeof ext.library))
             continue; /* a folder whose build failed, or that is not an extension */
         (*found)++;
-        rc = fn(ctx, &ext);
+        rc = fc_callback_value(fn(ctx, &ext));
     }
     free_names(names, n);
     return rc;
@@ -200,7 +200,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
         snprintf(ext.dir, sizeof ext.dir, "%s", base);
         snprintf(ext.library, sizeof ext.library, "%s", library);
         found = 1;
-        rc = fn(ctx, &ext);
+        rc = fc_callback_value(fn(ctx, &ext));
     } else {
         /* The cache root: version folders inside, or (TORCH_EXTENSIONS_DIR) extensions. */
         char **names;

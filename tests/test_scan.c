@@ -154,6 +154,39 @@ static int stop_now(void *ctx, const fc_object *o)
     return 42;
 }
 
+/* Stops the scan with the value *CTX holds. */
+static int stop_with(void *ctx, const fc_object *o)
+{
+    (void)o;
+    return *(int *)ctx;
+}
+
+static int stop_on_error(void *ctx, const fc_error *e)
+{
+    (void)e;
+    return *(int *)ctx;
+}
+
+/* FC_STOP: a callback's stop is never read as a failure of the library's (libgit2's GIT_EUSER). */
+static void test_stop_value(void)
+{
+    int value = FC_STOP;
+    ok(FC_STOP != FC_OK && FC_STOP != FC_ERR_IO && FC_STOP != FC_ERR_FORMAT && FC_STOP != FC_ERR_LIMIT &&
+           FC_STOP != FC_ERR_NOMEM && FC_STOP != FC_ERR_INVALID && FC_STOP != FC_ERR_UNSUPPORTED,
+       "FC_STOP is no fc_status");
+    ok(fc_scan(fixture_path("librdc.a"), NULL, stop_with, NULL, &value) == FC_STOP, "FC_STOP is returned");
+    value = FC_ERR_NOMEM; /* a callback's own negative value is no out-of-memory of the library's */
+    ok(fc_scan(fixture_path("librdc.a"), NULL, stop_with, NULL, &value) == FC_STOP,
+       "a negative value from a callback comes back as FC_STOP");
+    value = FC_ERR_IO;
+    ok(fc_scan(fixture_path("no-such-file"), NULL, count_objects, stop_on_error, &value) == FC_STOP,
+       "from the error callback too");
+    unsigned char cubin_head[4] = {0x7f, 'E', 'L', 'F'};
+    ok(fc_scan_memory(cubin_head, 4, "x", NULL, count_objects, stop_on_error, &value) == FC_STOP,
+       "and from fc_scan_memory");
+    is_str(fc_status_name((fc_status)FC_STOP), "stopped by a callback", "named");
+}
+
 static void test_details(void)
 {
     int good = 0;
@@ -252,6 +285,7 @@ int main(void)
 {
     test_files();
     test_details();
+    test_stop_value();
     test_tree();
     return tap_done();
 }

@@ -5,7 +5,11 @@
 #ifndef FATCHECK_VERDICT_H
 #define FATCHECK_VERDICT_H
 
-#include "../fatcheck.h"
+#include "gpus.h"
+#include "kernels.h"
+#include "match.h"
+#include "require.h"
+#include "runtime.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,76 @@
+/* fatcheck/gpus.h - the local GPUs, as a CUDA program started now would see them, and
+ * asking their driver to load images (--probe). */
+#ifndef FATCHECK_GPUS_H
+#define FATCHECK_GPUS_H
+
+#include "match.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The GPUs a CUDA program started now would see, with the CUDA version their driver
+ * supports: CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER are applied as the CUDA runtime
+ * applies them (docs/detection.md).
+ *
+ * Detection forks: the driver's libraries are loaded and asked in another process, so that
+ * a crash, a hang or stray output of theirs stays there. That process is a grandchild: the
+ * child that forks it exits at once and is reaped here, and the grandchild, reparented to
+ * init (or to the caller if it is a subreaper), is never waited for, so that the driver's
+ * teardown at its exit costs the caller nothing. Its standard input and output are
+ * /dev/null (its standard error is the caller's); if it has not answered when the time
+ * limit passes it is killed (SIGKILL). Before forking, every stdio
+ * stream is flushed (fflush(NULL)), so that nothing buffered is written twice; nothing else
+ * process-wide is changed (no signal handler, no environment). Call it from a
+ * single-threaded program, or before starting threads: a child forked beside other threads
+ * may deadlock in the loader (the time limit then ends it). */
+
+typedef enum fc_detect_method {
+    FC_DETECT_AUTO = 0, /* NVML, and the Driver API where NVML cannot answer exactly as the
+                           runtime would (see docs/detection.md) */
+    FC_DETECT_NVML,     /* NVML (libnvidia-ml.so.1) only */
+    FC_DETECT_DRIVER,   /* the CUDA Driver API (libcuda.so.1, cuInit) only */
+} fc_detect_method;
+
+#define FC_DETECT_TIMEOUT_MS 5000u
+
+typedef struct fc_detect_options {
+    fc_detect_method method;
+    unsigned timeout_ms;  /* how long the child may take; 0 means FC_DETECT_TIMEOUT_MS */
+} fc_detect_options;
+
+/* Fills *O with the defaults: FC_DETECT_AUTO, FC_DETECT_TIMEOUT_MS. */
+FC_API void fc_detect_options_init(fc_detect_options *o);
+
+typedef struct fc_detect_info {
+    fc_detect_method answered_by; /* FC_DETECT_NVML or FC_DETECT_DRIVER; FC_DETECT_AUTO when
+                                     no answer came (a timeout, a crash) */
+    bool timed_out;
+    char note[320];               /* what CUDA_VISIBLE_DEVICES left out ("... stops at 'x' ..."),
+                                     as NVML's answer found it; or "" */
+    char driver_reason[320];      /* why the Driver API answered instead of NVML, or "" */
+} fc_detect_info;
+
+/* Fills up to MAX targets with the local GPUs, in the runtime's numbering ("GPU 0" is device
+ * 0), and returns how many in *N. Without a driver, a GPU, or an answer in time, returns
+ * FC_ERR_UNSUPPORTED and says why in ERR. OPTS may be NULL (the defaults), INFO NULL. */
+FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_detect_options *opts,
+                                    fc_detect_info *info, char *err, size_t err_size);
+/* The same with the default options. */
+FC_API fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size);
+
+/* Asking the real driver (--probe): each image is loaded with cuModuleLoadData in a child
+ * process, so that a driver crash is a finding, not the end of fatcheck. */
+typedef struct fc_prober fc_prober;
+FC_API fc_status fc_prober_open(fc_prober **out);
+/* Loads IMAGE on device DEVICE. *CU_RESULT is the driver's CUresult (-2: no usable driver in
+ * the child); *CRASHED is set when the child died during the load. */
+FC_API fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size,
+                                int *cu_result, bool *crashed);
+FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FATCHECK_GPUS_H */

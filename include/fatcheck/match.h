@@ -1,0 +1,161 @@
+/* fatcheck/match.h - which image the CUDA driver loads, or a device linker takes, from a
+ * container on a target GPU; GPU names, arch lists and driver versions. */
+#ifndef FATCHECK_MATCH_H
+#define FATCHECK_MATCH_H
+
+#include "scan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Compute capabilities are written as one number: 90 for 9.0, 103 for 10.3, 121 for 12.1.
+ * CUDA versions as cuDriverGetVersion gives them: 13000 for 13.0, 12040 for 12.4. */
+
+/* A GPU to judge: where it came from, and the driver it runs under. */
+typedef struct fc_target {
+    unsigned cc;              /* compute capability: 90 */
+    bool tegra;               /* a Jetson (integrated) part: cubins do not cross to desktop parts */
+    int driver_cuda;          /* CUDA version the driver supports, or 0: assumed new enough */
+    char name[96];            /* product name when known: "NVIDIA H200" */
+    char source[160];         /* what named it: "GPU 0", "--gpu RTX 4090", "--arch-list 8.0+PTX" */
+    char uuid[96];            /* detected through NVML: "GPU-33ea3011-...", "MIG-..."; else "" */
+    char driver[32];          /* the driver release when known ("550.54.14"), else "" */
+} fc_target;
+
+/* What the driver would do with one container on one target. The names are the driver's. */
+typedef enum fc_load_result {
+    FC_LOAD_SUCCESS = 0,         /* CUDA_SUCCESS */
+    FC_LOAD_NO_BINARY,           /* CUDA_ERROR_NO_BINARY_FOR_GPU (209): "no kernel image is available" */
+    FC_LOAD_UNSUPPORTED_PTX,     /* CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222): PTX newer than the driver */
+    FC_LOAD_JIT_DISABLED,        /* CUDA_ERROR_JIT_COMPILATION_DISABLED (223): only PTX, JIT disabled */
+    FC_LOAD_INVALID_PTX,         /* CUDA_ERROR_INVALID_PTX (218): PTX compiled as a whole program that
+                                    calls a function it does not define (ptxas: "Unresolved extern
+                                    function"); see fc_refine_load */
+    FC_LOAD_LINK_INPUT,          /* no driver result: a link input (fc_predict_link says what a
+                                    device linker takes from it) */
+    FC_LOAD_RELOCATABLE,         /* relocatable code registered as a module (PTX stored with
+                                    --compile-only in .nv_fatbin): the driver fails its functions at
+                                    first use, CUDA_ERROR_INVALID_IMAGE (200) or CUDA_ERROR_NOT_FOUND
+                                    (500); eagerly loaded, the load itself */
+} fc_load_result;
+
+typedef enum fc_load_via {
+    FC_VIA_NONE = 0,
+    FC_VIA_NATIVE,      /* a cubin for exactly this compute capability */
+    FC_VIA_COMPATIBLE,  /* a cubin for an older minor of the same major (sm_86 code on 8.9) */
+    FC_VIA_JIT,         /* PTX compiled by the driver at load time */
+} fc_load_via;
+
+typedef struct fc_load {
+    fc_load_result result;
+    fc_load_via via;
+    int entry;          /* index of the chosen (or, on PTX failures, the refused) entry, or -1 */
+} fc_load;
+
+/* CUDA_FORCE_PTX_JIT / CUDA_DISABLE_PTX_JIT, as the driver reads them. */
+typedef struct fc_jit_policy {
+    bool force_ptx_jit;   /* cubins are ignored */
+    bool disable_ptx_jit; /* PTX is never compiled */
+} fc_jit_policy;
+
+/* Reads the policy from the environment (values other than unset, empty or "0" count). */
+FC_API void fc_jit_policy_from_env(fc_jit_policy *p);
+
+/* Predicts what cuModuleLoadData does with container C on target T (docs/matching.md),
+ * from the headers alone. A link input (C->role) gets FC_LOAD_LINK_INPUT: use fc_predict_link.
+ * What only the chosen image's contents tell (fc_refine_load) is not looked at. */
+FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
+
+/* fc_predict_load's answer, checked against the chosen image of C (a container of OBJ; call it
+ * from the scan callback): PTX compiled as a whole program that calls a function defined
+ * elsewhere fails to load (FC_LOAD_INVALID_PTX); a relocatable (ET_REL) cubin makes C a link
+ * input for that target (FC_LOAD_LINK_INPUT): the driver runs none as a module. Reads only
+ * containers the runtime does not register (bare fat binaries, cubin and PTX files, containers
+ * kept as data): registered ones were linked when the program was built. OPTS bounds the
+ * decompression (NULL: defaults). */
+FC_API fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts);
+
+/* What a device linker (nvlink, nvJitLink) would take from a link input for target T: a cubin
+ * of T's architecture (or an older minor of its major; 'a' and 'f' as for the driver), else
+ * PTX of an architecture at or below T's, else LTO-IR likewise. */
+typedef enum fc_link_via {
+    FC_LINK_VIA_NONE = 0, /* nothing: linking for T fails with undefined references */
+    FC_LINK_VIA_CUBIN,
+    FC_LINK_VIA_PTX,      /* compiled by the linker's own ptxas: its PTX ISA must not be newer
+                             than the linking toolkit */
+    FC_LINK_VIA_LTOIR,    /* with link-time optimisation (nvlink -dlto, nvJitLink -lto) */
+} fc_link_via;
+
+typedef struct fc_link {
+    fc_link_via via;
+    int entry;            /* index of the image taken, or -1 */
+} fc_link;
+
+FC_API fc_link fc_predict_link(const fc_container *c, const fc_target *t);
+FC_API const char *fc_link_via_name(fc_link_via v); /* "cubin", "ptx", "ltoir", "none" */
+FC_API const char *fc_role_name(fc_role r);         /* "module", "link_input" */
+
+/* Whether an image runs on compute capability CC (ignoring driver versions). */
+FC_API bool fc_cubin_runs_on(unsigned arch, fc_variant v, unsigned cc, bool cc_is_tegra);
+FC_API bool fc_ptx_jits_for(unsigned arch, fc_variant v, unsigned cc);
+
+/* Names of results, as the driver names them: "CUDA_SUCCESS", "CUDA_ERROR_NO_BINARY_FOR_GPU". */
+FC_API const char *fc_load_result_name(fc_load_result r);
+FC_API const char *fc_load_via_name(fc_load_via v);   /* "native", "compatible", "jit", "none" */
+
+/* Fills *T from a user's spec: "sm_86", "8.6", "86", "compute_86", or a product name
+ * ("RTX 4090", "NVIDIA H100 80GB HBM3", "Jetson Orin"; case and vendor words ignored).
+ * On an unknown name returns FC_ERR_INVALID with a message suggesting close matches. */
+FC_API fc_status fc_target_parse(const char *spec, fc_target *t, char *err, size_t err_size);
+
+/* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */
+FC_API bool fc_cc_is_tegra(unsigned cc);
+/* Products of a compute capability, for people: "H100, H200, GH200"; "" when unknown. */
+FC_API const char *fc_cc_products(unsigned cc);
+/* Every compute capability the tables know, ascending; returns how many (at most MAX). */
+FC_API size_t fc_known_ccs(unsigned *out, size_t max);
+
+/* A TORCH_CUDA_ARCH_LIST value, parsed: each entry builds a cubin and, with +PTX, PTX. */
+typedef struct fc_arch_entry {
+    unsigned cc;
+    bool arch_specific;  /* "9.0a" */
+    bool ptx;            /* "+PTX" */
+} fc_arch_entry;
+
+typedef struct fc_arch_list {
+    fc_arch_entry entries[64];
+    size_t n;
+} fc_arch_list;
+
+/* Parses VALUE with torch's grammar: entries separated by ';' or spaces, "X.Y", "X.Ya",
+ * "+PTX", and the named architectures (Ampere, Hopper, ...) expanded. "native" is refused
+ * here (the caller knows the local GPUs). */
+FC_API fc_status fc_arch_list_parse(const char *value, fc_arch_list *out, char *err, size_t err_size);
+
+/* Parses a driver version: a CUDA version ("12.4") or a driver release ("550.54.14", mapped
+ * through NVIDIA's release table to the newest CUDA version it supports). */
+FC_API fc_status fc_driver_parse(const char *s, int *cuda_version, char *err, size_t err_size);
+/* The CUDA release that introduced PTX ISA MAJOR.MINOR (9.1 -> 13010), or 0 if unknown. */
+FC_API int fc_ptx_isa_cuda_version(unsigned major, unsigned minor);
+/* The minimum Linux x86_64 driver for CUDA version V ("590.44.01"), or NULL if unknown. */
+FC_API const char *fc_cuda_min_driver(int cuda_version);
+
+/* Whether an image refers to symbols it does not define, other than those the driver itself
+ * supplies (vprintf, malloc, free, __assertfail): a cubin by its undefined global symbols
+ * (weak ones do not count), PTX by its .extern functions and variables (.extern .shared, the
+ * dynamic shared memory, does not count). Such an image needs device linking. Reads (and
+ * decompresses, within opts->max_decompressed_size) the image, so OBJ's bytes must be at hand:
+ * call it from the scan callback. */
+typedef enum fc_link_state {
+    FC_LINK_UNKNOWN = 0,     /* obfuscated, LTO-IR, or unreadable */
+    FC_LINK_SELF_CONTAINED,
+    FC_LINK_UNRESOLVED,
+} fc_link_state;
+FC_API fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const fc_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FATCHECK_MATCH_H */
