@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         fc_detect_options_init(&o);
         o.method = strcmp(argv[1], "nvml") == 0 ? FC_DETECT_NVML : strcmp(argv[1], "driver") == 0 ? FC_DETECT_DRIVER
                                                                                                  : FC_DETECT_AUTO;
-        st = fc_detect_gpus_ext(targets, 64, &n, &o, NULL, err, sizeof err);
+        st = fc_detect_gpus_ext(targets, &n, 64, &o, NULL, err, sizeof err);
     }
     double ms = now_ms() - t;
     printf("%s: %zu GPUs in %.2f ms%s%s\n", argv[1], n, ms, st == FC_OK ? "" : ": ", st == FC_OK ? "" : err);

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t declared = (uint64_t)(data[0] >> 1) << 10;
     void *out = NULL;
     size_t n = 0;
-    fc_decompress(m, data + 1, size - 1, declared, 1u << 20, &out, &n);
+    fc_decompress(&out, &n, m, data + 1, size - 1, declared, 1u << 20);
     free(out);
     return 0;
 }

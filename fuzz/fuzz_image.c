@@ -31,7 +31,7 @@ static int on_object(void *ctx, const fc_object *o)
             const fc_entry *en = &o->containers[c].entries[e];
             fc_entry_link_state(o, en, opts);
             fc_kernel_list *l = NULL;
-            fc_entry_kernels(o, en, opts, &l);
+            fc_entry_kernels(&l, o, en, opts);
             fc_kernel_list_free(l);
         }
     return 0;

@@ -38,7 +38,7 @@ static int on_object(void *ctx, const fc_object *o)
         }
         for (size_t e = 0; e < ct->n_entries && e < 8; e++) {
             fc_kernel_list *l = NULL;
-            fc_entry_kernels(o, &ct->entries[e], opts, &l);
+            fc_entry_kernels(&l, o, &ct->entries[e], opts);
             fc_kernel_list_free(l);
             fc_entry_link_state(o, &ct->entries[e], opts);
         }
@@ -48,7 +48,7 @@ static int on_object(void *ctx, const fc_object *o)
     fc_kernel_list **lists = NULL;
     fc_status *status = NULL;
     size_t n = 0;
-    if (fc_object_kernels(o, opts, &lists, &status, &n) == FC_OK)
+    if (fc_object_kernels(&lists, &status, &n, o, opts) == FC_OK)
         fc_object_kernels_free(lists, status, n);
     return 0;
 }

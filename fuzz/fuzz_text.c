@@ -20,12 +20,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fc_target t;
     fc_arch_list l;
     int v;
-    fc_target_parse(s, &t, err, sizeof err);
-    fc_arch_list_parse(s, &l, err, sizeof err);
-    fc_driver_parse(s, &v, err, sizeof err);
+    fc_target_parse(&t, s, err, sizeof err);
+    fc_arch_list_parse(&l, s, err, sizeof err);
+    fc_driver_parse(&v, s, err, sizeof err);
     static fc_fleet_group groups[64];
     size_t n;
-    fc_fleet_parse((const char *)data, size, groups, 64, &n, err, sizeof err);
+    fc_fleet_parse(groups, &n, 64, (const char *)data, size, err, sizeof err);
     free(s);
     return 0;
 }

@@ -91,7 +91,7 @@ static bool parse_gpus(PyObject *gpus, fc_target *named, size_t *n)
             if (*n == FC_MAX_TARGETS) {
                 PyErr_SetString(PyExc_ValueError, "too many targets");
                 ok = false;
-            } else if (fc_target_parse(spec, &named[*n], err, sizeof err) != FC_OK) {
+            } else if (fc_target_parse(&named[*n], spec, err, sizeof err) != FC_OK) {
                 PyErr_SetString(PyExc_ValueError, err);
                 ok = false;
             } else {
@@ -151,7 +151,7 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
     fc_jit_policy_from_env(&cfg->judge.jit);
     char err[512];
     if (arch_list) {
-        if (fc_arch_list_parse(arch_list, &cfg->arch_list, err, sizeof err) != FC_OK) {
+        if (fc_arch_list_parse(&cfg->arch_list, arch_list, err, sizeof err) != FC_OK) {
             PyErr_SetString(PyExc_ValueError, err);
             goto cleanup;
         }
@@ -159,7 +159,7 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
         cfg->arch_list_text = arch_list;
     }
     int driver = 0;
-    if (driver_text && fc_driver_parse(driver_text, &driver, err, sizeof err) != FC_OK) {
+    if (driver_text && fc_driver_parse(&driver, driver_text, err, sizeof err) != FC_OK) {
         PyErr_SetString(PyExc_ValueError, err);
         goto cleanup;
     }

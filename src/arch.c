@@ -196,7 +196,7 @@ static unsigned parse_cc(const char *s)
     return major >= 30 && major < 130 ? major : 0;
 }
 
-fc_status fc_target_parse(const char *spec, fc_target *t, char *err, size_t err_size)
+fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size)
 {
     memset(t, 0, sizeof *t);
     while (*spec == ' ')
@@ -326,7 +326,7 @@ static fc_status add_arch_entry(fc_arch_list *out, const char *tok, char *err, s
     return FC_OK;
 }
 
-fc_status fc_arch_list_parse(const char *value, fc_arch_list *out, char *err, size_t err_size)
+fc_status fc_arch_list_parse(fc_arch_list *out, const char *value, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     if (strchr(value, ',')) {
@@ -449,7 +449,7 @@ static int cmp_release(const char *a, const char *b)
     return 0;
 }
 
-fc_status fc_driver_parse(const char *s, int *cuda_version, char *err, size_t err_size)
+fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t err_size)
 {
     int dots = 0;
     for (const char *p = s; *p; p++) {

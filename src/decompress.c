@@ -185,8 +185,8 @@ fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_siz
     return FC_ERR_UNSUPPORTED;
 }
 
-fc_status fc_decompress(fc_compression m, const void *src, size_t src_size, uint64_t declared, uint64_t limit,
-                        void **out, size_t *out_size)
+fc_status fc_decompress(void **out, size_t *out_size, fc_compression m, const void *src, size_t src_size,
+                        uint64_t declared, uint64_t limit)
 {
     if (!out || !out_size)
         return FC_ERR_INVALID;

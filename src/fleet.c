@@ -52,7 +52,7 @@ static unsigned cc_of(const char *cap, const char *product)
         return major * 10 + minor;
     fc_target t;
     char err[256];
-    return product && fc_target_parse(product, &t, err, sizeof err) == FC_OK ? t.cc : 0;
+    return product && fc_target_parse(&t, product, err, sizeof err) == FC_OK ? t.cc : 0;
 }
 
 static void trim(char *s)
@@ -113,7 +113,7 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
         }
         int cuda = 0;
         char derr[256];
-        if (*drv && fc_driver_parse(drv, &cuda, derr, sizeof derr) != FC_OK)
+        if (*drv && fc_driver_parse(&cuda, drv, derr, sizeof derr) != FC_OK)
             cuda = 0;
         fc_status st = add_gpus(groups, max, n, name, cc, drv, cuda, 1, false, err, err_size);
         if (st != FC_OK)
@@ -167,14 +167,14 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
         snprintf(rt, sizeof rt, "%s", runtime);
     else if (rmaj && rmin)
         snprintf(rt, sizeof rt, "%s.%s", rmaj, rmin);
-    if (!(rt[0] && fc_driver_parse(rt, &cuda, derr, sizeof derr) == FC_OK) && driver[0] &&
-        fc_driver_parse(driver, &cuda, derr, sizeof derr) != FC_OK)
+    if (!(rt[0] && fc_driver_parse(&cuda, rt, derr, sizeof derr) == FC_OK) && driver[0] &&
+        fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK)
         cuda = 0;
     unsigned gpus = count ? (unsigned)strtoul(count, NULL, 10) : 1;
     return add_gpus(groups, max, n, product ? product : "", cc, driver, cuda, gpus ? gpus : 1, true, err, err_size);
 }
 
-fc_status fc_fleet_parse(const char *text, size_t len, fc_fleet_group *groups, size_t max, size_t *n, char *err,
+fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const char *text, size_t len, char *err,
                          size_t err_size)
 {
     *n = 0;

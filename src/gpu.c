@@ -272,7 +272,7 @@ void fc_detect_options_init(fc_detect_options *o)
     o->timeout_ms = FC_DETECT_TIMEOUT_MS;
 }
 
-fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_detect_options *opts,
+fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_detect_options *opts,
                              fc_detect_info *info, char *err, size_t err_size)
 {
     *n = 0;
@@ -376,7 +376,7 @@ fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_det
     return st;
 }
 
-fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size)
+fc_status fc_detect_gpus(fc_target *out, size_t *n, size_t max, char *err, size_t err_size)
 {
-    return fc_detect_gpus_ext(out, max, n, NULL, NULL, err, err_size);
+    return fc_detect_gpus_ext(out, n, max, NULL, NULL, err, err_size);
 }

@@ -388,7 +388,7 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
     return FC_OK;
 }
 
-fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_kernel_list **out)
+fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_entry *e, const fc_options *opts)
 {
     fc_buffer scratch = {0};
     fc_status st = entry_kernels(obj, e, opts, &scratch, out);
@@ -466,8 +466,8 @@ static void *kernels_worker(void *arg)
     return NULL;
 }
 
-fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_kernel_list ***out, fc_status **status,
-                            size_t *n)
+fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n, const fc_object *obj,
+                            const fc_options *opts)
 {
     *out = NULL;
     *status = NULL;

@@ -208,7 +208,7 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
         for (size_t e = 0; e < ct->n_entries; e++) {
             const fc_kernel_list *kl = entry_kernels(j, c, e);
             char arch[32];
-            fc_entry_arch_name(&ct->entries[e], arch, sizeof arch);
+            fc_entry_arch_name(arch, sizeof arch, &ct->entries[e]);
             for (size_t k = 0; kl && k < kl->n; k++) {
                 long at = set_find(&failing, kl->items[k].name, hash(kl->items[k].name));
                 if (at < 0)
@@ -233,7 +233,7 @@ fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const f
     j->n_missing = calloc(nt ? nt : 1, sizeof *j->n_missing);
     j->missing_cap = calloc(nt ? nt : 1, sizeof *j->missing_cap);
     if (!j->first || !j->missing || !j->n_missing || !j->missing_cap ||
-        fc_object_kernels(obj, scan, &j->lists, &j->status, &j->n_lists) != FC_OK)
+        fc_object_kernels(&j->lists, &j->status, &j->n_lists, obj, scan) != FC_OK)
         return FC_ERR_NOMEM;
     size_t k = 0;
     for (size_t c = 0; c < obj->n_containers; c++) {

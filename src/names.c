@@ -95,14 +95,14 @@ static const char *variant_suffix(fc_variant v)
     return v == FC_VARIANT_ARCH_SPECIFIC ? "a" : v == FC_VARIANT_FAMILY ? "f" : "";
 }
 
-char *fc_entry_arch_name(const fc_entry *e, char *buf, size_t size)
+char *fc_entry_arch_name(char *buf, size_t size, const fc_entry *e)
 {
     const char *prefix = e->kind == FC_IMAGE_PTX ? "compute_" : e->kind == FC_IMAGE_LTOIR ? "lto_" : "sm_";
     snprintf(buf, size, "%s%u%s", prefix, e->arch, variant_suffix(e->variant));
     return buf;
 }
 
-char *fc_entry_cuobjdump_arch(const fc_entry *e, char *buf, size_t size)
+char *fc_entry_cuobjdump_arch(char *buf, size_t size, const fc_entry *e)
 {
     /* Checked against cuobjdump 13.0: sm_100f cubins are listed as sm_100, while PTX keeps
      * both suffixes (variants.2.sm_100f.ptx). */

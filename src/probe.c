@@ -130,8 +130,8 @@ fc_status fc_prober_open(fc_prober **out)
     return FC_OK;
 }
 
-fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size, int *cu_result,
-                         bool *crashed)
+fc_status fc_prober_load(int *cu_result, bool *crashed, fc_prober *p, unsigned device, const void *image,
+                         size_t size)
 {
     *crashed = false;
     *cu_result = -1;

@@ -128,7 +128,7 @@ static int runtime_floor(int v)
     return v >= 11000 ? v / 1000 * 1000 : v;
 }
 
-fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_runtime_need *out)
+fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc_options *opts)
 {
     memset(out, 0, sizeof *out);
     if (!obj || !out)

@@ -288,7 +288,7 @@ int fc_scan_memory(const void *data, size_t size, const char *name, const fc_opt
     return rc;
 }
 
-fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base, const fc_options *opts, fc_object **out)
+fc_status fc_decode_fatbin(fc_object **out, const void *buf, size_t size, uint64_t base, const fc_options *opts)
 {
     uint64_t end;
     if (!out || (!buf && size) || !fc_add_ok(base, size, &end))

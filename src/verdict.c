@@ -180,8 +180,8 @@ static void probe_container(fc_judgement *j, const fc_object *obj, size_t c)
             continue;
         bool crashed = false;
         int code = -1;
-        if (fc_prober_load(o->prober, (unsigned)o->device[t], (const uint8_t *)obj->image + ct->offset,
-                           (size_t)ct->size, &code, &crashed) != FC_OK)
+        if (fc_prober_load(&code, &crashed, o->prober,
+                           (unsigned)o->device[t], (const uint8_t *)obj->image + ct->offset, (size_t)ct->size) != FC_OK)
             continue;
         pr->code = crashed ? -1 : code;
         /* What the driver says of a link input is shown, never compared: fatcheck claims
@@ -234,7 +234,7 @@ static void check_arch_list(fc_judgement *j, const fc_object *obj, const fc_arch
             if (wanted)
                 continue;
             char name[16];
-            fc_entry_arch_name(en, name, sizeof name);
+            fc_entry_arch_name(name, sizeof name, en);
             bool seen = false;
             for (size_t u = 0; u < n_unexpected && !seen; u++)
                 seen = strcmp(j->unexpected[u], name) == 0;
@@ -332,7 +332,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     mark_unused_link_inputs(j, obj);
     find_ptx_need(j, obj);
     predict_all(j, obj, scan);
-    fc_object_runtime(obj, scan, &j->runtime);
+    fc_object_runtime(&j->runtime, obj, scan);
     if (obj->format == FC_FORMAT_IMAGE)
         image_runtime(obj->in_image->image, &j->runtime);
     for (size_t t = 0; t < j->n_targets; t++) {

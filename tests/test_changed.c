@@ -91,7 +91,7 @@ static int on_object(void *ctx, const fc_object *o)
         fc_kernel_list **lists;
         fc_status *status;
         size_t n;
-        if (fc_object_kernels(o, &opts, &lists, &status, &n) == FC_OK)
+        if (fc_object_kernels(&lists, &status, &n, o, &opts) == FC_OK)
             for (size_t i = 0; i < n; i++) {
                 l->kernels_io += status[i] == FC_ERR_IO;
                 l->kernels_ok += status[i] == FC_OK;
@@ -103,7 +103,7 @@ static int on_object(void *ctx, const fc_object *o)
             const fc_entry *en = &o->containers[c].entries[e];
             if (l->read_kernels) {
                 fc_kernel_list *kl = NULL;
-                fc_status st = fc_entry_kernels(o, en, NULL, &kl);
+                fc_status st = fc_entry_kernels(&kl, o, en, NULL);
                 l->kernels_io += st == FC_ERR_IO;
                 l->kernels_ok += st == FC_OK;
                 fc_kernel_list_free(kl);
@@ -111,8 +111,8 @@ static int on_object(void *ctx, const fc_object *o)
             if (l->decompress && o->image) { /* what --extract does */
                 void *out = NULL;
                 size_t len = 0;
-                fc_status st = fc_decompress(en->compression, (const char *)o->image + en->payload_offset,
-                                             (size_t)en->stored_size, en->uncompressed_size, 1u << 30, &out, &len);
+                fc_status st = fc_decompress(&out, &len,
+                                             en->compression, (const char *)o->image + en->payload_offset, (size_t)en->stored_size, en->uncompressed_size, 1u << 30);
                 l->decompress_io += st == FC_ERR_IO;
                 free(out);
             }

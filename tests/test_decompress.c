@@ -17,7 +17,7 @@ static fixture load(const char *name)
 {
     fixture f;
     f.buf = read_fixture(name, &f.size);
-    if (fc_decode_fatbin(f.buf, f.size, 0, NULL, &f.obj) != FC_OK) {
+    if (fc_decode_fatbin(&f.obj, f.buf, f.size, 0, NULL) != FC_OK) {
         printf("Bail out! %s does not decode\n", name);
         exit(1);
     }
@@ -38,8 +38,8 @@ static const fc_entry *entry(const fixture *f, size_t i)
 static fc_status inflate(const fixture *f, size_t i, uint64_t limit, void **out, size_t *n)
 {
     const fc_entry *e = entry(f, i);
-    return fc_decompress(e->compression, f->buf + e->payload_offset, (size_t)e->stored_size,
-                         e->uncompressed_size, limit, out, n);
+    return fc_decompress(out, n, e->compression,
+                         f->buf + e->payload_offset, (size_t)e->stored_size, e->uncompressed_size, limit);
 }
 
 int main(void)
@@ -74,18 +74,18 @@ int main(void)
     ok(out == NULL, "nothing is returned past the limit");
     is_u64(inflate(&lz4, 1, 1000, &out, &n), FC_ERR_LIMIT, "LZ4 past the limit is refused");
     const fc_entry *e = entry(&zstd, 1);
-    is_u64(fc_decompress(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, (size_t)e->stored_size,
-                         1ull << 42, 1ull << 30, &out, &n),
+    is_u64(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD,
+                         zstd.buf + e->payload_offset, (size_t)e->stored_size, 1ull << 42, 1ull << 30),
            FC_ERR_LIMIT, "a declared size of 4 TiB is refused, not allocated");
     /* A declared size that lies low or high does not change the result. */
-    is_u64(fc_decompress(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, (size_t)e->stored_size, 16, limit,
-                         &out, &n),
+    is_u64(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, (size_t)e->stored_size,
+                         16, limit),
            FC_OK, "a declared size that is too small is only a first guess");
     ok(n == 2508 && memcmp(out, ptx, n) == 0, "and the output is still exact");
     free(out);
     const fc_entry *l = entry(&lz4, 1);
-    is_u64(fc_decompress(FC_COMPRESSION_LZ4, lz4.buf + l->payload_offset, (size_t)l->stored_size, 0, limit, &out,
-                         &n),
+    is_u64(fc_decompress(&out, &n, FC_COMPRESSION_LZ4, lz4.buf + l->payload_offset, (size_t)l->stored_size, 0,
+                         limit),
            FC_OK, "LZ4 without a declared size grows its buffer");
     ok(n == 2508 && memcmp(out, ptx, n) == 0, "and the output is exact");
     free(out);
@@ -120,18 +120,18 @@ int main(void)
     memcpy(bad, zstd.buf + e->payload_offset, (size_t)e->stored_size);
     for (size_t i = 20; i < 200; i++)
         bad[i] ^= 0x5a;
-    ok(fc_decompress(FC_COMPRESSION_ZSTD, bad, (size_t)e->stored_size, 2508, limit, &out, &n) == FC_ERR_FORMAT,
+    ok(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, bad, (size_t)e->stored_size, 2508, limit) == FC_ERR_FORMAT,
        "corrupt zstd is a format error");
-    ok(fc_decompress(FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, 100, 2508, limit, &out, &n) ==
+    ok(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, zstd.buf + e->payload_offset, 100, 2508, limit) ==
            FC_ERR_FORMAT,
        "truncated zstd is a format error");
     memcpy(bad, lz4.buf + l->payload_offset, (size_t)l->stored_size);
     memset(bad + 8, 0xff, 64);
-    fc_status st = fc_decompress(FC_COMPRESSION_LZ4, bad, (size_t)l->stored_size, 2508, limit, &out, &n);
+    fc_status st = fc_decompress(&out, &n, FC_COMPRESSION_LZ4, bad, (size_t)l->stored_size, 2508, limit);
     ok(st == FC_ERR_FORMAT || st == FC_ERR_LIMIT, "corrupt LZ4 is refused (%s)", fc_status_name(st));
-    ok(fc_decompress(FC_COMPRESSION_UNKNOWN, bad, 10, 0, limit, &out, &n) == FC_ERR_UNSUPPORTED,
+    ok(fc_decompress(&out, &n, FC_COMPRESSION_UNKNOWN, bad, 10, 0, limit) == FC_ERR_UNSUPPORTED,
        "an unknown method is unsupported");
-    ok(fc_decompress(FC_COMPRESSION_ZSTD, NULL, 10, 0, limit, &out, &n) == FC_ERR_INVALID,
+    ok(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, NULL, 10, 0, limit) == FC_ERR_INVALID,
        "NULL input is an invalid argument");
 
     drop(&plain);

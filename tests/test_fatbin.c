@@ -9,7 +9,7 @@
 static fc_object *decode(const unsigned char *buf, size_t size, fc_status *st)
 {
     fc_object *o = NULL;
-    *st = fc_decode_fatbin(buf, size, 0, NULL, &o);
+    *st = fc_decode_fatbin(&o, buf, size, 0, NULL);
     return o;
 }
 
@@ -23,7 +23,7 @@ static const char *arch_names(const fc_object *o)
             char name[32];
             if (out[0])
                 strcat(out, " ");
-            strcat(out, fc_entry_arch_name(&o->containers[i].entries[j], name, sizeof name));
+            strcat(out, fc_entry_arch_name(name, sizeof name, &o->containers[i].entries[j]));
         }
     return out;
 }
@@ -68,10 +68,10 @@ static void test_variants(void)
            "variants: a and f suffixes of cubins and PTX");
     const fc_entry *e = o->containers[0].entries;
     char name[32];
-    is_str(fc_entry_cuobjdump_arch(&e[8], name, sizeof name), "sm_100", "variants: cuobjdump drops f for cubins");
-    is_str(fc_entry_cuobjdump_arch(&e[7], name, sizeof name), "sm_100f", "variants: cuobjdump keeps f for PTX");
-    is_str(fc_entry_cuobjdump_arch(&e[1], name, sizeof name), "sm_90a", "variants: cuobjdump keeps a");
-    is_str(fc_entry_cuobjdump_arch(&e[0], name, sizeof name), "sm_90a", "variants: PTX is named sm_, not compute_");
+    is_str(fc_entry_cuobjdump_arch(name, sizeof name, &e[8]), "sm_100", "variants: cuobjdump drops f for cubins");
+    is_str(fc_entry_cuobjdump_arch(name, sizeof name, &e[7]), "sm_100f", "variants: cuobjdump keeps f for PTX");
+    is_str(fc_entry_cuobjdump_arch(name, sizeof name, &e[1]), "sm_90a", "variants: cuobjdump keeps a");
+    is_str(fc_entry_cuobjdump_arch(name, sizeof name, &e[0]), "sm_90a", "variants: PTX is named sm_, not compute_");
     fc_object_free(o);
     free(buf);
 }
@@ -227,7 +227,7 @@ static void test_damage(void)
     fc_options opts;
     fc_options_init(&opts);
     opts.max_entries = 5;
-    st = fc_decode_fatbin(orig, n, 0, &opts, &o);
+    st = fc_decode_fatbin(&o, orig, n, 0, &opts);
     ok(st == FC_ERR_LIMIT && o->containers[0].n_entries == 5, "limits: max_entries stops decoding");
     is_str(o->error, "more than 5 entries", "limits: message");
     fc_object_free(o);

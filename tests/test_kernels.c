@@ -18,7 +18,7 @@ static int collect(void *ctx, const fc_object *o)
     got *g = ctx;
     for (size_t c = 0; c < o->n_containers; c++)
         for (size_t e = 0; e < o->containers[c].n_entries && g->n < 16; e++, g->n++)
-            g->status[g->n] = fc_entry_kernels(o, &o->containers[c].entries[e], NULL, &g->lists[g->n]);
+            g->status[g->n] = fc_entry_kernels(&g->lists[g->n], o, &o->containers[c].entries[e], NULL);
     return 0;
 }
 
@@ -54,7 +54,7 @@ static int ptx_kernels_of(void *ctx, const fc_object *o)
 {
     fc_kernel_list **out = ctx;
     if (o->n_containers == 1 && o->containers[0].n_entries == 1)
-        fc_entry_kernels(o, &o->containers[0].entries[0], NULL, out);
+        fc_entry_kernels(out, o, &o->containers[0].entries[0], NULL);
     return 0;
 }
 
@@ -137,11 +137,11 @@ int main(void)
     size_t n;
     unsigned char *buf = read_fixture("all_archs.fatbin", &n);
     fc_object *o = NULL;
-    fc_decode_fatbin(buf, n, 0, NULL, &o);
+    fc_decode_fatbin(&o, buf, n, 0, NULL);
     fc_entry e = o->containers[0].entries[1];
     e.arch = 75;
     fc_kernel_list *l = NULL;
-    ok(fc_entry_kernels(o, &e, NULL, &l) == FC_OK && l->arch_mismatch && l->elf_arch == 80,
+    ok(fc_entry_kernels(&l, o, &e, NULL) == FC_OK && l->arch_mismatch && l->elf_arch == 80,
        "an entry whose cubin says another architecture is flagged");
     fc_kernel_list_free(l);
 
@@ -151,7 +151,7 @@ int main(void)
     unsigned char saved = buf[e.payload_offset + 4];
     buf[e.payload_offset + 4] = 1; /* EI_CLASS: ELFCLASS32 on a 64-bit header */
     l = NULL;
-    ok(fc_entry_kernels(o, &e, NULL, &l) == FC_ERR_FORMAT && !l, "a cubin whose EI_CLASS is flipped is not read");
+    ok(fc_entry_kernels(&l, o, &e, NULL) == FC_ERR_FORMAT && !l, "a cubin whose EI_CLASS is flipped is not read");
     buf[e.payload_offset + 4] = saved;
 
     /* Every entry at once, on threads. */
@@ -161,7 +161,7 @@ int main(void)
     fc_options opts;
     fc_options_init(&opts);
     opts.threads = 4;
-    ok(fc_object_kernels(o, &opts, &lists, &status, &count) == FC_OK && count == 12, "all twelve images read");
+    ok(fc_object_kernels(&lists, &status, &count, o, &opts) == FC_OK && count == 12, "all twelve images read");
     int same = 1;
     for (size_t i = 0; i < count; i++)
         same &= status[i] == FC_OK && lists[i]->n == 3 && strcmp(lists[i]->items[2].name, "fc_add") == 0 &&

@@ -148,7 +148,7 @@ static void test_rules(void)
         char got[64], arch[32];
         if (l.result == FC_LOAD_SUCCESS)
             snprintf(got, sizeof got, "%s %s", fc_load_via_name(l.via),
-                     fc_entry_arch_name(&entries[l.entry], arch, sizeof arch));
+                     fc_entry_arch_name(arch, sizeof arch, &entries[l.entry]));
         else
             snprintf(got, sizeof got, "%s", fc_load_result_name(l.result));
         is_str(got, k->want, "[%s] on %u.%u%s%s%s", k->entries, k->cc / 10, k->cc % 10, k->driver ? " driver" : "",
@@ -204,7 +204,7 @@ static void test_link_rules(void)
             snprintf(got, sizeof got, "none");
         else
             snprintf(got, sizeof got, "%s %s", fc_link_via_name(k.via),
-                     fc_entry_arch_name(&entries[k.entry], arch, sizeof arch));
+                     fc_entry_arch_name(arch, sizeof arch, &entries[k.entry]));
         is_str(got, link_cases[i].want, "link [%s] for sm_%u", link_cases[i].entries, link_cases[i].cc);
         fc_load l = fc_predict_load(&c, &t, NULL);
         ok(l.result == FC_LOAD_LINK_INPUT, "link [%s]: no driver result claimed", link_cases[i].entries);
@@ -231,16 +231,16 @@ static void test_gpu_names(void)
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         fc_target t;
         char err[256];
-        fc_status st = fc_target_parse(names[i].spec, &t, err, sizeof err);
+        fc_status st = fc_target_parse(&t, names[i].spec, err, sizeof err);
         ok(st == FC_OK && t.cc == names[i].cc && t.tegra == names[i].tegra, "--gpu '%s' is %u.%u%s", names[i].spec,
            names[i].cc / 10, names[i].cc % 10, names[i].tegra ? " (Jetson)" : "");
     }
     fc_target t;
     char err[256];
-    ok(fc_target_parse("Radeon 7900", &t, err, sizeof err) == FC_ERR_INVALID, "an unknown GPU is refused");
+    ok(fc_target_parse(&t, "Radeon 7900", err, sizeof err) == FC_ERR_INVALID, "an unknown GPU is refused");
     ok(strncmp(err, "unknown GPU 'Radeon 7900' (did you mean '", 41) == 0, "with suggestions: %s", err);
-    ok(fc_target_parse("9", &t, err, sizeof err) == FC_ERR_INVALID, "'9' alone is no compute capability");
-    ok(fc_target_parse("sm_", &t, err, sizeof err) == FC_ERR_INVALID, "'sm_' alone is refused");
+    ok(fc_target_parse(&t, "9", err, sizeof err) == FC_ERR_INVALID, "'9' alone is no compute capability");
+    ok(fc_target_parse(&t, "sm_", err, sizeof err) == FC_ERR_INVALID, "'sm_' alone is refused");
 }
 
 static const char *arch_list_text(const fc_arch_list *l)
@@ -269,7 +269,7 @@ static void test_arch_lists(void)
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         fc_arch_list l;
         char err[256];
-        fc_status st = fc_arch_list_parse(good[i].value, &l, err, sizeof err);
+        fc_status st = fc_arch_list_parse(&l, good[i].value, err, sizeof err);
         ok(st == FC_OK, "arch list '%s' parses", good[i].value);
         is_str(arch_list_text(&l), good[i].want, "arch list '%s' entries", good[i].value);
     }
@@ -277,7 +277,7 @@ static void test_arch_lists(void)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         fc_arch_list l;
         char err[256];
-        ok(fc_arch_list_parse(bad[i], &l, err, sizeof err) != FC_OK, "arch list '%s' is refused (%s)", bad[i], err);
+        ok(fc_arch_list_parse(&l, bad[i], err, sizeof err) != FC_OK, "arch list '%s' is refused (%s)", bad[i], err);
     }
 }
 
@@ -293,14 +293,14 @@ static void test_drivers(void)
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         int v = 0;
         char err[256];
-        ok(fc_driver_parse(good[i].text, &v, err, sizeof err) == FC_OK && v == good[i].cuda, "--driver %s is CUDA %d",
+        ok(fc_driver_parse(&v, good[i].text, err, sizeof err) == FC_OK && v == good[i].cuda, "--driver %s is CUDA %d",
            good[i].text, good[i].cuda);
     }
     static const char *const bad[] = {"400.1", "abc", "12.", ".4", "12.4.1.2", "13.10", "-1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int v;
         char err[256];
-        ok(fc_driver_parse(bad[i], &v, err, sizeof err) == FC_ERR_INVALID, "--driver '%s' is refused", bad[i]);
+        ok(fc_driver_parse(&v, bad[i], err, sizeof err) == FC_ERR_INVALID, "--driver '%s' is refused", bad[i]);
     }
     is_u64(fc_ptx_isa_cuda_version(9, 1), 13010, "PTX ISA 9.1 came with CUDA 13.1");
     is_u64(fc_ptx_isa_cuda_version(8, 6), 12070, "PTX ISA 8.6 belongs to the unshipped 12.7");

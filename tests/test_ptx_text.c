@@ -20,7 +20,7 @@ static int on_object(void *ctx, const fc_object *o)
         const fc_container *c = &o->containers[i];
         char arch[32] = "";
         if (c->n_entries)
-            fc_entry_arch_name(&c->entries[0], arch, sizeof arch);
+            fc_entry_arch_name(arch, sizeof arch, &c->entries[0]);
         r->n += (size_t)snprintf(r->text + r->n, sizeof r->text - r->n, "%s@%llu+%llu:%s ", fc_origin_name(c->origin),
                                  (unsigned long long)c->offset, (unsigned long long)c->size, arch);
     }

@@ -43,7 +43,7 @@ static int on_object(void *ctx, const fc_object *o)
             char name[32];
             if (j)
                 append(s, " ");
-            append(s, fc_entry_arch_name(&c->entries[j], name, sizeof name));
+            append(s, fc_entry_arch_name(name, sizeof name, &c->entries[j]));
         }
         append(s, "]");
     }

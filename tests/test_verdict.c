@@ -206,7 +206,7 @@ static void test_arch_list(void)
     fc_object o = {.path = "x", .format = FC_FORMAT_ELF, .containers = c, .n_containers = 1};
     fc_arch_list list;
     char err[256];
-    ok(fc_arch_list_parse("8.0;9.0+PTX", &list, err, sizeof err) == FC_OK, "8.0;9.0+PTX parses");
+    ok(fc_arch_list_parse(&list, "8.0;9.0+PTX", err, sizeof err) == FC_OK, "8.0;9.0+PTX parses");
     fc_judge_options jo;
     fc_judge_options_init(&jo);
     jo.arch_list = &list;

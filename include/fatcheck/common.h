@@ -19,6 +19,19 @@ extern "C" {
 
 #define FC_VERSION_STRING "0.1.0"
 
+/* Conventions (since the headers were split, issue 16):
+ *  - results come first: the out-parameters (an array, then its count), then the inputs, and
+ *    a message buffer (err, err_size; why, why_size) last: fc_decompress(&out, &out_size, m,
+ *    src, ...), fc_target_parse(&t, "sm_90", err, sizeof err), fc_judge(&j, obj, &opts);
+ *  - each function's comment names the fc_status values it returns;
+ *  - handles are opaque (fc_prober, fc_judgement), freed by a function that accepts NULL;
+ *  - callbacks return 0 to go on and FC_STOP to stop.
+ * Before, the out-parameters came last (fc_decode_fatbin, fc_decompress, fc_entry_kernels,
+ * fc_object_kernels, fc_object_runtime, fc_target_parse, fc_arch_list_parse,
+ * fc_driver_parse, fc_fleet_parse, fc_prober_load; the buffer of fc_entry_arch_name and
+ * fc_entry_cuobjdump_arch), fc_detect_gpus and fc_detect_gpus_ext took MAX before N, and a
+ * callback's negative value came back from fc_scan as it was. */
+
 /* Results. Values below zero are failures. */
 typedef enum fc_status {
     FC_OK = 0,

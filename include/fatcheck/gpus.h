@@ -54,19 +54,21 @@ typedef struct fc_detect_info {
 /* Fills up to MAX targets with the local GPUs, in the runtime's numbering ("GPU 0" is device
  * 0), and returns how many in *N. Without a driver, a GPU, or an answer in time, returns
  * FC_ERR_UNSUPPORTED and says why in ERR. OPTS may be NULL (the defaults), INFO NULL. */
-FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t max, size_t *n, const fc_detect_options *opts,
+FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_detect_options *opts,
                                     fc_detect_info *info, char *err, size_t err_size);
 /* The same with the default options. */
-FC_API fc_status fc_detect_gpus(fc_target *out, size_t max, size_t *n, char *err, size_t err_size);
+FC_API fc_status fc_detect_gpus(fc_target *out, size_t *n, size_t max, char *err, size_t err_size);
 
 /* Asking the real driver (--probe): each image is loaded with cuModuleLoadData in a child
  * process, so that a driver crash is a finding, not the end of fatcheck. */
 typedef struct fc_prober fc_prober;
+/* FC_ERR_NOMEM. */
 FC_API fc_status fc_prober_open(fc_prober **out);
 /* Loads IMAGE on device DEVICE. *CU_RESULT is the driver's CUresult (-2: no usable driver in
- * the child); *CRASHED is set when the child died during the load. */
-FC_API fc_status fc_prober_load(fc_prober *p, unsigned device, const void *image, size_t size,
-                                int *cu_result, bool *crashed);
+ * the child); *CRASHED is set when the child died during the load. FC_ERR_IO when no child
+ * could be started or asked. */
+FC_API fc_status fc_prober_load(int *cu_result, bool *crashed, fc_prober *p, unsigned device,
+                                const void *image, size_t size);
 FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */
 
 #ifdef __cplusplus

@@ -29,15 +29,15 @@ typedef struct fc_kernel_list {
  * call from the scan callback). FC_ERR_UNSUPPORTED for LTO-IR, obfuscated or unknown images;
  * FC_ERR_IO when the file was cut short while the image was read (the scan reports that
  * once, through on_error, when it is done with the file). */
-FC_API fc_status fc_entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts,
-                                  fc_kernel_list **out);
+FC_API fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_entry *e,
+                                  const fc_options *opts);
 FC_API void fc_kernel_list_free(fc_kernel_list *l); /* accepts NULL */
 
 /* The kernels of every entry of OBJ, read on opts->threads threads (0: all CPUs). *OUT and
  * *STATUS get one element per entry, in container order; an element of *OUT is NULL where
- * *STATUS says why. Free with fc_object_kernels_free. */
-FC_API fc_status fc_object_kernels(const fc_object *obj, const fc_options *opts, fc_kernel_list ***out,
-                                   fc_status **status, size_t *n);
+ * *STATUS says why. Free with fc_object_kernels_free. FC_ERR_NOMEM. */
+FC_API fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n,
+                                   const fc_object *obj, const fc_options *opts);
 FC_API void fc_object_kernels_free(fc_kernel_list **lists, fc_status *status, size_t n);
 
 #ifdef __cplusplus

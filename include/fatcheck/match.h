@@ -107,7 +107,7 @@ FC_API const char *fc_load_via_name(fc_load_via v);   /* "native", "compatible",
 /* Fills *T from a user's spec: "sm_86", "8.6", "86", "compute_86", or a product name
  * ("RTX 4090", "NVIDIA H100 80GB HBM3", "Jetson Orin"; case and vendor words ignored).
  * On an unknown name returns FC_ERR_INVALID with a message suggesting close matches. */
-FC_API fc_status fc_target_parse(const char *spec, fc_target *t, char *err, size_t err_size);
+FC_API fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size);
 
 /* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */
 FC_API bool fc_cc_is_tegra(unsigned cc);
@@ -130,12 +130,14 @@ typedef struct fc_arch_list {
 
 /* Parses VALUE with torch's grammar: entries separated by ';' or spaces, "X.Y", "X.Ya",
  * "+PTX", and the named architectures (Ampere, Hopper, ...) expanded. "native" is refused
- * here (the caller knows the local GPUs). */
-FC_API fc_status fc_arch_list_parse(const char *value, fc_arch_list *out, char *err, size_t err_size);
+ * here (the caller knows the local GPUs). FC_ERR_INVALID with ERR set on a bad value,
+ * FC_ERR_LIMIT past 64 entries. */
+FC_API fc_status fc_arch_list_parse(fc_arch_list *out, const char *value, char *err, size_t err_size);
 
 /* Parses a driver version: a CUDA version ("12.4") or a driver release ("550.54.14", mapped
- * through NVIDIA's release table to the newest CUDA version it supports). */
-FC_API fc_status fc_driver_parse(const char *s, int *cuda_version, char *err, size_t err_size);
+ * through NVIDIA's release table to the newest CUDA version it supports). FC_ERR_INVALID with
+ * ERR set on one it cannot read. */
+FC_API fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t err_size);
 /* The CUDA release that introduced PTX ISA MAJOR.MINOR (9.1 -> 13010), or 0 if unknown. */
 FC_API int fc_ptx_isa_cuda_version(unsigned major, unsigned minor);
 /* The minimum Linux x86_64 driver for CUDA version V ("590.44.01"), or NULL if unknown. */

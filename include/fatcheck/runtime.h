@@ -32,8 +32,9 @@ typedef struct fc_runtime_need {
 } fc_runtime_need;
 
 /* What OBJ needs of the driver (call from the scan callback: for a static runtime, a cubin
- * may be read for its toolkit note, within opts->max_decompressed_size; OPTS may be NULL). */
-FC_API fc_status fc_object_runtime(const fc_object *obj, const fc_options *opts, fc_runtime_need *out);
+ * may be read for its toolkit note, within opts->max_decompressed_size; OPTS may be NULL).
+ * FC_ERR_INVALID for a NULL OBJ or OUT. */
+FC_API fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc_options *opts);
 /* Whether a driver for CUDA version DRIVER_CUDA starts it (true when either is unknown, 0). */
 FC_API bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda);
 /* The CUDA version a CUDA library's soname calls for: libcudart.so.13 -> 13000,

@@ -332,9 +332,10 @@ FC_API int fc_scan_memory(const void *data, size_t size, const char *name,
  * bare fat binary), for callers and fuzzers that hold the bytes themselves. BASE is added
  * to every offset reported. On success *out is a heap object the caller frees with
  * fc_object_free; on a decoding problem *out still holds what was read before it, with
- * status and error set, and the status is returned. */
-FC_API fc_status fc_decode_fatbin(const void *buf, size_t size, uint64_t base,
-                                  const fc_options *opts, fc_object **out);
+ * status and error set, and the status is returned (FC_ERR_FORMAT, FC_ERR_LIMIT). FC_ERR_INVALID
+ * for a NULL OUT or BUF, FC_ERR_NOMEM. */
+FC_API fc_status fc_decode_fatbin(fc_object **out, const void *buf, size_t size,
+                                  uint64_t base, const fc_options *opts);
 
 /* Frees an object returned by fc_decode_fatbin. Accepts NULL. */
 FC_API void fc_object_free(fc_object *obj);
@@ -346,9 +347,9 @@ FC_API void fc_object_free(fc_object *obj);
  * one FC_ERR_FORMAT; FC_ERR_IO when SRC lies in the image of a file that was cut short
  * while it was read (what lay past its new end read as zeros). An uncompressed entry is
  * copied. */
-FC_API fc_status fc_decompress(fc_compression m, const void *src, size_t src_size,
-                               uint64_t declared, uint64_t limit,
-                               void **out, size_t *out_size);
+FC_API fc_status fc_decompress(void **out, size_t *out_size, fc_compression m,
+                               const void *src, size_t src_size,
+                               uint64_t declared, uint64_t limit);
 
 /* Names. These return static strings. */
 FC_API const char *fc_image_kind_name(fc_image_kind k); /* "cubin", "ptx", "ltoir", "unknown" */
@@ -358,11 +359,11 @@ FC_API const char *fc_format_name(fc_format f);        /* "elf", "fatbin", "cubi
 
 /* Writes the architecture name of an entry into BUF: "sm_90a" for cubins, "compute_90a" for
  * PTX, "lto_90" for LTO-IR (as nvcc's -gencode code= names them). Returns BUF. */
-FC_API char *fc_entry_arch_name(const fc_entry *e, char *buf, size_t size);
+FC_API char *fc_entry_arch_name(char *buf, size_t size, const fc_entry *e);
 
 /* The name cuobjdump gives this architecture in --list-elf/--list-ptx: the 'f' suffix is
  * dropped for cubins and kept for PTX; PTX is named sm_XY, not compute_XY. */
-FC_API char *fc_entry_cuobjdump_arch(const fc_entry *e, char *buf, size_t size);
+FC_API char *fc_entry_cuobjdump_arch(char *buf, size_t size, const fc_entry *e);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,7 @@ void cuobjdump_name_parts(const fc_object *o, const fc_entry *e, unsigned n, cha
 {
     bool ptx = e->kind == FC_IMAGE_PTX;
     char arch[32], file[4096];
-    fc_entry_cuobjdump_arch(e, arch, sizeof arch);
+    fc_entry_cuobjdump_arch(arch, sizeof arch, e);
     const char *ext = ptx ? "ptx" : "cubin";
     if (o->format == FC_FORMAT_CUBIN) {
         /* a cubin inside a package or archive is named after itself, as cuobjdump names the file */

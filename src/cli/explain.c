@@ -41,19 +41,19 @@ int explain_arch_list(FILE *out, const config *cfg, bool json)
         fputs(",\"images\":[", out);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? "," : "", out);
-            json_string(out, fc_entry_arch_name(&entries[i], arch, sizeof arch));
+            json_string(out, fc_entry_arch_name(arch, sizeof arch, &entries[i]));
         }
         fputs("],\n\"gpus\":[", out);
     } else {
         fprintf(out, "TORCH_CUDA_ARCH_LIST=\"%s\" builds:\n  cubins:", escaped(cfg->arch_list_text));
         for (size_t i = 0; i < n; i++)
             if (entries[i].kind == FC_IMAGE_CUBIN)
-                fprintf(out, " %s", fc_entry_arch_name(&entries[i], arch, sizeof arch));
+                fprintf(out, " %s", fc_entry_arch_name(arch, sizeof arch, &entries[i]));
         fputs("\n  PTX:   ", out);
         bool any = false;
         for (size_t i = 0; i < n; i++)
             if (entries[i].kind == FC_IMAGE_PTX) {
-                fprintf(out, " %s", fc_entry_arch_name(&entries[i], arch, sizeof arch));
+                fprintf(out, " %s", fc_entry_arch_name(arch, sizeof arch, &entries[i]));
                 any = true;
             }
         fputs(any ? "\n" : " none (add +PTX to the newest entry to serve later GPUs)\n", out);
@@ -64,7 +64,7 @@ int explain_arch_list(FILE *out, const config *cfg, bool json)
         fc_target t = {.cc = ccs[k], .tegra = fc_cc_is_tegra(ccs[k])};
         fc_load l = fc_predict_load(&c, &t, &cfg->judge.jit);
         const char *image = l.entry >= 0 && l.result == FC_LOAD_SUCCESS
-                                ? fc_entry_arch_name(&entries[l.entry], arch, sizeof arch) : "-";
+                                ? fc_entry_arch_name(arch, sizeof arch, &entries[l.entry]) : "-";
         cc_text(ccs[k], cc, sizeof cc);
         if (json) {
             fprintf(out, "%s\n{\"compute_capability\":\"%s\",\"products\":", k ? "," : "", cc);

@@ -247,7 +247,7 @@ int extract_object(extractor *x, const fc_object *o, const fc_judgement *kernels
                 /* where it was: the section (at most 64 bytes of its name) */
                 snprintf(tail, sizeof tail, ".%.64s.%u.%s.%s",
                          ct->section ? ct->section + (ct->section[0] == '.') : "fatbin", ++x->n_other,
-                         fc_entry_arch_name(e, arch, sizeof arch), extension(e->kind));
+                         fc_entry_arch_name(arch, sizeof arch, e), extension(e->kind));
             }
             sanitize(stem);
             sanitize(tail);
@@ -263,8 +263,8 @@ int extract_object(extractor *x, const fc_object *o, const fc_judgement *kernels
             }
             void *data = NULL;
             size_t len = 0;
-            fc_status st = fc_decompress(e->compression, (const char *)o->image + e->payload_offset,
-                                         (size_t)e->stored_size, e->uncompressed_size, x->limit, &data, &len);
+            fc_status st = fc_decompress(&data, &len,
+                                         e->compression, (const char *)o->image + e->payload_offset, (size_t)e->stored_size, e->uncompressed_size, x->limit);
             const fc_kernel_list *kl;
             fc_status read = kernels_read ? fc_judgement_kernels(&kl, kernels_read, c, i) : FC_OK;
             bool said = read != FC_OK && read != FC_ERR_UNSUPPORTED;

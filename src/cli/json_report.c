@@ -47,7 +47,7 @@ static void json_entry(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_
 {
     char arch[32];
     jw_field_string(out, "{\"kind\":", fc_image_kind_name(e->kind));
-    jw_field_string(out, ",\"arch\":", fc_entry_arch_name(e, arch, sizeof arch));
+    jw_field_string(out, ",\"arch\":", fc_entry_arch_name(arch, sizeof arch, e));
     if (e->kind == FC_IMAGE_PTX || (e->kind == FC_IMAGE_CUBIN && (e->version_major || e->version_minor))) {
         jw_field_u64(out, e->kind == FC_IMAGE_PTX ? ",\"ptx_isa\":\"" : ",\"code_version\":\"", e->version_major);
         jw_putc(out, '.');
@@ -151,7 +151,7 @@ static void json_loads(jw *out, const fc_judge_options *jo, const fc_container *
             if (k.entry >= 0) {
                 char arch[32];
                 jw_field_string(out, "{\"kind\":", fc_link_via_name(k.via));
-                jw_field_string(out, ",\"image\":", fc_entry_arch_name(&c->entries[k.entry], arch, sizeof arch));
+                jw_field_string(out, ",\"image\":", fc_entry_arch_name(arch, sizeof arch, &c->entries[k.entry]));
                 jw_field_u64(out, ",\"entry\":", (uint64_t)k.entry);
                 jw_putc(out, '}');
             } else {
@@ -160,7 +160,7 @@ static void json_loads(jw *out, const fc_judge_options *jo, const fc_container *
         } else if (l.entry >= 0) {
             char arch[32];
             jw_field_string(out, ",\"via\":{\"kind\":", fc_load_via_name(l.via));
-            jw_field_string(out, ",\"image\":", fc_entry_arch_name(&c->entries[l.entry], arch, sizeof arch));
+            jw_field_string(out, ",\"image\":", fc_entry_arch_name(arch, sizeof arch, &c->entries[l.entry]));
             jw_field_u64(out, ",\"entry\":", (uint64_t)l.entry);
             jw_putc(out, '}');
         } else {

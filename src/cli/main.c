@@ -85,7 +85,7 @@ static int report_unreadable_images(const fc_object *obj, const fc_judgement *j)
             char arch[32];
             fprintf(stderr, "fatcheck: %s: offset 0x%llx: %s image %s could not be read: %s\n", quoted(obj->label),
                     (unsigned long long)en->offset, fc_image_kind_name(en->kind),
-                    fc_entry_arch_name(en, arch, sizeof arch),
+                    fc_entry_arch_name(arch, sizeof arch, en),
                     st == FC_ERR_LIMIT ? "larger than the decompression limit" : fc_status_name(st));
         }
     return bad;
@@ -253,7 +253,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
         free(buf);
         return EXIT_INPUT;
     }
-    fc_status st = fc_fleet_parse(buf, len, groups, max, n, err, err_size);
+    fc_status st = fc_fleet_parse(groups, n, max, buf, len, err, err_size);
     free(buf);
     if (st != FC_OK) {
         fprintf(stderr, "fatcheck: %s: %s\n", quoted(path), escaped(err));
@@ -434,14 +434,14 @@ int main(int argc, char **argv)
             for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
                 if (n_named == FC_MAX_TARGETS)
                     return usage_error("too many targets", NULL);
-                if (fc_target_parse(spec, &named[n_named], err, sizeof err) != FC_OK)
+                if (fc_target_parse(&named[n_named], spec, err, sizeof err) != FC_OK)
                     return usage_error(err, NULL);
                 n_named++;
             }
             break;
         }
         case 'a':
-            if (fc_arch_list_parse(optarg, &cfg.arch_list, err, sizeof err) != FC_OK)
+            if (fc_arch_list_parse(&cfg.arch_list, optarg, err, sizeof err) != FC_OK)
                 return usage_error(err, NULL);
             cfg.judge.arch_list = &cfg.arch_list;
             cfg.arch_list_text = optarg;
@@ -467,7 +467,7 @@ int main(int argc, char **argv)
     if (!timeout_named && timeout_env && *timeout_env && parse_seconds(timeout_env, &detect.timeout_ms) != 0)
         return usage_error("invalid FATCHECK_DETECT_TIMEOUT (expected seconds, 0.001 to 600):", timeout_env);
     int driver = 0;
-    if (driver_text && fc_driver_parse(driver_text, &driver, err, sizeof err) != FC_OK)
+    if (driver_text && fc_driver_parse(&driver, driver_text, err, sizeof err) != FC_OK)
         return usage_error(err, NULL);
     if (cfg.torch_mode) {
         /* The current Python and torch: as named, else read from the python3 on PATH. */

@@ -23,7 +23,7 @@ static void entries_object(renderer *r, const fc_object *o, const fc_judgement *
         for (size_t j = 0; j < c->n_entries; j++) {
             const fc_entry *e = &c->entries[j];
             char arch[32], ver[16], off[24];
-            fc_entry_arch_name(e, arch, sizeof arch);
+            fc_entry_arch_name(arch, sizeof arch, e);
             snprintf(ver, sizeof ver, "%u.%u", e->version_major, e->version_minor);
             snprintf(off, sizeof off, "0x%" PRIx64, c->offset);
             const char *where = c->section ? escaped(c->section) : fc_origin_name(c->origin);

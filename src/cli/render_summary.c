@@ -56,7 +56,7 @@ static void print_kinds(FILE *out, const stats *s, const char *indent)
                 continue;
             fc_entry probe = {.kind = a->kind, .arch = a->arch, .variant = a->variant};
             char name[32], item[64];
-            fc_entry_arch_name(&probe, name, sizeof name);
+            fc_entry_arch_name(name, sizeof name, &probe);
             /* With several PTX ISA versions in one file, say which PTX has which. */
             char isa[24] = "";
             if (a->kind == FC_IMAGE_PTX && s->n_isas > 1)

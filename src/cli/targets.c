@@ -37,7 +37,7 @@ int setup_targets(config *cfg, const target_request *req, char *err, size_t err_
     char why[512];
     /* --probe loads on device numbers: the driver's own numbering, not a reproduction. */
     detect.method = req->probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
-    if (fc_detect_gpus_ext(local, FC_MAX_TARGETS, &n, &detect, &info, why, sizeof why) == FC_OK) {
+    if (fc_detect_gpus_ext(local, &n, FC_MAX_TARGETS, &detect, &info, why, sizeof why) == FC_OK) {
         for (size_t i = 0; i < n; i++) {
             if (req->driver_text && !req->probe) {
                 local[i].driver_cuda = req->driver;
