@@ -62,26 +62,6 @@ static bool is_structured_section(const char *name)
     return false;
 }
 
-/* The variant of a standalone cubin is not in its ELF header (sm_90 and sm_90a cubins have
- * the same e_flags); ptxas records its command line in .note.nv.tkinfo ("-arch sm_90a"). */
-static fc_variant cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
-{
-    static const char key[] = "-arch sm_";
-    const size_t k = sizeof key - 1;
-    for (size_t i = 0; i + k < n; i++) {
-        if (memcmp(p + i, key, k) != 0)
-            continue;
-        size_t j = i + k;
-        uint32_t v = 0;
-        while (j < n && p[j] >= '0' && p[j] <= '9' && v < 100000)
-            v = v * 10 + (uint32_t)(p[j++] - '0');
-        if (v != arch || j >= n)
-            return FC_VARIANT_NONE;
-        return p[j] == 'a' ? FC_VARIANT_ARCH_SPECIFIC : p[j] == 'f' ? FC_VARIANT_FAMILY : FC_VARIANT_NONE;
-    }
-    return FC_VARIANT_NONE;
-}
-
 static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint32_t arch, const uint8_t *data,
                               uint64_t size)
 {
@@ -100,7 +80,7 @@ static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint
                 continue;
             if (strcmp(name, ".note.nv.tkinfo") == 0 && sh.sh_type != SHT_NOBITS &&
                 fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
-                e.variant = cubin_variant(data + sh.sh_offset, (size_t)sh.sh_size, e.arch);
+                e.variant = fc_cubin_variant(data + sh.sh_offset, (size_t)sh.sh_size, e.arch);
                 break;
             }
         }

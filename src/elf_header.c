@@ -1,5 +1,6 @@
 /* elf_header.c - what an ELF header claims, checked against itself (elf_header.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "elf_header.h"
 
@@ -87,4 +88,22 @@ bool fc_elf_cubin_header(const GElf_Ehdr *eh, uint32_t *arch, char *why, size_t 
         return false;
     }
     return true;
+}
+
+fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
+{
+    static const char key[] = "-arch sm_";
+    const size_t k = sizeof key - 1;
+    for (size_t i = 0; i + k < n; i++) {
+        if (memcmp(p + i, key, k) != 0)
+            continue;
+        size_t j = i + k;
+        uint32_t v = 0;
+        while (j < n && p[j] >= '0' && p[j] <= '9' && v < 100000)
+            v = v * 10 + (uint32_t)(p[j++] - '0');
+        if (v != arch || j >= n)
+            return FC_VARIANT_NONE;
+        return p[j] == 'a' ? FC_VARIANT_ARCH_SPECIFIC : p[j] == 'f' ? FC_VARIANT_FAMILY : FC_VARIANT_NONE;
+    }
+    return FC_VARIANT_NONE;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fatcheck.h"
+
 /* True when the ELF header at P (SIZE bytes available) cannot be read as it says, with WHY
  * the true reason: EI_CLASS or EI_DATA out of range, or flipped (a 64-bit header marked
  * 32-bit reads as a 32-bit one with no sections at all; a little-endian one marked
@@ -20,5 +22,10 @@ bool fc_elf_header_problem(const uint8_t *p, uint64_t size, char *why, size_t wh
  * toolchain writes and an SM in e_flags, with *ARCH that SM; false with WHY saying what the
  * file is instead (a host ELF file that claims EM_CUDA is not one "sm_0" image). */
 bool fc_elf_cubin_header(const GElf_Ehdr *eh, uint32_t *arch, char *why, size_t why_size);
+
+/* The variant of a cubin of architecture ARCH, from its .note.nv.tkinfo note's bytes P[0..n):
+ * it is not in the ELF header (sm_90 and sm_90a cubins have the same e_flags), but ptxas
+ * records its command line there ("-arch sm_90a"). */
+fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch);
 
 #endif

@@ -274,9 +274,13 @@ static void search_segments(fc_builder *b, const fc_container_index *k, const vi
         if (c->offset < covered || fc_container_index_at(k, b, c->offset))
             continue;
         covered = c->offset + c->size;
-        if (fc_builder_add_container(b, c->offset, origin, NULL) != FC_OK)
+        /* A cubin kept as data stays one: the program hands it to the driver itself. */
+        bool cubin = c->origin == FC_ORIGIN_EMBEDDED_CUBIN;
+        if (fc_builder_add_container(b, c->offset, cubin ? c->origin : origin, NULL) != FC_OK)
             break;
         fc_builder_set_container_size(b, c->size);
+        if (cubin)
+            fc_builder_set_container_role(b, c->role);
         for (size_t e = 0; e < c->n_entries; e++)
             if (fc_builder_add_entry(b, &c->entries[e]) != FC_OK)
                 break;

@@ -2,10 +2,11 @@
  * where PTX kept as text may start.
  *
  * Some libraries keep fat binaries as data and load them themselves (cuFFT 13.0 keeps
- * 23,983 in .ldata, cuBLASLt 383 in .cask_resource). Nothing points at them in a way we can
- * follow, so the sections are searched for the container magic at 4-byte aligned offsets,
- * and every hit is validated by walking its entry headers (fc_fatbin_plausible); a
- * container found is skipped over whole, its payload never read. sections.c cuts the
+ * 23,983 in .ldata, cuBLASLt 383 in .cask_resource), and some programs keep bare cubins so
+ * (TensorRT-LLM). Nothing points at them in a way we can follow, so the sections are searched
+ * for the container magic and the ELF magic at 4-byte aligned offsets, and every hit is
+ * validated by walking its entry headers (fc_fatbin_plausible) or its ELF header and section
+ * table (cubin_plausible); what is found is skipped over whole, its payload never read. sections.c cuts the
  * sections into ranges searched on several threads. With a file, bytes are read with pread
  * (reader.c) rather than through the mapping, so that scanning hundreds of megabytes
  * neither faults every page in nor grows the resident set.
@@ -15,26 +16,172 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "elf_header.h"
 #include "internal.h"
 
 #define BLOCK_SIZE (256u << 10) /* the most one read takes: fits in L2 */
+#define ELF_MAGIC 0x464C457Fu   /* "\177ELF", read as a little-endian word */
 
-/* Index of the first 4-byte word equal to the magic in P[0..4 * n_words), or n_words. The
- * blocks of sixteen compare without branches, which compilers turn into vector code. */
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Whether the 64 bytes at P hold either magic as an aligned word: four vector compares of
+ * each (compilers left the scalar form scalar). */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
+static bool block_has_magic(const uint8_t *p)
+{
+    u32x4 v[4];
+    memcpy(v, p, sizeof v);
+    i32x4 m = (v[0] == FC_FATBIN_MAGIC) | (v[0] == ELF_MAGIC) | (v[1] == FC_FATBIN_MAGIC) | (v[1] == ELF_MAGIC) |
+              (v[2] == FC_FATBIN_MAGIC) | (v[2] == ELF_MAGIC) | (v[3] == FC_FATBIN_MAGIC) | (v[3] == ELF_MAGIC);
+    return (m[0] | m[1] | m[2] | m[3]) != 0;
+}
+#else
+static bool block_has_magic(const uint8_t *p)
+{
+    unsigned hit = 0;
+    for (size_t k = 0; k < 16; k++) {
+        uint32_t w = fc_rd32(p + 4 * k);
+        hit |= (w == FC_FATBIN_MAGIC) | (w == ELF_MAGIC);
+    }
+    return hit;
+}
+#endif
+
+/* Index of the first 4-byte word in P[0..4 * n_words) that starts a container or an ELF
+ * image, or n_words: blocks of sixteen words are tested at once, and only one that holds
+ * a magic word by word. */
 static size_t find_magic(const uint8_t *p, size_t n_words)
 {
     size_t i = 0;
-    for (; i + 16 <= n_words; i += 16) {
-        unsigned hit = 0;
-        for (size_t k = 0; k < 16; k++)
-            hit |= fc_rd32(p + 4 * (i + k)) == FC_FATBIN_MAGIC;
-        if (hit)
+    for (; i + 16 <= n_words; i += 16)
+        if (block_has_magic(p + 4 * i))
             break;
-    }
-    for (; i < n_words; i++)
-        if (fc_rd32(p + 4 * i) == FC_FATBIN_MAGIC)
+    for (; i < n_words; i++) {
+        uint32_t w = fc_rd32(p + 4 * i);
+        if (w == FC_FATBIN_MAGIC || w == ELF_MAGIC)
             return i;
+    }
     return n_words;
+}
+
+/* ---- Cubins kept as data ----------------------------------------------------------------
+ * A program that hands cuModuleLoadData a cubin of its own keeps the ELF image as it is, a
+ * byte array in .rodata (TensorRT-LLM's FMHA kernels). Such an image is taken only when its
+ * header is a cubin's (64-bit little-endian, EM_CUDA, a CUDA OS/ABI, an SM in e_flags, the
+ * sizes ELF fixes) and its section table and every section lie inside the bytes searched:
+ * its extent is where the furthest of them ends. */
+#define EHDR 64u
+#define SHDR 64u
+#define PHDR 56u
+#define CUBIN_MAX_SECTIONS 65535u
+#define NOTE_MAX 4096u /* of .note.nv.tkinfo, read for the variant */
+
+typedef struct cubin_info {
+    uint64_t size;
+    uint32_t arch;
+    fc_variant variant;
+    bool relocatable; /* ET_REL: for a linker, never run as a module */
+} cubin_info;
+
+/* Reads the variant from the cubin's .note.nv.tkinfo, when its names can be read. */
+static fc_variant cubin_note_variant(fc_reader *r, uint64_t at, uint64_t shoff, unsigned shnum, unsigned shstrndx,
+                                     uint32_t arch)
+{
+    size_t got;
+    const uint8_t *p = fc_reader_get(r, at + shoff + (uint64_t)shstrndx * SHDR, SHDR, &got);
+    if (!p || got < SHDR)
+        return FC_VARIANT_NONE;
+    uint64_t names = fc_rd64(p + 24), names_size = fc_rd64(p + 32);
+    for (unsigned i = 1; i < shnum; i++) {
+        if (!(p = fc_reader_get(r, at + shoff + (uint64_t)i * SHDR, SHDR, &got)) || got < SHDR)
+            return FC_VARIANT_NONE;
+        uint32_t name = fc_rd32(p), type = fc_rd32(p + 4);
+        uint64_t off = fc_rd64(p + 24), size = fc_rd64(p + 32);
+        static const char want[] = ".note.nv.tkinfo";
+        if (type != 7 /* SHT_NOTE */ || name >= names_size || names_size - name < sizeof want)
+            continue;
+        const uint8_t *n = fc_reader_get(r, at + names + name, sizeof want, &got);
+        if (!n || got < sizeof want || memcmp(n, want, sizeof want) != 0)
+            continue;
+        size_t len = size < NOTE_MAX ? (size_t)size : NOTE_MAX;
+        const uint8_t *note = fc_reader_get(r, at + off, len, &got);
+        return note ? fc_cubin_variant(note, got < len ? got : len, arch) : FC_VARIANT_NONE;
+    }
+    return FC_VARIANT_NONE;
+}
+
+/* Whether a cubin starts at AT, within AVAIL bytes; fills *INFO. */
+static bool cubin_plausible(fc_reader *r, uint64_t at, uint64_t avail, cubin_info *info)
+{
+    size_t got;
+    const uint8_t *p = avail >= EHDR ? fc_reader_get(r, at, EHDR, &got) : NULL;
+    if (!p || got < EHDR || p[EI_CLASS] != ELFCLASS64 || p[EI_DATA] != ELFDATA2LSB || p[EI_VERSION] != EV_CURRENT ||
+        fc_rd16(p + 18) != 190 /* EM_CUDA */ || fc_rd32(p + 20) != EV_CURRENT || fc_rd16(p + 52) != EHDR)
+        return false;
+    GElf_Ehdr eh;
+    memset(&eh, 0, sizeof eh);
+    memcpy(eh.e_ident, p, EI_NIDENT);
+    eh.e_type = fc_rd16(p + 16);
+    eh.e_flags = fc_rd32(p + 48);
+    uint64_t phoff = fc_rd64(p + 32), shoff = fc_rd64(p + 40);
+    unsigned phentsize = fc_rd16(p + 54), phnum = fc_rd16(p + 56), shentsize = fc_rd16(p + 58);
+    unsigned shnum = fc_rd16(p + 60), shstrndx = fc_rd16(p + 62);
+    char why[300];
+    if ((eh.e_type != ET_EXEC && eh.e_type != ET_REL) || !fc_elf_cubin_header(&eh, &info->arch, why, sizeof why) ||
+        shentsize != SHDR || shnum == 0 || shnum > CUBIN_MAX_SECTIONS || shstrndx >= shnum || shoff < EHDR ||
+        (phnum && (phentsize != PHDR || phoff < EHDR)))
+        return false;
+    uint64_t end = 0;
+    if (!fc_add_ok(shoff, (uint64_t)shnum * SHDR, &end) || end > avail)
+        return false;
+    uint64_t ph_end = phoff + (uint64_t)phnum * PHDR;
+    if (phnum && (ph_end < phoff || ph_end > avail))
+        return false;
+    if (phnum && ph_end > end)
+        end = ph_end;
+    /* The null section first, then every section inside the bytes searched. */
+    for (unsigned i = 0; i < shnum; i++) {
+        const uint8_t *s = fc_reader_get(r, at + shoff + (uint64_t)i * SHDR, SHDR, &got);
+        if (!s || got < SHDR)
+            return false;
+        uint32_t type = fc_rd32(s + 4);
+        uint64_t off = fc_rd64(s + 24), size = fc_rd64(s + 32), s_end;
+        if (i == 0) {
+            if (type != 0 || off != 0)
+                return false;
+            continue;
+        }
+        if (type == 8 /* SHT_NOBITS */ || size == 0)
+            continue;
+        if (off < EHDR || !fc_add_ok(off, size, &s_end) || s_end > avail)
+            return false;
+        if (s_end > end)
+            end = s_end;
+    }
+    info->size = end;
+    info->relocatable = eh.e_type == ET_REL;
+    info->variant = cubin_note_variant(r, at, shoff, shnum, shstrndx, info->arch);
+    return true;
+}
+
+/* Adds the cubin INFO at AT to FOUND: a pseudo-container of one entry, as a cubin file is. */
+static fc_status add_cubin(fc_builder *found, uint64_t at, const cubin_info *info, const char *section)
+{
+    fc_entry e;
+    memset(&e, 0, sizeof e);
+    e.kind = FC_IMAGE_CUBIN;
+    e.raw_kind = 2;
+    e.arch = info->arch;
+    e.variant = info->variant;
+    e.offset = e.payload_offset = at;
+    e.payload_size = e.stored_size = e.uncompressed_size = info->size;
+    fc_status st = fc_builder_add_container(found, at, FC_ORIGIN_EMBEDDED_CUBIN, section);
+    if (st != FC_OK)
+        return st;
+    fc_builder_set_container_size(found, info->size);
+    if (info->relocatable)
+        fc_builder_set_container_role(found, FC_ROLE_LINK_INPUT);
+    return fc_builder_add_entry(found, &e);
 }
 
 /* Index of the first magic at any byte offset of P[0..n), or n: the word search once for
@@ -99,11 +246,13 @@ static void note_text(text_marks *m, const uint8_t *p, size_t n, uint64_t off)
 }
 
 /* The first offset in [FROM, END), 4-byte aligned (any offset when UNALIGNED), where a
- * container validates (up to the reader's end); *LEN gets its length. UINT64_MAX when there
- * is none, or a read failed. The bytes searched before it are noted in MARKS. */
+ * container validates (up to the reader's end), *LEN getting its length; or where a cubin
+ * does, *CUBIN getting it (its size 0 otherwise). UINT64_MAX when there is none, or a read
+ * failed. The bytes searched before it are noted in MARKS. */
 static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool unaligned, text_marks *marks,
-                               uint64_t *len)
+                               uint64_t *len, cubin_info *cubin)
 {
+    cubin->size = 0;
     uint64_t pos = unaligned ? from : (from + 3) & ~(uint64_t)3;
     /* A magic that starts before END may end past it (chunks of a search are cut anywhere). */
     uint64_t lim = r->hi - end > 3 ? end + 3 : r->hi;
@@ -131,7 +280,8 @@ static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool u
         uint64_t hit = pos + at;
         if (hit >= end)
             return UINT64_MAX;
-        if (fc_fatbin_plausible(r, hit, r->hi - hit, len))
+        if (fc_rd32(p + at) == ELF_MAGIC ? cubin_plausible(r, hit, r->hi - hit, cubin)
+                                         : fc_fatbin_plausible(r, hit, r->hi - hit, len))
             return hit;
         if (r->error)
             return UINT64_MAX;
@@ -169,7 +319,8 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
     size_t next = 0;
     while (pos < end) {
         size_t noted = marks.n;
-        uint64_t hit = find_container(r, pos, end, reg->whole_file, m, &len), used = 0;
+        cubin_info cubin;
+        uint64_t hit = find_container(r, pos, end, reg->whole_file, m, &len, &cubin), used = 0;
         if (m && marks.n > noted) {
             /* Modules before the container, in file order (the merge relies on it). */
             qsort(marks.at + next, marks.n - next, sizeof *marks.at, cmp_u64);
@@ -179,8 +330,13 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
             break;
         /* Validated already: decoding fails only out of memory, over a limit or on a read
          * error, all recorded in FOUND. */
-        if (fc_fatbin_decode_one(found, r, hit, len, FC_ORIGIN_EMBEDDED, reg->section, &used) != FC_OK)
+        if (cubin.size) {
+            if (add_cubin(found, hit, &cubin, reg->section) != FC_OK)
+                break;
+            len = cubin.size;
+        } else if (fc_fatbin_decode_one(found, r, hit, len, FC_ORIGIN_EMBEDDED, reg->section, &used) != FC_OK) {
             break;
+        }
         /* The payload is skipped unread; another container often follows at once. */
         pos = hit + len;
         if (text_done < pos)

@@ -347,7 +347,7 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
         if (c->origin != FC_ORIGIN_EMBEDDED && ptx_fails_whole(obj, e, opts))
             l.result = FC_LOAD_INVALID_PTX;
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
-               cubin_is_relocatable(obj, e)) {
+               c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_is_relocatable(obj, e)) {
         l.result = FC_LOAD_LINK_INPUT;
     }
     return l;

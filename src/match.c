@@ -68,7 +68,7 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
         if (e->kind == FC_IMAGE_CUBIN) {
             /* CUDA_FORCE_PTX_JIT steers the choice inside fat binaries; a cubin handed to
              * the driver on its own is still loaded (seen with the real driver). */
-            bool forced = p->force_ptx_jit && c->origin != FC_ORIGIN_CUBIN_FILE;
+            bool forced = p->force_ptx_jit && c->origin != FC_ORIGIN_CUBIN_FILE && c->origin != FC_ORIGIN_EMBEDDED_CUBIN;
             if (forced || !fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra))
                 continue;
             if (e->arch == t->cc) {

@@ -69,6 +69,7 @@ const char *fc_origin_name(fc_origin o)
     case FC_ORIGIN_WRAPPER: return "wrapper";
     case FC_ORIGIN_SEGMENT: return "segment";
     case FC_ORIGIN_PTX_TEXT: return "ptx_text";
+    case FC_ORIGIN_EMBEDDED_CUBIN: return "embedded_cubin";
     }
     return "unknown";
 }

@@ -206,6 +206,7 @@ static fc_status copy_container(fc_builder *b, const fc_container *src)
     if (st != FC_OK)
         return st;
     fc_builder_set_container_size(b, src->size);
+    fc_builder_set_container_role(b, src->role); /* a relocatable cubin kept as data */
     for (size_t k = 0; k < src->n_entries; k++)
         if ((st = fc_builder_add_entry(b, &src->entries[k])) != FC_OK)
             return st;

@@ -48,7 +48,7 @@ const char *fc_verdict_status_name(fc_verdict_status s)
 
 bool fc_container_kept_as_data(const fc_container *c)
 {
-    return c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_TEXT;
+    return c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_TEXT || c->origin == FC_ORIGIN_EMBEDDED_CUBIN;
 }
 
 const char *fc_object_registered_section(const fc_object *obj)

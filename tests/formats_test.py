@@ -540,6 +540,68 @@ def data_sections_searched_in_part_are_said():
 
 
 @test
+def cubins_kept_as_data_are_found_and_judged_like_cubin_files():
+    """Programs that hand cuModuleLoadData a cubin of their own keep the bare ELF image as data
+    (TensorRT-LLM's FMHA kernels): found by the embedded search (ELF magic, EM_CUDA, a header
+    and section table that hold together inside the section), reported as embedded_cubin,
+    judged like a cubin file (campaign F11: never found, even with --embedded)."""
+    cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        near = program_with_data(tmp, "near", cubin, 4096)
+        rc, out, err = run("--gpu", "sm_90", near)
+        eq((rc, err), (0, ""))
+        eq(out.splitlines()[3:], [near + ": no containers registered with the CUDA runtime",
+                                  "  cubins kept as data, loaded by the program itself: 1 cubin in .rodata",
+                                  "    cubin        1  sm_90:1",
+                                  "  sm_90 (--gpu sm_90): ok, native SASS for its 1 module"])
+        doc = json.loads(run("--json", "--gpu", "sm_80,sm_90", near)[1])
+        eq(schema_errors(doc)[:5], [])
+        f = doc["files"][0]
+        eq(len(f["containers"]), 1)
+        c = f["containers"][0]
+        data = open(near, "rb").read()
+        eq((c["origin"], c["section"], c["role"], c["size"], data[c["offset"]:c["offset"] + c["size"]]),
+           ("embedded_cubin", ".rodata", "module", len(cubin), cubin))
+        e = c["entries"][0]
+        eq((e["kind"], e["arch"], e["offset"], e["payload_offset"], e["header_size"], e["size"]),
+           ("cubin", "sm_90", c["offset"], c["offset"], 0, len(cubin)))
+        eq([v["status"] for v in f["verdicts"]], ["none", "ok"])
+        # the same as the cubin named on its own: its kernels, and the image extracted
+        rc, out, err = run("-l", "-k", near)
+        eq(rc, 0)
+        assert "embedded_cubin" in out and "kernel fc_add  [12 registers]" in out, out
+        rc, out, err = run("-q", "--gpu", "sm_90", "--extract", os.path.join(tmp, "x"), near)
+        eq(os.listdir(os.path.join(tmp, "x")), ["near.rodata.1.sm_90.cubin"])
+        eq(open(os.path.join(tmp, "x", "near.rodata.1.sm_90.cubin"), "rb").read(), cubin)
+        # 2 MiB in: by default past what is searched (and said); --embedded finds it
+        deep = program_with_data(tmp, "deep", cubin, 2 << 20)
+        eq(run("--gpu", "sm_90", deep)[1].splitlines()[3],
+           deep + ": no CUDA code in the parts searched (1 data section searched only in its first MiB; --embedded "
+                  "searches them whole)")
+        f = json.loads(run("--embedded", "--json", "--gpu", "sm_90", deep)[1])["files"][0]
+        eq([(c["origin"], c["size"], f["verdicts"][0]["status"]) for c in f["containers"]],
+           [("embedded_cubin", len(cubin), "ok")])
+        # the variant from the cubin's own note, a relocatable cubin as a link input
+        for name, arch, role in (("kernels.sm_90a.cubin", "sm_90a", "module"), ("shared.sm_90.cubin", "sm_90",
+                                                                                 "link_input")):
+            prog = program_with_data(tmp, name.split(".")[0] + "_prog", open(fx(name), "rb").read(), 64)
+            c = json.loads(run("--json", "--gpu", "sm_90", prog)[1])["files"][0]["containers"][0]
+            eq((c["origin"], c["entries"][0]["arch"], c["role"]), ("embedded_cubin", arch, role), name)
+        # a file of no known format: any offset; a cubin whose sections run past the data is none
+        broken = bytearray(cubin)
+        broken[40:48] = (len(cubin) * 4).to_bytes(8, "little")  # e_shoff past the end
+        blob = b"MODEL v1\n" + cubin + bytes(3) + bytes(broken)[:len(cubin)]
+        path = os.path.join(tmp, "weights.bin")
+        open(path, "wb").write(blob)
+        f = json.loads(run("--json", path)[1])["files"][0]
+        eq((f["format"], [(c["offset"], c["origin"]) for c in f["containers"]]), ("data", [(9, "embedded_cubin")]))
+        rc, out, err = run("--gpu", "sm_90", path)
+        eq(out.splitlines()[3:6], [path + ": a file of no known format, searched whole",
+                                   "  cubins kept as data, loaded by the program itself: 1 cubin",
+                                   "    cubin        1  sm_90:1"])
+
+
+@test
 def ptx_kept_as_text_in_a_program():
     path = fx("ptxtext/app_ptxtext")
     rc, out, err = run("--gpu", "sm_80", path)

@@ -66,6 +66,9 @@ typedef enum fc_origin {
                               not, nothing says */
     FC_ORIGIN_PTX_TEXT,    /* a PTX module kept as text in a data section, loaded by the program
                               itself: a pseudo-container with one entry, the text */
+    FC_ORIGIN_EMBEDDED_CUBIN, /* a cubin (an ELF image, e_machine EM_CUDA) kept as plain data in
+                              a section, which the program hands to cuModuleLoadData itself
+                              (TensorRT-LLM's FMHA kernels): a pseudo-container with one entry */
 } fc_origin;
 
 /* The kind of file (or archive member) an object is. */

@@ -167,7 +167,8 @@ typedef enum fc_problem {
 /* The fc_problem bits of OBJ, judged as J (NULL: only what OBJ itself says). */
 FC_API unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj);
 
-/* Whether container C was found kept as plain data (FC_ORIGIN_EMBEDDED, FC_ORIGIN_PTX_TEXT):
+/* Whether container C was found kept as plain data (FC_ORIGIN_EMBEDDED, FC_ORIGIN_PTX_TEXT,
+ * FC_ORIGIN_EMBEDDED_CUBIN):
  * loaded by the program itself, not by the CUDA runtime at start-up. */
 FC_API bool fc_container_kept_as_data(const fc_container *c);
 /* The section whose containers the CUDA runtime registers: .nv_fatbin (.nv_fatb in PE

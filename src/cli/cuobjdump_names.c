@@ -8,7 +8,8 @@
 
 bool cuobjdump_lists(const fc_object *o, const fc_container *c)
 {
-    if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE || c->origin == FC_ORIGIN_PTX_TEXT)
+    if (c->origin == FC_ORIGIN_EMBEDDED || c->origin == FC_ORIGIN_PTX_FILE || c->origin == FC_ORIGIN_PTX_TEXT ||
+        c->origin == FC_ORIGIN_EMBEDDED_CUBIN)
         return false;
     /* cuobjdump reads sections only; what the runtime registers without them is listed too. */
     if (c->origin == FC_ORIGIN_WRAPPER || c->origin == FC_ORIGIN_SEGMENT)

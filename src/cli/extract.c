@@ -244,9 +244,10 @@ int extract_object(extractor *x, const fc_object *o, const fc_judgement *kernels
             } else {
                 char arch[32];
                 path_stem(o->path, stem, sizeof stem);
-                /* where it was: the section (at most 64 bytes of its name) */
-                snprintf(tail, sizeof tail, ".%.64s.%u.%s.%s",
-                         ct->section ? ct->section + (ct->section[0] == '.') : "fatbin", ++x->n_other,
+                /* where it was: the section (at most 64 bytes of its name), else what */
+                const char *where = ct->section ? ct->section + (ct->section[0] == '.')
+                                    : ct->origin == FC_ORIGIN_EMBEDDED_CUBIN ? "cubin" : "fatbin";
+                snprintf(tail, sizeof tail, ".%.64s.%u.%s.%s", where, ++x->n_other,
                          fc_entry_arch_name(arch, sizeof arch, e), extension(e->kind));
             }
             sanitize(stem);

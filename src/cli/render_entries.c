@@ -34,6 +34,8 @@ static void entries_object(renderer *r, const fc_object *o, const fc_judgement *
                 fputs(" embedded", out);
             else if (c->origin == FC_ORIGIN_PTX_TEXT)
                 fputs(" ptx_text", out);
+            else if (c->origin == FC_ORIGIN_EMBEDDED_CUBIN)
+                fputs(" embedded_cubin", out);
             else if (c->section && (c->origin == FC_ORIGIN_WRAPPER || c->origin == FC_ORIGIN_SEGMENT))
                 fprintf(out, " %s", fc_origin_name(c->origin)); /* found outside the section table */
             if (e->debug)

@@ -117,6 +117,20 @@ static void print_text(FILE *out, const stats *s)
     print_details(out, s, "    ");
 }
 
+/* Cubins kept as data, which the program hands to the driver itself: a block of their own. */
+static void print_cubins(FILE *out, const stats *s)
+{
+    if (!s->containers)
+        return;
+    char n[32];
+    fprintf(out, "  cubins kept as data, loaded by the program itself: %s cubin%s",
+            fmt_count(s->containers, n, sizeof n), s->containers == 1 ? "" : "s");
+    for (size_t i = 0; i < s->n_sections; i++)
+        fprintf(out, "%s%s", i == 0 ? " in " : i + 1 == s->n_sections ? " and " : ", ", escaped(s->sections[i].name));
+    putc('\n', out);
+    print_kinds(out, s, "    ");
+}
+
 /* Containers found outside the section table (elf_segments.c): what led to them. */
 static void print_unlisted_where(FILE *out, const fc_object *o, const stats *s, size_t wrapper, size_t segment)
 {
@@ -146,7 +160,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     FILE *out = r->out;
     if (r->cfg->quiet && !object_has_problem(r->cfg, o, j))
         return;
-    stats reg = {0}, emb = {0}, unlisted = {0}, text = {0};
+    stats reg = {0}, emb = {0}, unlisted = {0}, text = {0}, cubins = {0};
     size_t wrapper = 0, segment = 0;
     for (size_t i = 0; i < o->n_containers; i++) {
         fc_origin origin = o->containers[i].origin;
@@ -154,6 +168,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
         segment += origin == FC_ORIGIN_SEGMENT;
         stats_add(origin == FC_ORIGIN_EMBEDDED ? &emb
                   : origin == FC_ORIGIN_PTX_TEXT ? &text
+                  : origin == FC_ORIGIN_EMBEDDED_CUBIN ? &cubins
                   : origin == FC_ORIGIN_WRAPPER || origin == FC_ORIGIN_SEGMENT ? &unlisted : &reg,
                   &o->containers[i]);
     }
@@ -161,6 +176,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     stats_sort(&emb);
     stats_sort(&unlisted);
     stats_sort(&text);
+    stats_sort(&cubins);
 
     if (r->cfg->torch_ext)
         print_torch_header(out, r->cfg);
@@ -179,11 +195,17 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
             print_no_code(out, o);
     } else if (o->format == FC_FORMAT_DATA) {
         /* A file of no known format, searched whole: all it holds is plain data. */
-        fputs(": a file of no known format, searched whole: ", out);
-        print_where(out, &emb);
-        fputs(" kept as data\n", out);
-        print_kinds(out, &emb, "  ");
-        print_details(out, &emb, "  ");
+        fputs(": a file of no known format, searched whole", out);
+        if (emb.containers || !cubins.containers) {
+            fputs(": ", out);
+            print_where(out, &emb);
+            fputs(" kept as data\n", out);
+            print_kinds(out, &emb, "  ");
+            print_details(out, &emb, "  ");
+        } else {
+            putc('\n', out);
+        }
+        print_cubins(out, &cubins);
         print_text(out, &text);
     } else if (o->format == FC_FORMAT_CUBIN || o->format == FC_FORMAT_PTX) {
         fprintf(out, ": %s file\n", o->format == FC_FORMAT_CUBIN ? "cubin" : "PTX");
@@ -223,6 +245,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
             print_kinds(out, &emb, "    ");
             print_details(out, &emb, "    ");
         }
+        print_cubins(out, &cubins);
         print_text(out, &text);
     }
     if (j) {
@@ -237,6 +260,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     stats_free(&emb);
     stats_free(&unlisted);
     stats_free(&text);
+    stats_free(&cubins);
 }
 
 static void summary_error(renderer *r, const fc_error *e)
