@@ -274,7 +274,8 @@ static void search_segments(fc_builder *b, const fc_container_index *k, const vi
         if (c->offset < covered || fc_container_index_at(k, b, c->offset))
             continue;
         covered = c->offset + c->size;
-        /* A cubin kept as data stays one: the program hands it to the driver itself. */
+        /* A cubin kept as data stays one: the program hands it to the driver itself (one
+         * that is a container's payload, whole or damaged, is not taken: embedded.c). */
         bool cubin = c->origin == FC_ORIGIN_EMBEDDED_CUBIN;
         if (fc_builder_add_container(b, c->offset, cubin ? c->origin : origin, NULL) != FC_OK)
             break;

@@ -110,6 +110,26 @@ static fc_variant cubin_note_variant(fc_reader *r, uint64_t at, uint64_t shoff, 
     return FC_VARIANT_NONE;
 }
 
+/* Whether the cubin INFO at AT is the payload of a fat binary's entry: an entry header for a
+ * cubin of its architecture, of a size nvcc writes, ends where it starts. Such a cubin
+ * belongs to a container, whole or damaged (its magic gone, records pointing at it), and is
+ * not one a program loads on its own. */
+#define ENTRY_HEADER_MAX 256u
+static bool entry_payload(fc_reader *r, uint64_t at, const cubin_info *info)
+{
+    for (uint32_t h = 64; h <= ENTRY_HEADER_MAX && h <= at - r->lo; h += 8) {
+        size_t got;
+        const uint8_t *p = fc_reader_get(r, at - h, 32, &got);
+        if (!p || got < 32)
+            return false;
+        uint64_t payload = fc_rd64(p + 8);
+        if (fc_rd16(p) == 2 && fc_rd16(p + 2) == 0x0101 && fc_rd32(p + 4) == h && fc_rd32(p + 28) == info->arch &&
+            payload >= info->size && payload - info->size < 4096)
+            return true;
+    }
+    return false;
+}
+
 /* Whether a cubin starts at AT, within AVAIL bytes; fills *INFO. */
 static bool cubin_plausible(fc_reader *r, uint64_t at, uint64_t avail, cubin_info *info)
 {
@@ -160,6 +180,8 @@ static bool cubin_plausible(fc_reader *r, uint64_t at, uint64_t avail, cubin_inf
     }
     info->size = end;
     info->relocatable = eh.e_type == ET_REL;
+    if (entry_payload(r, at, info))
+        return false;
     info->variant = cubin_note_variant(r, at, shoff, shnum, shstrndx, info->arch);
     return true;
 }

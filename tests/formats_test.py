@@ -587,6 +587,13 @@ def cubins_kept_as_data_are_found_and_judged_like_cubin_files():
             prog = program_with_data(tmp, name.split(".")[0] + "_prog", open(fx(name), "rb").read(), 64)
             c = json.loads(run("--json", "--gpu", "sm_90", prog)[1])["files"][0]["containers"][0]
             eq((c["origin"], c["entries"][0]["arch"], c["role"]), ("embedded_cubin", arch, role), name)
+        # a cubin that is a fat binary's entry payload is the container's, even one whose magic
+        # is gone: not a cubin the program loads on its own
+        damaged = bytearray(open(fx("compress_none.fatbin"), "rb").read())
+        assert cubin in damaged
+        damaged[0:4] = bytes(4)
+        prog = program_with_data(tmp, "damaged", bytes(damaged), 64)
+        eq([c["origin"] for c in json.loads(run("--json", prog)[1])["files"][0]["containers"]], ["ptx_text"])
         # a file of no known format: any offset; a cubin whose sections run past the data is none
         broken = bytearray(cubin)
         broken[40:48] = (len(cubin) * 4).to_bytes(8, "little")  # e_shoff past the end
