@@ -15,6 +15,7 @@
 #include "bytes.h"
 #include "elf_compressed.h"
 #include "elf_header.h"
+#include "grow.h"
 #include "internal.h"
 #include "pe.h"
 
@@ -99,14 +100,10 @@ static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint
 /* Appends G to *ARR, growing it by doubling. False when out of memory. */
 static bool push_region(fc_region **arr, size_t *n, size_t *cap, fc_region g)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 16;
-        fc_region *more = realloc(*arr, c * sizeof *more);
-        if (!more)
-            return false;
-        *arr = more;
-        *cap = c;
-    }
+    fc_region *more = fc_grow(*arr, cap, *n + 1, sizeof *more, 16);
+    if (!more)
+        return false;
+    *arr = more;
     (*arr)[(*n)++] = g;
     return true;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "grow.h"
 #include "internal.h"
 
 /* Loadable segments read: real files have 2 to 10 (the kernel refuses an executable of more
@@ -174,14 +175,11 @@ static void search_records(const view *v, fc_wrapper **w, size_t *n, size_t *cap
             uint32_t version = fc_rd32(p + 4);
             if (fc_rd32(p) != FC_WRAPPER_MAGIC || (version != 1 && version != 2))
                 continue;
-            if (*n == *cap) {
-                size_t c = *cap ? 2 * *cap : 16;
-                fc_wrapper *more = c < (1u << 20) ? realloc(*w, c * sizeof *more) : NULL;
-                if (!more)
-                    break;
-                *w = more;
-                *cap = c;
-            }
+            /* at most 2^20 records' room */
+            fc_wrapper *more = *n < *cap || *cap < (1u << 19) ? fc_grow(*w, cap, *n + 1, sizeof *more, 16) : NULL;
+            if (!more)
+                break;
+            *w = more;
             (*w)[(*n)++] = (fc_wrapper){.offset = s->offset + at, .addr = offset_to_va(v, s->offset + at),
                                         .version = version, .data = fc_rd64(p + 8)};
         }

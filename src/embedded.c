@@ -17,6 +17,7 @@
 
 #include "bytes.h"
 #include "elf_header.h"
+#include "grow.h"
 #include "internal.h"
 
 #define BLOCK_SIZE (256u << 10) /* the most one read takes: fits in L2 */
@@ -229,14 +230,10 @@ typedef struct text_marks {
 
 static void note_place(text_marks *m, uint64_t at)
 {
-    if (m->n == m->cap) {
-        size_t c = m->cap ? 2 * m->cap : 64;
-        uint64_t *more = realloc(m->at, c * sizeof *more);
-        if (!more)
-            return; /* a place missed costs a module, never a wrong answer about the rest */
-        m->at = more;
-        m->cap = c;
-    }
+    uint64_t *more = fc_grow(m->at, &m->cap, m->n + 1, sizeof *more, 64);
+    if (!more)
+        return; /* a place missed costs a module, never a wrong answer about the rest */
+    m->at = more;
     m->at[m->n++] = at;
 }
 

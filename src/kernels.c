@@ -13,6 +13,7 @@
 
 #include "bytes.h"
 #include "elf_header.h"
+#include "grow.h"
 #include "internal.h"
 #include "pool.h"
 
@@ -32,14 +33,10 @@ struct fc_kernel_list_store {
 static char *keep(fc_kernel_list *l, const char *s, size_t n)
 {
     struct fc_kernel_list_store *st = l->store;
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 16;
-        char **p = realloc(st->strings, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        st->strings = p;
-        st->cap = cap;
-    }
+    char **p = fc_grow(st->strings, &st->cap, st->n + 1, sizeof *p, 16);
+    if (!p)
+        return NULL;
+    st->strings = p;
     char *c = malloc(n + 1);
     if (!c)
         return NULL;
@@ -51,14 +48,10 @@ static char *keep(fc_kernel_list *l, const char *s, size_t n)
 
 static bool add_kernel(fc_kernel_list *l, const char *name, size_t len, bool entry)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        fc_kernel *p = realloc(l->items, cap * sizeof *p);
-        if (!p)
-            return false;
-        l->items = p;
-        l->cap = cap;
-    }
+    fc_kernel *p = fc_grow(l->items, &l->cap, l->n + 1, sizeof *p, 16);
+    if (!p)
+        return false;
+    l->items = p;
     fc_kernel *k = &l->items[l->n];
     memset(k, 0, sizeof *k);
     if (!(k->name = keep(l, name, len)))

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "internal.h"
 
 /* Functions the driver supplies to device code (its "system calls"). */
@@ -111,16 +112,12 @@ static ptx_name *name_at(ptx_names *set, const uint8_t *p, size_t len)
     for (size_t i = 0; i < set->n; i++)
         if (set->items[i].len == len && memcmp(set->items[i].p, p, len) == 0)
             return &set->items[i];
-    if (set->n == set->cap) {
-        size_t cap = set->cap ? 2 * set->cap : 16;
-        ptx_name *more = cap < SIZE_MAX / sizeof *more ? realloc(set->items, cap * sizeof *more) : NULL;
-        if (!more) {
-            set->failed = true;
-            return NULL;
-        }
-        set->items = more;
-        set->cap = cap;
+    ptx_name *more = fc_grow(set->items, &set->cap, set->n + 1, sizeof *more, 16);
+    if (!more) {
+        set->failed = true;
+        return NULL;
     }
+    set->items = more;
     set->items[set->n] = (ptx_name){p, len, false};
     return &set->items[set->n++];
 }

@@ -3,25 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "internal.h"
-
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 16;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / elem)
-            return false;
-        n *= 2;
-    }
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
-}
 
 fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member,
                           const char *label)
@@ -68,7 +51,7 @@ void fc_builder_reset(fc_builder *b)
 
 char *fc_builder_strndup(fc_builder *b, const char *s, size_t len)
 {
-    if (!grow((void **)&b->strings, &b->cap_strings, b->n_strings + 1, sizeof *b->strings))
+    if (!fc_grow_array((void **)&b->strings, &b->cap_strings, b->n_strings + 1, sizeof *b->strings, 16))
         return NULL;
     char *copy = malloc(len + 1);
     if (!copy)
@@ -85,8 +68,8 @@ fc_status fc_builder_add_container(fc_builder *b, uint64_t offset, fc_origin ori
     if (n >= b->opts->max_containers)
         return fc_builder_fail(b, FC_ERR_LIMIT, "more than %llu containers",
                                (unsigned long long)b->opts->max_containers);
-    if (!grow((void **)&b->containers, &b->cap_containers, n + 1, sizeof *b->containers) ||
-        !grow((void **)&b->first_entry, &b->cap_first, n + 1, sizeof *b->first_entry))
+    if (!fc_grow_array((void **)&b->containers, &b->cap_containers, n + 1, sizeof *b->containers, 16) ||
+        !fc_grow_array((void **)&b->first_entry, &b->cap_first, n + 1, sizeof *b->first_entry, 16))
         return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     if (section && (!b->last_section || strcmp(section, b->last_section) != 0)) {
         b->last_section = fc_builder_strndup(b, section, strlen(section));
@@ -111,7 +94,7 @@ void fc_builder_set_container_size(fc_builder *b, uint64_t size)
 
 fc_status fc_builder_add_needed(fc_builder *b, const char *soname)
 {
-    if (!grow((void **)&b->needed, &b->cap_needed, b->n_needed + 1, sizeof *b->needed))
+    if (!fc_grow_array((void **)&b->needed, &b->cap_needed, b->n_needed + 1, sizeof *b->needed, 16))
         return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     const char *copy = fc_builder_strndup(b, soname, strlen(soname));
     if (!copy)
@@ -181,7 +164,7 @@ fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e)
     if (b->n_entries >= b->opts->max_entries)
         return fc_builder_fail(b, FC_ERR_LIMIT, "more than %llu entries",
                                (unsigned long long)b->opts->max_entries);
-    if (!grow((void **)&b->entries, &b->cap_entries, b->n_entries + 1, sizeof *b->entries))
+    if (!fc_grow_array((void **)&b->entries, &b->cap_entries, b->n_entries + 1, sizeof *b->entries, 16))
         return fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     fc_entry *d = &b->entries[b->n_entries];
     *d = *e;

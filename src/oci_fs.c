@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "oci.h"
 
 /* Links followed on one path before it is called a loop, as Linux's MAXSYMLINKS. */
@@ -45,24 +46,6 @@ struct fc_oci_fs {
 #define ROOT 0u
 #define NONE FC_OCI_NONE
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 64;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / elem)
-            return false;
-        n *= 2;
-    }
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
-}
-
 static uint64_t hash(uint32_t parent, const char *s, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)parent * 0x9E3779B97F4A7C15ull);
@@ -83,8 +66,8 @@ fc_oci_fs *fc_oci_fs_new(void)
         return NULL;
     fs->n_buckets = 1024;
     fs->buckets = malloc(fs->n_buckets * sizeof *fs->buckets);
-    if (!fs->buckets || !grow((void **)&fs->nodes, &fs->cap_nodes, 1, sizeof *fs->nodes) ||
-        !grow((void **)&fs->names, &fs->names_cap, 1, 1)) {
+    if (!fs->buckets || !fc_grow_array((void **)&fs->nodes, &fs->cap_nodes, 1, sizeof *fs->nodes, 64) ||
+        !fc_grow_array((void **)&fs->names, &fs->names_cap, 1, 1, 64)) {
         fc_oci_fs_free(fs);
         return NULL;
     }
@@ -148,7 +131,7 @@ static uint32_t make_node(fc_oci_fs *fs, uint32_t parent, const char *s, size_t 
 {
     if ((fs->n_live + 1) * 2 > fs->n_buckets && !rehash(fs))
         return NONE;
-    if (fs->names_len + n + 1 >= NONE || !grow((void **)&fs->names, &fs->names_cap, fs->names_len + n + 1, 1))
+    if (fs->names_len + n + 1 >= NONE || !fc_grow_array((void **)&fs->names, &fs->names_cap, fs->names_len + n + 1, 1, 64))
         return NONE;
     uint32_t name = (uint32_t)fs->names_len;
     memcpy(fs->names + name, s, n);
@@ -159,7 +142,7 @@ static uint32_t make_node(fc_oci_fs *fs, uint32_t parent, const char *s, size_t 
         i = fs->free_nodes;
         fs->free_nodes = fs->nodes[i].next;
     } else {
-        if (fs->n_nodes >= NONE || !grow((void **)&fs->nodes, &fs->cap_nodes, fs->n_nodes + 1, sizeof *fs->nodes))
+        if (fs->n_nodes >= NONE || !fc_grow_array((void **)&fs->nodes, &fs->cap_nodes, fs->n_nodes + 1, sizeof *fs->nodes, 64))
             return NONE;
         i = (uint32_t)fs->n_nodes++;
     }
@@ -253,7 +236,7 @@ static walk_result walk(fc_oci_fs *fs, uint32_t dir, const char *path, bool foll
     /* The names still to walk, kept at the end of fs->buf so that a link's target can be put
      * before them. */
     size_t n = strlen(path);
-    if (!grow((void **)&fs->buf, &fs->buf_cap, n + 1, 1))
+    if (!fc_grow_array((void **)&fs->buf, &fs->buf_cap, n + 1, 1, 64))
         return WALK_NOMEM;
     size_t start = fs->buf_cap - n - 1;
     memcpy(fs->buf + start, path, n + 1);
@@ -333,7 +316,7 @@ static const char *split(const char *path, char **buf, size_t *cap, bool *nomem)
 {
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 0;
-    if (!grow((void **)buf, cap, n + 1, 1)) {
+    if (!fc_grow_array((void **)buf, cap, n + 1, 1, 64)) {
         *nomem = true;
         return NULL;
     }
@@ -446,7 +429,7 @@ bool fc_oci_fs_apply(fc_oci_fs *fs, const fc_oci_layer *L, uint32_t layer, void 
                      void *ctx)
 {
     if (layer >= fs->n_layers) {
-        if (!grow((void **)&fs->layers, &fs->cap_layers, (size_t)layer + 1, sizeof *fs->layers))
+        if (!fc_grow_array((void **)&fs->layers, &fs->cap_layers, (size_t)layer + 1, sizeof *fs->layers, 64))
             return false;
         for (size_t i = fs->n_layers; i <= layer; i++)
             fs->layers[i] = NULL;
@@ -492,12 +475,12 @@ int fc_oci_fs_walk(fc_oci_fs *fs, int (*fn)(void *ctx, const fc_oci_found *f, bo
     int rc = 0;
     uint32_t dir = ROOT;
     size_t dir_len = 0;
-    if (!grow((void **)&path, &path_cap, 1, 1))
+    if (!fc_grow_array((void **)&path, &path_cap, 1, 1, 64))
         return -1;
     path[0] = '\0';
     for (;;) {
         /* Open DIR: its children, sorted by name. */
-        if (!grow((void **)&stack, &cap, depth + 1, sizeof *stack)) {
+        if (!fc_grow_array((void **)&stack, &cap, depth + 1, sizeof *stack, 64)) {
             rc = -1;
             break;
         }
@@ -505,7 +488,7 @@ int fc_oci_fs_walk(fc_oci_fs *fs, int (*fn)(void *ctx, const fc_oci_found *f, bo
         *f = (frame){.path_len = dir_len};
         size_t kcap = 0;
         for (uint32_t c = fs->nodes[dir].child; c != NONE; c = fs->nodes[c].next) {
-            if (!grow((void **)&f->kids, &kcap, f->n + 1, sizeof *f->kids)) {
+            if (!fc_grow_array((void **)&f->kids, &kcap, f->n + 1, sizeof *f->kids, 64)) {
                 rc = -1;
                 break;
             }
@@ -527,7 +510,7 @@ int fc_oci_fs_walk(fc_oci_fs *fs, int (*fn)(void *ctx, const fc_oci_found *f, bo
             uint32_t c = f->kids[f->at++];
             const node *nd = &fs->nodes[c];
             size_t need = f->path_len + 1 + nd->name_len + 1;
-            if (!grow((void **)&path, &path_cap, need, 1)) {
+            if (!fc_grow_array((void **)&path, &path_cap, need, 1, 64)) {
                 rc = -1;
                 break;
             }

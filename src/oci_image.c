@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "archive_api.h"
+#include "grow.h"
 #include "oci.h"
 #include "oci_image.h"
 #include "oci_meta.h"
@@ -28,24 +29,6 @@
 #define SNIFF_SIZE 4096u
 /* What a stream's metadata may take in all: docker save's are a few KiB an image. */
 #define STREAM_META_TOTAL (128u << 20)
-
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 16;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / elem)
-            return false;
-        n *= 2;
-    }
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
-}
 
 /* A member of an image archive: where its bytes are (a file), or its bytes (metadata read
  * from a stream). */
@@ -138,7 +121,7 @@ static slot *add_slot(reading *rd, const char *path)
         return s;
     if (rd->n_slots >= MAX_SLOTS)
         return NULL;
-    if (!grow((void **)&rd->slots, &rd->cap_slots, rd->n_slots + 1, sizeof *rd->slots))
+    if (!fc_grow_array((void **)&rd->slots, &rd->cap_slots, rd->n_slots + 1, sizeof *rd->slots, 16))
         return NULL;
     s = &rd->slots[rd->n_slots];
     memset(s, 0, sizeof *s);
@@ -437,7 +420,7 @@ static int collect(void *ctx, const fc_oci_found *f, bool loop)
     base = base ? base + 1 : f->path;
     if (!loop && strncmp(base, "libcudart.so.", 13) == 0 && runtime_release(base)) {
         char *p = strdup(f->path);
-        if (!p || !grow((void **)&ip->runtimes, &ip->cap_runtimes, ip->n_runtimes + 1, sizeof *ip->runtimes)) {
+        if (!p || !fc_grow_array((void **)&ip->runtimes, &ip->cap_runtimes, ip->n_runtimes + 1, sizeof *ip->runtimes, 16)) {
             free(p);
             ip->nomem = true;
             return -1;
@@ -450,7 +433,7 @@ static int collect(void *ctx, const fc_oci_found *f, bool loop)
             return 0;
     }
     char *p = strdup(f->path);
-    if (!p || !grow((void **)&ip->items, &ip->cap_items, ip->n_items + 1, sizeof *ip->items)) {
+    if (!p || !fc_grow_array((void **)&ip->items, &ip->cap_items, ip->n_items + 1, sizeof *ip->items, 16)) {
         free(p);
         ip->nomem = true;
         return -1;
@@ -595,7 +578,7 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
     im->runtimes = ip.runtimes;
     im->n_runtimes = ip.n_runtimes;
     for (size_t i = 0; i < ip.n_runtimes; i++)
-        if (!grow((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings))
+        if (!fc_grow_array((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings, 16))
             free((char *)ip.runtimes[i].path);
         else
             im->strings[im->n_strings++] = (char *)ip.runtimes[i].path;
@@ -713,7 +696,7 @@ static bool list_members(reading *rd, const fc_archive_api *la)
             snprintf(rd->damage, sizeof rd->damage, "the archive ends inside %.200s", name);
             break;
         }
-        if (!grow((void **)&rd->members, &rd->cap_members, rd->n_members + 1, sizeof *rd->members)) {
+        if (!fc_grow_array((void **)&rd->members, &rd->cap_members, rd->n_members + 1, sizeof *rd->members, 16)) {
             snprintf(rd->damage, sizeof rd->damage, "out of memory");
             break;
         }
@@ -919,7 +902,7 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
                 }
             }
             if (all < 0 || (uint64_t)all != (uint64_t)size ||
-                !grow((void **)&rd.members, &rd.cap_members, rd.n_members + 1, sizeof *rd.members)) {
+                !fc_grow_array((void **)&rd.members, &rd.cap_members, rd.n_members + 1, sizeof *rd.members, 16)) {
                 free(data);
                 rc = fc_report_error(sc, all < 0 && data ? FC_ERR_FORMAT : FC_ERR_NOMEM, path, NULL, "member %s: %s", name,
                                      all < 0 && data ? os.s.error : "out of memory");

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "archive_api.h"
+#include "grow.h"
 #include "oci.h"
 
 #define SNIFF_SIZE 4096u
@@ -57,28 +58,10 @@ static la_ssize_t source_read(struct archive *a, void *client, const void **out)
 
 /* ---- What the layer keeps ------------------------------------------------------------------ */
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 64;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / elem)
-            return false;
-        n *= 2;
-    }
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
-}
-
 /* Copies S into the layer's names; FC_OCI_NONE when out of room. */
 static uint32_t add_name(fc_oci_layer *L, const char *s, size_t n)
 {
-    if (L->names_len + n + 1 >= FC_OCI_NONE || !grow((void **)&L->names, &L->names_cap, L->names_len + n + 1, 1))
+    if (L->names_len + n + 1 >= FC_OCI_NONE || !fc_grow_array((void **)&L->names, &L->names_cap, L->names_len + n + 1, 1, 64))
         return FC_OCI_NONE;
     uint32_t off = (uint32_t)L->names_len;
     memcpy(L->names + off, s, n);
@@ -96,7 +79,7 @@ static void problem(fc_oci_layer *L, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     char *copy = strdup(line);
-    if (copy && grow((void **)&L->problems, &L->cap_problems, L->n_problems + 1, sizeof *L->problems))
+    if (copy && fc_grow_array((void **)&L->problems, &L->cap_problems, L->n_problems + 1, sizeof *L->problems, 64))
         L->problems[L->n_problems++] = copy;
     else
         free(copy);
@@ -153,7 +136,7 @@ static bool normalize(const char *in, char *out, size_t cap, size_t *len)
 static bool add_entry(fc_oci_layer *L, fc_oci_kind kind, const char *path, size_t n, const char *link,
                       size_t link_n, uint32_t held)
 {
-    if (!grow((void **)&L->entries, &L->cap_entries, L->n_entries + 1, sizeof *L->entries))
+    if (!fc_grow_array((void **)&L->entries, &L->cap_entries, L->n_entries + 1, sizeof *L->entries, 64))
         return false;
     uint32_t p = add_name(L, path, n), l = link ? add_name(L, link, link_n) : FC_OCI_NONE;
     if (p == FC_OCI_NONE || (link && l == FC_OCI_NONE))
@@ -251,7 +234,7 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
             problem(L, "%s: %s%s", path, st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
     } else if (!holds_cuda(&h, path, opts, depth)) {
         fc_held_free(&h);
-    } else if (!grow((void **)&L->held, &L->cap_held, L->n_held + 1, sizeof *L->held)) {
+    } else if (!fc_grow_array((void **)&L->held, &L->cap_held, L->n_held + 1, sizeof *L->held, 64)) {
         problem(L, "%s: out of memory", path);
         fc_held_free(&h);
     } else {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "oci_meta.h"
 
 #define MAX_INDEX_DEPTH 4
@@ -54,30 +55,12 @@ void fc_oci_sha256(const uint8_t *data, size_t len, char out[80])
         k += snprintf(out + k, 80 - (size_t)k, "%02x", d[i]);
 }
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 8;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / elem)
-            return false;
-        n *= 2;
-    }
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
-}
-
 static void add_line(char ***lines, size_t *n, size_t *cap, const char *fmt, va_list ap)
 {
     char buf[700];
     vsnprintf(buf, sizeof buf, fmt, ap);
     char *copy = strdup(buf);
-    if (copy && grow((void **)lines, cap, *n + 1, sizeof **lines))
+    if (copy && fc_grow_array((void **)lines, cap, *n + 1, sizeof **lines, 8))
         (*lines)[(*n)++] = copy;
     else
         free(copy);
@@ -106,7 +89,7 @@ static char *keep(fc_oci_meta_image *im, const char *s)
     if (!s)
         return NULL;
     char *copy = strdup(s);
-    if (copy && grow((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings)) {
+    if (copy && fc_grow_array((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings, 8)) {
         im->strings[im->n_strings++] = copy;
         return copy;
     }
@@ -307,7 +290,7 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
         kept = MAX_REQUIREMENTS;
     }
     for (size_t a = 0; a < kept; a++)
-        if (grow((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs) &&
+        if (fc_grow_array((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs, 8) &&
             (im->reqs[im->n_reqs] = keep(im, vars[a].kv + vars[a].name_len + 1)))
             im->n_reqs++;
     free(vars);
@@ -318,7 +301,7 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
             snprintf(req, sizeof req, "cuda>=%s", mm);
         else
             snprintf(req, sizeof req, "cuda>=%.60s", cuda_version); /* not a version: invalid */
-        if (grow((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs) && (im->reqs[im->n_reqs] = keep(im, req)))
+        if (fc_grow_array((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs, 8) && (im->reqs[im->n_reqs] = keep(im, req)))
             im->n_reqs++;
     }
 }
@@ -341,7 +324,7 @@ static void add_tag(fc_oci_meta_image *im, const char *tag)
         if (strcmp(im->tags[i], tag) == 0)
             return;
     char *t = keep(im, tag);
-    if (t && im->n_tags < 64 && grow((void **)&im->tags, &im->cap_tags, im->n_tags + 1, sizeof *im->tags))
+    if (t && im->n_tags < 64 && fc_grow_array((void **)&im->tags, &im->cap_tags, im->n_tags + 1, sizeof *im->tags, 8))
         im->tags[im->n_tags++] = t;
 }
 
@@ -384,7 +367,7 @@ static fc_oci_meta_image *new_image(fc_oci_meta *m)
         meta_problem(m, "more than %d images; the rest are left out", MAX_IMAGES);
         return NULL;
     }
-    if (!grow((void **)&m->images, &m->cap_images, m->n_images + 1, sizeof *m->images)) {
+    if (!fc_grow_array((void **)&m->images, &m->cap_images, m->n_images + 1, sizeof *m->images, 8)) {
         meta_problem(m, "out of memory");
         return NULL;
     }
@@ -399,7 +382,7 @@ static bool add_layer(fc_oci_meta_image *im, const char *path, const char *diges
         image_problem(im, "more than %d layers; the rest are left out", MAX_LAYERS);
         return false;
     }
-    if (!grow((void **)&im->layers, &im->cap_layers, im->n_layers + 1, sizeof *im->layers))
+    if (!fc_grow_array((void **)&im->layers, &im->cap_layers, im->n_layers + 1, sizeof *im->layers, 8))
         return false;
     fc_oci_layer_ref *r = &im->layers[im->n_layers++];
     memset(r, 0, sizeof *r);

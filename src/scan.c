@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bytes.h"
+#include "grow.h"
 #include "internal.h"
 #include "oci_image.h"
 #include "walk.h"
@@ -39,15 +40,12 @@ static size_t data_extents(const fc_image *img, fc_region **out)
         if (n && (uint64_t)data - (g[n - 1].offset + g[n - 1].size) < HOLE_MIN) {
             g[n - 1].size = (uint64_t)hole - g[n - 1].offset;
         } else {
-            if (n == cap) {
-                fc_region *more = realloc(g, 2 * cap * sizeof *g);
-                if (!more) {
-                    free(g);
-                    return SIZE_MAX;
-                }
-                g = more;
-                cap *= 2;
+            fc_region *more = fc_grow(g, &cap, n + 1, sizeof *g, 8);
+            if (!more) {
+                free(g);
+                return SIZE_MAX;
             }
+            g = more;
             g[n++] = (fc_region){.offset = (uint64_t)data, .size = (uint64_t)(hole - data), .whole_file = true};
         }
         at = hole;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "internal.h"
 
 const char *fc_torch_extensions_default_dir(char *buf, size_t size)
@@ -117,13 +118,10 @@ static int sorted_subdirs(const char *dir, char ***out, size_t *n)
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         if (!is_dir(path))
             continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **p = realloc(*out, cap * sizeof *p);
-            if (!p)
-                break;
-            *out = p;
-        }
+        char **p = fc_grow(*out, &cap, *n + 1, sizeof *p, 16);
+        if (!p)
+            break;
+        *out = p;
         (*out)[(*n)++] = strdup(de->d_name);
     }
     closedir(d);

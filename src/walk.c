@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "oci_image.h"
 #include "walk.h"
 
@@ -82,14 +83,10 @@ typedef struct walker {
 /* Notes symlink PATH to directory ST, not followed; -1 when out of memory. */
 static int note_unfollowed(unfollowed *u, const struct stat *st, const char *path)
 {
-    if (u->n == u->cap) {
-        size_t cap = u->cap ? 2 * u->cap : 16;
-        void *more = realloc(u->links, cap * sizeof *u->links);
-        if (!more)
-            return -1;
-        u->links = more;
-        u->cap = cap;
-    }
+    void *more = fc_grow(u->links, &u->cap, u->n + 1, sizeof *u->links, 16);
+    if (!more)
+        return -1;
+    u->links = more;
     if (!(u->links[u->n].path = strdup(path)))
         return -1;
     u->links[u->n].dev = st->st_dev;
@@ -250,16 +247,12 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             break;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            entry *p = realloc(names, nc * sizeof *p);
-            if (!p) {
-                rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-                goto cleanup;
-            }
-            names = p;
-            cap = nc;
+        entry *p = fc_grow(names, &cap, n + 1, sizeof *p, 64);
+        if (!p) {
+            rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+            goto cleanup;
         }
+        names = p;
         names[n].type = de->d_type;
         if (!(names[n].name = strdup(de->d_name))) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");

@@ -2,20 +2,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../grow.h"
 #include "stats.h"
 
+/* P grown to hold NEED elements (grow.h); on failure P as it was, and FAILED set. */
 static void *grow(void *p, size_t *cap, size_t need, size_t elem, int *failed)
 {
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap * 2 : 16;
-    void *q = realloc(p, n * elem);
-    if (!q) {
+    void *q = fc_grow(p, cap, need, elem, 16);
+    if (!q)
         *failed = 1;
-        return p;
-    }
-    *cap = n;
-    return q;
+    return q ? q : p;
 }
 
 static void count_arch(stats *s, const fc_entry *e)
