@@ -1,8 +1,10 @@
-/* elf_header.c - what an ELF header claims, checked against itself (elf_header.h). */
+/* elf_header.c - what an ELF header claims, checked against itself, and cubins opened after
+ * those checks (elf_header.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "elf_header.h"
+#include "internal.h"
 
 #ifndef EM_CUDA
 #define EM_CUDA 190
@@ -70,10 +72,8 @@ bool fc_elf_header_problem(const uint8_t *p, uint64_t size, char *why, size_t wh
 
 bool fc_elf_cubin_header(const GElf_Ehdr *eh, uint32_t *arch, char *why, size_t why_size)
 {
-    unsigned osabi = eh->e_ident[EI_OSABI], abi = eh->e_ident[EI_ABIVERSION];
-    /* ABI version 8 (CUDA 13) keeps the SM in bits 8-15 of e_flags; earlier ABIs in the
-     * low byte. Checked on nvcc 13.0 cubins from sm_75 to sm_121. */
-    *arch = abi >= 8 ? (eh->e_flags >> 8) & 0xff : eh->e_flags & 0xff;
+    unsigned osabi = eh->e_ident[EI_OSABI];
+    *arch = fc_elf_cubin_sm(eh);
     if (!cuda_osabi(osabi)) {
         const char *os = osabi == ELFOSABI_SYSV ? " (System V)" : osabi == ELFOSABI_GNU ? " (GNU/Linux)" : "";
         snprintf(why, why_size,
@@ -106,4 +106,28 @@ fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
         return p[j] == 'a' ? FC_VARIANT_ARCH_SPECIFIC : p[j] == 'f' ? FC_VARIANT_FAMILY : FC_VARIANT_NONE;
     }
     return FC_VARIANT_NONE;
+}
+
+uint32_t fc_elf_cubin_sm(const GElf_Ehdr *eh)
+{
+    /* ABI version 8 (CUDA 13) keeps the SM in bits 8-15 of e_flags; earlier ABIs in the
+     * low byte. Checked on nvcc 13.0 cubins from sm_75 to sm_121. */
+    return eh->e_ident[EI_ABIVERSION] >= 8 ? (eh->e_flags >> 8) & 0xff : eh->e_flags & 0xff;
+}
+
+Elf *fc_elf_cubin_open(const uint8_t *img, size_t size, const fc_options *opts, fc_status *st)
+{
+    char why[300];
+    *st = FC_ERR_LIMIT;
+    if (!fc_elf_image_sections_ok(img, size, opts)) /* libelf keeps ~250 bytes a section */
+        return NULL;
+    /* A damaged class or byte-order byte would have libelf read another layout. */
+    *st = FC_ERR_FORMAT;
+    if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || fc_elf_header_problem(img, size, why, sizeof why))
+        return NULL;
+    fc_libelf_init();
+    Elf *elf = elf_memory((char *)img, size);
+    if (elf)
+        *st = FC_OK;
+    return elf;
 }

@@ -1,5 +1,5 @@
 /* elf_header.h - what an ELF header claims, checked against itself before libelf is trusted
- * with it. */
+ * with it; cubins opened after those checks. */
 #ifndef FC_ELF_HEADER_H
 #define FC_ELF_HEADER_H
 
@@ -27,5 +27,15 @@ bool fc_elf_cubin_header(const GElf_Ehdr *eh, uint32_t *arch, char *why, size_t 
  * it is not in the ELF header (sm_90 and sm_90a cubins have the same e_flags), but ptxas
  * records its command line there ("-arch sm_90a"). */
 fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch);
+
+/* The SM a cubin's header names: bits 8-15 of e_flags from ABI version 8 (CUDA 13), the low
+ * byte before. */
+uint32_t fc_elf_cubin_sm(const GElf_Ehdr *eh);
+
+/* Opens the cubin IMG (SIZE bytes) with libelf, after what libelf does not check: no more
+ * sections than OPTS allow (NULL: the default), the ELF magic, and a header that reads as it
+ * says. NULL with *ST FC_ERR_LIMIT or FC_ERR_FORMAT when a check fails or libelf refuses it;
+ * the caller ends what it gets with elf_end. */
+Elf *fc_elf_cubin_open(const uint8_t *img, size_t size, const fc_options *opts, fc_status *st);
 
 #endif

@@ -386,7 +386,7 @@ fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size
 
 /* Relocatable code (link_state.c): a cubin's own answer, and whether an entry was compiled
  * to be linked (LTO-IR, PTX stored with the ptxas option --compile-only). */
-fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size);
+fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size, const fc_options *opts);
 bool fc_entry_compiled_relocatable(const fc_entry *e);
 /* Whether containers of origin O are registered with the CUDA runtime (and so were linked
  * when the program was built). */

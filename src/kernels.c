@@ -164,18 +164,14 @@ static void index_free(name_index *x)
     free(x->hashes);
 }
 
-static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t size)
+static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t size, const fc_options *opts)
 {
-    char why[300];
     /* A damaged class or byte-order byte would have libelf read another layout, and find
-     * no symbols: an empty list, not an error. */
-    if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || fc_elf_header_problem(img, size, why, sizeof why))
-        return FC_ERR_FORMAT;
-    fc_libelf_init();
-    Elf *elf = elf_memory((char *)img, size);
+     * no symbols: an error, not an empty list (fc_elf_cubin_open). */
+    fc_status st;
+    Elf *elf = fc_elf_cubin_open(img, size, opts, &st);
     if (!elf)
-        return FC_ERR_FORMAT;
-    fc_status st = FC_OK;
+        return st;
     size_t *by_symbol = NULL;
     name_index by_name = {0};
     bool indexed = false;
@@ -185,7 +181,7 @@ static fc_status cubin_kernels(fc_kernel_list *l, const uint8_t *img, size_t siz
         st = FC_ERR_FORMAT;
         goto cleanup;
     }
-    l->elf_arch = eh.e_ident[EI_ABIVERSION] >= 8 ? (eh.e_flags >> 8) & 0xff : eh.e_flags & 0xff;
+    l->elf_arch = fc_elf_cubin_sm(&eh);
     /* First the functions, then their attributes: registers in .nv.info, static shared
      * memory as the size of .nv.shared.<name>. */
     Elf_Data *symdata = NULL;
@@ -362,8 +358,7 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
     fc_status st = FC_ERR_NOMEM;
     if (l && (l->store = calloc(1, sizeof(struct fc_kernel_list_store)))) {
         l->image_size = n;
-        st = e->kind != FC_IMAGE_CUBIN ? ptx_kernels(l, (const char *)src, n)
-             : fc_elf_image_sections_ok(src, n, opts) ? cubin_kernels(l, src, n) : FC_ERR_LIMIT;
+        st = e->kind != FC_IMAGE_CUBIN ? ptx_kernels(l, (const char *)src, n) : cubin_kernels(l, src, n, opts);
     }
     if (obj->image_reclaimable) { /* the stored bytes are read; let their pages go */
         fc_image img = {obj->image, (size_t)obj->size, -1, true};

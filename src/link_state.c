@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "elf_header.h"
 #include "internal.h"
 
 /* Functions the driver supplies to device code (its "system calls"). */
@@ -30,13 +31,10 @@ static bool driver_supplied(const char *name, size_t len)
     return false;
 }
 
-fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size)
+fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size, const fc_options *opts)
 {
-    /* More sections than libelf is given (elf_sections.c): not read. */
-    if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || !fc_elf_image_sections_ok(img, size, NULL))
-        return FC_LINK_UNKNOWN;
-    fc_libelf_init();
-    Elf *elf = elf_memory((char *)img, size);
+    fc_status why;
+    Elf *elf = fc_elf_cubin_open(img, size, opts, &why); /* a cubin libelf cannot be given: not read */
     if (!elf)
         return FC_LINK_UNKNOWN;
     fc_link_state st = FC_LINK_UNKNOWN;
@@ -282,7 +280,7 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
     }
     fc_link_state st = FC_LINK_UNKNOWN;
     if (e->kind == FC_IMAGE_CUBIN) {
-        st = fc_cubin_link_state(src, n);
+        st = fc_cubin_link_state(src, n, opts);
     } else {
         ptx_facts f;
         ptx_scan(src, n, &f);
