@@ -1,4 +1,5 @@
-/* object.c - building fc_object results: growing arrays, owned strings, the first error. */
+/* builder.c - building fc_object results (fc_builder_*): growing arrays, owned strings, the
+ * first error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
