@@ -149,6 +149,8 @@ static bool spool_piece(int fd, const uint8_t *p, size_t n, uint64_t off, sparse
 {
     if (!sp || sp->found)
         return spool_write(fd, p, n, off, why, why_size);
+    if (n == 0)
+        return true; /* nothing held in memory before the spool began */
     /* A pattern cut between the tail and P: the seam, searched on its own. */
     enum { SEAM = FC_EMBEDDED_PATTERN_MAX - 1 };
     uint8_t seam[2 * SEAM];
@@ -180,7 +182,8 @@ static bool spool_piece(int fd, const uint8_t *p, size_t n, uint64_t off, sparse
     if (from < off && !spool_write(fd, sp->tail + sp->tail_len - (off - from), (size_t)(off - from), from, why,
                                    why_size))
         return false;
-    return spool_write(fd, p, n, off, why, why_size);
+    size_t skip = from > off ? (size_t)(from - off) : 0; /* what this piece holds before that */
+    return spool_write(fd, p + skip, n - skip, off + skip, why, why_size);
 }
 
 static fc_status too_large(uint64_t limit, char *why, size_t why_size)
