@@ -112,9 +112,10 @@ static fc_variant cubin_note_variant(fc_reader *r, uint64_t at, uint64_t shoff, 
 }
 
 /* Whether the cubin INFO at AT is the payload of a fat binary's entry: an entry header for a
- * cubin of its architecture, of a size nvcc writes, ends where it starts. Such a cubin
- * belongs to a container, whole or damaged (its magic gone, records pointing at it), and is
- * not one a program loads on its own. */
+ * cubin of its architecture and size ends where it starts (its own header-size field may be
+ * the damage, so it is not required to say where). Such a cubin belongs to a container, whole
+ * or damaged (its magic gone, records pointing at it), and is not one a program loads on its
+ * own. */
 #define ENTRY_HEADER_MAX 256u
 static bool entry_payload(fc_reader *r, uint64_t at, const cubin_info *info)
 {
@@ -124,7 +125,7 @@ static bool entry_payload(fc_reader *r, uint64_t at, const cubin_info *info)
         if (!p || got < 32)
             return false;
         uint64_t payload = fc_rd64(p + 8);
-        if (fc_rd16(p) == 2 && fc_rd16(p + 2) == 0x0101 && fc_rd32(p + 4) == h && fc_rd32(p + 28) == info->arch &&
+        if (fc_rd16(p) == 2 && fc_rd16(p + 2) == 0x0101 && fc_rd32(p + 28) == info->arch &&
             payload >= info->size && payload - info->size < 4096)
             return true;
     }

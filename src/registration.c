@@ -158,6 +158,7 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
          * it records why it cannot. */
         *leads = true;
         fc_fatbin_decode_one(b, &r, off, avail, FC_ORIGIN_WRAPPER, section, &len);
+        b->obj.registered_undecoded = true;
         fc_reader_free(&r);
         return 1;
     }
@@ -172,6 +173,7 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
                 c->origin = FC_ORIGIN_WRAPPER;
         } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, section, &len) != FC_OK ||
                    !fc_container_index_add(k, pos, b->obj.n_containers - 1)) {
+            b->obj.registered_undecoded = true;
             break;
         }
         n++;
@@ -206,6 +208,7 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
         const char *section = NULL;
         bool leads;
         if (!map->to_offset(map->ctx, w[i].data, &off, &avail, &section)) {
+            b->obj.registered_undecoded = true;
             fc_builder_fail(b, FC_ERR_FORMAT,
                             "registration record %zu (offset 0x%llx) points at 0x%llx, outside %s: there is no fat "
                             "binary there, and the CUDA runtime fails to register it",
@@ -216,6 +219,7 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
             leads = fc_container_index_at(k, b, off) != NULL; /* the section's walk decoded what is there */
         else
             found += decode_run(b, k, img, base, off, avail, section, &leads);
+        b->obj.registered_undecoded |= !leads;
         if (!leads)
             fc_builder_fail(b, FC_ERR_FORMAT,
                             "registration record %zu (offset 0x%llx) points at 0x%llx (offset 0x%llx), where there "

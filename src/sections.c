@@ -249,6 +249,9 @@ static fc_status merge_walks(const plan *pl, fc_builder *b, const fc_region *g, 
     }
     if (reader)
         fc_reader_free(&r);
+    /* The runtime registers the section whole: what follows the problem is unknown. */
+    if (st != FC_OK)
+        b->obj.registered_undecoded = true;
     return st;
 }
 

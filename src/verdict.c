@@ -339,6 +339,11 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         fc_verdict *v = &j->verdicts[t];
         v->runtime_fails = !fc_runtime_starts(&j->runtime, o->targets[t].driver_cuda);
         v->unlinked = obj->device_link_missing;
+        /* Rule: registered code that could not be decoded fails to load, whatever it held. */
+        if (obj->registered_undecoded) {
+            v->modules++;
+            v->undecoded++;
+        }
         if (obj->in_image)
             v->container = fc_oci_requirements_check(obj->in_image->image, &o->targets[t], v->container_why,
                                                      sizeof v->container_why);

@@ -214,6 +214,49 @@ def pe_records_lead_to_code_whatever_the_section_is_named():
 
 
 @test
+def registered_code_that_cannot_be_decoded_is_never_judged_ok():
+    # Campaign U2: .nv_fatb's VirtualSize 16 cuts its first container short. Its stdout said
+    # "no containers registered with the CUDA runtime ... sm_90: ok" (and JSON status ok)
+    # while stderr and exit 3 carried the error.
+    made, v = pe_variants()
+    path = v["vsize16.dll"]
+    rc, out, err = run("--gpu", "sm_90", path)
+    eq((rc, err), (3, "fatcheck: %s: .nv_fatb+0x0: container of 7640 bytes runs past the end (0 bytes left)\n" % path))
+    eq(out.split("\n")[3:10], [
+        path + ": its registered code could not be decoded",
+        "  embedded as data, loaded by the library itself: 1 container in .rdata",
+        "    ptx          1  compute_80:1",
+        "    PTX ISA 9.0; stored: zstd 1",
+        "  sm_90 (--gpu sm_90): partial, 1 of 2 modules load; 1 cannot",
+        "    (registered code that could not be decoded)",
+        "    (their kernels fail only if launched here; libraries often carry modules"])
+    assert "to build native code" not in out, out  # damage is no matter of build flags
+    doc = json.loads(run("--json", "--gpu", "sm_90", path)[1])
+    eq(schema_errors(doc)[:5], [])
+    verdict = doc["files"][0]["verdicts"][0]
+    eq((verdict["status"], verdict["modules"], verdict["loadable"], verdict["undecoded"]), ("partial", 2, 1, 1))
+    # The same in an ELF file, a record leading to a container damaged past its first entry:
+    # the three containers read (one in part), and what could not be read as one more module.
+    bad = bytearray(open(fx("noshdr/libmulti.sstrip.so"), "rb").read())
+    bad[0x2620 + 20:0x2620 + 24] = (8).to_bytes(4, "little")
+    p = os.path.join(made, "bad.so")
+    open(p, "wb").write(bad)
+    doc = json.loads(run("--json", "--gpu", "sm_75", p)[1])
+    verdict = doc["files"][0]["verdicts"][0]
+    eq((verdict["status"], verdict["modules"], verdict["loadable"], verdict["undecoded"]), ("partial", 4, 1, 1))
+    # Where nothing else is known, nothing loads.
+    garbage = bytearray(open(fx("libmulti.so"), "rb").read())
+    garbage[0x2028:0x202c] = bytes(4)  # the first container's magic: .nv_fatbin cannot be walked
+    p = os.path.join(made, "garbage.so")
+    open(p, "wb").write(garbage)
+    rc, out, err = run("--gpu", "sm_90", p)
+    eq((rc, out.split("\n")[3], out.split("\n")[5:7]), (3, p + ": could not be decoded", [
+        "  sm_90 (--gpu sm_90): none, no module can load", "    (registered code that could not be decoded): every kernel "
+        "launch fails with"]))
+    shutil.rmtree(made)
+
+
+@test
 def pe_extract():
     with tempfile.TemporaryDirectory() as tmp:
         rc, out, err = run("--extract", tmp, fx("pe/libpe.dll"))

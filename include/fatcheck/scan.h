@@ -223,6 +223,11 @@ typedef struct fc_object {
     bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */
+    bool registered_undecoded;  /* code the CUDA runtime registers could not be decoded (ERROR
+                                   says why): a damaged container in a registered section, the
+                                   rest of that section, or a registration record that leads to
+                                   no container. What it holds is unknown, and it fails to load;
+                                   verdicts count it as one module that fails (undecoded) */
     const fc_oci_file *in_image; /* in a container image: the image and the file's path there;
                                     NULL elsewhere. PATH is then the archive or layout, MEMBER
                                     and LABEL "app:1.0:/usr/lib/x.so" */

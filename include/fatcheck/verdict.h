@@ -60,6 +60,8 @@ typedef struct fc_verdict {
     size_t native, compatible, jit; /* modules that load, and how */
     size_t no_binary, unsupported_ptx, jit_disabled, invalid_ptx; /* modules that fail, and why */
     size_t relocatable;       /* relocatable code registered as a module: fails at first use */
+    size_t undecoded;         /* registered code that could not be decoded (fc_object.
+                                 registered_undecoded), counted as one module that fails */
     size_t link_inputs;       /* relocatable code a device linker takes in (counted beside modules) */
     size_t linkable;          /* of them, those with an image the linker can use for the target */
     size_t linked_via[4];     /* linkable ones by what the linker takes: indexed by fc_link_via */

@@ -65,8 +65,12 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
     if (!cfg || !j)
         return false;
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
-        fc_verdict_status s = fc_judgement_verdict(j, t)->status;
-        if (s == FC_VERDICT_NONE || s == FC_VERDICT_PARTIAL)
+        const fc_verdict *v = fc_judgement_verdict(j, t);
+        size_t failing = v->modules - (v->native + v->compatible + v->jit);
+        /* Damage is no matter of build flags. */
+        bool only_damage = v->undecoded && failing == v->undecoded && v->link_inputs == v->linkable &&
+                           !v->runtime_fails;
+        if ((v->status == FC_VERDICT_NONE || v->status == FC_VERDICT_PARTIAL) && !only_damage)
             return true;
     }
     return fc_judgement_problems(j, NULL) & FC_PROBLEM_ARCH_LIST;

@@ -200,6 +200,8 @@ static void json_verdicts(jw *out, const fc_judge_options *jo, const fc_object *
                 v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
                 v->unsupported_ptx, v->jit_disabled, v->invalid_ptx, v->relocatable, v->link_inputs, v->linkable,
                 v->unused_link_inputs);
+        if (v->undecoded)
+            jw_printf(out, ",\"undecoded\":%zu", v->undecoded);
         if (!runtime->cuda || !jo->targets[t].driver_cuda)
             jw_puts(out, ",\"runtime_starts\":null");
         else

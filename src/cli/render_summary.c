@@ -220,6 +220,8 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
                 fputs(" (bare fat binary)", out);
         } else if (unlisted.containers) {
             print_unlisted_where(out, o, &unlisted, wrapper, segment);
+        } else if (o->registered_undecoded) {
+            fputs("its registered code could not be decoded", out);
         } else {
             fputs("no containers registered with the CUDA runtime", out);
         }

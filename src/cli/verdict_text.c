@@ -46,6 +46,10 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
         fprintf(out, "%srelocatable code (-rdc) registered as a module", sep);
         sep = "; ";
     }
+    if (v->undecoded) {
+        fprintf(out, "%sregistered code that could not be decoded", sep);
+        sep = "; ";
+    }
     if (v->link_inputs > v->linkable)
         fprintf(out, "%sno image the device linker can use for sm_%u", sep, cc);
 }
@@ -334,6 +338,7 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                             ? "a PTX JIT compilation failed"
                         : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx
                             ? "device kernel image is invalid\" or \"named symbol not found"
+                        : v->undecoded == v->modules ? "device kernel image is invalid"
                             : "no kernel image is available for execution on the device");
                 break;
             case FC_VERDICT_NO_CODE:
