@@ -11,10 +11,10 @@ fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *pat
                           const char *label)
 {
     memset(b, 0, sizeof *b);
-    if (opts)
-        b->options = *opts;
-    else
-        fc_options_init(&b->options);
+    fc_options defaults;
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
+    b->options = *opts;
     b->opts = &b->options;
     b->obj.status = FC_OK;
     size_t n = label ? strlen(label) + 1 : strlen(path ? path : "") + (member ? strlen(member) + 2 : 0) + 1;

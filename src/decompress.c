@@ -225,10 +225,8 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
         return FC_OK;
     }
     fc_options defaults;
-    if (!opts) {
-        fc_options_init(&defaults);
-        opts = &defaults;
-    }
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
     fc_status st = fc_decompress_buffer(e->compression, src, (size_t)e->stored_size, e->uncompressed_size,
                                         opts->max_decompressed_size, scratch, len);
     if (obj->image_reclaimable && fc_file_map_range_changed(src, (size_t)e->stored_size))

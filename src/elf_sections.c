@@ -78,9 +78,7 @@ bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t w
 bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts)
 {
     fc_options defaults;
-    if (!opts) {
-        fc_options_init(&defaults);
-        opts = &defaults;
-    }
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return false; /* not called with options no fc_options_init filled: refused at the scan */
     return section_count(p, n) <= opts->max_sections;
 }

@@ -58,6 +58,12 @@ void fc_builder_where(fc_builder *b, const char *section, uint64_t section_offse
 /* Formats file offset OFF in the current frame. */
 void fc_where(const fc_builder *b, uint64_t off, char *buf, size_t size);
 
+/* The options a call works with (fc_options.size): IN itself when it is of this library's
+ * size; when it is an older, smaller fc_options, a copy in STORAGE of its fields with the
+ * defaults of the others; the defaults when IN is NULL. NULL when IN's size is that of no
+ * fc_options: the caller did not fill it with fc_options_init, or its header is newer. */
+const fc_options *fc_options_resolve(const fc_options *in, fc_options *storage);
+
 /* LABEL names the object in messages ("lib.a(x.o)", "pkg.whl!lib/x.so"); NULL makes
  * "PATH(MEMBER)" or "PATH". */
 fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member,

@@ -460,6 +460,9 @@ fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n
     *out = NULL;
     *status = NULL;
     *n = 0;
+    fc_options defaults;
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
     size_t total = 0;
     for (size_t c = 0; c < obj->n_containers; c++)
         total += obj->containers[c].n_entries;

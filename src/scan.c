@@ -230,21 +230,13 @@ cleanup:
     return rc;
 }
 
-static const fc_options *options_or_defaults(const fc_options *opts, fc_options *storage)
-{
-    if (opts)
-        return opts;
-    fc_options_init(storage);
-    return storage;
-}
 
 int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc_error_fn on_error, void *ctx)
 {
-    if (!path)
-        return FC_ERR_INVALID;
     fc_options defaults;
-    fc_scan_ctx sc = {.opts = options_or_defaults(opts, &defaults), .on_object = on_object,
-                      .on_error = on_error, .user = ctx, .named = true};
+    if (!path || !(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
+    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true};
     struct stat st;
     if (stat(path, &st) != 0)
         return fc_report_error(&sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
@@ -275,11 +267,10 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
 int fc_scan_memory(const void *data, size_t size, const char *name, const fc_options *opts,
                    fc_object_fn on_object, fc_error_fn on_error, void *ctx)
 {
-    if (!data && size)
-        return FC_ERR_INVALID;
     fc_options defaults;
-    fc_scan_ctx sc = {.opts = options_or_defaults(opts, &defaults), .on_object = on_object,
-                      .on_error = on_error, .user = ctx, .named = true};
+    if ((!data && size) || !(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
+    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true};
     fc_image img = {data ? data : (const void *)"", size, -1, false};
     int rc = fc_scan_image(&sc, &img, name ? name : "(memory)");
     fc_scan_ctx_end(&sc);
@@ -295,9 +286,10 @@ fc_status fc_decode_fatbin(fc_object **out, const void *buf, size_t size, uint64
     fc_builder *b = malloc(sizeof *b);
     if (!b)
         return FC_ERR_NOMEM;
-    if (fc_builder_init(b, opts, NULL, NULL, NULL) != FC_OK) {
+    fc_status init = fc_builder_init(b, opts, NULL, NULL, NULL);
+    if (init != FC_OK) { /* out of memory, or options no fc_options_init filled */
         free(b);
-        return FC_ERR_NOMEM;
+        return init;
     }
     b->obj.format = FC_FORMAT_FATBIN;
     b->obj.size = size;

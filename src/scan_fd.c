@@ -37,13 +37,9 @@ static int scan_stream(fc_scan_ctx *sc, int fd, const char *name)
 int fc_scan_fd(int fd, const char *name, const fc_options *opts, fc_object_fn on_object, fc_error_fn on_error,
                void *ctx)
 {
-    if (fd < 0)
-        return FC_ERR_INVALID;
     fc_options defaults;
-    if (!opts) {
-        fc_options_init(&defaults);
-        opts = &defaults;
-    }
+    if (fd < 0 || !(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
     if (!name)
         name = "(standard input)";
     fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true};

@@ -307,10 +307,10 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     if (!j)
         return FC_ERR_NOMEM;
     fc_options defaults;
-    const fc_options *scan = o->scan;
+    const fc_options *scan = fc_options_resolve(o->scan, &defaults);
     if (!scan) {
-        fc_options_init(&defaults);
-        scan = &defaults;
+        free(j);
+        return FC_ERR_INVALID;
     }
     j->opts = o;
     j->n_containers = obj->n_containers;

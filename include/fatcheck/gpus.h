@@ -60,9 +60,14 @@ FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const
 FC_API fc_status fc_detect_gpus(fc_target *out, size_t *n, size_t max, char *err, size_t err_size);
 
 /* Asking the real driver (--probe): each image is loaded with cuModuleLoadData in a child
- * process, so that a driver crash is a finding, not the end of fatcheck. */
+ * process, so that a driver crash is a finding, not the end of fatcheck. That child is forked
+ * by the first fc_prober_load (every stdio stream flushed first; as for detection, call it
+ * before starting threads), and again after it died; fc_prober_close waits for it. */
 typedef struct fc_prober fc_prober;
-/* FC_ERR_NOMEM. */
+/* FC_ERR_NOMEM. Changes the process's signal dispositions: SIGPIPE is ignored from then on,
+ * process-wide, and left so (signal(SIGPIPE, SIG_IGN)), so that a child that died leaves a
+ * write to its pipe failing with EPIPE rather than killing the caller; a write to any closed
+ * pipe or socket in the program then fails the same way. */
 FC_API fc_status fc_prober_open(fc_prober **out);
 /* Loads IMAGE on device DEVICE. *CU_RESULT is the driver's CUresult (-2: no usable driver in
  * the child); *CRASHED is set when the child died during the load. FC_ERR_IO when no child

@@ -255,7 +255,15 @@ typedef enum fc_skip_kind {
     FC_SKIP_PACKAGE,                 /* a package, not opened without packages_in_dirs */
 } fc_skip_kind;
 
+/* What a scan reads and how far. Fields are only ever added at the end, each past the size of
+ * the struct before it: SIZE tells the library which fields the caller's fatcheck.h had, so
+ * that a program built against an older header keeps working with a newer library (the
+ * fields it lacks take their defaults). */
 typedef struct fc_options {
+    /* sizeof(fc_options) as the caller was compiled: set by fc_options_init. A size no
+     * fatcheck.h had (the struct not filled by fc_options_init, or one from a newer header
+     * than the library's) makes the functions taking options return FC_ERR_INVALID. */
+    size_t size;
     fc_embedded_mode embedded;
     /* FC_EMBEDDED_AUTO: how many bytes at the head of a section decide (default 1 MiB). */
     uint64_t embedded_probe_size;
@@ -300,8 +308,10 @@ typedef struct fc_options {
     void *on_skip_ctx;
 } fc_options;
 
-/* Fills *opts with the defaults. */
-FC_API void fc_options_init(fc_options *opts);
+/* Fills *OPTS, of SIZE bytes, with the defaults and sets OPTS->size to SIZE. Called through
+ * fc_options_init, which passes the size of the caller's fc_options. */
+FC_API void fc_options_init_size(fc_options *opts, size_t size);
+#define fc_options_init(opts) fc_options_init_size((opts), sizeof *(opts))
 
 /* Called once per object that holds CUDA code, and once per file named directly by the
  * caller even when it holds none. The object and everything it points to live only until
