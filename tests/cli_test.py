@@ -78,7 +78,7 @@ def usage_errors_exit_2_with_a_pointer_to_help():
                       (["-j", "0", fx("app")], "fatcheck: invalid thread count (expected 1 to 256): '0'"),
                       (["-j", "4x", fx("app")], "fatcheck: invalid thread count (expected 1 to 256): '4x'"),
                       (["-j"], "fatcheck: option needs an argument: '-j'"),
-                      (["--json", "-l", fx("app")], "fatcheck: choose one of -l, --json and --list-elf/--list-ptx")]:
+                      (["--json", "-l", fx("app")], "fatcheck: choose one of -l, --json, --list-elf/--list-ptx and --format")]:
         rc, out, err = run(*args)
         eq(rc, 2, args)
         eq(out, "", args)

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 
-static void print_driver(FILE *out, const config *cfg)
+void print_driver(FILE *out, const config *cfg)
 {
     bool assumed = false;
     int shown = -1;
@@ -23,10 +23,38 @@ static void print_driver(FILE *out, const config *cfg)
         fprintf(out, "%sdriver assumed new enough for any PTX (name one with --driver)", shown < 0 ? "" : "; ");
 }
 
+static void print_notes(FILE *out, const config *cfg)
+{
+    if (cfg->detect_note[0])
+        fprintf(out, "note: %s\n", escaped(cfg->detect_note));
+    if (cfg->judge.jit.force_ptx_jit)
+        fputs("note: CUDA_FORCE_PTX_JIT is set: the driver ignores cubins and compiles PTX\n", out);
+    if (cfg->judge.jit.disable_ptx_jit)
+        fputs("note: CUDA_DISABLE_PTX_JIT is set: the driver never compiles PTX\n", out);
+}
+
 void print_targets_header(FILE *out, const config *cfg)
 {
     if (!cfg || !cfg->judge.n_targets)
         return;
+    if (cfg->coverage) {
+        /* --gpu all: the architectures, not a line each */
+        const fc_judge_options *jo = &cfg->judge;
+        char *line = NULL;
+        size_t len = 0;
+        FILE *s = open_memstream(&line, &len);
+        if (!s)
+            return;
+        fprintf(s, "judging for: %zu architectures, sm_%u to sm_%u (--gpu all); ", jo->n_targets, jo->targets[0].cc,
+                jo->targets[jo->n_targets - 1].cc);
+        print_driver(s, cfg);
+        fputc('\n', s);
+        fclose(s);
+        wrap_print(out, line);
+        free(line);
+        print_notes(out, cfg);
+        return;
+    }
     /* One line when it fits in 80 columns, else a target a line. */
     char labels[FC_MAX_TARGETS][300], *driver = NULL;
     size_t total = strlen("judging for: ; "), driver_len = 0;
@@ -52,17 +80,13 @@ void print_targets_header(FILE *out, const config *cfg)
         fprintf(out, "  %s\n", driver);
     }
     free(driver);
-    if (cfg->detect_note[0])
-        fprintf(out, "note: %s\n", escaped(cfg->detect_note));
-    if (cfg->judge.jit.force_ptx_jit)
-        fputs("note: CUDA_FORCE_PTX_JIT is set: the driver ignores cubins and compiles PTX\n", out);
-    if (cfg->judge.jit.disable_ptx_jit)
-        fputs("note: CUDA_DISABLE_PTX_JIT is set: the driver never compiles PTX\n", out);
+    print_notes(out, cfg);
 }
 
 bool advice_needed(const config *cfg, const fc_judgement *j)
 {
-    if (!cfg || !j)
+    /* --gpu all asks which GPUs run a file, not how to build for every one */
+    if (!cfg || !j || cfg->coverage)
         return false;
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
         const fc_verdict *v = fc_judgement_verdict(j, t);
@@ -70,7 +94,8 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
         /* Damage is no matter of build flags. */
         bool only_damage = v->undecoded && failing == v->undecoded && v->link_inputs == v->linkable &&
                            !v->runtime_fails;
-        if ((v->status == FC_VERDICT_NONE || v->status == FC_VERDICT_PARTIAL) && !only_damage)
+        outcome o = target_outcome(cfg, j, t);
+        if ((o == OUTCOME_FAIL || o == OUTCOME_PARTIAL) && !only_damage)
             return true;
     }
     return fc_judgement_problems(j, NULL) & FC_PROBLEM_ARCH_LIST;

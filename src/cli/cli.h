@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "accept.h"
 #include "escape.h"
 #include "fatcheck.h"
 #include "torch_env.h"
@@ -41,6 +42,12 @@ typedef struct config {
     /* What directory walks passed over unread (fc_options.on_skip): said once, at the end */
     size_t skipped_links;       /* directories behind symlinks not followed (-L follows) */
     size_t skipped_packages;    /* packages not opened (--packages opens them) */
+    /* --accept: the rules, and for the object being rendered the rule that accepts each
+     * target's verdict (or NULL); set by main.c before each object is rendered */
+    accept_rules *accept;
+    const accept_rule *accepted[FC_MAX_TARGETS];
+    /* --gpu all: the summary shows each file's coverage (coverage.c), not a verdict per target */
+    bool coverage;
     /* text output */
     bool quiet;                 /* only files with problems */
     bool colour;                /* colour the verdicts */
@@ -56,9 +63,33 @@ static inline int torch_ext_stale(const config *cfg)
 typedef enum output_mode {
     OUT_SUMMARY,   /* default: a few lines per file */
     OUT_ENTRIES,   /* -l: a line per entry */
-    OUT_JSON,      /* --json */
+    OUT_JSON,      /* --json, --format=json */
     OUT_CUOBJDUMP, /* --list-elf / --list-ptx */
+    OUT_GITHUB,    /* --format=github: workflow-command annotations */
+    OUT_JUNIT,     /* --format=junit: JUnit XML */
+    OUT_MARKDOWN,  /* --format=markdown: a table for a step summary or a merge-request comment */
 } output_mode;
+
+/* What a target's verdict on a file means for a check, in every output and the exit status. */
+typedef enum outcome {
+    OUTCOME_NO_CODE,  /* nothing to load or link */
+    OUTCOME_OK,
+    OUTCOME_PARTIAL,  /* partial, without --strict: said, not failing */
+    OUTCOME_FAIL,     /* none; with --strict, partial too */
+    OUTCOME_ACCEPTED, /* partial or none, accepted by an --accept rule (cfg->accepted) */
+} outcome;
+
+/* Target T's outcome on the object being rendered, judged as J (outcome.c). */
+outcome target_outcome(const config *cfg, const fc_judgement *j, size_t t);
+/* fc_judgement_problems, less the load failures that --accept rules accept. */
+unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judgement *j);
+/* With --quiet, whether OBJ is left out: it has no problem (object_problems) and is no stale
+ * torch extension. */
+bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j);
+/* Fills cfg->accepted for OBJ, judged as J, counting each rule's use. */
+void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j);
+/* Says each rule that accepted nothing in the run, one line each on ERR; returns how many. */
+size_t report_stale_rules(FILE *err, const config *cfg);
 
 typedef struct renderer renderer;
 
@@ -80,6 +111,9 @@ renderer *render_summary_new(FILE *out, const config *cfg);
 renderer *render_entries_new(FILE *out, const config *cfg);
 renderer *render_json_new(FILE *out, const config *cfg);
 renderer *render_cuobjdump_new(FILE *out, FILE *err, int list_elf, int list_ptx);
+renderer *render_github_new(FILE *out, const config *cfg);
+renderer *render_junit_new(FILE *out, const config *cfg);
+renderer *render_markdown_new(FILE *out, const config *cfg);
 void render_free(renderer *r);
 
 /* What a file without containers is: ": no CUDA code", qualified when some data section was
@@ -94,6 +128,23 @@ void json_string(FILE *out, const char *s);                          /* "..." or
 void json_field(FILE *out, const char *name, const char *s);
 /* Verdict lines for the summary (verdict_text.c). */
 void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j);
+/* Target T's verdict in one sentence, as the summary shows it after the target's label: "none,
+ * no module can load (no kernel image for sm_90): every kernel launch fails with \"...\"", no
+ * newline; false, printing nothing, when there is nothing to say (no code). */
+bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j, size_t t);
+/* With --arch-list: '  arch list "8.0;9.0": missing sm_90 in 1 of 2 containers' and a newline;
+ * false, printing nothing, when there is nothing to check. */
+bool print_arch_check(FILE *out, const config *cfg, const fc_judgement *j);
+/* --gpu all: the line "  GPUs: native sm_80 sm_90; compatible sm_86-sm_89; ..." (coverage.c). */
+void print_coverage(FILE *out, const config *cfg, const fc_judgement *j);
+/* The same groups alone, "native sm_80 sm_90; none sm_37-sm_75" (no newline); false, printing
+ * nothing, when no target has anything to load. */
+bool write_coverage(FILE *out, const config *cfg, const fc_judgement *j);
+/* In a string the caller frees (NULL when out of memory or nothing is said): target T's
+ * verdict sentence (print_verdict_sentence), and the arch-list check without its indent and
+ * newline (print_arch_check). */
+char *verdict_sentence(const config *cfg, const fc_object *obj, const fc_judgement *j, size_t t);
+char *arch_check_sentence(const config *cfg, const fc_judgement *j);
 /* "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)" */
 void print_runtime(FILE *out, const fc_object *obj, const fc_judgement *j);
 void target_label(const fc_target *t, char *buf, size_t size);
@@ -104,6 +155,8 @@ void print_torch_fix(FILE *out, const config *cfg, const fc_object *obj, const f
 const char *colour_on(const config *cfg, const char *word);
 const char *colour_off(const config *cfg);
 /* "judging for ..." header and the closing advice (advice.c). */
+/* "driver for CUDA 12.4", or "driver assumed new enough for any PTX (name one with --driver)" */
+void print_driver(FILE *out, const config *cfg);
 void print_targets_header(FILE *out, const config *cfg);
 void print_advice(FILE *out, const config *cfg);
 /* Whether a file's judgement calls for the closing advice: a target fails some module, or

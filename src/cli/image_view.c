@@ -86,6 +86,14 @@ void print_image(FILE *out, const fc_object *o)
 }
 
 /* "  sm_90 (--gpu H100): the container starts (the driver, CUDA 12.6, meets what it requires)" */
+void print_container_refusal(FILE *out, const config *cfg, const fc_object *o, const fc_verdict *v, const fc_target *tg)
+{
+    char a[32];
+    fprintf(out, "%snone%s, the NVIDIA Container Toolkit does not start %s container%s%s: \"%s\"", colour_on(cfg, "none"),
+            colour_off(cfg), o->format == FC_FORMAT_IMAGE ? "the" : "its", tg->driver_cuda ? " on a driver for CUDA " : "",
+            tg->driver_cuda ? cuda_text(tg->driver_cuda, a, sizeof a) : "", escaped(v->container_why));
+}
+
 bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, const fc_verdict *v,
                              const fc_target *tg, const char *label)
 {
@@ -100,10 +108,9 @@ bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, c
     char a[32];
     bool said = true;
     if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID) {
-        fprintf(s, "  %s: %snone%s, the NVIDIA Container Toolkit does not start %s container%s%s: \"%s\"\n", label,
-                colour_on(cfg, "none"), colour_off(cfg), o->format == FC_FORMAT_IMAGE ? "the" : "its",
-                tg->driver_cuda ? " on a driver for CUDA " : "", tg->driver_cuda ? cuda_text(tg->driver_cuda, a, sizeof a) : "",
-                escaped(v->container_why));
+        fprintf(s, "  %s: ", label);
+        print_container_refusal(s, cfg, o, v, tg);
+        fputc('\n', s);
     } else if (o->format != FC_FORMAT_IMAGE || v->status != FC_VERDICT_NO_CODE) {
         said = false;
     } else if (v->container == FC_REQUIRE_UNKNOWN) {

@@ -12,6 +12,9 @@ void print_image(FILE *out, const fc_object *o);
 /* Target TG's line about the container, when there is one to say (refused; or, for the image
  * itself, starts or unknown), from its verdict V; LABEL names the target. True when it printed.
  * (json_report.c writes the same in JSON.) */
+/* The sentence of a refused container, after the target's label (no newline): "none, the
+ * NVIDIA Container Toolkit does not start its container on a driver for CUDA 12.4: \"...\"". */
+void print_container_refusal(FILE *out, const config *cfg, const fc_object *o, const fc_verdict *v, const fc_target *tg);
 bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, const fc_verdict *v,
                              const fc_target *tg, const char *label);
 

@@ -182,8 +182,9 @@ static void json_loads(jw *out, const fc_judge_options *jo, const fc_container *
     jw_puts(out, "]");
 }
 
-static void json_verdicts(jw *out, const fc_judge_options *jo, const fc_object *o, const fc_judgement *j)
+static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const fc_judgement *j)
 {
+    const fc_judge_options *jo = &cfg->judge;
     const fc_runtime_need *runtime = fc_judgement_runtime(j);
     const fc_probe_totals *probes = fc_judgement_probe_totals(j);
     jw_puts(out, ",\n\"verdicts\":[");
@@ -207,6 +208,10 @@ static void json_verdicts(jw *out, const fc_judge_options *jo, const fc_object *
         else
             jw_puts(out, v->runtime_fails ? ",\"runtime_starts\":false" : ",\"runtime_starts\":true");
         json_container(out, o, v);
+        if (cfg->accepted[t]) {
+            jw_field_string(out, ",\"accepted\":{\"reason\":", cfg->accepted[t]->reason);
+            jw_printf(out, ",\"line\":%u}", cfg->accepted[t]->line);
+        }
         if (probes)
             jw_printf(out, ",\"probe\":{\"compared\":%zu,\"disagreements\":%zu,\"crashes\":%zu}",
                     probes->compared, probes->disagreements, probes->crashes);
@@ -341,7 +346,7 @@ void json_report_object(json_report *s, const fc_object *o, const fc_judgement *
     }
     jw_puts(out, "]");
     if (j && jo->n_targets)
-        json_verdicts(out, jo, o, j);
+        json_verdicts(out, cfg, o, j);
     if (j && fc_judgement_arch_check(j))
         json_arch_check(out, cfg->arch_list_text, fc_judgement_arch_check(j));
     if (j && fc_judgement_ptx(j)->isa_major)
@@ -429,6 +434,25 @@ static void json_targets_and_advice(jw *out, const config *cfg)
     jw_puts(out, "}}");
 }
 
+/* --accept: the rules, and how many verdicts each accepted (0: stale). */
+static void json_accept(jw *out, const accept_rules *r)
+{
+    if (!r)
+        return;
+    jw_field_string(out, ",\n\"accept\":{\"file\":", r->path);
+    jw_puts(out, ",\"rules\":[");
+    for (size_t i = 0; i < r->n; i++) {
+        const accept_rule *a = &r->rules[i];
+        jw_printf(out, "%s\n{\"line\":%u", i ? "," : "", a->line);
+        jw_field_string(out, ",\"pattern\":", a->pattern);
+        jw_field_string(out, ",\"target\":", a->target);
+        jw_field_string(out, ",\"status\":", fc_verdict_status_name(a->status));
+        jw_field_string(out, ",\"reason\":", a->reason);
+        jw_printf(out, ",\"accepted\":%zu}", a->used);
+    }
+    jw_puts(out, "]}");
+}
+
 json_report *json_report_open(FILE *out, const config *cfg)
 {
     json_report *s = calloc(1, sizeof *s);
@@ -459,6 +483,7 @@ void json_report_close(json_report *s)
     jw_printf(out, ",\n\"skipped_in_walks\":{\"symlinked_directories\":%zu,\"packages\":%zu}",
               s->cfg->skipped_links, s->cfg->skipped_packages);
     json_targets_and_advice(out, s->cfg);
+    json_accept(out, s->cfg->accept);
     jw_puts(out, "}\n");
     jw_flush(out);
     free(s->errors);

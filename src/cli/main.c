@@ -20,17 +20,18 @@ static const char usage_text[] =
     "Lists the CUDA code in libraries, executables, objects, archives, fat binaries,\n"
     "cubins, PTX and packages, and says whether each target GPU can load it.\n"
     "Targets (default: the local GPUs and driver):\n"
-    "  -g, --gpu SPEC         sm_86, 8.6, 86 or a product (\"RTX 4090\"); repeatable\n"
+    "  -g, --gpu SPEC         sm_86, 8.6, 86, a product (\"RTX 4090\"), all; repeatable\n"
     "  -a, --arch-list VALUE  a TORCH_CUDA_ARCH_LIST; checks files hold its images\n"
     "  -d, --driver VERSION   the targets' driver: CUDA 12.4, or release 550.54.14\n"
     "      --gpus-from FILE   nvidia-smi --query-gpu CSV or kubectl get nodes -o json\n"
     "      --strict           exit 1 on partial verdicts too\n"
+    "      --accept FILE      known exceptions: path pattern, target, status, reason\n"
     "      --probe            ask the local driver to load every container\n"
     "      --require-targets  exit 6 when no target GPU is named or detected\n"
     "      --detect-timeout S seconds GPU detection may take (default 5)\n"
     "Output (default: a summary per file):\n"
-    "  -l, --list             a line per image       --json       one JSON document\n"
-    "      --list-elf         cubins as cuobjdump --list-elf; --list-ptx for PTX\n"
+    "      --format FORMAT    json (or --json), github, junit or markdown; or text\n"
+    "  -l, --list             a line per image   --list-elf, --list-ptx: cuobjdump's\n"
     "  -k, --kernels          the kernels of every image; name those a target lacks\n"
     "      --extract DIR      write every image as cuobjdump -xelf names it (--force)\n"
     "  -q, --quiet            only files with problems   --color=auto|always|never\n"
@@ -42,7 +43,6 @@ static const char usage_text[] =
     "      --packages         open wheels, tarballs, images, .deb, .rpm in folders\n"
     "      --platform OS/ARCH the image judged in multi-platform images (linux/amd64)\n"
     "  -L, --follow           in directories, follow symlinks to directories too\n"
-    "                         (symlinks to files are always read, each file once)\n"
     "  -                      standard input: docker save IMAGE | fatcheck -\n"
     "      --no-recurse       a directory is an error   -j, --threads N\n"
     "  -h, --help, -V, --version\n"
@@ -98,6 +98,7 @@ static int on_object(void *ctx, const fc_object *obj)
     fc_judgement *j = NULL; /* without targets: what it needs, for the summary */
     if (fc_judge(&j, obj, &rn->cfg->judge) != FC_OK)
         rn->t.internal = true;
+    accept_object(rn->cfg, obj, j);
     rn->r->object(rn->r, obj, j);
     if (obj->error)
         print_message(stderr, obj->error, obj->path, obj->member);
@@ -109,7 +110,7 @@ static int on_object(void *ctx, const fc_object *obj)
             rn->t.internal = true;
         rn->t.input_errors += (size_t)bad_input;
     }
-    tally_object(&rn->t, fc_judgement_problems(j, obj));
+    tally_object(&rn->t, object_problems(rn->cfg, obj, j));
     fc_judgement_free(j);
     return 0;
 }
@@ -265,8 +266,42 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 enum {
     OPT_JSON = 256, OPT_LIST_ELF, OPT_LIST_PTX, OPT_EMBEDDED, OPT_NO_EMBEDDED, OPT_NO_RECURSE, OPT_PACKAGES,
     OPT_TORCH, OPT_PYTHON, OPT_TORCH_CUDA, OPT_GPUS_FROM, OPT_COLOR, OPT_KERNELS, OPT_EXTRACT, OPT_FORCE, OPT_STRICT, OPT_PROBE,
-    OPT_REQUIRE_TARGETS, OPT_DETECT_TIMEOUT, OPT_PLATFORM,
+    OPT_REQUIRE_TARGETS, OPT_DETECT_TIMEOUT, OPT_PLATFORM, OPT_FORMAT, OPT_ACCEPT,
 };
+
+/* --format NAME: the output mode and the bit main() checks for conflicting modes (0: text,
+ * which -l and --list-elf/--list-ptx refine). -1 for an unknown name. */
+static int format_mode(const char *name, output_mode *mode)
+{
+    static const struct {
+        const char *name;
+        output_mode mode;
+        int bit;
+    } formats[] = {{"text", OUT_SUMMARY, 0}, {"json", OUT_JSON, 2}, {"github", OUT_GITHUB, 8},
+                   {"junit", OUT_JUNIT, 16}, {"markdown", OUT_MARKDOWN, 32}};
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(name, formats[i].name) == 0) {
+            if (formats[i].bit)
+                *mode = formats[i].mode;
+            return formats[i].bit;
+        }
+    return -1;
+}
+
+/* --gpu all: every compute capability the tables know. */
+static int add_all_gpus(fc_target *named, size_t *n_named)
+{
+    unsigned ccs[FC_MAX_TARGETS];
+    size_t n = fc_known_ccs(ccs, FC_MAX_TARGETS);
+    for (size_t i = 0; i < n; i++) {
+        if (*n_named == FC_MAX_TARGETS)
+            return -1;
+        fc_target t = {.cc = ccs[i], .tegra = fc_cc_is_tegra(ccs[i])};
+        snprintf(t.source, sizeof t.source, "--gpu all");
+        named[(*n_named)++] = t;
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -298,6 +333,8 @@ int main(int argc, char **argv)
         {"require-targets", no_argument, NULL, OPT_REQUIRE_TARGETS},
         {"detect-timeout", required_argument, NULL, OPT_DETECT_TIMEOUT},
         {"platform", required_argument, NULL, OPT_PLATFORM},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"accept", required_argument, NULL, OPT_ACCEPT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -315,6 +352,7 @@ int main(int argc, char **argv)
     char named_python[16] = "";
     const char *gpus_from = NULL;
     const char *extract_dir = NULL;
+    const char *accept_path = NULL;
     bool force = false;
     int named_torch_cuda = -1;
     bool require_targets = false, timeout_named = false;
@@ -333,6 +371,16 @@ int main(int argc, char **argv)
             break;
         case OPT_JSON:
             mode = OUT_JSON, modes |= 2;
+            break;
+        case OPT_FORMAT: {
+            int bit = format_mode(optarg, &mode);
+            if (bit < 0)
+                return usage_error("--format takes text, json, github, junit or markdown, not", optarg);
+            modes |= bit;
+            break;
+        }
+        case OPT_ACCEPT:
+            accept_path = optarg;
             break;
         case OPT_LIST_ELF:
             mode = OUT_CUOBJDUMP, modes |= 4, list_elf = 1;
@@ -432,6 +480,12 @@ int main(int argc, char **argv)
             snprintf(buf, sizeof buf, "%s", optarg);
             char *save = NULL;
             for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+                if (strcmp(spec, "all") == 0) {
+                    if (add_all_gpus(named, &n_named) != 0)
+                        return usage_error("too many targets", NULL);
+                    cfg.coverage = true;
+                    continue;
+                }
                 if (n_named == FC_MAX_TARGETS)
                     return usage_error("too many targets", NULL);
                 if (fc_target_parse(&named[n_named], spec, err, sizeof err) != FC_OK)
@@ -462,7 +516,7 @@ int main(int argc, char **argv)
         }
     }
     if (modes & (modes - 1))
-        return usage_error("choose one of -l, --json and --list-elf/--list-ptx", NULL);
+        return usage_error("choose one of -l, --json, --list-elf/--list-ptx and --format", NULL);
     const char *timeout_env = getenv("FATCHECK_DETECT_TIMEOUT");
     if (!timeout_named && timeout_env && *timeout_env && parse_seconds(timeout_env, &detect.timeout_ms) != 0)
         return usage_error("invalid FATCHECK_DETECT_TIMEOUT (expected seconds, 0.001 to 600):", timeout_env);
@@ -489,6 +543,8 @@ int main(int argc, char **argv)
             return usage_error("no input files", NULL);
         if (mode != OUT_SUMMARY && mode != OUT_JSON)
             return usage_error("an arch list alone can only be explained as text or JSON", NULL);
+        if (accept_path)
+            return usage_error("--accept needs files to judge", NULL);
         int rc = explain_arch_list(stdout, &cfg, mode == OUT_JSON);
         return fflush(stdout) == 0 && !ferror(stdout) ? rc : EXIT_INTERNAL;
     }
@@ -514,6 +570,14 @@ int main(int argc, char **argv)
         if (rc != EXIT_OK)
             return rc;
     }
+    static accept_rules rules;
+    if (accept_path) {
+        if (accept_load(&rules, accept_path, err, sizeof err) != 0) {
+            fprintf(stderr, "fatcheck: %s\n", escaped(err));
+            return EXIT_INPUT;
+        }
+        cfg.accept = &rules;
+    }
     if (setup_targets(&cfg, &want, err, sizeof err) != 0) {
         fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", escaped(err));
         return EXIT_USAGE;
@@ -530,8 +594,9 @@ int main(int argc, char **argv)
 
     /* Colour only for people: a terminal, no NO_COLOR (no-color.org), unless forced. */
     const char *no_colour = getenv("NO_COLOR");
-    cfg.colour = strcmp(colour, "always") == 0 ||
-                 (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO) && !(no_colour && *no_colour));
+    cfg.colour = (mode == OUT_SUMMARY || mode == OUT_ENTRIES) &&
+                 (strcmp(colour, "always") == 0 ||
+                  (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO) && !(no_colour && *no_colour)));
     if (isatty(STDERR_FILENO) && !cfg.quiet) {
         progress_enable(true);
         opts.on_file = progress_file;
@@ -550,6 +615,9 @@ int main(int argc, char **argv)
     case OUT_ENTRIES: r = render_entries_new(stdout, &cfg); break;
     case OUT_JSON: r = render_json_new(stdout, &cfg); break;
     case OUT_CUOBJDUMP: r = render_cuobjdump_new(stdout, stderr, list_elf, list_ptx); break;
+    case OUT_GITHUB: r = render_github_new(stdout, &cfg); break;
+    case OUT_JUNIT: r = render_junit_new(stdout, &cfg); break;
+    case OUT_MARKDOWN: r = render_markdown_new(stdout, &cfg); break;
     }
     if (!r) {
         fputs("fatcheck: out of memory\n", stderr);
@@ -595,6 +663,8 @@ int main(int argc, char **argv)
     r->finish(r);
     render_free(r);
     say_skipped(&cfg);
+    report_stale_rules(stderr, &cfg);
+    accept_free(cfg.accept);
     if (rn.x)
         extractor_close(&x); /* and says what it wrote */
     fc_prober_close(cfg.judge.prober);

@@ -10,6 +10,8 @@ static void entries_object(renderer *r, const fc_object *o, const fc_judgement *
     /* listings show images, not verdicts; with --kernels, each image's kernels */
     const fc_judgement *kernels = r->cfg->judge.kernels ? judged : NULL;
     FILE *out = r->out;
+    if (quiet_hides(r->cfg, o, judged))
+        return;
     if (o->format == FC_FORMAT_IMAGE) { /* its files follow */
         print_image_heading(out, o);
         return;

@@ -148,17 +148,10 @@ static void print_unlisted_where(FILE *out, const fc_object *o, const stats *s, 
         fputs(", found through the program headers, not the section table", out);
 }
 
-/* A problem worth showing with --quiet: what fails a check (fc_judgement_problems), or a
- * stale torch extension. */
-static bool object_has_problem(const config *cfg, const fc_object *obj, const fc_judgement *j)
-{
-    return fc_judgement_problems(j, obj) || (j && cfg->torch_ext && torch_ext_stale(cfg) == 1);
-}
-
 static void summary_object(renderer *r, const fc_object *o, const fc_judgement *j)
 {
     FILE *out = r->out;
-    if (r->cfg->quiet && !object_has_problem(r->cfg, o, j))
+    if (quiet_hides(r->cfg, o, j))
         return;
     stats reg = {0}, emb = {0}, unlisted = {0}, text = {0}, cubins = {0};
     size_t wrapper = 0, segment = 0;
@@ -253,7 +246,10 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     if (j) {
         if (o->format != FC_FORMAT_IMAGE) /* an image's runtimes are listed with it */
             print_runtime(out, o, j);
-        print_verdicts(out, r->cfg, o, j);
+        if (r->cfg->coverage)
+            print_coverage(out, r->cfg, j);
+        else
+            print_verdicts(out, r->cfg, o, j);
         print_torch_fix(out, r->cfg, o, j);
     }
     if (advice_needed(r->cfg, j))

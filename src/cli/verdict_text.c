@@ -244,111 +244,178 @@ static void print_missing_kernels(FILE *out, const fc_judgement *j, size_t t)
         fprintf(out, "      and %s more (--json lists them all)\n", fmt_count(n - 5, count, sizeof count));
 }
 
+bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j, size_t t)
+{
+    const fc_runtime_need *runtime = fc_judgement_runtime(j);
+    const fc_verdict *v = fc_judgement_verdict(j, t);
+    const fc_target *tg = &cfg->judge.targets[t];
+    char n1[32], n2[32], n3[32];
+    if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID) {
+        print_container_refusal(out, cfg, obj, v, tg);
+        return true;
+    }
+    if (v->status == FC_VERDICT_NO_CODE)
+        return false;
+    size_t ok = v->native + v->compatible + v->jit;
+    if (v->unlinked) {
+        fprintf(out, "%snone%s, its relocatable device code (-rdc) was never device-linked: loading it "
+                     "fails with \"undefined symbol: __cudaRegisterLinkedBinary_...\"",
+                colour_on(cfg, "none"), colour_off(cfg));
+    } else if (v->runtime_fails) {
+        char d[32];
+        fprintf(out, "%snone%s, %s cannot start on a driver for %s: every CUDA call fails with \"CUDA "
+                     "driver version is insufficient for CUDA runtime version\"",
+                colour_on(cfg, "none"), colour_off(cfg),
+                obj->format == FC_FORMAT_IMAGE        ? "the CUDA runtime it ships"
+                : runtime->kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
+                : runtime->kind == FC_RUNTIME_SHARED && !strncmp(runtime->decided_by, "libcudart", 9)
+                    ? "the CUDA runtime it needs"
+                    : runtime->decided_by,
+                driver_text(tg->driver_cuda, d, sizeof d));
+    } else if (!v->modules) { /* only link inputs: what a device linker can make of them */
+        const char *word = v->status == FC_VERDICT_OK ? "ok" : v->status == FC_VERDICT_NONE ? "none" : "partial";
+        fprintf(out, "%s%s%s, ", colour_on(cfg, word), word, colour_off(cfg));
+        if (v->status == FC_VERDICT_OK) {
+            if (v->link_inputs == 1)
+                fputs("its link input has", out);
+            else
+                fprintf(out, "each of its %s link inputs has", fmt_count(v->link_inputs, n1, sizeof n1));
+            fprintf(out, " an image the device linker takes for sm_%u (", tg->cc);
+            print_link_ways(out, v);
+            fputs(")", out);
+        } else if (v->status == FC_VERDICT_NONE) {
+            fprintf(out, "no link input has an image the device linker can use for sm_%u: linking for "
+                         "sm_%u fails with undefined references", tg->cc, tg->cc);
+        } else {
+            fprintf(out, "%s of %s link inputs have an image the device linker can use for sm_%u; the "
+                         "others do not", fmt_count(v->linkable, n1, sizeof n1),
+                    fmt_count(v->link_inputs, n2, sizeof n2), tg->cc);
+        }
+    } else {
+        switch (v->status) {
+        case FC_VERDICT_OK:
+            if (v->native == v->modules) {
+                fprintf(out, "%sok%s, native SASS for %s %s %s", colour_on(cfg, "ok"), colour_off(cfg),
+                        v->modules == 1 ? "its" : "all",
+                        fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
+            } else {
+                fprintf(out, "%sok%s, %s %s load%s: ", colour_on(cfg, "ok"), colour_off(cfg),
+                        fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
+                print_ways(out, v);
+            }
+            break;
+        case FC_VERDICT_PARTIAL:
+            if (ok == v->modules) { /* every module loads; some link input has no image */
+                fprintf(out, "%spartial%s, all %s %s load; %s of %s link inputs (", colour_on(cfg, "partial"),
+                        colour_off(cfg), fmt_count(v->modules, n1, sizeof n1), modules(v->modules),
+                        fmt_count(v->link_inputs - v->linkable, n2, sizeof n2),
+                        fmt_count(v->link_inputs, n3, sizeof n3));
+            } else {
+                fprintf(out, "%spartial%s, %s of %s modules load; %s cannot (", colour_on(cfg, "partial"),
+                        colour_off(cfg), fmt_count(ok, n1, sizeof n1),
+                        fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
+            }
+            print_failures(out, v, tg->cc);
+            fputs(")", out);
+            break;
+        case FC_VERDICT_NONE:
+            fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
+            print_failures(out, v, tg->cc);
+            fprintf(out, "): every kernel launch fails with \"%s\"",
+                    v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
+                        ? "the provided PTX was compiled with an unsupported toolchain."
+                    : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
+                        ? "a PTX JIT compilation failed"
+                    : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx
+                        ? "device kernel image is invalid\" or \"named symbol not found"
+                    : v->undecoded == v->modules ? "device kernel image is invalid"
+                        : "no kernel image is available for execution on the device");
+            break;
+        case FC_VERDICT_NO_CODE:
+            break;
+        }
+    }
+    return true;
+}
+
+bool print_arch_check(FILE *out, const config *cfg, const fc_judgement *j)
+{
+    const fc_arch_check *check = fc_judgement_arch_check(j);
+    size_t registered = fc_judgement_registered(j);
+    if (!check || !registered)
+        return false;
+    fprintf(out, "  arch list \"%s\": ", escaped(cfg->arch_list_text));
+    if (check->matches) {
+        fputs("the file holds exactly what it builds\n", out);
+    } else {
+        const char *sep = "";
+        for (size_t k = 0; k < check->n_expected; k++) {
+            const fc_arch_expectation *x = &check->expected[k];
+            if (!x->lacking)
+                continue;
+            fprintf(out, "%smissing %s%u%s", sep, x->kind == FC_IMAGE_PTX ? "compute_" : "sm_", x->cc,
+                    x->arch_specific ? "a" : "");
+            if (x->lacking < registered)
+                fprintf(out, " in %zu of %zu containers", x->lacking, registered);
+            sep = "; ";
+        }
+        if (check->n_unexpected) {
+            fprintf(out, "%snot asked for:", sep);
+            for (size_t u = 0; u < check->n_unexpected; u++)
+                fprintf(out, " %s", check->unexpected[u]);
+        }
+        fputc('\n', out);
+    }
+    return true;
+}
+
+/* "    accepted (rules:3): REASON" under a verdict an --accept rule accepts. */
+static void print_accepted(FILE *out, const config *cfg, size_t t)
+{
+    const accept_rule *a = cfg->accepted[t];
+    if (!a)
+        return;
+    char *line = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&line, &len);
+    if (!s)
+        return;
+    fprintf(s, "    %saccepted%s (%s:%u): %s\n", colour_on(cfg, "accepted"), colour_off(cfg), quoted(cfg->accept->path),
+            a->line, escaped(a->reason));
+    fclose(s);
+    wrap_print(out, line);
+    free(line);
+}
+
 void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j)
 {
     const fc_runtime_need *runtime = fc_judgement_runtime(j);
-    char n1[32], n2[32], n3[32], label[300];
+    char n1[32], n2[32], label[300];
     bool explained = false;
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
         const fc_verdict *v = fc_judgement_verdict(j, t);
         const fc_target *tg = &cfg->judge.targets[t];
         target_label(tg, label, sizeof label);
         /* In an image whose container the toolkit refuses to start, that is the verdict. */
-        if (print_container_verdict(out, cfg, obj, v, tg, label) || v->status == FC_VERDICT_NO_CODE)
+        if (print_container_verdict(out, cfg, obj, v, tg, label)) {
+            print_accepted(out, cfg, t);
             continue;
-        size_t ok = v->native + v->compatible + v->jit;
-        /* The verdict is one sentence, wrapped to 80 columns below. */
+        }
+        if (v->status == FC_VERDICT_NO_CODE)
+            continue;
+        /* The verdict is one sentence, wrapped to 80 columns. */
         char *sentence = NULL;
         size_t sentence_len = 0;
         FILE *line = open_memstream(&sentence, &sentence_len);
         if (!line)
             continue;
-        FILE *text = out;
-        out = line;
-        fprintf(out, "  %s: ", label);
-        if (v->unlinked) {
-            fprintf(out, "%snone%s, its relocatable device code (-rdc) was never device-linked: loading it "
-                         "fails with \"undefined symbol: __cudaRegisterLinkedBinary_...\"\n",
-                    colour_on(cfg, "none"), colour_off(cfg));
-        } else if (v->runtime_fails) {
-            char d[32];
-            fprintf(out, "%snone%s, %s cannot start on a driver for %s: every CUDA call fails with \"CUDA "
-                         "driver version is insufficient for CUDA runtime version\"\n",
-                    colour_on(cfg, "none"), colour_off(cfg),
-                    obj->format == FC_FORMAT_IMAGE        ? "the CUDA runtime it ships"
-                    : runtime->kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
-                    : runtime->kind == FC_RUNTIME_SHARED && !strncmp(runtime->decided_by, "libcudart", 9)
-                        ? "the CUDA runtime it needs"
-                        : runtime->decided_by,
-                    driver_text(tg->driver_cuda, d, sizeof d));
-        } else if (!v->modules) { /* only link inputs: what a device linker can make of them */
-            const char *word = v->status == FC_VERDICT_OK ? "ok" : v->status == FC_VERDICT_NONE ? "none" : "partial";
-            fprintf(out, "%s%s%s, ", colour_on(cfg, word), word, colour_off(cfg));
-            if (v->status == FC_VERDICT_OK) {
-                if (v->link_inputs == 1)
-                    fputs("its link input has", out);
-                else
-                    fprintf(out, "each of its %s link inputs has", fmt_count(v->link_inputs, n1, sizeof n1));
-                fprintf(out, " an image the device linker takes for sm_%u (", tg->cc);
-                print_link_ways(out, v);
-                fputs(")\n", out);
-            } else if (v->status == FC_VERDICT_NONE) {
-                fprintf(out, "no link input has an image the device linker can use for sm_%u: linking for "
-                             "sm_%u fails with undefined references\n", tg->cc, tg->cc);
-            } else {
-                fprintf(out, "%s of %s link inputs have an image the device linker can use for sm_%u; the "
-                             "others do not\n", fmt_count(v->linkable, n1, sizeof n1),
-                        fmt_count(v->link_inputs, n2, sizeof n2), tg->cc);
-            }
-        } else {
-            switch (v->status) {
-            case FC_VERDICT_OK:
-                if (v->native == v->modules) {
-                    fprintf(out, "%sok%s, native SASS for %s %s %s\n", colour_on(cfg, "ok"), colour_off(cfg),
-                            v->modules == 1 ? "its" : "all",
-                            fmt_count(v->modules, n1, sizeof n1), modules(v->modules));
-                } else {
-                    fprintf(out, "%sok%s, %s %s load%s: ", colour_on(cfg, "ok"), colour_off(cfg),
-                            fmt_count(v->modules, n1, sizeof n1), modules(v->modules), v->modules == 1 ? "s" : "");
-                    print_ways(out, v);
-                    fputc('\n', out);
-                }
-                break;
-            case FC_VERDICT_PARTIAL:
-                if (ok == v->modules) { /* every module loads; some link input has no image */
-                    fprintf(out, "%spartial%s, all %s %s load; %s of %s link inputs (", colour_on(cfg, "partial"),
-                            colour_off(cfg), fmt_count(v->modules, n1, sizeof n1), modules(v->modules),
-                            fmt_count(v->link_inputs - v->linkable, n2, sizeof n2),
-                            fmt_count(v->link_inputs, n3, sizeof n3));
-                } else {
-                    fprintf(out, "%spartial%s, %s of %s modules load; %s cannot (", colour_on(cfg, "partial"),
-                            colour_off(cfg), fmt_count(ok, n1, sizeof n1),
-                            fmt_count(v->modules, n2, sizeof n2), fmt_count(v->modules - ok, n3, sizeof n3));
-                }
-                print_failures(out, v, tg->cc);
-                fputs(")\n", out);
-                break;
-            case FC_VERDICT_NONE:
-                fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
-                print_failures(out, v, tg->cc);
-                fprintf(out, "): every kernel launch fails with \"%s\"\n",
-                        v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
-                            ? "the provided PTX was compiled with an unsupported toolchain."
-                        : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
-                            ? "a PTX JIT compilation failed"
-                        : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx
-                            ? "device kernel image is invalid\" or \"named symbol not found"
-                        : v->undecoded == v->modules ? "device kernel image is invalid"
-                            : "no kernel image is available for execution on the device");
-                break;
-            case FC_VERDICT_NO_CODE:
-                break;
-            }
-        }
+        fprintf(line, "  %s: ", label);
+        print_verdict_sentence(line, cfg, obj, j, t);
+        fputc('\n', line);
         fclose(line);
-        out = text;
         wrap_print(out, sentence);
         free(sentence);
+        print_accepted(out, cfg, t);
         if (v->status == FC_VERDICT_PARTIAL && !explained) {
             fputs("    (their kernels fail only if launched here; libraries often carry modules\n"
                   "    for one architecture that are never launched on another)\n",
@@ -437,32 +504,7 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             }
         }
     }
-    const fc_arch_check *check = fc_judgement_arch_check(j);
-    size_t registered = fc_judgement_registered(j);
-    if (check && registered) {
-        fprintf(out, "  arch list \"%s\": ", escaped(cfg->arch_list_text));
-        if (check->matches) {
-            fputs("the file holds exactly what it builds\n", out);
-        } else {
-            const char *sep = "";
-            for (size_t k = 0; k < check->n_expected; k++) {
-                const fc_arch_expectation *x = &check->expected[k];
-                if (!x->lacking)
-                    continue;
-                fprintf(out, "%smissing %s%u%s", sep, x->kind == FC_IMAGE_PTX ? "compute_" : "sm_", x->cc,
-                        x->arch_specific ? "a" : "");
-                if (x->lacking < registered)
-                    fprintf(out, " in %zu of %zu containers", x->lacking, registered);
-                sep = "; ";
-            }
-            if (check->n_unexpected) {
-                fprintf(out, "%snot asked for:", sep);
-                for (size_t u = 0; u < check->n_unexpected; u++)
-                    fprintf(out, " %s", check->unexpected[u]);
-            }
-            fputc('\n', out);
-        }
-    }
+    print_arch_check(out, cfg, j);
 }
 
 /* Whether some target cannot load all of the extension. */

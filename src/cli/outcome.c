@@ -1,0 +1,96 @@
+/* outcome.c - what a verdict means for a check (fails it, is said, passes, or is accepted by an
+ * --accept rule): one answer for every output format and for the exit status. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The library's rule for a load problem (fc_judgement_problems), for one target. */
+static bool fails(const config *cfg, fc_verdict_status s)
+{
+    return s == FC_VERDICT_NONE || (cfg->judge.strict && s == FC_VERDICT_PARTIAL);
+}
+
+outcome target_outcome(const config *cfg, const fc_judgement *j, size_t t)
+{
+    fc_verdict_status s = fc_judgement_verdict(j, t)->status;
+    if (s == FC_VERDICT_NO_CODE)
+        return OUTCOME_NO_CODE;
+    if (s == FC_VERDICT_OK)
+        return OUTCOME_OK;
+    if (cfg->accepted[t])
+        return OUTCOME_ACCEPTED;
+    return fails(cfg, s) ? OUTCOME_FAIL : OUTCOME_PARTIAL;
+}
+
+unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judgement *j)
+{
+    unsigned p = fc_judgement_problems(j, obj);
+    if (!(p & FC_PROBLEM_LOAD) || !cfg->accept)
+        return p;
+    for (size_t t = 0; t < cfg->judge.n_targets; t++)
+        if (!cfg->accepted[t] && fails(cfg, fc_judgement_verdict(j, t)->status))
+            return p;
+    return p & ~(unsigned)FC_PROBLEM_LOAD;
+}
+
+bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
+{
+    return cfg->quiet && !object_problems(cfg, obj, j) && !(j && cfg->torch_ext && torch_ext_stale(cfg) == 1);
+}
+
+void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)
+{
+    for (size_t t = 0; t < cfg->judge.n_targets; t++)
+        cfg->accepted[t] = j ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc,
+                                            fc_judgement_verdict(j, t)->status)
+                             : NULL;
+}
+
+size_t report_stale_rules(FILE *err, const config *cfg)
+{
+    size_t stale = 0;
+    for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
+        const accept_rule *a = &cfg->accept->rules[i];
+        if (a->used)
+            continue;
+        stale++;
+        fprintf(err, "fatcheck: %s:%u: stale exception: no %s verdict of %s on %s to accept (remove the rule)\n",
+                quoted(cfg->accept->path), a->line, a->status == FC_VERDICT_NONE ? "none or partial" : "partial",
+                quoted(a->pattern), a->cc ? escaped(a->target) : "any target");
+    }
+    return stale;
+}
+
+char *verdict_sentence(const config *cfg, const fc_object *obj, const fc_judgement *j, size_t t)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (!f)
+        return NULL;
+    bool said = print_verdict_sentence(f, cfg, obj, j, t);
+    if (fclose(f) != 0 || !said) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *arch_check_sentence(const config *cfg, const fc_judgement *j)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (!f)
+        return NULL;
+    bool said = print_arch_check(f, cfg, j);
+    if (fclose(f) != 0 || !said) {
+        free(s);
+        return NULL;
+    }
+    if (len && s[len - 1] == '\n')
+        s[--len] = '\0';
+    memmove(s, s + 2, len - 1); /* the indent: "  arch list ..." */
+    return s;
+}

@@ -1,0 +1,173 @@
+/* render_github.c - --format=github: GitHub Actions workflow commands (docs/ci.md). Each
+ * problem is an annotation on the file it is about: ::error for what fails the check (a
+ * verdict of none, or partial with --strict; an input that could not be read; an arch-list
+ * mismatch), ::warning for a partial verdict and a stale --accept rule, ::notice for an
+ * accepted verdict. Nothing is printed for what is fine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Workflow commands end at a newline: in the message, '%', CR and LF are written as %25, %0D
+ * and %0A (as @actions/core's escapeData); in a property also ':' and ',' (escapeProperty).
+ * Everything is escaped as text first (escape.h; text escaped already is left as it is):
+ * nothing unprintable reaches the log, and no line break. */
+static void put_escaped(FILE *out, const char *s, bool property)
+{
+    for (const char *p = escaped(s); *p; p++) {
+        if (*p == '%')
+            fputs("%25", out);
+        else if (*p == '\r')
+            fputs("%0D", out);
+        else if (*p == '\n')
+            fputs("%0A", out);
+        else if (property && *p == ':')
+            fputs("%3A", out);
+        else if (property && *p == ',')
+            fputs("%2C", out);
+        else
+            fputc(*p, out);
+    }
+}
+
+/* ::LEVEL file=FILE,line=LINE,title=TITLE::MESSAGE; FILE, LINE (0) and TITLE may be absent. */
+static void annotate(FILE *out, const char *level, const char *file, unsigned line, const char *title,
+                     const char *message)
+{
+    fprintf(out, "::%s", level);
+    const char *sep = " ";
+    if (file) {
+        fputs(" file=", out);
+        put_escaped(out, file, true);
+        sep = ",";
+        if (line)
+            fprintf(out, ",line=%u", line);
+    }
+    if (title) {
+        fprintf(out, "%stitle=", sep);
+        put_escaped(out, title, true);
+    }
+    fputs("::", out);
+    put_escaped(out, message, false);
+    fputc('\n', out);
+}
+
+/* The file an annotation points at: the one on disk (a package or an image for its members);
+ * none for standard input. */
+static const char *annotated_file(const fc_object *o)
+{
+    return strcmp(o->path, "(standard input)") == 0 ? NULL : o->path;
+}
+
+/* --gpu all: one annotation per file, at the level of its worst target, its coverage said. */
+static void annotate_coverage(FILE *out, const config *cfg, const fc_object *o, const fc_judgement *j, const char *file)
+{
+    bool fail = false, partial = false, accepted = false;
+    for (size_t t = 0; t < cfg->judge.n_targets; t++) {
+        outcome oc = target_outcome(cfg, j, t);
+        fail |= oc == OUTCOME_FAIL;
+        partial |= oc == OUTCOME_PARTIAL;
+        accepted |= oc == OUTCOME_ACCEPTED;
+    }
+    if (!fail && !partial && !accepted)
+        return;
+    char *groups = NULL, *message = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&groups, &len);
+    if (!s)
+        return;
+    write_coverage(s, cfg, j);
+    fclose(s);
+    if (asprintf(&message, "%s: %s", quoted(o->label), groups) >= 0)
+        annotate(out, fail ? "error" : partial ? "warning" : "notice", file, 0, "fatcheck: GPU coverage", message);
+    free(message);
+    free(groups);
+}
+
+static void github_object(renderer *r, const fc_object *o, const fc_judgement *j)
+{
+    const config *cfg = r->cfg;
+    const char *file = annotated_file(o);
+    if (o->error)
+        annotate(r->out, "error", file, 0, "fatcheck: could not be decoded", o->error);
+    if (j && cfg->coverage) {
+        annotate_coverage(r->out, cfg, o, j, file);
+        j = NULL; /* the arch list is no concern of --gpu all */
+    }
+    for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
+        outcome oc = target_outcome(cfg, j, t);
+        if (oc == OUTCOME_OK || oc == OUTCOME_NO_CODE)
+            continue;
+        char *sentence = verdict_sentence(cfg, o, j, t);
+        char label[300], title[400], *message = NULL;
+        target_label(&cfg->judge.targets[t], label, sizeof label);
+        const char *status = fc_verdict_status_name(fc_judgement_verdict(j, t)->status);
+        snprintf(title, sizeof title, "fatcheck: %s on %s%s", status, label, oc == OUTCOME_ACCEPTED ? ", accepted" : "");
+        const accept_rule *a = cfg->accepted[t];
+        int n = oc == OUTCOME_ACCEPTED
+                    ? asprintf(&message, "%s: %s: %s; accepted (%s:%u): %s", quoted(o->label), label,
+                               sentence ? sentence : status, quoted(cfg->accept->path), a->line, a->reason)
+                    : asprintf(&message, "%s: %s: %s", quoted(o->label), label, sentence ? sentence : status);
+        if (n >= 0) {
+            annotate(r->out, oc == OUTCOME_FAIL ? "error" : oc == OUTCOME_PARTIAL ? "warning" : "notice", file, 0,
+                     title, message);
+            free(message);
+        }
+        free(sentence);
+    }
+    char *arch = j ? arch_check_sentence(cfg, j) : NULL;
+    if (arch && (fc_judgement_problems(j, NULL) & FC_PROBLEM_ARCH_LIST)) {
+        char *message = NULL;
+        if (asprintf(&message, "%s: %s", quoted(o->label), arch) >= 0)
+            annotate(r->out, "error", file, 0, "fatcheck: not what the arch list builds", message);
+        free(message);
+    }
+    free(arch);
+}
+
+static void github_error(renderer *r, const fc_error *e)
+{
+    annotate(r->out, "error", e->path && strcmp(e->path, "(standard input)") != 0 ? e->path : NULL, 0,
+             "fatcheck: could not be read", e->message);
+}
+
+static void github_begin(renderer *r, const char *path)
+{
+    (void)r;
+    (void)path;
+}
+
+static void github_finish(renderer *r)
+{
+    const config *cfg = r->cfg;
+    for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
+        const accept_rule *a = &cfg->accept->rules[i];
+        char *message = NULL;
+        if (a->used || asprintf(&message, "no %s verdict of %s on %s to accept: remove the rule",
+                                a->status == FC_VERDICT_NONE ? "none or partial" : "partial", a->pattern,
+                                a->cc ? a->target : "any target") < 0)
+            continue;
+        annotate(r->out, "warning", cfg->accept->path, a->line, "fatcheck: stale exception", message);
+        free(message);
+    }
+}
+
+renderer *render_github_new(FILE *out, const config *cfg)
+{
+    renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->begin_input = github_begin;
+    r->object = github_object;
+    r->error = github_error;
+    r->finish = github_finish;
+    r->out = out;
+    r->cfg = cfg;
+    if (!cfg->judge.n_targets && cfg->no_target_reason[0]) {
+        char *message = NULL;
+        if (asprintf(&message, "not judging any GPU: %s", cfg->no_target_reason) >= 0)
+            annotate(out, "warning", NULL, 0, "fatcheck: no target GPU", message);
+        free(message);
+    }
+    return r;
+}

@@ -1,0 +1,173 @@
+/* render_junit.c - --format=junit: a JUnit XML report, as GitLab, Jenkins and Buildkite read
+ * test results (docs/ci.md). A test case per file and target: a failure where the verdict
+ * fails the check (none; partial with --strict), skipped where an --accept rule accepts it;
+ * an error per input that could not be read; a failure per file that does not hold what
+ * --arch-list builds; a skipped case per stale --accept rule. Written when the run ends, when
+ * the counts the suite opens with are known. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct junit_state {
+    FILE *cases; /* the test cases, written at the end after the counts */
+    char *buf;
+    size_t len;
+    size_t tests, failures, errors, skipped;
+} junit_state;
+
+/* S escaped as text (escape.h: nothing unprintable, every byte valid UTF-8), then for XML. */
+static void put_xml(FILE *out, const char *s)
+{
+    for (const char *p = escaped(s); *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default: fputc(*p, out); break;
+        }
+    }
+}
+
+/* <testcase classname="CLASS" name="NAME"> with an optional child: ELEMENT ("failure",
+ * "error", "skipped") with message MESSAGE and, when TEXT, that as its text. */
+static void test_case(junit_state *s, const char *class, const char *name, const char *element, const char *type,
+                      const char *message, const char *text)
+{
+    FILE *out = s->cases;
+    s->tests++;
+    fputs("    <testcase classname=\"", out);
+    put_xml(out, class);
+    fputs("\" name=\"", out);
+    put_xml(out, name);
+    if (!element) {
+        fputs("\"/>\n", out);
+        return;
+    }
+    if (strcmp(element, "failure") == 0)
+        s->failures++;
+    else if (strcmp(element, "error") == 0)
+        s->errors++;
+    else
+        s->skipped++;
+    fprintf(out, "\">\n      <%s", element);
+    if (type)
+        fprintf(out, " type=\"%s\"", type);
+    fputs(" message=\"", out);
+    put_xml(out, message);
+    if (text) {
+        fputs("\">", out);
+        put_xml(out, text);
+        fprintf(out, "</%s>\n", element);
+    } else {
+        fputs("\"/>\n", out);
+    }
+    fputs("    </testcase>\n", out);
+}
+
+static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
+{
+    junit_state *s = r->state;
+    const config *cfg = r->cfg;
+    if (o->error)
+        test_case(s, o->label, "read", "error", "input", o->error, NULL);
+    bool any = false;
+    for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
+        outcome oc = target_outcome(cfg, j, t);
+        if (oc == OUTCOME_NO_CODE)
+            continue;
+        any = true;
+        char label[300];
+        target_label(&cfg->judge.targets[t], label, sizeof label);
+        char *sentence = verdict_sentence(cfg, o, j, t), *note = NULL;
+        const char *status = fc_verdict_status_name(fc_judgement_verdict(j, t)->status);
+        const char *said = sentence ? sentence : status;
+        const accept_rule *a = cfg->accepted[t];
+        if (oc == OUTCOME_FAIL) {
+            test_case(s, o->label, label, "failure", status, said, NULL);
+        } else if (oc == OUTCOME_ACCEPTED && asprintf(&note, "accepted (%s:%u): %s", cfg->accept->path, a->line,
+                                                      a->reason) >= 0) {
+            test_case(s, o->label, label, "skipped", NULL, note, said);
+        } else {
+            test_case(s, o->label, label, NULL, NULL, NULL, NULL);
+        }
+        free(note);
+        free(sentence);
+    }
+    char *arch = j ? arch_check_sentence(cfg, j) : NULL;
+    if (arch) {
+        any = true;
+        bool fails = fc_judgement_problems(j, NULL) & FC_PROBLEM_ARCH_LIST;
+        test_case(s, o->label, "arch list", fails ? "failure" : NULL, "arch-list", arch, NULL);
+    }
+    free(arch);
+    if (!any && !o->error) /* nothing judged: the file was read, and held nothing to load */
+        test_case(s, o->label, o->n_containers ? "read" : "no CUDA code", NULL, NULL, NULL, NULL);
+}
+
+static void junit_error(renderer *r, const fc_error *e)
+{
+    test_case(r->state, e->path ? e->path : "(input)", "read", "error", "input", e->message, NULL);
+}
+
+static void junit_begin(renderer *r, const char *path)
+{
+    (void)r;
+    (void)path;
+}
+
+static void junit_finish(renderer *r)
+{
+    junit_state *s = r->state;
+    const config *cfg = r->cfg;
+    for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
+        const accept_rule *a = &cfg->accept->rules[i];
+        char *class = NULL, *name = NULL, *message = NULL;
+        if (asprintf(&class, "--accept %s", cfg->accept->path) >= 0 &&
+            asprintf(&name, "line %u: %s %s %s", a->line, a->pattern, a->target, fc_verdict_status_name(a->status)) >= 0 &&
+            (a->used || asprintf(&message, "stale: no verdict to accept; remove the rule") >= 0))
+            test_case(s, class, name, a->used ? NULL : "skipped", NULL, message, NULL);
+        free(class);
+        free(name);
+        free(message);
+    }
+    fclose(s->cases);
+    FILE *out = r->out;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+    fprintf(out, "<testsuites name=\"fatcheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+            s->tests, s->failures, s->errors, s->skipped);
+    fprintf(out, "  <testsuite name=\"fatcheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+            s->tests, s->failures, s->errors, s->skipped);
+    if (!cfg->judge.n_targets && cfg->no_target_reason[0]) {
+        fputs("    <system-err>not judging any GPU: ", out);
+        put_xml(out, cfg->no_target_reason);
+        fputs("</system-err>\n", out);
+    }
+    if (s->buf)
+        fwrite(s->buf, 1, s->len, out);
+    fputs("  </testsuite>\n</testsuites>\n", out);
+    free(s->buf);
+    free(s);
+    r->state = NULL;
+}
+
+renderer *render_junit_new(FILE *out, const config *cfg)
+{
+    renderer *r = calloc(1, sizeof *r);
+    junit_state *s = calloc(1, sizeof *s);
+    if (!r || !s || !(s->cases = open_memstream(&s->buf, &s->len))) {
+        free(r);
+        free(s);
+        return NULL;
+    }
+    r->begin_input = junit_begin;
+    r->object = junit_object;
+    r->error = junit_error;
+    r->finish = junit_finish;
+    r->out = out;
+    r->cfg = cfg;
+    r->state = s;
+    return r;
+}

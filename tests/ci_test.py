@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""CLI tests of what fatcheck gives CI systems (issue 15): --format github, junit and
+markdown; --gpu all, checked against CUDA's loading rules written out here on their own;
+accepted exceptions (--accept); -q with -l; every document kind of these validated against
+the schema.
+
+Usage: ci_test.py FATCHECK FIXTURES_DIR FAKECUDA_DIR
+Writes TAP."""
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap_cli import FIXTURES, eq, fx, main, run, test  # noqa: E402
+import schema_validate  # noqa: E402
+
+# A file name that breaks every format that does not escape: a newline that forges a line, an
+# escape sequence, the separators of workflow-command properties (',' ':'), '%' (their escape
+# character), XML's '<' '&' '"', Markdown's '|' '*' '`' and a mention.
+HOSTILE = b"bad\n::error::forged,%0A:x<&\"|*`@me\x1b[31m.so"
+
+
+def with_hostile_copy(tmp, source="app"):
+    path = os.path.join(os.fsencode(tmp), HOSTILE)
+    shutil.copy(fx(source), path)
+    return path
+
+
+def lines(b):
+    return b.decode("utf-8").splitlines()
+
+
+# ---- --format github -------------------------------------------------------------------
+
+ANNOTATION = re.compile(r"^::(error|warning|notice)(?: (file=[^,:\r\n]*(?:,line=[0-9]+)?(?:,title=[^,:\r\n]*)?"
+                        r"|title=[^,:\r\n]*))?::([^\r\n]*)$")
+
+
+def annotations(out):
+    """Each line as (level, {property: value decoded}, message decoded); fails on any other line."""
+    found = []
+    for line in lines(out):
+        m = ANNOTATION.match(line)
+        assert m, "not a well-formed workflow command: %r" % line
+        props = {}
+        for prop in (m.group(2) or "").split(","):
+            if prop:
+                key, value = prop.split("=", 1)
+                props[key] = value.replace("%3A", ":").replace("%2C", ",").replace("%0D", "\r") \
+                                  .replace("%0A", "\n").replace("%25", "%")
+        message = m.group(3).replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
+        assert "\n" not in message and "\x1b" not in message, message
+        found.append((m.group(1), props, message))
+    return found
+
+
+@test
+def github_annotations_name_file_target_and_reason():
+    rc, out, err = run("--format=github", "--gpu", "9.0,8.0", fx("libmulti.so"), fx("app"), fx("variants.fatbin"),
+                       cwd=FIXTURES)
+    eq(rc, 1)
+    got = [(level, props.get("file"), props.get("title")) for level, props, _ in annotations(out)]
+    eq(got, [("warning", fx("libmulti.so"), "fatcheck: partial on sm_90 (--gpu 9.0)"),
+             ("warning", fx("libmulti.so"), "fatcheck: partial on sm_80 (--gpu 8.0)"),
+             ("warning", fx("app"), "fatcheck: partial on sm_90 (--gpu 9.0)"),
+             ("error", fx("app"), "fatcheck: none on sm_80 (--gpu 8.0)"),
+             ("error", fx("variants.fatbin"), "fatcheck: none on sm_80 (--gpu 8.0)")])
+    message = annotations(out)[3][2]
+    eq(message, "%s: sm_80 (--gpu 8.0): none, no module can load (no kernel image for sm_80): every kernel "
+                "launch fails with \"no kernel image is available for execution on the device\"" % fx("app"))
+    # --strict: partial fails the check, and is an error
+    rc, out, _ = run("--format=github", "--strict", "--gpu", "9.0", fx("libmulti.so"))
+    eq((rc, [a[0] for a in annotations(out)]), (1, ["error"]))
+    # nothing to say for a file every target loads: no line at all, exit 0
+    rc, out, _ = run("--format=github", "--gpu", "9.0", fx("kernels.sm_90.cubin"))
+    eq((rc, out), (0, b""))
+
+
+@test
+def github_annotations_stay_well_formed_with_hostile_names():
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = with_hostile_copy(tmp)
+        broken = os.path.join(os.fsencode(tmp), b"cut,%:\n.fatbin")
+        open(broken, "wb").write(open(fx("all_archs.fatbin"), "rb").read()[:200])
+        rc, out, err = run("--format=github", "--gpu", "8.0", bad, broken, b"/nonexistent/x:y,z")
+        eq(rc, 3)
+        found = annotations(out)
+        eq([level for level, _, _ in found], ["error", "error", "error"])
+        # the names come back as fatcheck's text escaping writes them (fatcheck(1), Names)
+        escaped = os.fsencode(tmp).decode() + "/bad\\n::error::forged,%0A:x<&\"|*`@me\\033[31m.so"
+        quoted = '"' + os.fsencode(tmp).decode() + '/bad\\n::error::forged,%0A:x<&\\"|*`@me\\033[31m.so"'
+        eq(found[0][1]["file"], escaped)
+        assert found[0][2].startswith(quoted + ": sm_80 (--gpu 8.0): none"), found[0][2]
+        eq(found[1][1]["title"], "fatcheck: could not be decoded")
+        eq(found[2][1], {"file": "/nonexistent/x:y,z", "title": "fatcheck: could not be read"})
+
+
+# ---- --format junit --------------------------------------------------------------------
+
+def junit(out):
+    root = ET.fromstring(out)
+    eq(root.tag, "testsuites")
+    suites = root.findall("testsuite")
+    eq(len(suites), 1)
+    cases = suites[0].findall("testcase")
+    for element in (root, suites[0]):  # the counts agree with the cases
+        for attr, child in [("failures", "failure"), ("errors", "error"), ("skipped", "skipped")]:
+            eq(int(element.get(attr)), sum(1 for c in cases if c.find(child) is not None), attr)
+        eq(int(element.get("tests")), len(cases))
+    return [(c.get("classname"), c.get("name"),
+             next((k.tag for k in c), None), next((k.get("message") for k in c), None)) for c in cases]
+
+
+@test
+def junit_has_a_case_per_file_and_target():
+    rc, out, err = run("--format=junit", "--gpu", "9.0,8.0", fx("libmulti.so"), fx("app"),
+                       fx("kernels.sm_90.cubin"), fx("missing"), cwd=FIXTURES)
+    eq(rc, 3)
+    cases = junit(out)
+    eq([c[:3] for c in cases], [
+        (fx("libmulti.so"), "sm_90 (--gpu 9.0)", None), (fx("libmulti.so"), "sm_80 (--gpu 8.0)", None),
+        (fx("app"), "sm_90 (--gpu 9.0)", None), (fx("app"), "sm_80 (--gpu 8.0)", "failure"),
+        (fx("kernels.sm_90.cubin"), "sm_90 (--gpu 9.0)", None),
+        (fx("kernels.sm_90.cubin"), "sm_80 (--gpu 8.0)", "failure"),
+        (fx("missing"), "read", "error")])
+    assert cases[3][3].startswith("none, no module can load (no kernel image for sm_80)"), cases[3]
+    # --strict: partial is a failure too
+    cases = junit(run("--format=junit", "--strict", "--gpu", "9.0", fx("libmulti.so"))[1])
+    eq([c[2] for c in cases], ["failure"])
+    # a file named alone that holds no CUDA code is a passing case; no target, said
+    rc, out, err = run("--format=junit", "/bin/sh")
+    eq(junit(out), [("/bin/sh", "no CUDA code", None, None)])
+    assert ET.fromstring(out).find("testsuite/system-err").text.startswith("not judging any GPU: "), out
+
+
+@test
+def junit_parses_with_hostile_names():
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = with_hostile_copy(tmp)
+        rc, out, _ = run("--format=junit", "--gpu", "8.0", bad)
+        eq(rc, 1)
+        cases = junit(out)
+        eq(len(cases), 1)
+        eq(cases[0][0], os.fsencode(tmp).decode() + "/bad\\n::error::forged,%0A:x<&\"|*`@me\\033[31m.so")
+        eq(cases[0][2], "failure")
+
+
+# ---- --format markdown -----------------------------------------------------------------
+
+@test
+def markdown_is_a_table_then_the_problems():
+    rc, out, err = run("--format=markdown", "--gpu", "9.0,8.0", "--driver", "13.0", "libmulti.so", "app",
+                       "missing", cwd=FIXTURES)
+    eq(rc, 3)
+    text = out.decode()
+    eq(text.split("### Problems")[0],
+       "## fatcheck\n\nJudged with a driver for CUDA 13.0.\n\n"
+       "| file | sm\\_90 (--gpu 9.0) | sm\\_80 (--gpu 8.0) |\n|:--|:-:|:-:|\n"
+       "| libmulti.so | ⚠️ partial | ⚠️ partial |\n"
+       "| app | ⚠️ partial | ❌ none |\n\n")
+    assert "- **app** on sm\\_80 (--gpu 8.0): none, no module can load" in text, text
+    assert text.endswith("### Inputs that could not be read\n\n- missing: cannot open: No such file or directory\n"), text
+    # -q: the rows of files with problems only
+    rc, out, _ = run("--format=markdown", "-q", "--strict", "--gpu", "9.0", "libmulti.so", "kernels.sm_90.cubin",
+                     cwd=FIXTURES)
+    rows = [l for l in lines(out) if l.startswith("| ") and not l.startswith("| file")]
+    eq(rows, ["| libmulti.so | ❌ partial |"])
+
+
+@test
+def markdown_escapes_names():
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = with_hostile_copy(tmp)
+        rc, out, _ = run("--format=markdown", "--gpu", "8.6", bad)
+        rows = [l for l in lines(out) if l.startswith("| ") and not l.startswith("| file")]
+        eq(len(rows), 1)
+        row = rows[0]
+        # one cell for the name: every '|' in it escaped; nothing that opens Markdown or HTML
+        eq(len(re.findall(r"(?<!\\)\|", row)), 3, row)
+        for c in "<&*`@":
+            assert ("\\" + c) in row, (c, row)
+        assert "\x1b" not in row and row.endswith("| ✅ ok |"), row
+
+
+@test
+def formats_agree_on_the_exit_status():
+    cases = [(["--gpu", "9.0"], fx("libmulti.so")), (["--gpu", "9.0", "--strict"], fx("libmulti.so")),
+             (["--gpu", "8.0"], fx("app")), (["--gpu", "8.6", "--arch-list", "8.0"], fx("app")),
+             (["--gpu", "9.0"], fx("missing"))]
+    for args, path in cases:
+        want = run(*args, path)[0]
+        for f in ["json", "github", "junit", "markdown", "text"]:
+            eq(run("--format=" + f, *args, path)[0], want, (f, args))
+
+
+@test
+def format_usage():
+    for args, msg in [(["--format=yaml"], b"fatcheck: --format takes text, json, github, junit or markdown, not 'yaml'"),
+                      (["--format=github", "-l"], b"fatcheck: choose one of -l, --json, --list-elf/--list-ptx and --format"),
+                      (["--format=junit", "--json"], b"fatcheck: choose one of -l, --json, --list-elf/--list-ptx and --format")]:
+        rc, out, err = run(*args, fx("app"))
+        eq((rc, out), (2, b""), args)
+        assert err.startswith(msg), err
+    # text is the default, -l refines it; json is --json
+    eq(run("--format=text", "-l", fx("app")), run("-l", fx("app")))
+    eq(run("--format=json", "--gpu", "9.0", fx("app")), run("--json", "--gpu", "9.0", fx("app")))
+    eq(run("--format=text", "--gpu", "9.0", fx("app")), run("--gpu", "9.0", fx("app")))
+
+
+# ---- --gpu all, against CUDA's rules -----------------------------------------------------
+
+# The architectures fatcheck knows (arch.c's table), and the Jetson ones among them.
+ALL = [37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121]
+TEGRA = {53, 62, 72, 87, 101, 110}
+
+
+def arch_of(name):
+    m = re.match(r"^(sm|compute|lto)_([0-9]+)([af]?)$", name)
+    return m.group(1), int(m.group(2)), m.group(3)
+
+
+def cubin_runs(arch, variant, cc):
+    """CUDA's rule for SASS (docs/matching.md 1): same major, minor at least the cubin's, never
+    across Jetson and desktop parts; 'a' exactly; 'f' within its family."""
+    if variant == "a":
+        return arch == cc
+    if (arch in TEGRA) != (cc in TEGRA):
+        return False
+    return arch // 10 == cc // 10 and cc % 10 >= arch % 10
+
+
+def ptx_jits(arch, variant, cc):
+    """PTX (rule 2): for any GPU at or above it; 'a' exactly; 'f' within its family."""
+    if variant == "a":
+        return arch == cc
+    if variant == "f":
+        return arch // 10 == cc // 10 and cc % 10 >= arch % 10
+    return cc >= arch
+
+
+def expected_load(entries, cc):
+    """Rule 3, with a driver new enough for any PTX: native, compatible, jit or none."""
+    cubins = [arch_of(e["arch"]) for e in entries if e["kind"] == "cubin"]
+    ptx = [arch_of(e["arch"]) for e in entries if e["kind"] == "ptx"]
+    if any(a == cc and cubin_runs(a, v, cc) for _, a, v in cubins):
+        return "native"
+    if any(cubin_runs(a, v, cc) for _, a, v in cubins):
+        return "compatible"
+    if any(ptx_jits(a, v, cc) for _, a, v in ptx):
+        return "jit"
+    return "none"
+
+
+def expected_link(entries, cc):
+    """Rule 5: what a device linker takes: a cubin as the driver would run, else PTX at or
+    below, else LTO-IR at or below; None when nothing fits."""
+    for kind, fits in [("cubin", cubin_runs), ("ptx", ptx_jits), ("ltoir", ptx_jits)]:
+        if any(fits(a, v, cc) for _, a, v in (arch_of(e["arch"]) for e in entries if e["kind"] == kind)):
+            return kind
+    return None
+
+
+def expected_group(ways):
+    """The coverage group of a target from what each container does there."""
+    if not ways:
+        return None
+    failing = [w for w in ways if w in ("none", "no link")]
+    if len(failing) == len(ways):
+        return "none"
+    if failing:
+        return "partial"
+    if all(w == "links" for w in ways):
+        return "links"
+    return "JIT only" if "jit" in ways else "compatible" if "compatible" in ways else "native"
+
+
+def coverage_lines(text):
+    """{file label: {sm: group}} from the summary's coverage lines (wrapped lines joined)."""
+    joined = re.sub(r"\n    (?=\S)", " ", text)
+    result, label = {}, None
+    for line in joined.splitlines():
+        if not line.startswith(" ") and ":" in line and not line.startswith("judging for"):
+            label = line.split(": ", 1)[0]
+        m = re.match(r"^  coverage: (.*)$", line)
+        if m:
+            groups = {}
+            for part in m.group(1).split("; "):
+                name, archs = re.match(r"^(native|compatible|JIT only|links|accepted|partial|none) (.*)$", part).groups()
+                for a in archs.split():
+                    lo, _, hi = a.partition("-")
+                    lo, hi = int(lo[3:]), int((hi or lo)[3:])
+                    for cc in ALL[ALL.index(lo):ALL.index(hi) + 1]:
+                        groups[cc] = name
+            result[label] = groups
+    return result
+
+
+GPU_ALL_FILES = ["all_archs.fatbin", "variants.fatbin", "ptx_only.fatbin", "ptx_and_cubin.fatbin",
+                 "kernels.sm_90.cubin", "kernels.sm_90a.cubin", "kernels.sm_100f.cubin", "kernels.ptx",
+                 "libmulti.so", "libembedded.so", "app", "librdc.a", "rdc_main.o", "rdc_lto.o"]
+
+
+@test
+def gpu_all_judges_every_architecture_by_cudas_rules():
+    paths = [fx(f) for f in GPU_ALL_FILES]
+    rc, out, err = run("--json", "--gpu", "all", *paths)
+    doc = json.loads(out)
+    eq(schema_validate.errors(doc), [])
+    eq([t["target"] for t in doc["targets"]], ["sm_%d" % cc for cc in ALL])
+    eq({t["source"] for t in doc["targets"]}, {"--gpu all"})
+    want_groups = {}
+    for f in doc["files"]:
+        label = f["path"] + ("(%s)" % f["member"] if f.get("member") else "")
+        groups = {}
+        for t, cc in enumerate(ALL):
+            ways = []
+            for c in f["containers"]:
+                load = c["loads"][t]
+                if load.get("unused_link_input"):
+                    continue
+                if c["role"] == "link_input":
+                    want = expected_link(c["entries"], cc)
+                    got = load["link"]["kind"] if load["link"] else None
+                    eq(got, want, "%s link on sm_%d" % (label, cc))
+                    ways.append("links" if want else "no link")
+                else:
+                    want = expected_load(c["entries"], cc)
+                    got = load["via"]["kind"] if load["result"] == "CUDA_SUCCESS" else "none"
+                    eq(got, want, "%s on sm_%d: %s" % (label, cc, [e["arch"] for e in c["entries"]]))
+                    ways.append(want)
+            groups[cc] = expected_group(ways)
+            v = f["verdicts"][t]
+            eq(v["status"], {None: "no-code", "none": "none", "partial": "partial"}.get(groups[cc], "ok"),
+               "%s on sm_%d" % (label, cc))
+        want_groups[label] = {cc: g for cc, g in groups.items() if g}
+    # the summary's coverage line says the same, file by file
+    rc2, text, _ = run("--gpu", "all", *paths)
+    eq(rc2, rc)
+    got = coverage_lines(text.decode())
+    eq({k: v for k, v in want_groups.items() if v}, got)
+    assert text.decode().startswith("judging for: 20 architectures, sm_37 to sm_121 (--gpu all); driver assumed new\n"
+                                    "    enough for any PTX (name one with --driver)\n"), text
+
+
+@test
+def gpu_all_in_the_summary():
+    rc, out, err = run("--gpu", "all", fx("app"))
+    eq(rc, 1)
+    eq(out.decode().split("\n", 2)[2],
+       fx("app") + ": 2 containers in .nv_fatbin\n"
+       "  cubin        2  sm_86:2\n"
+       "  ptx          1  compute_86:1\n"
+       "  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n"
+       "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)\n"
+       "  coverage: native sm_86; compatible sm_89; partial sm_87 sm_90-sm_121; none\n"
+       "    sm_37-sm_80\n")
+    # with other targets: --gpu all,H100 is still every architecture once
+    doc = json.loads(run("--json", "--gpu", "all,H100", fx("app"))[1])
+    eq(len(doc["targets"]), len(ALL))
+    eq(doc["targets"][ALL.index(90)]["source"], "--gpu all, --gpu H100")
+
+
+# ---- --accept ----------------------------------------------------------------------------
+
+def accept_file(tmp, text):
+    path = os.path.join(tmp, "accept")
+    open(path, "w").write(text)
+    return path
+
+
+@test
+def accepted_verdicts_pass_the_check_and_say_why():
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = accept_file(tmp, "# known\n"
+                                 "*/libmulti.so  sm_90  partial  sm_90 kernels of one module never launched here\n"
+                                 "\n"
+                                 "*/app  8.0  none  \"Ampere\" is not deployed   \n"
+                                 "*/nothing.so  *  none  left over\n")
+        # without the rules: --strict fails on libmulti.so (partial) and app (none)
+        eq(run("--strict", "--gpu", "9.0,8.0", fx("libmulti.so"), fx("app"))[0], 1)
+        rc, out, err = run("--strict", "--gpu", "9.0", "--accept", rules, fx("libmulti.so"))
+        eq(rc, 0)
+        text = out.decode()
+        assert re.search(r"\n  sm_90 \(--gpu 9\.0\): partial, 2 of 3 modules load; 1 cannot\n    \(no kernel image for sm_90\)\n"
+                         r"    accepted \(%s:2\): sm_90 kernels of one module never\s+launched here\n" % re.escape(rules),
+                         text), text
+        # the stale rules, on standard error; the exit status is not theirs
+        eq(err.decode().splitlines()[-2:],
+           ["fatcheck: %s:4: stale exception: no none or partial verdict of */app on 8.0 to accept (remove the rule)" % rules,
+            "fatcheck: %s:5: stale exception: no none or partial verdict of */nothing.so on any target to accept "
+            "(remove the rule)" % rules])
+        # app on sm_80 is accepted; on sm_90 it is partial, which --strict still fails: nothing new is hidden
+        rc, out, err = run("--strict", "--gpu", "9.0,8.0", "--accept", rules, fx("app"))
+        eq(rc, 1)
+        rc, out, err = run("--gpu", "8.0", "--accept", rules, fx("app"))
+        eq(rc, 0)
+        # JSON: the verdict's rule, and each rule's count
+        rc, out, err = run("--json", "--strict", "--gpu", "9.0,8.0", "--accept", rules, fx("libmulti.so"), fx("app"))
+        doc = json.loads(out)
+        eq(schema_validate.errors(doc), [])
+        eq([[v.get("accepted") for v in f["verdicts"]] for f in doc["files"]],
+           [[{"reason": "sm_90 kernels of one module never launched here", "line": 2}, None],
+            [None, {"reason": "\"Ampere\" is not deployed", "line": 4}]])
+        eq([(r["line"], r["pattern"], r["target"], r["status"], r["accepted"]) for r in doc["accept"]["rules"]],
+           [(2, "*/libmulti.so", "sm_90", "partial", 1), (4, "*/app", "8.0", "none", 1),
+            (5, "*/nothing.so", "*", "none", 0)])
+        eq(rc, 1)  # app on sm_90
+        # -q leaves out a file whose only problems are accepted
+        rc, out, err = run("-q", "--strict", "--gpu", "9.0", "--accept", rules, fx("libmulti.so"), fx("app"))
+        assert fx("libmulti.so").encode() not in out and (fx("app") + ":").encode() in out, out
+
+
+@test
+def a_partial_rule_does_not_accept_none():
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = accept_file(tmp, "*app sm_80 partial only partial is known\n")
+        rc, out, err = run("--gpu", "8.0", "--accept", rules, fx("app"))
+        eq(rc, 1)
+        assert b"accepted" not in out, out
+        assert b":1: stale exception: no partial verdict of *app on sm_80" in err, err
+
+
+@test
+def accepted_in_every_format():
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = accept_file(tmp, "*app H100 partial the sm_90 module is never launched\n*x.so * none stale\n")
+        args = ["--strict", "--gpu", "9.0", "--accept", rules, fx("app")]
+        rc, out, _ = run("--format=github", *args)
+        eq(rc, 0)
+        eq([(level, props) for level, props, _ in annotations(out)],
+           [("notice", {"file": fx("app"), "title": "fatcheck: partial on sm_90 (--gpu 9.0), accepted"}),
+            ("warning", {"file": rules, "line": "2", "title": "fatcheck: stale exception"})])
+        rc, out, _ = run("--format=junit", *args)
+        eq(junit(out), [(fx("app"), "sm_90 (--gpu 9.0)", "skipped",
+                         "accepted (%s:1): the sm_90 module is never launched" % rules),
+                        ("--accept " + rules, "line 1: *app H100 partial", None, None),
+                        ("--accept " + rules, "line 2: *x.so * none", "skipped",
+                         "stale: no verdict to accept; remove the rule")])
+        rc, out, _ = run("--format=markdown", *args)
+        assert "| ☑️ accepted (partial) |" in out.decode(), out
+        assert "### Stale exceptions (remove them)" in out.decode(), out
+
+
+@test
+def accept_files_that_cannot_be_read():
+    with tempfile.TemporaryDirectory() as tmp:
+        for text, why in [("*app sm_90 partial\n", ":1: expected PATTERN TARGET STATUS REASON"),
+                          ("# c\n*app sm_90 broken why\n", ":2: the accepted status is partial or none, not 'broken'"),
+                          ("*app Voodoo5 partial why\n", ":1: unknown GPU 'Voodoo5'"),
+                          ('"*app sm_90 partial why\n', ":1: a quoted field does not end"),
+                          ("*app sm_90 partial why\0\n", ": not a text file (it holds a NUL byte)")]:
+            rules = accept_file(tmp, text)
+            rc, out, err = run("--gpu", "9.0", "--accept", rules, fx("app"))
+            eq((rc, out), (3, b""), text)
+            assert err.decode().startswith("fatcheck: " + rules + why), err
+        rc, out, err = run("--gpu", "9.0", "--accept", "/nonexistent", fx("app"))
+        eq(rc, 3)
+        assert err.startswith(b"fatcheck: /nonexistent: cannot open: No such file or directory"), err
+        # a quoted pattern holds spaces; CRLF line ends are fine
+        copy = os.path.join(tmp, "my app")
+        shutil.copy(fx("app"), copy)
+        rules = accept_file(tmp, '"*/my app" sm_80 none "an old build" \r\n')
+        eq(run("--gpu", "8.0", "--accept", rules, copy)[0], 0)
+
+
+@test
+def accept_matches_package_members_by_their_name():
+    with tempfile.TemporaryDirectory() as tmp:
+        pkg = os.path.join(FIXTURES, "packages", "libs.tar.gz")
+        doc = json.loads(run("--json", "--strict", "--gpu", "8.0", pkg)[1])
+        failing = [(f["member"], f["verdicts"][0]["status"]) for f in doc["files"]
+                   if f.get("member") and f["verdicts"][0]["status"] in ("partial", "none")]
+        eq(failing, [("lib/libmulti.so", "partial")])
+        eq(run("--strict", "--gpu", "8.0", pkg)[0], 1)
+        # a pattern for the member's own path matches the file named alone, not the member
+        rules = accept_file(tmp, "*/lib/libmulti.so sm_80 partial known\n")
+        eq(run("--strict", "--gpu", "8.0", "--accept", rules, pkg)[0], 1)
+        rules = accept_file(tmp, "*libs.tar.gz!lib/libmulti.so sm_80 partial known\n")
+        rc, out, err = run("--strict", "--gpu", "8.0", "--accept", rules, pkg)
+        eq((rc, b"stale" in err), (0, False), err)
+
+
+# ---- -q with -l ------------------------------------------------------------------------
+
+@test
+def quiet_list_shows_only_files_with_problems():
+    rc, out, _ = run("-q", "-l", "--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("app"), fx("kernels.sm_80.cubin")
+                     if os.path.exists(fx("kernels.sm_80.cubin")) else fx("kernels.ptx"))
+    heads = [l for l in lines(out) if not l.startswith(" ")]
+    eq(heads, [])  # app is partial on sm_90: no problem without --strict
+    rc, out, _ = run("-q", "-l", "--strict", "--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("app"))
+    heads = [l for l in lines(out) if not l.startswith(" ")]
+    eq(heads, [fx("app") + ":"])
+    # without -q, both
+    rc, out, _ = run("-l", "--strict", "--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("app"))
+    eq(len([l for l in lines(out) if not l.startswith(" ")]), 2)
+
+
+sys.exit(main())
