@@ -20,31 +20,38 @@ bool fc_cc_is_tegra(unsigned cc)
 typedef struct product {
     const char *pattern; /* lower-case words; a word ending in '*' matches any word it begins */
     unsigned cc;
+    const char *name;    /* a product the pattern matches, as people write it (fc_known_products);
+                            NULL for a second spelling of one named beside it */
 } product;
 
 /* NVIDIA's "CUDA GPUs" table (developer.nvidia.com/cuda-gpus), as summarised in
  * ../shared/docs/targets.md. More specific patterns win (see match_score). */
 static const product products[] = {
-    {"k80", 37}, {"tesla k80", 37},
-    {"gtx 750*", 50}, {"gtx 9*", 52}, {"titan x maxwell", 52},
-    {"jetson nano", 53}, {"jetson tx1", 53},
-    {"p100", 60}, {"gp100", 60},
-    {"gtx 10*", 61}, {"titan xp", 61}, {"titan x pascal", 61}, {"p4", 61}, {"p40", 61},
-    {"jetson tx2", 62},
-    {"v100", 70}, {"v100*", 70}, {"titan v", 70}, {"gv100", 70},
-    {"jetson agx xavier", 72}, {"jetson xavier*", 72}, {"xavier", 72},
-    {"t4", 75}, {"rtx 20*", 75}, {"titan rtx", 75}, {"gtx 16*", 75}, {"quadro rtx *", 75},
-    {"t400", 75}, {"t600", 75}, {"t1000", 75},
-    {"a100", 80}, {"a100*", 80}, {"a30", 80}, {"a800", 80},
-    {"a40", 86}, {"a10", 86}, {"a10g", 86}, {"a16", 86}, {"a2", 86}, {"rtx a*", 86}, {"rtx 30*", 86},
-    {"jetson agx orin", 87}, {"jetson orin*", 87}, {"orin", 87},
-    {"l4", 89}, {"l40", 89}, {"l40s", 89}, {"l20", 89}, {"rtx 40*", 89}, {"rtx * ada", 89},
-    {"rtx * ada generation", 89},
-    {"h100", 90}, {"h100*", 90}, {"h200", 90}, {"h200*", 90}, {"gh200", 90}, {"h800", 90}, {"h20", 90},
-    {"b100", 100}, {"b200", 100}, {"gb200", 100}, {"b300", 103}, {"gb300", 103},
-    {"jetson thor", 110}, {"thor", 110}, {"jetson t5000", 110}, {"jetson t4000", 110},
-    {"rtx 50*", 120}, {"rtx pro * blackwell", 120}, {"rtx pro *", 120},
-    {"gb10", 121}, {"dgx spark", 121},
+    {"k80", 37, "K80"}, {"tesla k80", 37, NULL},
+    {"gtx 750*", 50, "GTX 750 Ti"}, {"gtx 9*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"},
+    {"jetson nano", 53, "Jetson Nano"}, {"jetson tx1", 53, "Jetson TX1"},
+    {"p100", 60, "P100"}, {"gp100", 60, "GP100"},
+    {"gtx 10*", 61, "GTX 1080"}, {"titan xp", 61, "TITAN Xp"}, {"titan x pascal", 61, "TITAN X Pascal"},
+    {"p4", 61, "P4"}, {"p40", 61, "P40"},
+    {"jetson tx2", 62, "Jetson TX2"},
+    {"v100", 70, "V100"}, {"v100*", 70, NULL}, {"titan v", 70, "TITAN V"}, {"gv100", 70, "GV100"},
+    {"jetson agx xavier", 72, "Jetson AGX Xavier"}, {"jetson xavier*", 72, "Jetson Xavier NX"}, {"xavier", 72, NULL},
+    {"t4", 75, "T4"}, {"rtx 20*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16*", 75, "GTX 1660"},
+    {"quadro rtx *", 75, "Quadro RTX 8000"}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
+    {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
+    {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
+    {"rtx a*", 86, "RTX A6000"}, {"rtx 30*", 86, "RTX 3090"},
+    {"jetson agx orin", 87, "Jetson AGX Orin"}, {"jetson orin*", 87, "Jetson Orin Nano"}, {"orin", 87, NULL},
+    {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40*", 89, "RTX 4090"},
+    {"rtx * ada", 89, "RTX 6000 Ada"}, {"rtx * ada generation", 89, NULL},
+    {"h100", 90, "H100"}, {"h100*", 90, NULL}, {"h200", 90, "H200"}, {"h200*", 90, NULL}, {"gh200", 90, "GH200"},
+    {"h800", 90, "H800"}, {"h20", 90, "H20"},
+    {"b100", 100, "B100"}, {"b200", 100, "B200"}, {"gb200", 100, "GB200"}, {"b300", 103, "B300"},
+    {"gb300", 103, "GB300"},
+    {"jetson thor", 110, "Jetson Thor"}, {"thor", 110, NULL}, {"jetson t5000", 110, "Jetson T5000"},
+    {"jetson t4000", 110, "Jetson T4000"},
+    {"rtx 50*", 120, "RTX 5090"}, {"rtx pro * blackwell", 120, "RTX PRO 6000 Blackwell"}, {"rtx pro *", 120, NULL},
+    {"gb10", 121, "GB10"}, {"dgx spark", 121, "DGX Spark"},
 };
 
 /* Display names per compute capability, for people reading an arch list explained. */
@@ -87,6 +94,19 @@ size_t fc_known_ccs(unsigned *out, size_t max)
     size_t n = 0;
     for (size_t i = 0; i < sizeof cc_products / sizeof *cc_products && n < max; i++)
         out[n++] = cc_products[i].cc;
+    return n;
+}
+
+size_t fc_known_products(fc_product *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
+        if (!products[i].name)
+            continue;
+        if (out && n < max)
+            out[n] = (fc_product){products[i].name, products[i].cc};
+        n++;
+    }
     return n;
 }
 

@@ -116,6 +116,16 @@ FC_API const char *fc_cc_products(unsigned cc);
 /* Every compute capability the tables know, ascending; returns how many (at most MAX). */
 FC_API size_t fc_known_ccs(unsigned *out, size_t max);
 
+/* A product fc_target_parse knows, as people write it ("RTX 4090", "Jetson AGX Orin"). */
+typedef struct fc_product {
+    const char *name;
+    unsigned cc;
+} fc_product;
+/* The products fc_target_parse knows by name, one per way of naming them (its table also
+ * takes other spellings: "NVIDIA H100 80GB HBM3", "RTX4090"), by ascending compute
+ * capability; writes up to MAX to OUT (which may be NULL) and returns how many there are. */
+FC_API size_t fc_known_products(fc_product *out, size_t max);
+
 /* A TORCH_CUDA_ARCH_LIST value, parsed: each entry builds a cubin and, with +PTX, PTX. */
 typedef struct fc_arch_entry {
     unsigned cc;

@@ -288,6 +288,33 @@ static int format_mode(const char *name, output_mode *mode)
     return -1;
 }
 
+/* --gpu list: each architecture with the products --gpu knows by name, from the table it reads
+ * them with (bash completion offers these). */
+static int print_gpu_list(void)
+{
+    unsigned ccs[FC_MAX_TARGETS];
+    size_t n = fc_known_ccs(ccs, FC_MAX_TARGETS), n_products = fc_known_products(NULL, 0);
+    fc_product *products = calloc(n_products ? n_products : 1, sizeof *products);
+    if (!products) {
+        fputs("fatcheck: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
+    fc_known_products(products, n_products);
+    for (size_t i = 0; i < n; i++) {
+        char cc[8], line[1024];
+        int len = snprintf(line, sizeof line, "sm_%-4u %-5s", ccs[i], cc_text(ccs[i], cc, sizeof cc));
+        const char *sep = " ";
+        for (size_t p = 0; p < n_products && len > 0 && (size_t)len < sizeof line; p++)
+            if (products[p].cc == ccs[i]) {
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s%s", sep, products[p].name);
+                sep = ", ";
+            }
+        puts(line);
+    }
+    free(products);
+    return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_INTERNAL;
+}
+
 /* --gpu all: every compute capability the tables know. */
 static int add_all_gpus(fc_target *named, size_t *n_named)
 {
@@ -480,6 +507,8 @@ int main(int argc, char **argv)
             snprintf(buf, sizeof buf, "%s", optarg);
             char *save = NULL;
             for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+                if (strcmp(spec, "list") == 0)
+                    return print_gpu_list();
                 if (strcmp(spec, "all") == 0) {
                     if (add_all_gpus(named, &n_named) != 0)
                         return usage_error("too many targets", NULL);
