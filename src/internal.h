@@ -415,6 +415,9 @@ bool fc_write_all(int fd, const void *buf, size_t n);
  * ELF file's dynamic section and symbols (elf_needs.c). Call after its containers are in B. */
 #include <gelf.h>
 void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data, uint64_t size);
+/* The same for a PE image: the CUDA DLLs its import and delay-load tables name (pe_imports.c). */
+struct fc_pe;
+void fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const struct fc_pe *pe);
 
 /* Calls elf_version once, for every file that uses libelf. */
 void fc_libelf_init(void);

@@ -170,6 +170,25 @@ static fc_status read_name(const uint8_t *buf, const uint8_t raw[8], uint64_t st
     return FC_OK;
 }
 
+/* The data directories an image's optional header OPT (LEN bytes) holds: those of imports.
+ * NumberOfRvaAndSizes and the directories follow the Windows-specific fields, which end at
+ * 92 (PE32) or 108 (PE32+) bytes; a directory the header is too short for is absent. */
+static void read_directories(const uint8_t *opt, uint16_t len, fc_pe *out)
+{
+    uint32_t count_at = out->pe32_plus ? 108 : 92, dirs = count_at + 4;
+    if (len < dirs)
+        return;
+    uint32_t count = fc_rd32(opt + count_at);
+    if (count > 1 && (uint32_t)len >= dirs + 2 * 8) {
+        out->import_rva = fc_rd32(opt + dirs + 8);
+        out->import_size = fc_rd32(opt + dirs + 12);
+    }
+    if (count > 13 && (uint32_t)len >= dirs + 14 * 8) {
+        out->delay_import_rva = fc_rd32(opt + dirs + 13 * 8);
+        out->delay_import_size = fc_rd32(opt + dirs + 13 * 8 + 4);
+    }
+}
+
 fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc_pe *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
@@ -197,6 +216,7 @@ fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc
             return fail(err, err_size, "optional header: magic 0x%x, %u bytes: neither PE32 nor PE32+", magic,
                         optional);
         table = opt_at + optional;
+        read_directories(buf + opt_at, optional, out);
     } else if (is_bigobj(buf, size)) {
         out->machine = fc_rd16(buf + 6);
         n_sections = fc_rd32(buf + 44);
@@ -265,6 +285,19 @@ void fc_pe_free(fc_pe *pe)
     free(pe->sections);
     pe->sections = NULL;
     pe->n_sections = 0;
+}
+
+bool fc_pe_rva_offset(const fc_pe *pe, uint64_t rva, uint64_t *off, uint64_t *avail)
+{
+    for (size_t i = 0; i < pe->n_sections; i++) {
+        const fc_pe_section *s = &pe->sections[i];
+        if (s->size && rva >= s->virtual_address && rva - s->virtual_address < s->size) {
+            *off = s->offset + (rva - s->virtual_address);
+            *avail = s->size - (rva - s->virtual_address);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- Scanning ------------------------------------------------------------------------- */
@@ -342,10 +375,8 @@ static bool section_at(const void *ctx, uint64_t va, uint64_t *off, uint64_t *av
     for (size_t i = 0; i < pe->n_sections; i++) {
         const fc_pe_section *s = &pe->sections[i];
         if (s->size && rva >= s->virtual_address && rva - s->virtual_address < s->size) {
-            *off = s->offset + (rva - s->virtual_address);
-            *avail = s->size - (rva - s->virtual_address);
             *section = s->name;
-            return true;
+            return fc_pe_rva_offset(pe, rva, off, avail);
         }
     }
     return false;
@@ -416,6 +447,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
+    fc_pe_read_needs(&b, data, (size_t)size, &pe);
 done:
     free(w);
     fc_container_index_free(&index);

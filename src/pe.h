@@ -33,6 +33,9 @@ typedef struct fc_pe {
     uint16_t machine;     /* IMAGE_FILE_MACHINE_*: 0x8664 x64, 0x14c i386, 0xaa64 ARM64 */
     uint64_t image_base;  /* images: the preferred load address */
     bool pe32_plus;       /* images: 64-bit (PE32+); registration records hold 8-byte pointers */
+    /* Images: the import and delay-load import directories (data directories 1 and 13) as
+     * the optional header gives them, RVA and size; 0 when it has none. */
+    uint32_t import_rva, import_size, delay_import_rva, delay_import_size;
     fc_pe_section *sections;
     size_t n_sections;
 } fc_pe;
@@ -50,5 +53,9 @@ fc_format fc_pe_sniff(const uint8_t *buf, size_t size);
 fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc_pe *out, char *err,
                       size_t err_size);
 void fc_pe_free(fc_pe *pe);
+
+/* The file offset of RVA in image PE, and how many of the section's bytes in the file follow
+ * it; false when no section holds it in the file. */
+bool fc_pe_rva_offset(const fc_pe *pe, uint64_t rva, uint64_t *off, uint64_t *avail);
 
 #endif

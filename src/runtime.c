@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -34,8 +35,54 @@ static const struct {
     {"libcurand.so.", 10, 10000},
 };
 
+/* The ELF soname of a CUDA library's Windows DLL (NAME, without ".dll"), into OUT: cudart64_12
+ * -> libcudart.so.12, cudart64_110 -> libcudart.so.11.0, cudart64_102 -> libcudart.so.10.2,
+ * cublasLt64_13 -> libcublasLt.so.13, cufft64_11 -> libcufft.so.11, nvrtc64_120_0 ->
+ * libnvrtc.so.12.0, nvJitLink_130_0 -> libnvJitLink.so.13.0. A DLL's number is the
+ * library's major where the soname's is (cuFFT 11 is cufft64_11.dll) and, for the runtime
+ * and NVRTC, the CUDA release: three digits are major and minor (110, 102, 120); two are a
+ * major from 12 on, and major and minor before it (92 is 9.2). */
+static bool soname_of_dll(const char *name, size_t len, char *out, size_t size)
+{
+    static const char *const bases[] = {"cudart", "cublasLt", "cublas", "nvrtc", "nvJitLink", "cupti", "nppc",
+                                        "nppial", "nppicc", "nppidei", "nppif", "nppig", "nppim", "nppist",
+                                        "nppisu", "nppitc", "npps", "nvblas", "cufftw", "cufft", "cusparse",
+                                        "cusolver", "curand"};
+    for (size_t i = 0; i < sizeof bases / sizeof *bases; i++) {
+        size_t n = strlen(bases[i]);
+        if (len <= n || strncasecmp(name, bases[i], n) != 0)
+            continue;
+        const char *p = name + n;
+        if (strncmp(p, "64_", 3) == 0 || strncmp(p, "32_", 3) == 0)
+            p += 3;
+        else if (*p == '_')
+            p++;
+        else
+            continue;
+        unsigned long v = 0;
+        size_t digits = 0;
+        while (p < name + len && *p >= '0' && *p <= '9' && digits < 6)
+            v = v * 10 + (unsigned long)(*p++ - '0'), digits++;
+        if (!digits || (p < name + len && *p != '_'))
+            continue;
+        bool release = strcmp(bases[i], "cudart") == 0 || strcmp(bases[i], "nvrtc") == 0 ||
+                       strcmp(bases[i], "nvJitLink") == 0;
+        if (release && (digits == 3 || (digits == 2 && v >= 30)))
+            snprintf(out, size, "lib%s.so.%lu.%lu", bases[i], v / 10, v % 10);
+        else
+            snprintf(out, size, "lib%s.so.%lu", bases[i], v);
+        return true;
+    }
+    return false;
+}
+
 int fc_cuda_library_version(const char *soname)
 {
+    size_t len = strlen(soname);
+    if (len > 4 && strcasecmp(soname + len - 4, ".dll") == 0) {
+        char elf[64];
+        return soname_of_dll(soname, len - 4, elf, sizeof elf) ? fc_cuda_library_version(elf) : 0;
+    }
     for (size_t i = 0; i < sizeof libraries / sizeof *libraries; i++) {
         size_t n = strlen(libraries[i].prefix);
         if (strncmp(soname, libraries[i].prefix, n) != 0)
@@ -136,7 +183,7 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
     const char *cudart = NULL;
     for (size_t i = 0; i < obj->n_needed; i++) {
         int v = fc_cuda_library_version(obj->needed[i]);
-        if (strncmp(obj->needed[i], "libcudart.so.", 13) == 0)
+        if (fc_is_cuda_runtime_library(obj->needed[i]))
             cudart = obj->needed[i];
         if (runtime_floor(v) > out->cuda) {
             out->cuda = runtime_floor(v);
@@ -173,6 +220,15 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
     return FC_OK;
 }
 
+bool fc_is_cuda_runtime_library(const char *name)
+{
+    char elf[64];
+    size_t len = strlen(name);
+    if (len > 4 && strcasecmp(name + len - 4, ".dll") == 0 && soname_of_dll(name, len - 4, elf, sizeof elf))
+        name = elf;
+    return strncmp(name, "libcudart.so.", 13) == 0 && fc_cuda_library_version(name);
+}
+
 bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda)
 {
     return !n->cuda || !driver_cuda || driver_cuda >= n->cuda;
@@ -188,4 +244,9 @@ const char *fc_runtime_kind_name(fc_runtime_kind k)
     case FC_RUNTIME_NONE: break;
     }
     return "none";
+}
+
+bool fc_object_is_windows(const fc_object *obj)
+{
+    return obj && (obj->format == FC_FORMAT_PE || obj->format == FC_FORMAT_COFF);
 }

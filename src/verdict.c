@@ -165,7 +165,7 @@ static void find_ptx_need(fc_judgement *j, const fc_object *obj)
         }
     }
     p->cuda = fc_ptx_isa_cuda_version(p->isa_major, p->isa_minor);
-    p->min_driver = p->cuda ? fc_cuda_min_driver(p->cuda) : NULL;
+    p->min_driver = p->cuda && !fc_object_is_windows(obj) ? fc_cuda_min_driver(p->cuda) : NULL;
 }
 
 /* Loads container C on every probed target, and compares the driver's answer. */

@@ -10,6 +10,7 @@ app) and fixtures/ptxtext/make.sh (from kernels.ptx); the expectations below are
 them."""
 import io
 import json
+import re
 import os
 import shutil
 import struct
@@ -63,13 +64,16 @@ PE_KINDS = ("  cubin        2  sm_80:1 sm_90:1\n"
             "  embedded as data, loaded by the library itself: 1 container in .rdata\n"
             "    ptx          1  compute_80:1\n"
             "    PTX ISA 9.0; stored: zstd 1\n")
+# What a Windows image that registers code and imports no cudart64_*.dll needs: its static
+# runtime, dated by its PTX; no driver release named (they are Linux's).
+PE_RUNTIME = "  runtime: static, CUDA 13 (PTX ISA 9.0); needs a driver for CUDA 13.0 or newer\n"
 
 
 @test
 def pe_dll_summary():
     rc, out, err = run(fx("pe/libpe.dll"))
     eq((rc, err), (0, NO_GPU))
-    eq(out, fx("pe/libpe.dll") + ": 2 containers in .nv_fatb\n" + PE_KINDS)
+    eq(out, fx("pe/libpe.dll") + ": 2 containers in .nv_fatb\n" + PE_KINDS + PE_RUNTIME)
 
 
 @test
@@ -102,7 +106,7 @@ def pe32_image_written_without_a_linker():
     eq(out, fx("pe/pe32.exe") + ": 1 container in .nv_fatb\n"
             "  cubin        1  sm_86:1\n"
             "  ptx          1  compute_86:1\n"
-            "  PTX ISA 9.0; stored: zstd 2; 2 with debug info\n")
+            "  PTX ISA 9.0; stored: zstd 2; 2 with debug info\n" + PE_RUNTIME)
 
 
 @test
@@ -174,12 +178,12 @@ def pe_records_lead_to_code_whatever_the_section_is_named():
                  "section named .nv_fatb\n"
     rc, out, err = run(v["renamed_code.dll"])
     eq((rc, err), (0, NO_GPU))
-    eq(out, v["renamed_code.dll"] + ": 2 containers in .text2" + by_records + PE_KINDS)
+    eq(out, v["renamed_code.dll"] + ": 2 containers in .text2" + by_records + PE_KINDS + PE_RUNTIME)
     rc, out, err = run(v["renamed_rdata2.dll"])
-    eq(out, v["renamed_rdata2.dll"] + ": 2 containers in .rdata2" + by_records + PE_KINDS)
+    eq(out, v["renamed_rdata2.dll"] + ": 2 containers in .rdata2" + by_records + PE_KINDS + PE_RUNTIME)
     rc, out, err = run(v["code_only.dll"])
     eq((rc, out), (0, v["code_only.dll"] + ": 2 containers in .text2" + by_records +
-                   PE_KINDS[:PE_KINDS.index("  embedded")]))
+                   PE_KINDS[:PE_KINDS.index("  embedded")] + PE_RUNTIME))
     # Judged as the original is: partial on sm_86 (exit 1 with --strict), not a false "ok".
     def verdicts(text):
         return text[text.index("  sm_86 (--gpu sm_86): "):]
@@ -257,6 +261,49 @@ def registered_code_that_cannot_be_decoded_is_never_judged_ok():
 
 
 @test
+def windows_images_need_the_runtime_their_imports_name():
+    """Campaign F1: a CUDA 13.1 DLL was "ok" on a CUDA 12.4 driver. The import table (and the
+    delay-load one) names the CUDA DLLs; with no cudart64_*.dll the runtime is linked in."""
+    def runtime(path, driver):
+        rc, out, err = run("--json", "--gpu", "sm_90", "--driver", driver, path)
+        f = json.loads(out)["files"][0]
+        eq(schema_errors(json.loads(out))[:5], [])
+        r, v = f["runtime"], f["verdicts"][0]
+        return (r["kind"], r["cuda_libraries"], r["needs_cuda"], r["min_driver"], r["decided_by"],
+                v["runtime_starts"], rc)
+    eq(runtime(fx("pe/cudart12.dll"), "11.8"),
+       ("shared", ["cudart64_12.dll"], "12.0", None, "cudart64_12.dll", False, 1))
+    eq(runtime(fx("pe/cudart12.dll"), "12.0")[5], True)
+    # Delay-loaded (lld-link /delayload): the same need, from the delay-load directory.
+    eq(runtime(fx("pe/cudart110_delay.dll"), "10.2"),
+       ("shared", ["cudart64_110.dll"], "11.0", None, "cudart64_110.dll", False, 1))
+    eq(runtime(fx("pe/cudart110_delay.dll"), "11.0")[5], True)
+    # __cudaRegisterFatBinary from a DLL that is no CUDA runtime; cuBLAS 12 beside it.
+    eq(runtime(fx("pe/process_rt.dll"), "11.8"),
+       ("process", ["cublas64_12.dll"], "12.0", None, "cublas64_12.dll", False, 1))
+    eq(runtime(fx("pe/libpe.dll"), "12.9"),
+       ("static", [], "13.0", None, "its static CUDA 13 runtime", False, 1))
+    # The CUDA DLLs named are those objdump lists among the imports.
+    for name in ("cudart12.dll", "process_rt.dll", "libpe.dll"):
+        listed = subprocess.run(["objdump", "-p", fx("pe/" + name)], capture_output=True, text=True).stdout
+        dlls = re.findall(r"DLL Name: (\S+)", listed)
+        eq(runtime(fx("pe/" + name), "13.0")[1],
+           [d for d in dlls if re.match(r"(cudart|cublas|cufft|cusparse|cusolver|curand|nvrtc)", d, re.I)], name)
+    # Text: the DLL, the CUDA version, no Linux driver release, no Linux compat package.
+    rc, out, err = run("--gpu", "sm_90", "--driver", "11.8", fx("pe/cudart12.dll"))
+    assert "  runtime: cudart64_12.dll; needs a driver for CUDA 12.0 or newer\n" in out, out
+    assert "    fix: install a driver for CUDA 12.0 or newer\n" in out and "cuda-compat" not in out, out
+    assert "525.60.13" not in out, out
+    # Import tables that point outside the file: the runtime is not judged, and said so.
+    made, v = pe_variants()
+    rc, out, err = run("--gpu", "sm_90", "--driver", "11.8", v["imports_outside.dll"])
+    assert "  runtime: not named, and linked in or not cannot be told: its import tables\n    cannot be read\n" \
+        in out, out
+    assert "this driver starts it is not judged" in out, out
+    shutil.rmtree(made)
+
+
+@test
 def pe_extract():
     with tempfile.TemporaryDirectory() as tmp:
         rc, out, err = run("--extract", tmp, fx("pe/libpe.dll"))
@@ -284,7 +331,7 @@ def pe_files_in_directories_and_packages():
             t.add(fx("pe/libpe.dll"), "package/bins/win-x64-cuda/ggml-cuda.dll")
         rc, out, err = run(tgz)
         eq((rc, err), (0, NO_GPU))
-        eq(out, tgz + "!package/bins/win-x64-cuda/ggml-cuda.dll: 2 containers in .nv_fatb\n" + PE_KINDS)
+        eq(out, tgz + "!package/bins/win-x64-cuda/ggml-cuda.dll: 2 containers in .nv_fatb\n" + PE_KINDS + PE_RUNTIME)
 
 
 # libmulti.so: sm_75 (the device-link container), sm_80 + compute_80, sm_90 + compute_90.

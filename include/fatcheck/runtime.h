@@ -41,6 +41,10 @@ FC_API bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda);
  * libcudart.so.10.2 -> 10020, libcufft.so.11 -> 12000 (cuFFT 11 came with CUDA 12); 0 for
  * a name it does not know. */
 FC_API int fc_cuda_library_version(const char *soname);
+/* Windows DLL names are read as their sonames: cudart64_12.dll as libcudart.so.12,
+ * cudart64_110.dll as libcudart.so.11.0, cufft64_11.dll as libcufft.so.11. */
+/* Whether NAME (a soname or DLL name) is a CUDA runtime fc_cuda_library_version knows. */
+FC_API bool fc_is_cuda_runtime_library(const char *name);
 FC_API const char *fc_runtime_kind_name(fc_runtime_kind k); /* "shared", "static", "process", "unknown", "none" */
 
 #ifdef __cplusplus

@@ -233,6 +233,11 @@ typedef struct fc_object {
                                     and LABEL "app:1.0:/usr/lib/x.so" */
 } fc_object;
 
+/* Whether OBJ is a Windows file (PE image or COFF object): the driver releases fatcheck
+ * names are Linux's, and Windows drivers are numbered otherwise (CUDA 13.0's are 580.88
+ * and up on Windows, 580.65.06 on Linux), so none is named for such a file. */
+FC_API bool fc_object_is_windows(const fc_object *obj);
+
 /* A problem with an input that produced no object: a file that could not be opened, is
  * not a format fatcheck reads, a directory loop. */
 typedef struct fc_error {

@@ -94,7 +94,8 @@ typedef struct fc_probe_totals {
 typedef struct fc_ptx_need {
     unsigned isa_major, isa_minor; /* 0.0 when the file holds no PTX */
     int cuda;                      /* the CUDA release that introduced that ISA (12040), or 0 */
-    const char *min_driver;        /* that release's minimum Linux driver, or NULL */
+    const char *min_driver;        /* that release's minimum Linux driver, or NULL (also for
+                                      Windows files: their drivers are numbered otherwise) */
 } fc_ptx_need;
 
 /* One image an arch list builds, and how many of the file's containers lack it. */

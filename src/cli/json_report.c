@@ -280,7 +280,7 @@ static void json_runtime(jw *out, const fc_object *o, const fc_runtime_need *n)
         jw_printf(out, "\"%d.%d\"", n->cuda / 1000, n->cuda % 1000 / 10);
     else
         jw_puts(out, "null");
-    jw_field_string(out, ",\"min_driver\":", n->cuda ? fc_cuda_min_driver(n->cuda) : NULL);
+    jw_field_string(out, ",\"min_driver\":", n->cuda && !fc_object_is_windows(o) ? fc_cuda_min_driver(n->cuda) : NULL);
     jw_field_string(out, ",\"decided_by\":", n->decided_by[0] ? n->decided_by : NULL);
     jw_puts(out, ",\"built_by\":");
     if (n->built_by)

@@ -109,9 +109,9 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
 }
 
 /* "a driver for CUDA 13.0 or newer (>= 580.65.06)" */
-static void print_driver_need(FILE *out, int cuda)
+static void print_driver_need(FILE *out, const fc_object *obj, int cuda)
 {
-    const char *drv = fc_cuda_min_driver(cuda);
+    const char *drv = fc_object_is_windows(obj) ? NULL : fc_cuda_min_driver(cuda);
     char d[32];
     fprintf(out, "a driver for %s or newer", driver_text(cuda, d, sizeof d));
     if (drv)
@@ -135,7 +135,7 @@ void print_runtime(FILE *text, const fc_object *obj, const fc_judgement *j)
     switch (n->kind) {
     case FC_RUNTIME_SHARED:
         for (size_t i = 0; i < obj->n_needed; i++)
-            if (strncmp(obj->needed[i], "libcudart.so.", 13) == 0) {
+            if (fc_is_cuda_runtime_library(obj->needed[i])) {
                 fprintf(out, "%s", obj->needed[i]);
                 break;
             }
@@ -150,7 +150,9 @@ void print_runtime(FILE *text, const fc_object *obj, const fc_judgement *j)
         fputs("the loading process's (it imports __cudaRegisterFatBinary)", out);
         break;
     case FC_RUNTIME_UNKNOWN:
-        fputs("not named, and linked in or not cannot be told without the section table", out);
+        fputs(fc_object_is_windows(obj) ? "not named, and linked in or not cannot be told: its import tables cannot be read"
+                                        : "not named, and linked in or not cannot be told without the section table",
+              out);
         break;
     case FC_RUNTIME_NONE:
         fputs("none named", out);
@@ -158,12 +160,12 @@ void print_runtime(FILE *text, const fc_object *obj, const fc_judgement *j)
     }
     if (n->cuda) {
         fputs("; ", out);
-        bool by_runtime = (n->kind == FC_RUNTIME_SHARED && strncmp(n->decided_by, "libcudart.so.", 13) == 0) ||
+        bool by_runtime = (n->kind == FC_RUNTIME_SHARED && fc_is_cuda_runtime_library(n->decided_by)) ||
                           (n->kind == FC_RUNTIME_STATIC && strncmp(n->decided_by, "its static", 10) == 0);
         if (!by_runtime)
             fprintf(out, "%s ", n->decided_by);
         fputs("needs ", out);
-        print_driver_need(out, n->cuda);
+        print_driver_need(out, obj, n->cuda);
     }
     fputc('\n', out);
     fclose(out);
@@ -175,9 +177,9 @@ static void print_runtime_fix(FILE *out, const fc_object *obj, const fc_judgemen
 {
     int need = fc_judgement_runtime(j)->cuda;
     fputs("    fix: install ", out);
-    print_driver_need(out, need);
+    print_driver_need(out, obj, need);
     fputc('\n', out);
-    if (need >= 11000)
+    if (need >= 11000 && !fc_object_is_windows(obj)) /* cuda-compat is for Linux */
         fprintf(out, "         or, on a data-center GPU, NVIDIA's forward compatibility package for\n"
                      "         CUDA %d (cuda-compat), where this driver's branch supports it\n", need / 1000);
     if (fc_torch_library(obj) && tg->driver_cuda >= 11000)
@@ -268,7 +270,7 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
                 colour_on(cfg, "none"), colour_off(cfg),
                 obj->format == FC_FORMAT_IMAGE        ? "the CUDA runtime it ships"
                 : runtime->kind == FC_RUNTIME_STATIC ? "its static CUDA runtime"
-                : runtime->kind == FC_RUNTIME_SHARED && !strncmp(runtime->decided_by, "libcudart", 9)
+                : runtime->kind == FC_RUNTIME_SHARED && fc_is_cuda_runtime_library(runtime->decided_by)
                     ? "the CUDA runtime it needs"
                     : runtime->decided_by,
                 driver_text(tg->driver_cuda, d, sizeof d));
