@@ -215,6 +215,9 @@ size_t fc_embedded_first_candidate(const uint8_t *p, size_t n);
 /* PTX text (ptx_text.c): whether BUF looks like PTX text; a PTX file decoded into B as one
  * pseudo-container holding it. */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
+/* Whether BUF, the head of a file, holds nothing but blank space and comments (after a byte
+ * order mark): PTX may still follow, so the head cannot tell. */
+bool fc_ptx_text_undecided(const uint8_t *buf, size_t size);
 fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size);
 struct Elf;
 struct Elf_Scn;

@@ -296,7 +296,7 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
 
 /* Whether PTX compiled as a whole program fails the JIT: it calls a function it does not
  * define, or ptxas cannot read it. */
-static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts)
+static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts, bool *unreadable)
 {
     fc_buffer scratch = {0};
     const uint8_t *src;
@@ -305,6 +305,7 @@ static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_op
     if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK)
         ptx_scan(src, n, &f);
     free(scratch.p);
+    *unreadable = f.damaged;
     return f.calls_out || f.damaged;
 }
 
@@ -339,7 +340,7 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
         /* Read where PTX is handed to the driver on its own (files, text in programs, bare fat
          * binaries); not in the thousands of containers a library keeps as data (cuFFT: 11,000
          * PTX modules, 3 s to inflate and read), which its own build compiled. */
-        if (c->origin != FC_ORIGIN_EMBEDDED && ptx_fails_whole(obj, e, opts))
+        if (c->origin != FC_ORIGIN_EMBEDDED && ptx_fails_whole(obj, e, opts, &l.unreadable))
             l.result = FC_LOAD_INVALID_PTX;
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
                c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_is_relocatable(obj, e)) {

@@ -61,7 +61,7 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
     if (!p)
         p = &none;
     if (c->role == FC_ROLE_LINK_INPUT)
-        return (fc_load){FC_LOAD_LINK_INPUT, FC_VIA_NONE, -1};
+        return (fc_load){FC_LOAD_LINK_INPUT, FC_VIA_NONE, -1, false};
     int native = -1, compatible = -1, ptx = -1, refused_ptx = -1;
     for (size_t i = 0; i < c->n_entries; i++) {
         const fc_entry *e = &c->entries[i];
@@ -90,16 +90,16 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
         }
     }
     if (native >= 0)
-        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_NATIVE, native};
+        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_NATIVE, native, false};
     if (compatible >= 0)
-        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_COMPATIBLE, compatible};
+        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_COMPATIBLE, compatible, false};
     if (ptx >= 0)
-        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx}
-                                  : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx};
+        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx, false}
+                                  : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx, false};
     if (refused_ptx >= 0)
-        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx}
-                                  : (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, refused_ptx};
-    return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx, false}
+                                  : (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, refused_ptx, false};
+    return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false};
 }
 
 /* nvlink 13.0, checked here (fixtures/oracle, docs/matching.md): linking for sm_90 takes an

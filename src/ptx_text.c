@@ -4,10 +4,6 @@
 
 #include "internal.h"
 
-/* PTX must open with .version (comments and blank space aside); a file whose first
- * directive is not within this many bytes is not treated as PTX. */
-#define PTX_HEADER_WINDOW 65536u
-
 /* Skips blanks and comments; returns the position of the next token. */
 static size_t skip_space(const uint8_t *s, size_t n, size_t i)
 {
@@ -45,11 +41,25 @@ static size_t parse_uint(const uint8_t *s, size_t n, size_t i, unsigned *out)
     return i - start;
 }
 
+/* Where a PTX file's text starts: after a UTF-8 byte order mark, which editors on Windows
+ * write. It is no part of PTX (ptxas: "Unexpected non-ASCII character"), so the module keeps
+ * it and the load is judged with it (link_state.c). */
+static size_t after_bom(const uint8_t *buf, size_t size)
+{
+    return size >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
+}
+
+/* Comments before .version are read to their end, however long (ptxas reads them too). */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size)
 {
-    size_t n = size < PTX_HEADER_WINDOW ? size : PTX_HEADER_WINDOW;
-    size_t i = skip_space(buf, n, 0);
-    return starts(buf, n, i, ".version") && i + 8 < n && (buf[i + 8] == ' ' || buf[i + 8] == '\t');
+    size_t i = skip_space(buf, size, after_bom(buf, size));
+    return starts(buf, size, i, ".version") && i + 8 < size && (buf[i + 8] == ' ' || buf[i + 8] == '\t');
+}
+
+bool fc_ptx_text_undecided(const uint8_t *buf, size_t size)
+{
+    size_t from = after_bom(buf, size);
+    return size > from && skip_space(buf, size, from) == size;
 }
 
 /* What the directives at BUF[i..n) say, I at ".version": the PTX ISA version and the
@@ -102,10 +112,10 @@ static void ptx_entry(fc_entry *e, uint64_t offset, uint64_t size)
 
 fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size)
 {
-    size_t n = size < PTX_HEADER_WINDOW ? size : PTX_HEADER_WINDOW;
+    size_t n = size;
     fc_entry e;
     ptx_entry(&e, 0, size);
-    size_t i = skip_space(buf, n, 0);
+    size_t i = skip_space(buf, n, after_bom(buf, size));
     if (!starts(buf, n, i, ".version"))
         return fc_builder_fail(b, FC_ERR_FORMAT, "no .version directive at the top of the PTX");
     const char *why = parse_header(buf, n, i, &e);

@@ -188,8 +188,9 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
         uint8_t head[4096];
         ssize_t n = pread(fd, head, sizeof head, 0);
         bool archive;
-        if (n <= 0 || fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN)
-            ; /* an empty file, or one read below */
+        if (n <= 0 || fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN ||
+            fc_ptx_text_undecided(head, (size_t)n))
+            ; /* an empty file, or one read below (PTX after a long comment too) */
         else if (!fc_sniff_package(head, (size_t)n))
             goto cleanup;
         else if (!sc->opts->packages_in_dirs) {

@@ -87,7 +87,7 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_NO_BINARY: v->no_binary++; break;
     case FC_LOAD_UNSUPPORTED_PTX: v->unsupported_ptx++; break;
     case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
-    case FC_LOAD_INVALID_PTX: v->invalid_ptx++; break;
+    case FC_LOAD_INVALID_PTX: v->invalid_ptx++, v->unreadable_ptx += l.unreadable; break;
     case FC_LOAD_RELOCATABLE: v->relocatable++; break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     }
@@ -375,7 +375,7 @@ void fc_judgement_free(fc_judgement *j)
 fc_load fc_judgement_load(const fc_judgement *j, size_t c, size_t t)
 {
     if (!j || !j->loads || c >= j->n_containers || t >= j->n_targets)
-        return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+        return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false};
     return j->loads[c * j->n_targets + t];
 }
 

@@ -699,6 +699,42 @@ def cubins_kept_as_data_are_found_and_judged_like_cubin_files():
 
 
 @test
+def ptx_files_as_ptxas_reads_them():
+    """Campaign U1. A byte order mark is read past to tell the format, but kept in the module:
+    ptxas rejects it ("Unexpected non-ASCII character"), so the file is judged as PTX the JIT
+    cannot read. Comments before .version are read to their end, however long, in directory
+    walks too. A file of no known format holding only PTX text says just that."""
+    ptx = open(fx("kernels.ptx"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        bom = os.path.join(d, "bom.ptx")
+        open(bom, "wb").write(b"\xef\xbb\xbf" + ptx)
+        rc, out, err = run("--gpu", "sm_90", bom)
+        eq((rc, err), (1, ""))
+        eq(out.splitlines()[3:8], [
+            bom + ": PTX file", "  ptx          1  compute_89:1", "  PTX ISA 9.0; stored: uncompressed 1",
+            "  sm_90 (--gpu sm_90): none, no module can load (PTX the JIT cannot read): every",
+            '    kernel launch fails with "a PTX JIT compilation failed"'])
+        doc = json.loads(run("--json", "--gpu", "sm_90", bom)[1])
+        eq(doc["files"][0]["verdicts"][0]["invalid_ptx"], 1)
+        walk = os.path.join(d, "walk")
+        os.mkdir(walk)
+        long = os.path.join(walk, "long_comment.ptx")
+        open(long, "wb").write(b"/*" + b" licence text\n" * 10000 + b"*/\n" + ptx)  # 140 KB of comment
+        rc, out, err = run("--gpu", "sm_90", walk)
+        eq((rc, err, out.splitlines()[3]), (0, "", long + ": PTX file"))
+        # A source file whose head is all comment is read on, and is no PTX: not reported.
+        open(os.path.join(walk, "long_comment.ptx"), "wb").write(b"// x\n" * 2000 + b"int main() {}\n")
+        rc, out, err = run("--gpu", "sm_90", walk)
+        eq((rc, err), (0, ""))
+        assert "long_comment" not in out, out
+        blob = os.path.join(d, "model.bin")
+        open(blob, "wb").write(b"MODEL v1\n\0\0\0" + ptx)
+        rc, out, err = run("--gpu", "sm_90", blob)
+        eq(out.splitlines()[3:5], [blob + ": a file of no known format, searched whole",
+                                   "  PTX kept as text, loaded by the program itself: 1 module"])
+
+
+@test
 def ptx_kept_as_text_in_a_program():
     path = fx("ptxtext/app_ptxtext")
     rc, out, err = run("--gpu", "sm_80", path)

@@ -131,7 +131,7 @@ static int first_load(void *ctx, const fc_object *o)
 int main(void)
 {
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
-        fc_load l = {FC_LOAD_NO_BINARY, FC_VIA_NONE, -1};
+        fc_load l = {FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false};
         fc_scan_memory(texts[i].text, strlen(texts[i].text), "t.ptx", NULL, first_load, NULL, &l);
         is_str(fc_load_result_name(l.result), texts[i].want, "PTX text, %s (ptxas: %s)", texts[i].what, texts[i].ptxas);
     }

@@ -51,6 +51,9 @@ typedef struct fc_load {
     fc_load_result result;
     fc_load_via via;
     int entry;          /* index of the chosen (or, on PTX failures, the refused) entry, or -1 */
+    bool unreadable;    /* FC_LOAD_INVALID_PTX: the JIT cannot read the text at all (a byte
+                           outside ASCII outside comments, braces cut short), not only a call
+                           to a function defined elsewhere */
 } fc_load;
 
 /* CUDA_FORCE_PTX_JIT / CUDA_DISABLE_PTX_JIT, as the driver reads them. */

@@ -59,6 +59,7 @@ typedef struct fc_verdict {
     size_t modules;           /* containers the driver would be asked to load */
     size_t native, compatible, jit; /* modules that load, and how */
     size_t no_binary, unsupported_ptx, jit_disabled, invalid_ptx; /* modules that fail, and why */
+    size_t unreadable_ptx;    /* of INVALID_PTX, those whose text the JIT cannot read at all */
     size_t relocatable;       /* relocatable code registered as a module: fails at first use */
     size_t undecoded;         /* registered code that could not be decoded (fc_object.
                                  registered_undecoded), counted as one module that fails */

@@ -189,7 +189,7 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     } else if (o->format == FC_FORMAT_DATA) {
         /* A file of no known format, searched whole: all it holds is plain data. */
         fputs(": a file of no known format, searched whole", out);
-        if (emb.containers || !cubins.containers) {
+        if (emb.containers || (!cubins.containers && !text.containers)) {
             fputs(": ", out);
             print_where(out, &emb);
             fputs(" kept as data\n", out);

@@ -38,8 +38,12 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
         fprintf(out, "%sonly PTX, and CUDA_DISABLE_PTX_JIT is set", sep);
         sep = "; ";
     }
-    if (v->invalid_ptx) {
+    if (v->invalid_ptx > v->unreadable_ptx) {
         fprintf(out, "%sPTX that calls functions it does not define", sep);
+        sep = "; ";
+    }
+    if (v->unreadable_ptx) {
+        fprintf(out, "%sPTX the JIT cannot read", sep);
         sep = "; ";
     }
     if (v->relocatable) {
@@ -465,10 +469,15 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                         v->link_inputs - v->linkable == 1 ? "has" : "have");
             }
         }
-        if (v->invalid_ptx)
+        if (v->invalid_ptx > v->unreadable_ptx)
             fprintf(out, "    note: %s %s PTX compiled as a whole program that calls functions defined "
                          "elsewhere (ptxas: \"Unresolved extern function\"): link it with their code\n",
-                    fmt_count(v->invalid_ptx, n1, sizeof n1), v->invalid_ptx == 1 ? "module holds" : "modules hold");
+                    fmt_count(v->invalid_ptx - v->unreadable_ptx, n1, sizeof n1),
+                    v->invalid_ptx - v->unreadable_ptx == 1 ? "module holds" : "modules hold");
+        if (v->unreadable_ptx)
+            fprintf(out, "    note: %s %s PTX the JIT cannot read (a byte outside ASCII outside comments, "
+                         "a byte order mark too, or text cut short)\n",
+                    fmt_count(v->unreadable_ptx, n1, sizeof n1), v->unreadable_ptx == 1 ? "module holds" : "modules hold");
         if (v->unused_link_inputs)
             fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
                     fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "input" : "inputs");
