@@ -309,6 +309,16 @@ static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_op
     return f.calls_out || f.damaged;
 }
 
+/* Whether PTX text starts with a byte outside ASCII: the driver then does not take it for PTX
+ * at all (a byte order mark: CUDA_ERROR_INVALID_IMAGE, "Binary format for key='0', ident=''
+ * is not recognized"; H200, driver 580.159.04, 2026-12-01). */
+static bool ptx_starts_outside_ascii(const fc_object *obj, const fc_entry *e)
+{
+    uint8_t head[1];
+    size_t got = 0;
+    return fc_entry_head(obj, e, head, sizeof head, &got) == FC_OK && got == 1 && head[0] >= 0x80;
+}
+
 /* Whether a cubin is relocatable (ET_REL), from its first bytes: cheap even when compressed. */
 static bool cubin_is_relocatable(const fc_object *obj, const fc_entry *e)
 {
@@ -341,7 +351,7 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
          * binaries); not in the thousands of containers a library keeps as data (cuFFT: 11,000
          * PTX modules, 3 s to inflate and read), which its own build compiled. */
         if (c->origin != FC_ORIGIN_EMBEDDED && ptx_fails_whole(obj, e, opts, &l.unreadable))
-            l.result = FC_LOAD_INVALID_PTX;
+            l.result = l.unreadable && ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
                c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_is_relocatable(obj, e)) {
         l.result = FC_LOAD_LINK_INPUT;

@@ -89,6 +89,7 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
     case FC_LOAD_INVALID_PTX: v->invalid_ptx++, v->unreadable_ptx += l.unreadable; break;
     case FC_LOAD_RELOCATABLE: v->relocatable++; break;
+    case FC_LOAD_INVALID_IMAGE: v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++; break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     }
 }
@@ -131,6 +132,7 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_JIT_DISABLED: return code == 223;
     case FC_LOAD_INVALID_PTX: return code == 218;
     case FC_LOAD_RELOCATABLE: return code == 200 || code == 500;
+    case FC_LOAD_INVALID_IMAGE: return code == 200;
     case FC_LOAD_LINK_INPUT: break;
     }
     return false;

@@ -713,9 +713,10 @@ def ptx_files_as_ptxas_reads_them():
         eq(out.splitlines()[3:8], [
             bom + ": PTX file", "  ptx          1  compute_89:1", "  PTX ISA 9.0; stored: uncompressed 1",
             "  sm_90 (--gpu sm_90): none, no module can load (PTX the JIT cannot read): every",
-            '    kernel launch fails with "a PTX JIT compilation failed"'])
+            '    kernel launch fails with "device kernel image is invalid"'])
         doc = json.loads(run("--json", "--gpu", "sm_90", bom)[1])
         eq(doc["files"][0]["verdicts"][0]["invalid_ptx"], 1)
+        eq(doc["files"][0]["containers"][0]["loads"][0]["result"], "CUDA_ERROR_INVALID_IMAGE")
         walk = os.path.join(d, "walk")
         os.mkdir(walk)
         long = os.path.join(walk, "long_comment.ptx")

@@ -26,7 +26,7 @@ from tap_golden import done, report, sha256  # noqa: E402
 FATCHECK, ORACLE = (os.path.abspath(p) for p in sys.argv[1:3])
 SEARCH = sys.argv[3:] or ["/usr/local/cuda/lib64"]
 CODES = {"CUDA_SUCCESS": 0, "CUDA_ERROR_NO_BINARY_FOR_GPU": 209, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION": 222,
-         "CUDA_ERROR_JIT_COMPILATION_DISABLED": 223, "CUDA_ERROR_INVALID_PTX": 218}
+         "CUDA_ERROR_JIT_COMPILATION_DISABLED": 223, "CUDA_ERROR_INVALID_PTX": 218, "CUDA_ERROR_INVALID_IMAGE": 200}
 
 
 

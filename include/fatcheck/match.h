@@ -38,6 +38,10 @@ typedef enum fc_load_result {
                                     --compile-only in .nv_fatbin): the driver fails its functions at
                                     first use, CUDA_ERROR_INVALID_IMAGE (200) or CUDA_ERROR_NOT_FOUND
                                     (500); eagerly loaded, the load itself */
+    FC_LOAD_INVALID_IMAGE,       /* CUDA_ERROR_INVALID_IMAGE (200): PTX text the driver does not
+                                    take for PTX, as it starts with a byte outside ASCII (a UTF-8
+                                    byte order mark: "Binary format ... is not recognized", H200,
+                                    driver 580); counted with the unreadable PTX */
 } fc_load_result;
 
 typedef enum fc_load_via {

@@ -60,6 +60,8 @@ typedef struct fc_verdict {
     size_t native, compatible, jit; /* modules that load, and how */
     size_t no_binary, unsupported_ptx, jit_disabled, invalid_ptx; /* modules that fail, and why */
     size_t unreadable_ptx;    /* of INVALID_PTX, those whose text the JIT cannot read at all */
+    size_t invalid_image;     /* of those, the ones the driver does not even take for PTX
+                                 (FC_LOAD_INVALID_IMAGE) */
     size_t relocatable;       /* relocatable code registered as a module: fails at first use */
     size_t undecoded;         /* registered code that could not be decoded (fc_object.
                                  registered_undecoded), counted as one module that fails */

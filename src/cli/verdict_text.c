@@ -330,6 +330,7 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             fprintf(out, "): every kernel launch fails with \"%s\"",
                     v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
                         ? "the provided PTX was compiled with an unsupported toolchain."
+                    : v->invalid_image == v->modules ? "device kernel image is invalid"
                     : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
                         ? "a PTX JIT compilation failed"
                     : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx

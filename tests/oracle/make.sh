@@ -55,4 +55,9 @@ if [ -x "$OLD/ptxas" ] && [ -x "$OLD/fatbinary" ]; then
 else
     echo "make.sh: no CUDA 11.8 ptxas/fatbinary at $OLD: its images are not rebuilt" >&2
 fi
+# A PTX file as Windows editors save it (a UTF-8 byte order mark first), and one with 140 KB
+# of comment before .version: the fixtures' kernels.ptx, which loads as it is.
+{ printf '\357\273\277'; cat "$here/../../fixtures/kernels.ptx"; } > "$out/kernels.bom.ptx"
+{ printf '/*'; i=0; while [ $i -lt 10000 ]; do echo " licence text"; i=$((i + 1)); done; printf '*/\n'
+  cat "$here/../../fixtures/kernels.ptx"; } > "$out/kernels.longcomment.ptx"
 ls "$out" | wc -l
