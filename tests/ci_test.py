@@ -161,7 +161,8 @@ def markdown_is_a_table_then_the_problems():
        "## fatcheck\n\nJudged with a driver for CUDA 13.0.\n\n"
        "| file | sm\\_90 (--gpu 9.0) | sm\\_80 (--gpu 8.0) |\n|:--|:-:|:-:|\n"
        "| libmulti.so | ⚠️ partial | ⚠️ partial |\n"
-       "| app | ⚠️ partial | ❌ none |\n\n")
+       "| app | ⚠️ partial | ❌ none |\n"
+       "| missing | ❌ not read | ❌ not read |\n\n")
     assert "- **app** on sm\\_80 (--gpu 8.0): none, no module can load" in text, text
     assert text.endswith("### Inputs that could not be read\n\n- missing: cannot open: No such file or directory\n"), text
     # -q: the rows of files with problems only
@@ -482,6 +483,133 @@ def accept_matches_package_members_by_their_name():
         rules = accept_file(tmp, "*libs.tar.gz!lib/libmulti.so sm_80 partial known\n")
         rc, out, err = run("--strict", "--gpu", "8.0", "--accept", rules, pkg)
         eq((rc, b"stale" in err), (0, False), err)
+
+
+# ---- hostile names, damage and unread inputs in every CI format ---------------------------
+
+# More names no format may let through as they are: bytes that are not UTF-8, U+FFFE (valid
+# UTF-8, but no XML character), a right-to-left override, workflow-command and Markdown
+# separators at the start, a table row of their own.
+MORE_HOSTILE = [b"x\xff\xfe\xef\xbf\xbe\xe2\x80\xaey.so", b"%0A::warning file=y::z.so", b"|a|b|\n|c|d|.so",
+                b"<testcase name='forged'>&amp;.so"]
+
+
+def text_escaped(name):
+    """NAME as fatcheck's text escaping writes it (escape.h): control characters, the
+    bidirectional ones and bytes that are not UTF-8 as octal escapes, the common controls as
+    C escapes."""
+    out = []
+    s = name.decode("utf-8", "surrogateescape")
+    for ch in s:
+        cp = ord(ch)
+        if 0xDC80 <= cp <= 0xDCFF:  # a byte that is not UTF-8
+            out.append("\\%03o" % (cp - 0xDC00))
+        elif ch in "\a\b\t\n\v\f\r":
+            out.append({"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}[ch])
+        elif cp < 0x20 or 0x7F <= cp <= 0x9F or cp in (0x61C, 0x200E, 0x200F, 0x2028, 0x2029) \
+                or 0x202A <= cp <= 0x202E or 0x2066 <= cp <= 0x2069:
+            out.append("".join("\\%03o" % b for b in ch.encode()))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def hostile_copies(tmp, source="app"):
+    names = [HOSTILE] + MORE_HOSTILE
+    paths = [os.path.join(os.fsencode(tmp), n) for n in names]
+    for p in paths:
+        shutil.copy(fx(source), p)
+    return paths
+
+
+@test
+def hostile_names_forge_nothing_in_any_format():
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = hostile_copies(tmp)
+        want = [text_escaped(p) for p in paths]
+        # github: one ::error per file (none on sm_80), every line a well-formed command,
+        # the file property the name as text escaping writes it
+        rc, out, err = run("--format=github", "--gpu", "8.0", *paths)
+        eq(rc, 1)
+        found = annotations(out)
+        eq([(level, props["file"]) for level, props, _ in found], [("error", w) for w in want])
+        # junit: well-formed XML, one case per file, the names back as text escaping writes
+        # them, U+FFFE (no XML character) as its bytes' escapes
+        rc, out, err = run("--format=junit", "--gpu", "8.0", *paths)
+        eq(rc, 1)
+        cases = junit(out)
+        eq([c[0] for c in cases], [w.replace("\ufffe", "\\357\\277\\276") for w in want])
+        eq({c[2] for c in cases}, {"failure"})
+        # markdown: one row per file, each with exactly its three cell separators
+        rc, out, err = run("--format=markdown", "--gpu", "8.0", *paths)
+        eq(rc, 1)
+        rows = [l for l in lines(out) if l.startswith("| ") and not l.startswith("| file")]
+        eq(len(rows), len(paths), rows)
+        for row in rows:
+            eq(len(re.findall(r"(?<!\\)\|", row)), 3, row)
+            assert row.endswith("| ❌ none |") and "<" not in row.replace("\\<", ""), row
+
+
+def damaged_copy(tmp):
+    """libmulti.so with its first container's magic zeroed: .nv_fatbin cannot be walked, and
+    the registered code counts as a module that fails (formats_test has the text)."""
+    garbage = bytearray(open(fx("libmulti.so"), "rb").read())
+    garbage[0x2028:0x202c] = bytes(4)
+    path = os.path.join(tmp, "damaged.so")
+    open(path, "wb").write(garbage)
+    return path
+
+
+@test
+def an_accept_rule_never_hides_damage_or_an_unread_input():
+    with tempfile.TemporaryDirectory() as tmp:
+        damaged = damaged_copy(tmp)
+        missing = os.path.join(tmp, "missing.so")
+        rules = accept_file(tmp, "* * none every verdict, whatever it is\n")
+        args = ["--strict", "--gpu", "8.0", "--accept", rules, damaged, missing, fx("app")]
+        for f in ["text", "json", "github", "junit", "markdown"]:
+            eq(run("--format=" + f, *args)[0], 3, f)
+        doc = json.loads(run("--json", *args)[1])
+        eq(schema_validate.errors(doc), [])
+        eq([(f["path"], f["verdicts"][0]["status"], f["verdicts"][0].get("accepted")) for f in doc["files"]],
+           [(damaged, "none", None), (fx("app"), "none", {"reason": "every verdict, whatever it is", "line": 1})])
+        eq([e["path"] for e in doc["errors"]], [missing])
+        found = annotations(run("--format=github", *args)[1])
+        eq([(level, props.get("file"), props.get("title")) for level, props, _ in found],
+           [("error", damaged, "fatcheck: could not be decoded"), ("error", damaged, "fatcheck: none on sm_80 (--gpu 8.0)"),
+            ("error", missing, "fatcheck: could not be read"),
+            ("notice", fx("app"), "fatcheck: none on sm_80 (--gpu 8.0), accepted")])
+        eq([c[:3] for c in junit(run("--format=junit", *args)[1])],
+           [(damaged, "read", "error"), (damaged, "sm_80 (--gpu 8.0)", "failure"), (missing, "read", "error"),
+            (fx("app"), "sm_80 (--gpu 8.0)", "skipped"), ("--accept " + rules, "line 1: * * none", None)])
+        rows = [l for l in lines(run("--format=markdown", *args)[1]) if l.startswith("| ") and not l.startswith("| file")]
+        eq(rows, ["| %s (❌ could not be decoded) | ❌ none |" % damaged.replace("_", "\\_"),
+                  "| %s | ❌ not read |" % missing.replace("_", "\\_"),
+                  "| %s | ☑️ accepted (none) |" % fx("app").replace("_", "\\_")])
+
+
+@test
+def unread_images_are_errors_in_every_format():
+    with tempfile.TemporaryDirectory() as tmp:
+        # compress_size.fatbin with its first zstd frame overwritten: the cubin's image cannot
+        # be decompressed, which --kernels finds (exit 3)
+        data = bytearray(open(fx("compress_size.fatbin"), "rb").read())
+        at = data.index(b"\x28\xb5\x2f\xfd")
+        data[at + 30:at + 200] = b"\xff" * 170
+        bad = os.path.join(tmp, "corrupt.fatbin")
+        open(bad, "wb").write(data)
+        args = ["--kernels", "--gpu", "9.0", bad]
+        rc, out, err = run(*args)
+        eq(rc, 3)
+        assert b"cubin image sm_90 could not be read: format error" in err, err
+        for f in ["json", "github", "junit", "markdown"]:
+            eq(run("--format=" + f, *args)[0], 3, f)
+        eq([(level, props["title"]) for level, props, _ in annotations(run("--format=github", *args)[1])],
+           [("error", "fatcheck: images could not be read")])
+        eq([c[1:3] for c in junit(run("--format=junit", *args)[1])],
+           [("sm_90 (--gpu 9.0)", None), ("images", "error")])
+        out = run("--format=markdown", *args)[1].decode()
+        assert "| %s | ❌ images not read |\n" % bad.replace("_", "\\_") in out, out
 
 
 # ---- -q with -l ------------------------------------------------------------------------

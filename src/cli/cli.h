@@ -100,6 +100,9 @@ struct renderer {
     void (*begin_input)(renderer *r, const char *path);
     void (*object)(renderer *r, const fc_object *obj, const fc_judgement *j);
     void (*error)(renderer *r, const fc_error *err);
+    /* Optional: after OBJ, some of its images could not be read (--kernels, --extract; said
+     * on standard error, exit 3). The CI formats say it where the check is read. */
+    void (*images_unread)(renderer *r, const fc_object *obj);
     void (*finish)(renderer *r);
     FILE *out;
     FILE *err;

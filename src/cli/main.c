@@ -102,14 +102,18 @@ static int on_object(void *ctx, const fc_object *obj)
     rn->r->object(rn->r, obj, j);
     if (obj->error)
         print_message(stderr, obj->error, obj->path, obj->member);
+    int unread = 0;
     if (j && rn->cfg->judge.kernels)
-        rn->t.input_errors += report_unreadable_images(obj, j);
+        unread = report_unreadable_images(obj, j);
     if (rn->x) {
         int bad_input = 0;
         if (extract_object(rn->x, obj, rn->cfg->judge.kernels ? j : NULL, &bad_input))
             rn->t.internal = true;
-        rn->t.input_errors += (size_t)bad_input;
+        unread += bad_input;
     }
+    rn->t.input_errors += (size_t)unread;
+    if (unread && rn->r->images_unread)
+        rn->r->images_unread(rn->r, obj);
     tally_object(&rn->t, object_problems(rn->cfg, obj, j));
     fc_judgement_free(j);
     return 0;

@@ -41,10 +41,14 @@ bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
 
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)
 {
-    for (size_t t = 0; t < cfg->judge.n_targets; t++)
-        cfg->accepted[t] = j ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc,
-                                            fc_judgement_verdict(j, t)->status)
-                             : NULL;
+    for (size_t t = 0; t < cfg->judge.n_targets; t++) {
+        const fc_verdict *v = j ? fc_judgement_verdict(j, t) : NULL;
+        /* Damage is never a known exception: registered code that could not be decoded is
+         * not accepted, whatever the rules say (the file is an input error, exit 3, too). */
+        cfg->accepted[t] = v && !v->undecoded
+                               ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc, v->status)
+                               : NULL;
+    }
 }
 
 size_t report_stale_rules(FILE *err, const config *cfg)

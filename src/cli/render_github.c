@@ -131,6 +131,16 @@ static void github_error(renderer *r, const fc_error *e)
              "fatcheck: could not be read", e->message);
 }
 
+static void github_images_unread(renderer *r, const fc_object *o)
+{
+    char *message = NULL;
+    if (asprintf(&message, "%s: some of its images could not be read (standard error names them)",
+                 quoted(o->label)) < 0)
+        return;
+    annotate(r->out, "error", annotated_file(o), 0, "fatcheck: images could not be read", message);
+    free(message);
+}
+
 static void github_begin(renderer *r, const char *path)
 {
     (void)r;
@@ -160,6 +170,7 @@ renderer *render_github_new(FILE *out, const config *cfg)
     r->begin_input = github_begin;
     r->object = github_object;
     r->error = github_error;
+    r->images_unread = github_images_unread;
     r->finish = github_finish;
     r->out = out;
     r->cfg = cfg;

@@ -16,10 +16,18 @@ typedef struct junit_state {
     size_t tests, failures, errors, skipped;
 } junit_state;
 
-/* S escaped as text (escape.h: nothing unprintable, every byte valid UTF-8), then for XML. */
+/* S escaped as text (escape.h: nothing unprintable, every byte valid UTF-8), then for XML.
+ * XML 1.0 allows every character that leaves besides U+FFFE and U+FFFF (its Char
+ * production): those are written as the octal escapes text escaping uses for bytes. */
 static void put_xml(FILE *out, const char *s)
 {
     for (const char *p = escaped(s); *p; p++) {
+        if ((unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbf &&
+            ((unsigned char)p[2] == 0xbe || (unsigned char)p[2] == 0xbf)) {
+            fprintf(out, "\\357\\277\\%03o", (unsigned char)p[2]);
+            p += 2;
+            continue;
+        }
         switch (*p) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
@@ -112,6 +120,12 @@ static void junit_error(renderer *r, const fc_error *e)
     test_case(r->state, e->path ? e->path : "(input)", "read", "error", "input", e->message, NULL);
 }
 
+static void junit_images_unread(renderer *r, const fc_object *o)
+{
+    test_case(r->state, o->label, "images", "error", "input",
+              "some of its images could not be read (standard error names them)", NULL);
+}
+
 static void junit_begin(renderer *r, const char *path)
 {
     (void)r;
@@ -165,6 +179,7 @@ renderer *render_junit_new(FILE *out, const config *cfg)
     r->begin_input = junit_begin;
     r->object = junit_object;
     r->error = junit_error;
+    r->images_unread = junit_images_unread;
     r->finish = junit_finish;
     r->out = out;
     r->cfg = cfg;

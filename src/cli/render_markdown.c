@@ -52,7 +52,7 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
     fputs("| ", out);
     put_md(out, o->label);
     if (o->error)
-        fputs(" (could not be decoded)", out);
+        fputs(" (❌ could not be decoded)", out);
     if (cfg->coverage) {
         fputs(" | ", out);
         if (!j || !write_coverage(out, cfg, j))
@@ -105,12 +105,37 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
     free(arch);
 }
 
+/* A row whose every cell says WHAT: an input, or some of its images, not read. */
+static void failed_row(renderer *r, const char *name, const char *what)
+{
+    markdown_state *s = r->state;
+    s->rows++;
+    size_t columns = r->cfg->coverage ? 1 : r->cfg->judge.n_targets;
+    fputs("| ", r->out);
+    put_md(r->out, name);
+    if (!columns) /* no target: the name's cell says it */
+        fprintf(r->out, " (❌ %s)", what);
+    for (size_t t = 0; t < columns; t++)
+        fprintf(r->out, " | ❌ %s", what);
+    fputs(" |\n", r->out);
+}
+
 static void markdown_error(renderer *r, const fc_error *e)
 {
     markdown_state *s = r->state;
+    failed_row(r, e->path ? e->path : "(input)", "not read");
     fputs("- ", s->errors);
     put_md(s->errors, e->message);
     fputc('\n', s->errors);
+}
+
+static void markdown_images_unread(renderer *r, const fc_object *o)
+{
+    markdown_state *s = r->state;
+    failed_row(r, o->label, "images not read");
+    fputs("- ", s->errors);
+    put_md(s->errors, o->label);
+    fputs(": some of its images could not be read (standard error names them)\n", s->errors);
 }
 
 static void markdown_begin(renderer *r, const char *path)
@@ -177,6 +202,7 @@ renderer *render_markdown_new(FILE *out, const config *cfg)
     r->begin_input = markdown_begin;
     r->object = markdown_object;
     r->error = markdown_error;
+    r->images_unread = markdown_images_unread;
     r->finish = markdown_finish;
     r->out = out;
     r->cfg = cfg;
