@@ -20,7 +20,7 @@ static const char usage_text[] =
     "Lists the CUDA code in libraries, executables, objects, archives, fat binaries,\n"
     "cubins, PTX and packages, and says whether each target GPU can load it.\n"
     "Targets (default: the local GPUs and driver):\n"
-    "  -g, --gpu SPEC         sm_86, 8.6, 86, a product (\"RTX 4090\"), all; repeatable\n"
+    "  -g, --gpu SPEC         sm_86, 8.6, 86 or \"RTX 4090\", repeatable; all; list\n"
     "  -a, --arch-list VALUE  a TORCH_CUDA_ARCH_LIST; checks files hold its images\n"
     "  -d, --driver VERSION   the targets' driver: CUDA 12.4, or release 550.54.14\n"
     "      --gpus-from FILE   nvidia-smi --query-gpu CSV or kubectl get nodes -o json\n"
