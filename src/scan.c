@@ -165,10 +165,48 @@ int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *pa
     return rc;
 }
 
+/* What the head of a file found in a directory (N bytes read, or N <= 0 when none could be)
+ * says of it: nothing to read (no format of ours, no package: most files of a tree), a
+ * package, or a file to map and read (the PTX sniff may need more than the head). */
+fc_head fc_head_decide(const uint8_t *head, ssize_t n)
+{
+    bool archive;
+    if (n <= 0)
+        return FC_HEAD_NOTHING; /* an empty file, or one that cannot be read like a file */
+    if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n))
+        return FC_HEAD_READ;
+    return fc_sniff_package(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;
+}
+
+bool fc_head_shows_nothing(int dirfd, const char *name)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false; /* said when it is opened in turn */
+    uint8_t head[FC_HEAD_SIZE];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    close(fd);
+    return n >= 0 && fc_head_decide(head, n) == FC_HEAD_NOTHING;
+}
+
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
 {
     int rc = 0;
     struct stat st;
+    if (!sc->named) {
+        /* Most files of a tree are no CUDA binaries, and their head says so before anything
+         * else is asked (the walk saw a regular file; opened O_NONBLOCK, anything swapped in
+         * since reads nothing). */
+        uint8_t head[FC_HEAD_SIZE];
+        fc_head h = fc_head_decide(head, pread(fd, head, sizeof head, 0));
+        if (h == FC_HEAD_NOTHING || (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs)) {
+            if (sc->opts->on_file)
+                sc->opts->on_file(sc->opts->on_file_ctx, path);
+            if (h == FC_HEAD_PACKAGE && sc->opts->on_skip) /* not opened: the caller says so */
+                sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
+            goto cleanup;
+        }
+    }
     if (fstat(fd, &st) != 0) {
         rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot stat: %s", strerror(errno));
         goto cleanup;
@@ -184,23 +222,6 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
     }
     if (sc->opts->on_file)
         sc->opts->on_file(sc->opts->on_file_ctx, path);
-    if (!sc->named) {
-        uint8_t head[4096];
-        ssize_t n = pread(fd, head, sizeof head, 0);
-        bool archive;
-        if (n <= 0 || fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN ||
-            fc_ptx_text_undecided(head, (size_t)n))
-            ; /* an empty file, or one read below (PTX after a long comment too) */
-        else if (!fc_sniff_package(head, (size_t)n))
-            goto cleanup;
-        else if (!sc->opts->packages_in_dirs) {
-            if (sc->opts->on_skip) /* not opened: the caller says so */
-                sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
-            goto cleanup;
-        }
-        if (n <= 0)
-            goto cleanup;
-    }
     fc_open_file file = {.path = path, .fd = fd, .at_open = st, .map = {.slot = -1}};
     char why[200];
     sc->file = &file;

@@ -3,6 +3,7 @@
  * asked (the directories left unseen are told to the caller), every entry that cannot be
  * looked at reported. */
 #include <dirent.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "grow.h"
 #include "oci_image.h"
+#include "pool.h"
 #include "walk.h"
 
 /* Inodes seen, in an open-addressing hash set. Symlinks make one file reachable under
@@ -123,6 +125,14 @@ typedef struct entry {
     unsigned char type;
 } entry;
 
+/* What was found of an entry on a helper thread before the walk reached it (see below). */
+typedef struct ahead {
+    bool looked;       /* ST or STAT_ERRNO hold its lstat */
+    int stat_errno;
+    struct stat st;
+    bool nothing;      /* a regular file whose head shows nothing to read */
+} ahead;
+
 static int cmp_names(const void *a, const void *b)
 {
     return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
@@ -143,6 +153,57 @@ static char *join(const char *dir, const char *name)
 }
 
 static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth);
+
+/* Looking ahead. Most files of a tree (a site-packages: 68,849 files, 847 shared objects) are
+ * no CUDA binaries, and telling so costs a stat, an open, a read of the head and a close: on
+ * one thread that was most of the walk. The regular files of a directory are looked at on
+ * the scan's threads first; the walk then visits them in order as before, reading again only
+ * those whose head shows something. A file changed in between is read as it is then. */
+#define AHEAD_MIN 8      /* regular files in a directory worth waking helpers for */
+#define AHEAD_PER_THREAD 8
+
+typedef struct ahead_job {
+    int dirfd;
+    const entry *names;
+    ahead *out;
+    size_t n;
+    atomic_size_t next;
+} ahead_job;
+
+static void look_ahead(void *ctx)
+{
+    ahead_job *j = ctx;
+    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
+        if (j->names[i].type != DT_REG)
+            continue;
+        ahead *a = &j->out[i];
+        a->looked = true;
+        if (fstatat(j->dirfd, j->names[i].name, &a->st, AT_SYMLINK_NOFOLLOW) != 0)
+            a->stat_errno = errno;
+        else if (S_ISREG(a->st.st_mode))
+            a->nothing = fc_head_shows_nothing(j->dirfd, j->names[i].name);
+    }
+}
+
+/* Looks ahead at the N entries NAMES of directory DIRFD; NULL when not worth it (or out of
+ * memory: the walk then looks at each file itself). */
+static ahead *looked_ahead(walker *w, int dirfd, const entry *names, size_t n)
+{
+    unsigned threads = fc_thread_count(w->sc->opts);
+    size_t regular = 0;
+    for (size_t i = 0; i < n; i++)
+        regular += names[i].type == DT_REG;
+    if (threads < 2 || regular < AHEAD_MIN)
+        return NULL;
+    fc_pool *pool = fc_scan_pool(w->sc, threads);
+    ahead *out = pool ? calloc(n, sizeof *out) : NULL;
+    if (!out)
+        return NULL;
+    ahead_job job = {dirfd, names, out, n, 0};
+    size_t helpers = regular / AHEAD_PER_THREAD;
+    fc_pool_run(pool, look_ahead, &job, (unsigned)(helpers < threads - 1 ? helpers : threads - 1));
+    return out;
+}
 
 /* Opens directory NAME of DIRFD (CHILD for messages) and walks it, once per directory. A
  * symlink reaches here only with follow_symlinks; a real directory is opened with
@@ -192,13 +253,18 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
  * SYMLINKS_PASS says which pass this is (see walk_dir). Everything is looked up relative to
  * the directory, so that no path length limit applies. */
 static int visit(walker *w, int dirfd, const char *name, const char *child, const ancestor *up, unsigned depth,
-                 bool symlinks_pass)
+                 bool symlinks_pass, const ahead *a)
 {
     struct stat lst, st;
-    if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) /* said in the first pass only */
-        return errno == ENOENT || symlinks_pass ? 0 /* ENOENT: gone since readdir */
-                                                : fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot stat: %s",
-                                                                  strerror(errno));
+    int stat_errno = 0;
+    if (a && a->looked)
+        lst = a->st, stat_errno = a->stat_errno;
+    else if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0)
+        stat_errno = errno;
+    if (stat_errno) /* said in the first pass only */
+        return stat_errno == ENOENT || symlinks_pass ? 0 /* ENOENT: gone since readdir */
+                                                     : fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot stat: %s",
+                                                                       strerror(stat_errno));
     bool link = S_ISLNK(lst.st_mode);
     if (link != symlinks_pass)
         return 0;
@@ -225,6 +291,11 @@ static int visit(walker *w, int dirfd, const char *name, const char *child, cons
     int added = set_add(&w->files, st.st_dev, st.st_ino);
     if (added < 0)
         return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+    if (added && a && a->nothing) { /* its head was read ahead: no CUDA binary, no package */
+        if (w->sc->opts->on_file)
+            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+        return 0;
+    }
     return added ? fc_scan_file_at(w->sc, dirfd, name, child) : 0;
 }
 
@@ -266,6 +337,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             goto cleanup;
     }
     qsort(names, n, sizeof *names, cmp_names);
+    ahead *seen = looked_ahead(w, dirfd(d), names, n);
     /* Real files and directories first, then symlinks: a link's target in the same tree is
      * then reported under its own name, and the link is skipped as already seen. */
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
@@ -277,10 +349,11 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
                 rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
                 break;
             }
-            rc = visit(w, dirfd(d), names[i].name, child, up, depth, pass == 1);
+            rc = visit(w, dirfd(d), names[i].name, child, up, depth, pass == 1, seen ? &seen[i] : NULL);
             free(child);
         }
     }
+    free(seen);
 cleanup:
     closedir(d);
     for (size_t i = 0; i < n; i++)

@@ -3,6 +3,7 @@
 #define FC_WALK_H
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "internal.h"
 
@@ -14,5 +15,13 @@ int fc_walk(fc_scan_ctx *sc, const char *path);
 int fc_scan_file(fc_scan_ctx *sc, const char *path);
 /* The same for NAME in directory DIRFD (or AT_FDCWD); PATH names it in objects and messages. */
 int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *path);
+
+/* Files found in a directory are told apart by their first FC_HEAD_SIZE bytes (scan.c). */
+#define FC_HEAD_SIZE 4096
+typedef enum fc_head { FC_HEAD_NOTHING, FC_HEAD_PACKAGE, FC_HEAD_READ } fc_head;
+fc_head fc_head_decide(const uint8_t *head, ssize_t n);
+/* Whether NAME in DIRFD, opened and its head read, shows nothing to read: false when it
+ * cannot be opened or read (said when it is opened in turn). Safe on any thread. */
+bool fc_head_shows_nothing(int dirfd, const char *name);
 
 #endif

@@ -108,6 +108,47 @@ def symlinks_to_files_are_read_once():
 
 
 @test
+def files_looked_at_ahead_on_several_threads_read_as_on_one():
+    """A directory of many files has their heads read on the scan's threads before the walk
+    visits them (walk.c, looking ahead): the same files, in the same order, hard links once,
+    packages and unreadable files said, whatever the thread count."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "many")
+        os.makedirs(root)
+        for i in range(40):
+            with open(os.path.join(root, "f%02d.py" % i), "w") as f:
+                f.write("x = %d\n" % i * 50)
+        for i in (3, 17, 33):
+            lib(os.path.join(root, "lib%02d.so" % i))
+        os.link(os.path.join(root, "lib03.so"), os.path.join(root, "lib03.hardlink.so"))
+        open(os.path.join(root, "empty"), "w").close()
+        shutil.copy(fx("ptx_only.fatbin"), os.path.join(root, "k.fatbin"))
+        with open(os.path.join(root, "long_comment.ptx"), "wb") as f:  # the head is all comment
+            f.write(b"//" + b"x" * 8000 + b"\n" + open(fx("kernels.ptx"), "rb").read())
+        import zipfile
+        with zipfile.ZipFile(os.path.join(root, "w.whl"), "w") as z:
+            z.write(fx("libmulti.so"), "pkg/libmulti.so")
+        locked = os.path.join(root, "locked.so")
+        lib(locked)
+        os.chmod(locked, 0)
+        outs = []
+        for j in ("1", "2", "4", "16"):
+            rc, out, err = walk("-j", j, root)
+            outs.append((rc, out, err))
+        for o in outs[1:]:
+            eq(o, outs[0])
+        rc, out, err = outs[0]
+        names = [os.path.join(root, n).encode() for n in ("lib03.hardlink.so", "lib17.so", "lib33.so")]
+        if os.geteuid() == 0:  # root reads it anyway
+            names.append(locked.encode())
+        eq(heads(out), names)  # lib03.so is lib03.hardlink.so's inode, read first by name order
+        assert b"k.fatbin: 1 container" in out and b"long_comment.ptx: PTX file" in out, out
+        assert b"1 package not opened" in err, err
+        if os.geteuid() != 0:  # root reads it anyway
+            assert b"locked.so: cannot open" in err, err
+
+
+@test
 def directories_left_behind_symlinks_are_counted_once_in_every_mode():
     """A tree whose only library sits behind symlinked directories (Nix, Bazel runfiles,
     conda): nothing is found without -L, and that is said once, counting the directories
