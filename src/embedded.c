@@ -334,13 +334,18 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
                        uint64_t text_end)
 {
     uint64_t pos = start, len = 0, text_done = start;
+    /* Compilers place containers 4-byte aligned, and the default search looks there only
+     * (every offset costs libcublasLt.so.13's summary about a third more). A file of no known
+     * format, and any data under --embedded (an .incbin or include_bytes! array is aligned
+     * to 1), is searched at every offset. */
+    bool every_offset = reg->whole_file || (found->opts && found->opts->embedded == FC_EMBEDDED_ALL);
     text_marks marks = {.below = text_end < end ? text_end : end};
     text_marks *m = start < marks.below ? &marks : NULL;
     size_t next = 0;
     while (pos < end) {
         size_t noted = marks.n;
         cubin_info cubin;
-        uint64_t hit = find_container(r, pos, end, reg->whole_file, m, &len, &cubin), used = 0;
+        uint64_t hit = find_container(r, pos, end, every_offset, m, &len, &cubin), used = 0;
         if (m && marks.n > noted) {
             /* Modules before the container, in file order (the merge relies on it). */
             qsort(marks.at + next, marks.n - next, sizeof *marks.at, cmp_u64);

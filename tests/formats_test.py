@@ -736,6 +736,29 @@ def ptx_files_as_ptxas_reads_them():
 
 
 @test
+def embedded_searches_every_offset():
+    """Review R13: a cubin or fat binary kept as data one byte past a 4-byte boundary (an
+    .incbin array is aligned to 1) was found by no search; --embedded searches every offset,
+    and the default, which looks at aligned offsets only, is documented as such."""
+    with tempfile.TemporaryDirectory() as d:
+        found = {}
+        for pad in (0, 1, 2, 4):
+            for name, blob in (("cubin", fx("kernels.sm_90.cubin")), ("fatbin", fx("ptx_only.fatbin"))):
+                src = os.path.join(d, "pad%d_%s.c" % (pad, name))
+                lib = os.path.join(d, "libpad%d_%s.so" % (pad, name))
+                with open(src, "w") as f:
+                    f.write('__asm__(".section .rodata\\n.balign 64\\n.skip 100000, 120\\n.skip %d\\n'
+                            '.incbin \\"%s\\"\\n.previous\\n");\n' % (pad, blob))
+                subprocess.run(["cc", "-shared", "-fPIC", "-o", lib, src], check=True)
+                rc, out, err = run("--embedded", "--gpu", "sm_90", lib)
+                found[(pad, name)] = (rc, out.splitlines()[4] if len(out.splitlines()) > 4 else out)
+        for pad in (0, 1, 2, 4):
+            eq(found[(pad, "cubin")], (0, "  cubins kept as data, loaded by the program itself: 1 cubin in .rodata"), pad)
+            eq(found[(pad, "fatbin")], (0, "  embedded as data, loaded by the library itself: 1 container in .rodata"),
+               pad)
+
+
+@test
 def ptx_kept_as_text_in_a_program():
     path = fx("ptxtext/app_ptxtext")
     rc, out, err = run("--gpu", "sm_80", path)
