@@ -156,6 +156,41 @@ static uint64_t *registration_starts(const fc_image *img, uint64_t base, const G
     return out;
 }
 
+/* Bytes after the end of everything the ELF headers of a file of SIZE bytes name: an
+ * AppImage's or snap's squashfs is appended so, holding the application's own libraries. */
+#define APPENDED_MIN 4096u
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+static void note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t size)
+{
+    uint64_t end = eh->e_ehsize;
+    size_t shnum = 0; /* past 65,279 sections the count is in the first section header */
+    if (eh->e_shoff && (elf_getshdrnum(elf, &shnum) != 0 || shnum == 0))
+        return; /* a section table whose size cannot be told: nothing is claimed */
+    if (eh->e_shoff)
+        end = max_u64(end, eh->e_shoff + (uint64_t)shnum * eh->e_shentsize);
+    if (eh->e_phoff && eh->e_phnum)
+        end = max_u64(end, eh->e_phoff + (uint64_t)eh->e_phnum * eh->e_phentsize);
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_offset <= size)
+            end = max_u64(end, sh.sh_offset + (sh.sh_size < size - sh.sh_offset ? sh.sh_size : size - sh.sh_offset));
+    }
+    size_t phnum = 0;
+    if (elf_getphdrnum(elf, &phnum) == 0)
+        for (size_t i = 0; i < phnum && i < 65536; i++) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(elf, (int)i, &ph) && ph.p_offset <= size)
+                end = max_u64(end, ph.p_offset + (ph.p_filesz < size - ph.p_offset ? ph.p_filesz : size - ph.p_offset));
+        }
+    if (end < size && size - end >= APPENDED_MIN) {
+        b->obj.appended_offset = end;
+        b->obj.appended_size = size - end;
+    }
+}
+
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
 static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const char *path,
                        const char *member, uint64_t base, uint64_t size)
@@ -282,6 +317,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.n_registered = n_fatbins;
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
     fc_elf_read_needs(&b, elf, &eh, data, size);
+    note_appended(&b, elf, &eh, size);
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);
 

@@ -612,6 +612,9 @@ def data_sections_searched_in_part_are_said():
                    "searches them whole)")
         rc, out, err = run("--gpu", "sm_90", deep)
         eq((rc, err, out.splitlines()[3:]), (0, "", [deep + ": " + partial]))
+        # --quiet keeps what could not be seen (review R18: it printed nothing, exit 0).
+        rc, out, err = run("-q", "--gpu", "sm_90", deep, small)
+        eq((rc, err, out), (0, "", deep + ": " + partial + "\n"))
         rc, out, err = run("-l", deep)
         eq((rc, out), (0, deep + ":\n  " + partial + "\n"))
         rc, out, err = run("--json", "--gpu", "sm_90", deep)
@@ -756,6 +759,31 @@ def embedded_searches_every_offset():
             eq(found[(pad, "cubin")], (0, "  cubins kept as data, loaded by the program itself: 1 cubin in .rodata"), pad)
             eq(found[(pad, "fatbin")], (0, "  embedded as data, loaded by the library itself: 1 container in .rodata"),
                pad)
+
+
+@test
+def bytes_appended_after_an_elf_image_are_said():
+    """Review R11: an AppImage (an ELF runtime, then a squashfs holding the application's
+    libraries) was "no CUDA code", exit 0, though its squashfs was never read."""
+    with tempfile.TemporaryDirectory() as d:
+        app = os.path.join(d, "App.AppImage")
+        elf = open("/bin/true", "rb").read()
+        squash = b"hsqs" + bytes(range(256)) * 40  # 10,244 bytes
+        open(app, "wb").write(elf + squash)
+        rc, out, err = run("-q", "--gpu", "sm_90", app)
+        eq((rc, err), (0, ""))
+        eq(out, "%s: no CUDA code in the ELF image, but 10,244 bytes appended after it (at 0x%x) were not read "
+                "(an AppImage's or snap's squashfs? unpack it and check the folder)\n" % (app, len(elf)))
+        doc = json.loads(run("--json", "--gpu", "sm_90", app)[1])
+        eq(schema_errors(doc)[:5], [])
+        eq(doc["files"][0]["appended"], {"offset": len(elf), "size": 10244})
+        lib = os.path.join(d, "libmulti.so")
+        open(lib, "wb").write(open(fx("libmulti.so"), "rb").read() + bytes(8192))
+        rc, out, err = run("--gpu", "sm_90", lib)
+        assert "  note: 8,192 bytes appended after the ELF image (at 0x" in out, out
+        # What is not 4 KiB (a kernel module's signature, padding) is no note.
+        open(lib, "wb").write(open(fx("libmulti.so"), "rb").read() + bytes(4095))
+        assert "appended" not in run("--gpu", "sm_90", lib)[1]
 
 
 @test

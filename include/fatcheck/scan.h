@@ -220,6 +220,10 @@ typedef struct fc_object {
     size_t sections_searched_in_part; /* FC_EMBEDDED_AUTO: data sections of which only the head
                                    (embedded_probe_size bytes) was searched, as it held no
                                    container: what lies past it was not looked at */
+    uint64_t appended_offset;   /* an ELF file with bytes after everything its headers name (its */
+    uint64_t appended_size;     /* sections, segments, tables): where and how many, when 4 KiB or
+                                   more; 0 otherwise. They are not read: an AppImage's or a snap's
+                                   squashfs holds the application's libraries there */
     bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */

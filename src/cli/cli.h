@@ -86,6 +86,9 @@ unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judge
 /* With --quiet, whether OBJ is left out: it has no problem (object_problems) and is no stale
  * torch extension. */
 bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j);
+/* Whether fatcheck could not see or judge part of OBJ (and says so in its report): kept by
+ * --quiet, which is what CI logs read (review R18). */
+bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j);
 /* Fills cfg->accepted for OBJ, judged as J, counting each rule's use. */
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j);
 /* Says each rule that accepted nothing in the run, one line each on ERR; returns how many. */

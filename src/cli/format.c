@@ -112,6 +112,13 @@ void wrap_print(FILE *out, const char *s)
 void print_no_code(FILE *out, const fc_object *o)
 {
     size_t n = o->sections_searched_in_part;
+    if (o->appended_size) {
+        char count[32];
+        fprintf(out, "no CUDA code in the ELF image, but %s bytes appended after it (at 0x%llx) were not read "
+                     "(an AppImage's or snap's squashfs? unpack it and check the folder)\n",
+                fmt_count(o->appended_size, count, sizeof count), (unsigned long long)o->appended_offset);
+        return;
+    }
     if (!n) {
         fputs("no CUDA code\n", out);
         return;

@@ -34,9 +34,28 @@ unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judge
     return p & ~(unsigned)FC_PROBLEM_LOAD;
 }
 
+bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j)
+{
+    if (!obj->n_containers && obj->sections_searched_in_part)
+        return true; /* "no CUDA code in the parts searched" */
+    if (obj->appended_size)
+        return true; /* bytes after the ELF image, not read */
+    const fc_runtime_need *runtime = j ? fc_judgement_runtime(j) : NULL;
+    for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
+        const fc_target *tg = &cfg->judge.targets[t];
+        if (tg->driver_cuda && runtime && !runtime->cuda &&
+            (runtime->kind == FC_RUNTIME_STATIC || runtime->kind == FC_RUNTIME_UNKNOWN))
+            return true; /* whether the driver starts its runtime is not judged */
+        if (fc_judgement_verdict(j, t)->container == FC_REQUIRE_UNKNOWN)
+            return true; /* whether its container starts depends on what is not known */
+    }
+    return false;
+}
+
 bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
 {
-    return cfg->quiet && !object_problems(cfg, obj, j) && !(j && cfg->torch_ext && torch_ext_stale(cfg) == 1);
+    return cfg->quiet && !object_problems(cfg, obj, j) && !(j && cfg->torch_ext && torch_ext_stale(cfg) == 1) &&
+           !object_unseen(cfg, obj, j);
 }
 
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)

@@ -243,6 +243,11 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
         print_cubins(out, &cubins);
         print_text(out, &text);
     }
+    if (o->n_containers && o->appended_size) {
+        char count[32];
+        fprintf(out, "  note: %s bytes appended after the ELF image (at 0x%llx) were not read\n",
+                fmt_count(o->appended_size, count, sizeof count), (unsigned long long)o->appended_offset);
+    }
     if (j) {
         if (o->format != FC_FORMAT_IMAGE) /* an image's runtimes are listed with it */
             print_runtime(out, o, j);
