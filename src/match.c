@@ -183,6 +183,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_LINK_INPUT: return "LINK_INPUT";
     case FC_LOAD_RELOCATABLE: return "RELOCATABLE_MODULE";
     case FC_LOAD_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
+    case FC_LOAD_EMPTY: return "EMPTY_CONTAINER";
     }
     return "unknown";
 }

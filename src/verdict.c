@@ -91,6 +91,7 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_RELOCATABLE: v->relocatable++; break;
     case FC_LOAD_INVALID_IMAGE: v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++; break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
+    case FC_LOAD_EMPTY: break;      /* not a module */
     }
 }
 
@@ -134,6 +135,7 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_RELOCATABLE: return code == 200 || code == 500;
     case FC_LOAD_INVALID_IMAGE: return code == 200;
     case FC_LOAD_LINK_INPUT: break;
+    case FC_LOAD_EMPTY: break;
     }
     return false;
 }
@@ -189,7 +191,7 @@ static void probe_container(fc_judgement *j, const fc_object *obj, size_t c)
         /* What the driver says of a link input is shown, never compared: fatcheck claims
          * nothing about loading it as a module. */
         fc_load l = j->loads[c * j->n_targets + t];
-        pr->compared = l.result != FC_LOAD_LINK_INPUT;
+        pr->compared = l.result != FC_LOAD_LINK_INPUT && l.result != FC_LOAD_EMPTY;
         if (!pr->compared)
             continue;
         pr->agrees = !crashed && probe_agrees(code, l);
@@ -213,7 +215,7 @@ static void check_arch_list(fc_judgement *j, const fc_object *obj, const fc_arch
     size_t n_unexpected = 0;
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (fc_container_kept_as_data(ct))
+        if (fc_container_kept_as_data(ct) || !ct->n_entries) /* an empty one holds nothing */
             continue;
         for (size_t k = 0; k < n; k++) {
             fc_arch_expectation *x = &j->expected[k];
@@ -270,6 +272,27 @@ static void image_runtime(const fc_oci_image *img, fc_runtime_need *out)
     snprintf(out->decided_by, sizeof out->decided_by, "%s", base ? base + 1 : oldest->path);
 }
 
+/* Rule: a container without entries holds no kernel, so nothing launched can fail from it; it
+ * is not a module. nvcc 13 writes one in every PTX-only build: its device link step
+ * (nvlink --register-link-binaries, then fatbinary -link) finds no cubin to make and leaves
+ * a 16-byte fat binary in .nv_fatbin, whose registration record crt/link.stub only hands to
+ * __cudaRegisterFatBinary when -rdc objects were linked (NUM_PRELINKED_OBJECTS > 0); without
+ * them the object has no constructor and the runtime never sees it. With -rdc objects (the
+ * file has __nv_relfatbin) the runtime does register it, and what it does with the objects
+ * then was not checked: it is still counted as a module that fails there. A damaged container
+ * decoded without entries is never taken for an empty one. */
+static bool empty_is_no_module(const fc_object *obj, const fc_container *ct)
+{
+    /* Exactly a header that declares no entries: a container cut short or damaged before its
+     * first entry (also without entries here) is registered code that fails. */
+    if (ct->n_entries || ct->size != FC_CONTAINER_HEADER || ct->role == FC_ROLE_LINK_INPUT)
+        return false;
+    for (size_t c = 0; c < obj->n_containers; c++)
+        if (obj->containers[c].section && fc_section_is_relfatbin(obj->containers[c].section))
+            return false;
+    return true;
+}
+
 /* Predicts every container on every target and counts the verdicts. */
 static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options *scan)
 {
@@ -277,10 +300,12 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
     size_t nt = j->n_targets;
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        j->registered += !fc_container_kept_as_data(ct);
+        bool empty = empty_is_no_module(obj, ct);
+        j->registered += !fc_container_kept_as_data(ct) && !empty;
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
-            fc_load l = fc_refine_load(obj, ct, fc_predict_load(ct, tg, &o->jit), scan);
+            fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
+                              : fc_refine_load(obj, ct, fc_predict_load(ct, tg, &o->jit), scan);
             fc_link k = {FC_LINK_VIA_NONE, -1};
             if (l.result == FC_LOAD_LINK_INPUT) {
                 k = fc_predict_link(ct, tg);
@@ -290,6 +315,8 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
             j->links[c * nt + t] = k;
             if (j->unused[c])
                 j->verdicts[t].unused_link_inputs++;
+            else if (empty)
+                j->verdicts[t].empty++;
             else if (l.result == FC_LOAD_LINK_INPUT)
                 count_link(&j->verdicts[t], k);
             else

@@ -42,6 +42,10 @@ typedef enum fc_load_result {
                                     take for PTX, as it starts with a byte outside ASCII (a UTF-8
                                     byte order mark: "Binary format ... is not recognized", H200,
                                     driver 580); counted with the unreadable PTX */
+    FC_LOAD_EMPTY,               /* no driver result: a container without entries (the empty fat
+                                    binary of nvcc 13's device link step for PTX-only code, never
+                                    registered); it holds no kernel, so nothing can fail to
+                                    launch from it, and it is not counted */
 } fc_load_result;
 
 typedef enum fc_load_via {

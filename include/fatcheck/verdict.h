@@ -70,6 +70,8 @@ typedef struct fc_verdict {
     size_t linked_via[4];     /* linkable ones by what the linker takes: indexed by fc_link_via */
     size_t unused_link_inputs; /* __nv_relfatbin containers of a file that has .nv_fatbin: never
                                   loaded, not counted above */
+    size_t empty;             /* containers without entries (FC_LOAD_EMPTY): no kernel in them,
+                                 not counted above */
     bool runtime_fails;       /* the runtime the file needs cannot start on the target's driver */
     bool unlinked;            /* its -rdc code was never device-linked (fc_object.device_link_missing):
                                  it cannot be loaded */

@@ -203,6 +203,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
                 v->unused_link_inputs);
         if (v->undecoded)
             jw_printf(out, ",\"undecoded\":%zu", v->undecoded);
+        if (v->empty)
+            jw_printf(out, ",\"empty_containers\":%zu", v->empty);
         if (!runtime->cuda || !jo->targets[t].driver_cuda)
             jw_puts(out, ",\"runtime_starts\":null");
         else

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""CLI tests of loading rules found wrong by review 2 (docs/matching.md says each rule and its
+evidence): exact verdicts on the fixtures of fixtures/rules/make.sh (nvcc 13.0), and on
+variants of them patched here.
+
+Usage: rules_test.py FATCHECK FIXTURES_DIR FAKECUDA
+Writes TAP."""
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap_cli  # noqa: E402
+from tap_cli import FIXTURES, eq, test  # noqa: E402
+
+RULES = os.path.join(FIXTURES, "rules")
+
+
+def rules(name):
+    return os.path.join(RULES, name)
+
+
+def judge(path, *args):
+    """(exit status, the file's JSON, stderr) for fatcheck --json ARGS PATH."""
+    rc, out, err = tap_cli.run("--json", *args, path, timeout=120)
+    return rc, json.loads(out)["files"][0], err.decode("utf-8", "replace")
+
+
+def counts(verdict):
+    """The verdict's nonzero fields."""
+    return {k: v for k, v in verdict.items() if v not in (0, None, False)}
+
+
+@test
+def an_empty_fat_binary_is_no_module():
+    """R14: nvcc 13's device link step leaves a 16-byte fat binary without entries in every
+    PTX-only build; it holds no kernel (and the runtime never registers it), so the build is
+    ok through PTX JIT, not partial. A damaged or cut container is never taken for one."""
+    path = rules("libptxonly.so")
+    rc, f, err = judge(path, "--strict", "--gpu", "sm_80", "--driver", "13.0")
+    eq((rc, err), (0, ""))
+    eq([(c["size"], len(c["entries"]), c["loads"][0]["result"]) for c in f["containers"]],
+       [(16, 0, "EMPTY_CONTAINER"), (440, 1, "CUDA_SUCCESS")])
+    eq(counts(f["verdicts"][0]), {"target": "sm_80", "status": "ok", "modules": 1, "loadable": 1, "jit": 1,
+                                  "empty_containers": 1, "runtime_starts": True})
+    rc, out, err = tap_cli.run("--strict", "--gpu", "sm_80", "--driver", "13.0", path)
+    assert b"sm_80 (--gpu sm_80): ok, 1 module loads: 1 only through PTX JIT\n" in out, out
+    assert b"to build native code" not in out, out
+    data = open(path, "rb").read()
+    at = f["containers"][0]["offset"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, off, value, error in (
+                ("declares 8 bytes of entries", at + 8, (8).to_bytes(8, "little"),
+                 ".nv_fatbin+0x10: entry header of 1048577 bytes runs past the container (8 bytes left)"),
+                ("runs past its section", at + 8, (4096).to_bytes(8, "little"),
+                 ".nv_fatbin+0x0: container of 4096 bytes runs past the end (440 bytes left)"),
+                ("has a header size of 8", at + 6, (8).to_bytes(2, "little"),
+                 ".nv_fatbin+0x0: container header size 8 is invalid")):
+            bad = bytearray(data)
+            bad[off:off + len(value)] = value
+            p = os.path.join(tmp, "bad.so")
+            open(p, "wb").write(bad)
+            rc, f, err = judge(p, "--gpu", "sm_80", "--driver", "13.0")
+            eq((rc, err, f["verdicts"][0]["status"], f["verdicts"][0].get("empty_containers")),
+               (3, "fatcheck: %s: %s\n" % (p, error), "none", None), what)
+
+
+if __name__ == "__main__":
+    sys.exit(tap_cli.main())
