@@ -1031,6 +1031,20 @@ def list_elf_and_ptx_together_follow_entry_order():
                               "ELF file    2: variants.2.sm_100a.cubin"])
 
 
+@test
+def a_gpu_list_is_read_whole_and_must_name_one():
+    """Review R17: --gpu "" (an unset $TARGET_GPUS) judged the local GPUs instead, and a list
+    past 1,023 bytes was cut without a word."""
+    for empty in ("", ",", ",,"):
+        rc, out, err = run("--gpu", empty, "kernels.sm_90.cubin", cwd=FIXTURES)
+        eq((rc, out), (2, ""), repr(empty))
+        assert err.startswith("fatcheck: --gpu names no GPU (leave it out to judge the local GPUs)\n"), err
+    many = ",".join(["NVIDIA A100-SXM4-80GB"] * 46 + ["NVIDIA A100", "H100"])
+    rc, out, err = run("--gpu", many, "kernels.sm_80.cubin" if os.path.exists(os.path.join(FIXTURES, "kernels.sm_80.cubin"))
+                       else "kernels.sm_90.cubin", cwd=FIXTURES)
+    assert "  sm_90 (--gpu H100)\n" in out and "  sm_80 (--gpu NVIDIA A100-SXM4-80GB)\n" in out, out
+
+
 def main():
     golden_listings()
     n = 0

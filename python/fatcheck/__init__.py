@@ -140,15 +140,22 @@ def scan(paths, gpus=None, driver=None, *, arch_list=None, strict=False, kernels
         raise UsageError("errors takes 'raise' or 'report', not %r" % (errors,))
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
+    paths = list(paths)
+    # As the command: no input is a usage error, never a pass (an empty glob in a build
+    # script must not open the gate), and so is a GPU list that names none.
+    if not paths:
+        raise UsageError("no input files")
     if gpus is not None and not isinstance(gpus, str):
         gpus = list(gpus)
+    if gpus is not None and not [g for g in (gpus.split(",") if isinstance(gpus, str) else gpus) if str(g).strip()]:
+        raise UsageError("gpus names no GPU (leave it out to judge the local GPUs)")
     timeout_ms = 0
     if detect_timeout is not None:
         timeout_ms = int(round(float(detect_timeout) * 1000))
         if not 1 <= timeout_ms <= 600000:
             raise UsageError("detect_timeout takes 0.001 to 600 seconds")
     try:
-        text, status, counts, problems = _fatcheck.scan(list(paths), gpus, driver, arch_list, bool(strict), bool(kernels),
+        text, status, counts, problems = _fatcheck.scan(paths, gpus, driver, arch_list, bool(strict), bool(kernels),
                                               embedded, bool(packages), bool(recurse), bool(follow_symlinks),
                                               threads=int(threads), detect_timeout_ms=timeout_ms)
     except ValueError as e:

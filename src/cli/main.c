@@ -507,24 +507,39 @@ int main(int argc, char **argv)
             break;
         }
         case 'g': {
-            char buf[1024];
-            snprintf(buf, sizeof buf, "%s", optarg);
+            /* The whole list, however long (a fixed buffer cut it silently: review R17); one
+             * that names nothing is a usage error, never the local GPUs instead. */
+            char *buf = strdup(optarg);
+            if (!buf)
+                return usage_error("out of memory", NULL);
             char *save = NULL;
-            for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
-                if (strcmp(spec, "list") == 0)
+            size_t specs = 0;
+            for (char *spec = strtok_r(buf, ",", &save); spec; spec = strtok_r(NULL, ",", &save), specs++) {
+                if (strcmp(spec, "list") == 0) {
+                    free(buf);
                     return print_gpu_list();
+                }
                 if (strcmp(spec, "all") == 0) {
-                    if (add_all_gpus(named, &n_named) != 0)
+                    if (add_all_gpus(named, &n_named) != 0) {
+                        free(buf);
                         return usage_error("too many targets", NULL);
+                    }
                     cfg.coverage = true;
                     continue;
                 }
-                if (n_named == FC_MAX_TARGETS)
+                if (n_named == FC_MAX_TARGETS) {
+                    free(buf);
                     return usage_error("too many targets", NULL);
-                if (fc_target_parse(&named[n_named], spec, err, sizeof err) != FC_OK)
+                }
+                if (fc_target_parse(&named[n_named], spec, err, sizeof err) != FC_OK) {
+                    free(buf);
                     return usage_error(err, NULL);
+                }
                 n_named++;
             }
+            free(buf);
+            if (!specs)
+                return usage_error("--gpu names no GPU (leave it out to judge the local GPUs)", NULL);
             break;
         }
         case 'a':

@@ -131,6 +131,15 @@ def test_bad_arguments_raise_usage_errors():
         fatcheck.scan([FIXTURES / "app"], gpus=["Frobnicator"])
 
 
+def test_nothing_named_is_no_pass():
+    """Review R8, R17: an empty glob, or an unset GPU variable, must not open the gate."""
+    with pytest.raises(fatcheck.UsageError, match="no input files"):
+        fatcheck.scan([], gpus=["9.0"])
+    for gpus in ("", ",", [], [""], " , "):
+        with pytest.raises(fatcheck.UsageError, match="names no GPU"):
+            fatcheck.scan([FIXTURES / "libmulti.so"], gpus=gpus)
+
+
 def test_check():
     ok = fatcheck.scan([FIXTURES / "libmulti.so"], gpus=["9.0"], driver="13.0")
     assert ok.ok and ok.check() is ok
