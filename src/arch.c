@@ -37,7 +37,7 @@ static const product products[] = {
     {"v100", 70, "V100"}, {"v100*", 70, NULL}, {"titan v", 70, "TITAN V"}, {"gv100", 70, "GV100"},
     {"jetson agx xavier", 72, "Jetson AGX Xavier"}, {"jetson xavier*", 72, "Jetson Xavier NX"}, {"xavier", 72, NULL},
     {"t4", 75, "T4"}, {"rtx 20*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16*", 75, "GTX 1660"},
-    {"quadro rtx *", 75, "Quadro RTX 8000"}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
+    {"quadro rtx *", 75, "Quadro RTX 8000"}, {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
     {"rtx a*", 86, "RTX A6000"}, {"rtx 30*", 86, "RTX 3090"},
@@ -230,6 +230,22 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
     }
     char name[256];
     normalise(spec, name, sizeof name);
+    /* Bare workstation names that several generations share: the GeForce patterns ("rtx 40*")
+     * would take them for the wrong one (review R15). Refused, with the names to use. */
+    static const struct { const char *name, *choices; } shared_names[] = {
+        {"rtx 2000", "'RTX 2000 Ada' (8.9), 'RTX PRO 2000 Blackwell' (12.0)"},
+        {"rtx 3000", "'Quadro RTX 3000' (7.5), 'RTX 3000 Ada' (8.9)"},
+        {"rtx 4000", "'Quadro RTX 4000' (7.5), 'RTX 4000 Ada' (8.9), 'RTX PRO 4000 Blackwell' (12.0)"},
+        {"rtx 4500", "'RTX 4500 Ada' (8.9), 'RTX PRO 4500 Blackwell' (12.0)"},
+        {"rtx 5000", "'Quadro RTX 5000' (7.5), 'RTX 5000 Ada' (8.9), 'RTX PRO 5000 Blackwell' (12.0)"},
+        {"rtx 6000", "'Quadro RTX 6000' (7.5), 'RTX 6000 Ada' (8.9), 'RTX PRO 6000 Blackwell' (12.0)"},
+    };
+    for (size_t i = 0; i < sizeof shared_names / sizeof *shared_names; i++)
+        if (strcmp(name, shared_names[i].name) == 0) {
+            snprintf(err, err_size, "GPU '%s' names several products: say which, as %s, or give its compute "
+                                    "capability", spec, shared_names[i].choices);
+            return FC_ERR_INVALID;
+        }
     int best = -1;
     const product *hit = NULL;
     for (size_t i = 0; i < sizeof products / sizeof *products; i++) {

@@ -137,8 +137,35 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
     const char *minor = label(labels, "nvidia.com/gpu.compute.minor");
     const char *product = label(labels, "nvidia.com/gpu.product");
     const char *count = label(labels, "nvidia.com/gpu.count");
-    if (!major && !product)
-        return FC_OK; /* a node without NVIDIA GPUs */
+    if (!major && !product) {
+        /* No GPU Feature Discovery labels. A node whose GPUs show otherwise (the device
+         * plugin's capacity, GKE's or EKS's accelerator labels) cannot be judged, and is said:
+         * dropping it judged a fleet without its V100s (review R9). */
+        json_t *status = json_object_get(node, "status");
+        json_t *capacity = json_object_get(status, "capacity"), *allocatable = json_object_get(status, "allocatable");
+        const char *present = label(labels, "nvidia.com/gpu.present");
+        const char *gke = label(labels, "cloud.google.com/gke-accelerator");
+        const char *eks = label(labels, "k8s.amazonaws.com/accelerator");
+        long long gpus = 0;
+        for (json_t *c = capacity; c; c = c == capacity ? allocatable : NULL) {
+            json_t *v = json_object_get(c, "nvidia.com/gpu");
+            long long k = json_is_string(v) ? atoll(json_string_value(v)) : json_is_integer(v) ? json_integer_value(v) : 0;
+            gpus = k > gpus ? k : gpus;
+        }
+        if (gpus <= 0 && !count && !(present && strcmp(present, "true") == 0) && !gke && !eks)
+            return FC_OK; /* a node without NVIDIA GPUs */
+        const char *name = label(json_object_get(node, "metadata"), "name");
+        char how_many[32] = "";
+        if (gpus > 0)
+            snprintf(how_many, sizeof how_many, "%lld ", gpus);
+        else if (count)
+            snprintf(how_many, sizeof how_many, "%.20s ", count);
+        snprintf(err, err_size, "node %s has %sNVIDIA GPUs%s%s%s but no GPU Feature Discovery labels that give "
+                                "their compute capability (nvidia.com/gpu.product, nvidia.com/gpu.compute.major): "
+                                "not judged", name ? name : "?", how_many, gke || eks ? " (" : "", gke ? gke : eks ? eks : "",
+                 gke || eks ? ")" : "");
+        return FC_ERR_FORMAT;
+    }
     char cap[32] = "";
     if (major && minor)
         snprintf(cap, sizeof cap, "%s.%s", major, minor);

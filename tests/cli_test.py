@@ -808,7 +808,13 @@ def fleet_from_kubernetes_nodes():
 def bad_inventory_is_refused():
     with tempfile.TemporaryDirectory() as d:
         for text, msg in [("index, name, compute_cap\n0, Mystery GPU, [N/A]\n", "line 2: no compute capability for 'Mystery GPU'"),
-                          ('{"items": [', "line 1: "), ("", "no GPU in the inventory")]:
+                          ('{"items": [', "line 1: "), ("", "no GPU in the inventory"),
+                          # Review R9: GPU nodes without GPU Feature Discovery labels were dropped.
+                          ('{"items": [{"metadata": {"name": "gke-v100", "labels": {"cloud.google.com/gke-accelerator":'
+                           ' "nvidia-tesla-v100"}}, "status": {"capacity": {"nvidia.com/gpu": "8"}}}]}',
+                           "node gke-v100 has 8 NVIDIA GPUs (nvidia-tesla-v100) but no GPU Feature Discovery labels"),
+                          ('{"items": [{"metadata": {"name": "n", "labels": {"nvidia.com/gpu.present": "true"}}}]}',
+                           "node n has NVIDIA GPUs but no GPU Feature Discovery labels")]:
             p = os.path.join(d, "inv")
             open(p, "w").write(text)
             rc, out, err = run("--gpus-from", p, fx("app"))

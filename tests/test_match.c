@@ -241,6 +241,16 @@ static void test_gpu_names(void)
     ok(strncmp(err, "unknown GPU 'Radeon 7900' (did you mean '", 41) == 0, "with suggestions: %s", err);
     ok(fc_target_parse(&t, "9", err, sizeof err) == FC_ERR_INVALID, "'9' alone is no compute capability");
     ok(fc_target_parse(&t, "sm_", err, sizeof err) == FC_ERR_INVALID, "'sm_' alone is refused");
+    /* Review R15: bare workstation names several generations share were taken by the GeForce
+     * patterns ("RTX 5000" as an RTX 50xx, 12.0). */
+    static const char *const shared[] = {"RTX 5000", "NVIDIA RTX 4000", "rtx 3000", "RTX 6000", "RTX 2000"};
+    for (size_t i = 0; i < sizeof shared / sizeof *shared; i++) {
+        ok(fc_target_parse(&t, shared[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "names several products"),
+           "'%s' is refused: %s", shared[i], err);
+    }
+    ok(fc_target_parse(&t, "Quadro RTX 5000", err, sizeof err) == FC_OK && t.cc == 75, "Quadro RTX 5000 is 7.5");
+    ok(fc_target_parse(&t, "RTX 5000 Ada", err, sizeof err) == FC_OK && t.cc == 89, "RTX 5000 Ada is 8.9");
+    ok(fc_target_parse(&t, "RTX 8000", err, sizeof err) == FC_OK && t.cc == 75, "RTX 8000 is Quadro's, 7.5");
 }
 
 static const char *arch_list_text(const fc_arch_list *l)
