@@ -337,9 +337,9 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
     /* Registered code was linked when the program was built; PTX compiled to be linked in it
      * (--compile-only) is relocatable code the runtime loads as a module anyway, and its
      * functions fail at first use (tests/oracle: printf.rdc.compute_80.fatbin, lazy and eager). */
-    if (fc_origin_registered(c->origin)) {
-        if (l.result == FC_LOAD_SUCCESS && fc_entry_compiled_relocatable(e))
-            l.result = FC_LOAD_RELOCATABLE;
+    bool registered = fc_origin_registered(c->origin);
+    if (registered && l.result == FC_LOAD_SUCCESS && fc_entry_compiled_relocatable(e)) {
+        l.result = FC_LOAD_RELOCATABLE;
         return l;
     }
     if (!obj->image)
@@ -348,10 +348,14 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
         return l;
     if (e->kind == FC_IMAGE_PTX && l.result == FC_LOAD_SUCCESS && !fc_entry_compiled_relocatable(e)) {
         /* Read where PTX is handed to the driver on its own (files, text in programs, bare fat
-         * binaries); not in the thousands of containers a library keeps as data (cuFFT: 11,000
-         * PTX modules, 3 s to inflate and read), which its own build compiled. */
+         * binaries) and where the runtime registers it (the driver JIT-compiles it the same
+         * way: review 2, R10), only when it is what the driver compiles for the target (no
+         * cubin fits); not in the thousands of containers a library keeps as data (cuFFT:
+         * 11,000 PTX modules, 3 s to inflate and read), which its own build compiled. */
         if (c->origin != FC_ORIGIN_EMBEDDED && ptx_fails_whole(obj, e, opts, &l.unreadable))
             l.result = l.unreadable && ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
+    } else if (registered) {
+        /* A registered cubin was linked when the program was; relocatable ones are not here. */
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
                c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_is_relocatable(obj, e)) {
         l.result = FC_LOAD_LINK_INPUT;

@@ -66,5 +66,28 @@ def an_empty_fat_binary_is_no_module():
                (3, "fatcheck: %s: %s\n" % (p, error), "none", None), what)
 
 
+@test
+def registered_whole_program_ptx_is_read_for_unresolved_calls():
+    """R10: PTX the runtime registers, compiled as a whole program, is JIT-compiled by the driver
+    as a bare fat binary's is: a call to a function defined nowhere fails it (rule 6). It was
+    "partial" (the PTX counted as loading), exit 0."""
+    path = rules("libextern.so")
+    rc, f, err = judge(path, "--gpu", "sm_80,sm_90", "--driver", "13.0")
+    eq((rc, err), (1, ""))
+    eq([[l["result"] for l in c["loads"]] for c in f["containers"]],
+       [["EMPTY_CONTAINER", "EMPTY_CONTAINER"], ["CUDA_ERROR_INVALID_PTX", "CUDA_ERROR_INVALID_PTX"]])
+    for v, target in zip(f["verdicts"], ("sm_80", "sm_90")):
+        eq(counts(v), {"target": target, "status": "none", "modules": 1, "invalid_ptx": 1, "empty_containers": 1,
+                       "runtime_starts": True})
+    rc, out, err = tap_cli.run("--gpu", "sm_80", "--driver", "13.0", path)
+    assert (b"  sm_80 (--gpu sm_80): none, no module can load\n"
+            b"    (PTX that calls functions it does not define): every kernel launch fails\n") in out, out
+    # The same source's PTX that calls nothing outside loads (libptxonly.so: ok, above); with
+    # the JIT disabled nothing is read and the answer is the driver's refusal.
+    rc, out, err = tap_cli.run("--json", "--gpu", "sm_80", "--driver", "13.0", path,
+                               env={"CUDA_DISABLE_PTX_JIT": "1"})
+    eq(json.loads(out)["files"][0]["containers"][1]["loads"][0]["result"], "CUDA_ERROR_JIT_COMPILATION_DISABLED")
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())
