@@ -77,7 +77,8 @@ static void load(void)
         loaded = false;
         return;
     }
-    loaded = bind(lzma, "lzma_stream_decoder", &api.lzma_stream_decoder) && bind(lzma, "lzma_code", &api.lzma_code) &&
+    loaded = bind(lzma, "lzma_stream_decoder", &api.lzma_stream_decoder) &&
+             bind(lzma, "lzma_alone_decoder", &api.lzma_alone_decoder) && bind(lzma, "lzma_code", &api.lzma_code) &&
              bind(lzma, "lzma_end", &api.lzma_end);
     /* Never closed: the functions are used until exit. */
 }

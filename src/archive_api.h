@@ -45,6 +45,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_filter_bytes) *filter_bytes;
     /* liblzma */
     __typeof__(lzma_stream_decoder) *lzma_stream_decoder;
+    __typeof__(lzma_alone_decoder) *lzma_alone_decoder;
     __typeof__(lzma_code) *lzma_code;
     __typeof__(lzma_end) *lzma_end;
 } fc_archive_api;

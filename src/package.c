@@ -94,6 +94,7 @@ typedef struct xz_stream {
     lzma_stream z;
     bool in_done, done;
     bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
+    bool alone;      /* the legacy .lzma format, not xz */
     uint8_t buf[SOURCE_BUFFER];
 } xz_stream;
 
@@ -123,12 +124,13 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
         if (ret == LZMA_OK)
             continue;
         x->over_limit = ret == LZMA_MEMLIMIT_ERROR;
-        snprintf(s->error, sizeof s->error, "%s",
-                 ret == LZMA_MEMLIMIT_ERROR ? "xz stream needs more than 128 MiB to decode (its dictionary), not read"
-                 : ret == LZMA_BUF_ERROR    ? "xz stream ends early"
+        const char *what = x->alone ? "lzma" : "xz";
+        snprintf(s->error, sizeof s->error, "%s%s", ret == LZMA_MEM_ERROR ? "" : what,
+                 ret == LZMA_MEMLIMIT_ERROR ? " stream needs more than 128 MiB to decode (its dictionary), not read"
+                 : ret == LZMA_BUF_ERROR    ? " stream ends early"
                  : ret == LZMA_MEM_ERROR    ? "out of memory"
-                 : ret == LZMA_FORMAT_ERROR ? "not an xz stream"
-                                            : "xz data is corrupt");
+                 : ret == LZMA_FORMAT_ERROR ? " stream is not readable"
+                                            : " data is corrupt");
         return -1;
     }
     return (ssize_t)(n - x->z.avail_out);
@@ -242,7 +244,7 @@ static const char *unbounded_zip_method(const fc_archive_api *la, struct archive
 }
 
 static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, const char *path, const char *prefix,
-                       bool tree);
+                       bool tree, bool lzma_alone);
 
 /* The member's name within the whole chain: "inner/path", or "outer.tar!inner/path". */
 static char *chain_name(const char *prefix, const char *entry)
@@ -257,6 +259,13 @@ static char *chain_name(const char *prefix, const char *entry)
 static bool starts_with(const char *s, const char *p)
 {
     return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* A .deb's data.tar.lzma: dpkg still reads the legacy .lzma format, which has no magic; its
+ * first byte packs the lc/lp/pb properties, under 9 * 5 * 5. */
+static bool is_deb_lzma(const level *lv, const char *entry, const uint8_t *b, size_t n)
+{
+    return lv->deb && strcmp(entry, "data.tar.lzma") == 0 && n >= 13 && b[0] < 225;
 }
 
 /* Reads the member libarchive is at, whose first GOT bytes are in HEAD: a package inside
@@ -284,7 +293,8 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     sc->named = false;
     if (nested) {
         sc->depth++;
-        rc = scan_source(sc, NULL, &ms.s, entry, own_tree ? lv->prefix : inner, own_tree);
+        rc = scan_source(sc, NULL, &ms.s, entry, own_tree ? lv->prefix : inner, own_tree,
+                         is_deb_lzma(lv, entry, head, got));
         sc->depth--;
     } else if (declared > 0 && (uint64_t)declared > sc->opts->max_member_size) {
         rc = fc_report_error(sc, FC_ERR_LIMIT, entry, NULL, "member declares %lld bytes, more than the %llu-byte limit; not read",
@@ -327,8 +337,10 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     bool fatal = false;
     while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
         /* Directories, links and devices hold no bytes; a hard link's target is read where
-         * it is stored. */
-        if (la->entry_filetype(e) != AE_IFREG)
+         * it is stored. An ar archive (a .deb) holds files only, and dpkg reads every member
+         * as one whatever its mode: GNU ar's deterministic mode, Debian's default, writes
+         * "644" without the file type bits, which libarchive gives type 0. */
+        if (la->entry_filetype(e) != AE_IFREG && !lv->deb)
             continue;
         const char *entry = la->entry_pathname(e);
         if (!entry || !*entry)
@@ -362,7 +374,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         }
         bool archive_member;
         fc_format f = fc_sniff(head, (size_t)got, &archive_member);
-        bool nested = f == FC_FORMAT_UNKNOWN && fc_sniff_package(head, (size_t)got);
+        bool nested = f == FC_FORMAT_UNKNOWN &&
+                      (fc_sniff_package(head, (size_t)got) || is_deb_lzma(lv, entry, head, (size_t)got));
         if (got == 0)
             continue; /* an empty member */
         if (nested && sc->depth + 1 >= sc->opts->max_package_depth) {
@@ -405,9 +418,10 @@ static struct archive *open_reader(const fc_archive_api *la, bool deb)
 }
 
 /* Reads one package: IMG (a file or memory) or, when IN is set, the stream IN. Its members
- * are named PREFIX!member; TREE drops their leading "./". */
+ * are named PREFIX!member; TREE drops their leading "./". LZMA_ALONE: IN is a .lzma stream
+ * (a .deb's data.tar.lzma), decoded here as xz is. */
 static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, const char *path, const char *prefix,
-                       bool tree)
+                       bool tree, bool lzma_alone)
 {
     const char *why = NULL;
     const fc_archive_api *la = fc_archive_api_get(&why);
@@ -458,11 +472,13 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         tree = true;
     }
     xz_stream *xz = NULL;
-    if (is_xz(h, hn)) {
+    lzma_alone = lzma_alone && in;
+    if (is_xz(h, hn) || lzma_alone) {
         if (!(xz = calloc(1, sizeof *xz)))
             return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-        *xz = (xz_stream){.s = {.read = xz_read}, .in = in, .la = la, .z = LZMA_STREAM_INIT};
-        if (la->lzma_stream_decoder(&xz->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED) != LZMA_OK) {
+        *xz = (xz_stream){.s = {.read = xz_read}, .in = in, .la = la, .z = LZMA_STREAM_INIT, .alone = lzma_alone};
+        if ((lzma_alone ? la->lzma_alone_decoder(&xz->z, XZ_MEMORY_LIMIT)
+                        : la->lzma_stream_decoder(&xz->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED)) != LZMA_OK) {
             free(xz);
             return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
         }
@@ -527,10 +543,10 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
 
 int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
-    return scan_source(sc, img, NULL, path, sc->inner, false);
+    return scan_source(sc, img, NULL, path, sc->inner, false, false);
 }
 
 int fc_scan_package_stream(fc_scan_ctx *sc, fc_stream *in, const char *path)
 {
-    return scan_source(sc, NULL, in, path, sc->inner, false);
+    return scan_source(sc, NULL, in, path, sc->inner, false, false);
 }

@@ -9,6 +9,7 @@ import io
 import json
 import lzma
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -122,6 +123,72 @@ def deb_gets_verdicts_like_files():
     rc, out, err, _ = run("--gpu", "8.6", path)
     eq(rc, 0)
     assert "  sm_86 (--gpu 8.6): partial, 1 of 3 modules load; 2 cannot\n" in out, out
+
+
+def ar_archive(members):
+    """An ar archive as GNU ar writes it in its deterministic mode (Debian's default, and
+    what `ar rc pkg.deb ...` makes): names ended by '/', times and owners 0, and the mode
+    "644", without the file type bits dpkg-deb writes (100644)."""
+    out = b"!<arch>\n"
+    for name, data in members:
+        out += b"%-16s%-12s%-6s%-6s%-8s%-10d`\n" % ((name + "/").encode(), b"0", b"0", b"0", b"644", len(data))
+        out += data + (b"\n" if len(data) % 2 else b"")
+    return out
+
+
+DEB_COMPRESSIONS = {  # dpkg-deb(1): data.tar, .gz, .xz, .zst, .bz2 and .lzma
+    "": lambda d: d, ".gz": lambda d: tool(["gzip", "-n", "-c"], d), ".xz": lzma.compress,
+    ".zst": lambda d: zstd(d), ".bz2": lambda d: tool(["bzip2", "-c"], d),
+    ".lzma": lambda d: lzma.compress(d, format=lzma.FORMAT_ALONE),
+}
+
+
+def data_tar_with_other_types(lib):
+    """./usr/lib/libmulti.so beside a directory, a symbolic link, a hard link and a
+    character device, which hold no bytes of their own and are not members read."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for name, kind in (("./usr", tarfile.DIRTYPE), ("./usr/lib", tarfile.DIRTYPE),
+                           ("./usr/lib/libmulti.so", tarfile.REGTYPE), ("./usr/lib/libmulti.so.1", tarfile.SYMTYPE),
+                           ("./usr/lib/libmulti-hard.so", tarfile.LNKTYPE), ("./dev/nvidia9", tarfile.CHRTYPE)):
+            i = tarfile.TarInfo(name)
+            i.type, i.mtime, i.mode = kind, 1700000000, 0o755 if kind == tarfile.DIRTYPE else 0o644
+            if kind == tarfile.SYMTYPE:
+                i.linkname = "libmulti.so"
+            if kind == tarfile.LNKTYPE:
+                i.linkname = "./usr/lib/libmulti.so"
+            if kind == tarfile.REGTYPE:
+                i.size = len(lib)
+            t.addfile(i, io.BytesIO(lib) if kind == tarfile.REGTYPE else None)
+    return buf.getvalue()
+
+
+@test
+def deb_made_by_gnu_ar_is_read_whatever_its_members_mode():
+    # An ar archive holds files only: dpkg reads a member whose mode is "644" (no file type)
+    # as one. It was passed over, and the package called "no CUDA code".
+    lib = open(fx("libmulti.so"), "rb").read()
+    control = tar_bytes([("./control", b"Package: x\nVersion: 1\nArchitecture: amd64\n")])
+    with tempfile.TemporaryDirectory() as d:
+        for ext, compress in DEB_COMPRESSIONS.items():
+            parts = [("debian-binary", b"2.0\n"), ("control.tar.xz", lzma.compress(control)),
+                       ("data.tar" + ext, compress(data_tar_with_other_types(lib)))]
+            path = os.path.join(d, "x%s.deb" % ext.replace(".", "_"))
+            data = ar_archive(parts)
+            open(path, "wb").write(data)
+            if ext == ".gz" and shutil.which("ar"):  # the bytes are GNU ar's own
+                tree = os.path.join(d, "ar")
+                os.mkdir(tree)
+                for name, member in parts:
+                    open(os.path.join(tree, name), "wb").write(member)
+                subprocess.run(["ar", "rcD", "made.deb"] + [n for n, _ in parts], cwd=tree, check=True)
+                eq(open(os.path.join(tree, "made.deb"), "rb").read(), data, "GNU ar's archive")
+            for name, how in ((path, {}), (STDIN, {"data": data})):
+                rc, out, err, _ = run("--json", "-" if how else path, **how)
+                eq((rc, err), (0, ""), ext)
+                doc = json.loads(out)
+                eq(members(doc), [(name, "usr/lib/libmulti.so")], ext)
+                eq([c["offset"] for c in doc["files"][0]["containers"]], MULTI_OFFSETS, ext)
 
 
 @test
