@@ -35,6 +35,7 @@ typedef struct fc_oci_entry {
     uint32_t link;    /* offset of the link's target, or FC_OCI_NONE */
     uint32_t held;    /* FC_OCI_FILE holding CUDA code (or something wrong): its held bytes */
     uint8_t kind;
+    bool unopened_package; /* FC_OCI_FILE: a package, not opened without packages_in_dirs */
 } fc_oci_entry;
 
 /* Bytes held in memory for CUDA files, shared by the layers read at once: beyond it they go to

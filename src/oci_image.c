@@ -413,6 +413,20 @@ static int runtime_release(const char *base)
     return (int)(major * 1000 + (n == 2 ? minor * 10 : 0));
 }
 
+/* A package the image holds, left closed as a directory walk leaves one (on_skip): named
+ * PREFIX IMAGE SEP PATH, as its files would be. */
+static void skip_package(fc_scan_ctx *sc, const char *prefix, const char *image, const char *sep, const char *path)
+{
+    if (!sc->opts->on_skip)
+        return;
+    size_t n = strlen(prefix) + strlen(image) + strlen(sep) + strlen(path) + 1;
+    char *name = malloc(n);
+    if (name)
+        snprintf(name, n, "%s%s%s%s", prefix, image, sep, path);
+    sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, name ? name : path);
+    free(name);
+}
+
 static int collect(void *ctx, const fc_oci_found *f, bool loop)
 {
     image_pass *ip = ctx;
@@ -429,7 +443,10 @@ static int collect(void *ctx, const fc_oci_found *f, bool loop)
     }
     if (!loop) {
         const slot *s = ip->slot_of[f->layer];
-        if (s->layer.entries[f->entry].held == FC_OCI_NONE)
+        const fc_oci_entry *e = &s->layer.entries[f->entry];
+        if (e->unopened_package)
+            skip_package(ip->rd->sc, ip->rd->prefix, ip->im->pub.name, ":", f->path);
+        if (e->held == FC_OCI_NONE)
             return 0;
     }
     char *p = strdup(f->path);
@@ -778,6 +795,8 @@ static int deliver_held(reading *rd, const fc_oci_layer *L, const char *layer_na
     sc->named = false;
     for (size_t i = 0; i < L->n_entries && !rc; i++) {
         const fc_oci_entry *e = &L->entries[i];
+        if (e->kind == FC_OCI_FILE && e->unopened_package)
+            skip_package(sc, rd->prefix, layer_name ? layer_name : "", layer_name ? "!" : "", fc_oci_name(L, e->path));
         if (e->kind != FC_OCI_FILE || e->held == FC_OCI_NONE)
             continue;
         const char *path = fc_oci_name(L, e->path);

@@ -17,6 +17,7 @@
 #include "archive_api.h"
 #include "grow.h"
 #include "oci.h"
+#include "walk.h"
 
 #define SNIFF_SIZE 4096u
 #define SOURCE_BUFFER (128u << 10)
@@ -141,7 +142,7 @@ static bool add_entry(fc_oci_layer *L, fc_oci_kind kind, const char *path, size_
     uint32_t p = add_name(L, path, n), l = link ? add_name(L, link, link_n) : FC_OCI_NONE;
     if (p == FC_OCI_NONE || (link && l == FC_OCI_NONE))
         return false;
-    L->entries[L->n_entries++] = (fc_oci_entry){p, l, held, (uint8_t)kind};
+    L->entries[L->n_entries++] = (fc_oci_entry){p, l, held, (uint8_t)kind, false};
     return true;
 }
 
@@ -201,13 +202,16 @@ static bool holds_cuda(const fc_held *h, const char *name, const fc_options *opt
 
 /* Holds the file IN (HEAD: its first GOT bytes, given back to IN; DECLARED: its size, or -1)
  * when it could hold CUDA code, and keeps it when a scan finds some. Returns its held index,
- * or FC_OCI_NONE. */
+ * or FC_OCI_NONE; *UNOPENED when it is a package left closed, as a directory walk leaves
+ * one without packages_in_dirs (counted by the image's reader, which calls back). */
 static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint8_t *head, size_t got, int64_t declared,
-                          const fc_options *opts, unsigned depth, fc_oci_budget *budget, const bool *in_failed)
+                          const fc_options *opts, unsigned depth, fc_oci_budget *budget, const bool *in_failed,
+                          bool *unopened)
 {
-    bool archive_member;
-    fc_format f = fc_sniff(head, got, &archive_member);
-    if (f == FC_FORMAT_UNKNOWN && !(opts->packages_in_dirs && fc_sniff_package(head, got)))
+    /* Told apart as a directory walk tells its files apart (PTX behind a long comment too). */
+    fc_head what = fc_head_decide(head, (ssize_t)got);
+    *unopened = what == FC_HEAD_PACKAGE && !opts->packages_in_dirs;
+    if (what == FC_HEAD_NOTHING || *unopened)
         return FC_OCI_NONE;
     if (declared > 0 && (uint64_t)declared > opts->max_member_size) {
         problem(L, "%s: declares %lld bytes, more than the %llu-byte limit; not read", path, (long long)declared,
@@ -253,11 +257,11 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
  * cannot be read further. */
 static uint32_t read_file(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, struct archive_entry *e,
                           const char *path, uint8_t *head, size_t got, const fc_options *opts, unsigned depth,
-                          fc_oci_budget *budget, bool *fatal)
+                          fc_oci_budget *budget, bool *fatal, bool *unopened)
 {
     entry_stream es = {.s = {.read = entry_read}, .la = la, .a = a};
     int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
-    uint32_t index = hold_file(L, &es.s, path, head, got, declared, opts, depth, budget, &es.failed);
+    uint32_t index = hold_file(L, &es.s, path, head, got, declared, opts, depth, budget, &es.failed, unopened);
     *fatal = es.fatal;
     if (es.failed && !es.fatal)
         problem(L, "%s: could not be read: %s", path, es.s.error);
@@ -267,8 +271,14 @@ static uint32_t read_file(fc_oci_layer *L, const fc_archive_api *la, struct arch
 bool fc_oci_layer_add_file(fc_oci_layer *L, fc_stream *in, const char *path, uint8_t *head, size_t got,
                            int64_t declared, const fc_options *opts, unsigned depth, fc_oci_budget *budget)
 {
-    uint32_t held = hold_file(L, in, path, head, got, declared, opts, depth, budget, NULL);
-    return held == FC_OCI_NONE || add_entry(L, FC_OCI_FILE, path, strlen(path), NULL, 0, held);
+    bool unopened = false;
+    uint32_t held = hold_file(L, in, path, head, got, declared, opts, depth, budget, NULL, &unopened);
+    if (held == FC_OCI_NONE && !unopened)
+        return true;
+    if (!add_entry(L, FC_OCI_FILE, path, strlen(path), NULL, 0, held))
+        return false;
+    L->entries[L->n_entries - 1].unopened_package = unopened;
+    return true;
 }
 
 /* ---- Entries -------------------------------------------------------------------------------- */
@@ -346,6 +356,7 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
                                FC_OCI_NONE);
         } else if (type == AE_IFREG) {
             uint32_t held = FC_OCI_NONE;
+            bool unopened = false;
             la_ssize_t got = 0, r2 = 0;
             while (got < (la_ssize_t)SNIFF_SIZE && (r2 = la->read_data(a, head + got, SNIFF_SIZE - (size_t)got)) > 0)
                 got += r2;
@@ -357,7 +368,7 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
                     break;
             } else if (got > 0) {
                 bool fatal = false;
-                held = read_file(L, la, a, e, path, head, (size_t)got, opts, depth, budget, &fatal);
+                held = read_file(L, la, a, e, path, head, (size_t)got, opts, depth, budget, &fatal, &unopened);
                 if (fatal) {
                     damage(L, "%s: %s", path, la->error_string(a) ? la->error_string(a) : "read error");
                     ok = add_entry(L, FC_OCI_FILE, path, n, NULL, 0, held);
@@ -365,6 +376,8 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
                 }
             }
             ok = add_entry(L, FC_OCI_FILE, path, n, NULL, 0, held);
+            if (ok)
+                L->entries[L->n_entries - 1].unopened_package = unopened;
         } else {
             ok = add_entry(L, FC_OCI_OTHER, path, n, NULL, 0, FC_OCI_NONE);
         }

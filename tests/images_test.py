@@ -155,6 +155,47 @@ def images_in_folders_only_with_packages():
             ("whiteouts.tar", "app:1.0:/usr/local/lib/libmulti.so")])
 
 
+def image_module():
+    sys.path.insert(0, IMAGES)
+    import make
+    return make
+
+
+@test
+def packages_and_ptx_in_an_image_are_seen_as_a_walk_sees_them():
+    # A wheel and a tarball in the image are left closed as in a directory walk, and said so
+    # (they were passed over without a word); a package a later layer deletes is not the
+    # container's, nor counted. PTX behind a 70 KB comment is read as a walk reads it.
+    import gzip
+    import io
+    import zipfile
+    M = image_module()
+    wheel = io.BytesIO()
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("pkg/libsm90.so", M.SM90)
+    tgz = gzip.compress(M.tar([("libsm90.so", "f", M.SM90)]), mtime=0)
+    ptx = b"// " + b"x" * 70000 + b"\n" + open(os.path.join(FIXTURES, "kernels.ptx"), "rb").read()
+    layers = [M.tar([("opt/wheels/x-1.0-py3-none-any.whl", "f", wheel.getvalue()),
+                     ("opt/pkgs/libsm90.tar.gz", "f", tgz), ("opt/pkgs/gone.tar.gz", "f", tgz),
+                     ("opt/ptx/k.ptx", "f", ptx)]),
+              M.tar([("opt/pkgs/.wh.gone.tar.gz", "f", b"")])]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "hidden.tar")
+        M.docker_save(path, [(["t:1"], layers, [])])
+        rc, out, err = run(*H100, *DRIVER_13, path)
+        eq((rc, err), (0, b"fatcheck: 2 packages not opened (--packages opens them)\n"))
+        eq([l for l in out.decode().splitlines() if not l.startswith(" ")],
+           ["judging for: sm_90 (--gpu H100); driver for CUDA 13.0", "t:1: container image (linux/amd64, 2 layers)",
+            "t:1:/opt/ptx/k.ptx: PTX file"])
+        rc, doc, err = doc_of(*H100, *DRIVER_13, path)
+        eq((rc, err, doc["skipped_in_walks"]), (0, "fatcheck: 2 packages not opened (--packages opens them)\n",
+                                                {"symlinked_directories": 0, "packages": 2}))
+        rc, doc, err = doc_of(*H100, *DRIVER_13, "--packages", path)
+        eq((rc, err, doc["skipped_in_walks"]["packages"]), (0, "", 0))
+        eq(files(doc), ["t:1", "t:1:/opt/pkgs/libsm90.tar.gz!libsm90.so",
+                        "t:1:/opt/ptx/k.ptx", "t:1:/opt/wheels/x-1.0-py3-none-any.whl!pkg/libsm90.so"])
+
+
 @test
 def an_image_inside_a_package_keeps_the_package_name():
     import tarfile
