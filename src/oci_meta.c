@@ -379,7 +379,9 @@ static fc_oci_meta_image *new_image(fc_oci_meta *m)
 static bool add_layer(fc_oci_meta_image *im, const char *path, const char *digest, int64_t size, bool compressed_ok)
 {
     if (im->n_layers >= MAX_LAYERS) {
-        image_problem(im, "more than %d layers; the rest are left out", MAX_LAYERS);
+        if (!im->layers_cut)
+            image_problem(im, "more than %d layers; the rest are left out", MAX_LAYERS);
+        im->layers_cut = true;
         return false;
     }
     if (!fc_grow_array((void **)&im->layers, &im->cap_layers, im->n_layers + 1, sizeof *im->layers, 8))

@@ -197,6 +197,19 @@ def packages_and_ptx_in_an_image_are_seen_as_a_walk_sees_them():
 
 
 @test
+def a_layer_limit_reached_is_said_once():
+    # 1,030 layers, each adding one file: past the 1,024th the rest are left out, said on one
+    # line (it was one line for each layer left out).
+    M = image_module()
+    layers = [M.tar([("f%d" % i, "f", b"%d" % i)]) for i in range(1030)]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "many.tar")
+        M.docker_save(path, [(["m:1"], layers, [])])
+        rc, out, err = run(*H100, *DRIVER_13, path)
+        eq((rc, err.decode()), (3, "fatcheck: %s: m:1: more than 1024 layers; the rest are left out\n" % path))
+
+
+@test
 def an_image_inside_a_package_keeps_the_package_name():
     import tarfile
     with tempfile.TemporaryDirectory() as tmp:
