@@ -11,6 +11,7 @@
  * META_LIMIT bytes.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
 #include <stdarg.h>
@@ -190,32 +191,120 @@ static bool go_true(const char *v)
     return false;
 }
 
-/* CUDA_VERSION "12.4.1" -> "12.4", as the toolkit reads it (a semantic version); false when
- * it is not one. */
-static bool major_minor(const char *v, char *out, size_t size)
+/* A run of digits at *P: its value (saturated), and whether it is one, with no leading zero
+ * when STRICT. */
+static bool number(const char **p, bool strict, unsigned long long *value)
+{
+    const char *q = *p;
+    unsigned long long v = 0;
+    while (isdigit((unsigned char)*q)) {
+        v = v > (ULLONG_MAX - 9) / 10 ? ULLONG_MAX : v * 10 + (unsigned)(*q - '0');
+        q++;
+    }
+    if (q == *p || (strict && q - *p > 1 && **p == '0'))
+        return false;
+    *p = q;
+    *value = v;
+    return true;
+}
+
+/* Dot-separated identifiers of [0-9A-Za-z-] at *P (a semantic version's pre-release or build);
+ * NUMERIC_STRICT: an identifier of digits alone has no leading zero. */
+static bool identifiers(const char **p, bool numeric_strict)
+{
+    const char *q = *p;
+    for (;;) {
+        const char *start = q;
+        bool digits = true;
+        while (isalnum((unsigned char)*q) || *q == '-')
+            digits &= isdigit((unsigned char)*q++) != 0;
+        if (q == start || (numeric_strict && digits && q - start > 1 && *start == '0'))
+            return false;
+        if (*q != '.')
+            break;
+        q++;
+    }
+    *p = q;
+    return true;
+}
+
+/* CUDA_VERSION "12.4.1" -> "12.4" as the NVIDIA Container Toolkit reads it (internal/config/
+ * image/cuda_image.go, parseMajorMinorVersion); false when it cannot, and the hook refuses the
+ * container. Before 1.19.1 (NEWER false) it was golang.org/x/mod/semver: "v" then 1 to 3
+ * numbers without leading zeros, a pre-release or build only after all three; from 1.19.1 it
+ * is Masterminds/semver's NewVersion, which takes leading zeros ("12.04" is 12.4) and a
+ * pre-release after any number of them. Both then want major and minor to fit 32 bits. */
+static bool toolkit_major_minor(const char *v, bool newer, char *out, size_t size)
 {
     const char *p = v;
     if (*p == 'v')
         p++;
-    unsigned long major = 0, minor = 0;
-    if (!isdigit((unsigned char)*p))
+    unsigned long long part[3] = {0, 0, 0};
+    int n = 0;
+    bool strict = !newer;
+    if (!number(&p, strict, &part[n++]))
         return false;
-    char *end;
-    major = strtoul(p, &end, 10);
-    if (*end == '.') {
-        if (!isdigit((unsigned char)end[1]))
+    while (n < 3 && *p == '.') {
+        p++;
+        if (!number(&p, strict, &part[n++]))
             return false;
-        minor = strtoul(end + 1, &end, 10);
-        if (*end == '.') {
-            if (!isdigit((unsigned char)end[1]))
-                return false;
-            strtoul(end + 1, &end, 10);
-        }
     }
-    if (*end && *end != '-' && *end != '+')
+    if (*p == '-' || *p == '+') {
+        if (!newer && n < 3)
+            return false;
+        if (*p == '-' && (p++, !identifiers(&p, true)))
+            return false;
+        if (*p == '+' && (p++, !identifiers(&p, false)))
+            return false;
+    }
+    if (*p || part[0] > UINT32_MAX || part[1] > UINT32_MAX)
         return false;
-    snprintf(out, size, "%lu.%lu", major, minor);
-    return major < 100000 && minor < 100000;
+    snprintf(out, size, "%llu.%llu", part[0], part[1]);
+    return true;
+}
+
+/* NVIDIA_DRIVER_CAPABILITIES as the toolkit's hook reads it (nvidia-container-runtime-hook,
+ * container_config.go getDriverCapabilities; internal/config/image/capabilities.go): unset or
+ * empty, the default utility,compute (every capability for a legacy image, when unset);
+ * otherwise the names between commas, spaces trimmed, empty ones skipped. A name it does not
+ * support (but "all") makes the hook panic: the container does not start. Without compute
+ * (or all), nvidia-container-cli mounts no libcuda.so.1 (libnvidia-container). */
+static void read_capabilities(fc_oci_meta_image *im, const char *v)
+{
+    static const char *const supported[] = {"compat32", "compute", "display", "graphics", "ngx", "utility", "video"};
+    if (!v || !*v)
+        return; /* the default, or every capability: compute is among them */
+    char unknown[100] = "";
+    bool all = false, compute = false;
+    for (const char *p = v; *p;) {
+        const char *end = strchr(p, ',');
+        const char *a = p, *b = end ? end : p + strlen(p);
+        p = end ? end + 1 : b;
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        size_t k = (size_t)(b - a);
+        bool known = k == 0;
+        for (size_t i = 0; i < sizeof supported / sizeof *supported; i++)
+            known |= strlen(supported[i]) == k && memcmp(supported[i], a, k) == 0;
+        all |= k == 3 && memcmp(a, "all", 3) == 0;
+        compute |= k == 7 && memcmp(a, "compute", 7) == 0;
+        size_t u = strlen(unknown);
+        if (!known && u + k + 2 < sizeof unknown)
+            snprintf(unknown + u, sizeof unknown - u, "%s%.*s", u ? "," : "", (int)k, a);
+    }
+    char why[300];
+    if (all)
+        return;
+    if (unknown[0]) {
+        snprintf(why, sizeof why, "unsupported capabilities found in NVIDIA_DRIVER_CAPABILITIES=%.80s (%s)", v, unknown);
+        im->pub.toolkit_refuses = keep(im, why);
+    } else if (!compute) {
+        snprintf(why, sizeof why, "NVIDIA_DRIVER_CAPABILITIES=%.80s leaves out compute: the NVIDIA Container Toolkit "
+                 "mounts no libcuda.so.1 in the container, and every CUDA call fails", v);
+        im->pub.toolkit_no_driver = keep(im, why);
+    }
 }
 
 typedef struct env_var {
@@ -246,7 +335,7 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
     if (!json_is_array(env))
         return;
     /* Later settings of a name win, as they do in the environment the container gets. */
-    const char *require_cuda = NULL, *cuda_version = NULL, *disable = NULL;
+    const char *require_cuda = NULL, *cuda_version = NULL, *disable = NULL, *capabilities = NULL;
     size_t i;
     json_t *v;
     json_array_foreach(env, i, v) {
@@ -261,7 +350,12 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
             cuda_version = eq + 1;
         else if (k == 22 && strncmp(kv, "NVIDIA_DISABLE_REQUIRE", k) == 0)
             disable = eq + 1;
+        else if (k == 26 && strncmp(kv, "NVIDIA_DRIVER_CAPABILITIES", k) == 0)
+            capabilities = eq + 1;
     }
+    im->pub.driver_capabilities = keep(im, capabilities);
+    bool legacy = cuda_version && *cuda_version && !(require_cuda && *require_cuda);
+    read_capabilities(im, capabilities);
     im->pub.require_cuda = keep(im, require_cuda);
     im->pub.requirements_disabled = disable && go_true(disable);
     /* Every NVIDIA_REQUIRE_* but NVIDIA_REQUIRE_JETPACK*, in order, the last value of each. */
@@ -294,15 +388,29 @@ static void read_env(fc_oci_meta_image *im, json_t *config)
             (im->reqs[im->n_reqs] = keep(im, vars[a].kv + vars[a].name_len + 1)))
             im->n_reqs++;
     free(vars);
-    if (cuda_version && *cuda_version && !(require_cuda && *require_cuda)) {
-        /* A legacy image: its CUDA_VERSION is the requirement. */
-        char mm[32], req[80];
-        if (major_minor(cuda_version, mm, sizeof mm))
-            snprintf(req, sizeof req, "cuda>=%s", mm);
-        else
-            snprintf(req, sizeof req, "cuda>=%.60s", cuda_version); /* not a version: invalid */
-        if (fc_grow_array((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs, 8) && (im->reqs[im->n_reqs] = keep(im, req)))
-            im->n_reqs++;
+    if (legacy && !im->pub.requirements_disabled) {
+        /* A legacy image: its CUDA_VERSION is the requirement, read as each release of the
+         * toolkit reads it; one it cannot read stops its hook ("failed to get requirements"). */
+        char older[32], newer[32], req[80], why[300];
+        bool old_ok = toolkit_major_minor(cuda_version, false, older, sizeof older);
+        bool new_ok = toolkit_major_minor(cuda_version, true, newer, sizeof newer);
+        if (!old_ok && !new_ok) {
+            snprintf(why, sizeof why, "failed to get requirements: invalid CUDA version %.60s (CUDA_VERSION)",
+                     cuda_version);
+            if (!im->pub.toolkit_refuses)
+                im->pub.toolkit_refuses = keep(im, why);
+        } else {
+            snprintf(req, sizeof req, "cuda>=%s", new_ok ? newer : older);
+            if (fc_grow_array((void **)&im->reqs, &im->cap_reqs, im->n_reqs + 1, sizeof *im->reqs, 8) &&
+                (im->reqs[im->n_reqs] = keep(im, req)))
+                im->n_reqs++;
+            if (!old_ok || !new_ok || strcmp(older, newer) != 0) {
+                snprintf(why, sizeof why, "depends on the toolkit's release: CUDA_VERSION=%.60s is %s%s before 1.19.1 "
+                         "and %s%s from 1.19.1 on", cuda_version, old_ok ? "cuda>=" : "refused", old_ok ? older : "",
+                         new_ok ? "cuda>=" : "refused", new_ok ? newer : "");
+                im->pub.toolkit_depends = keep(im, why);
+            }
+        }
     }
 }
 

@@ -304,6 +304,7 @@ const char *fc_require_result_name(fc_require_result r)
     case FC_REQUIRE_MET: return "met";
     case FC_REQUIRE_UNMET: return "unmet";
     case FC_REQUIRE_INVALID: return "invalid";
+    case FC_REQUIRE_NO_DRIVER: return "no-driver";
     case FC_REQUIRE_UNKNOWN: break;
     }
     return "unknown";
@@ -313,12 +314,32 @@ fc_require_result fc_oci_requirements_check(const fc_oci_image *img, const fc_ta
 {
     if (why_size)
         why[0] = '\0';
-    if (!img || img->requirements_disabled || (img->n_requirements == 0 && !img->requirements_incomplete))
+    if (!img)
         return FC_REQUIRE_MET;
-    fc_require_props p = {.cuda = t->driver_cuda, .driver = t->driver[0] ? t->driver : NULL, .cc = t->cc};
-    fc_require_result r = fc_require_eval(img->requirements, img->n_requirements, &p, why, why_size);
-    if (r == FC_REQUIRE_MET && img->requirements_incomplete) {
-        snprintf(why, why_size, "depends on NVIDIA_REQUIRE_* values past those read");
+    /* The hook reads the capabilities, then the requirements (a CUDA_VERSION it cannot read
+     * stops it there), which nvidia-container-cli evaluates; the libraries come last. */
+    if (img->toolkit_refuses) {
+        snprintf(why, why_size, "%s", img->toolkit_refuses);
+        return FC_REQUIRE_INVALID;
+    }
+    fc_require_result r = FC_REQUIRE_MET;
+    if (!img->requirements_disabled && (img->n_requirements || img->requirements_incomplete)) {
+        fc_require_props p = {.cuda = t->driver_cuda, .driver = t->driver[0] ? t->driver : NULL, .cc = t->cc};
+        r = fc_require_eval(img->requirements, img->n_requirements, &p, why, why_size);
+        if (r == FC_REQUIRE_MET && img->requirements_incomplete) {
+            snprintf(why, why_size, "depends on NVIDIA_REQUIRE_* values past those read");
+            r = FC_REQUIRE_UNKNOWN;
+        }
+    }
+    if (r == FC_REQUIRE_UNMET || r == FC_REQUIRE_INVALID)
+        return r;
+    /* Refused or started without a driver, no CUDA code of it runs. */
+    if (img->toolkit_no_driver) {
+        snprintf(why, why_size, "%s", img->toolkit_no_driver);
+        return FC_REQUIRE_NO_DRIVER;
+    }
+    if (img->toolkit_depends) {
+        snprintf(why, why_size, "%s", img->toolkit_depends);
         return FC_REQUIRE_UNKNOWN;
     }
     return r;

@@ -109,7 +109,8 @@ static void finish_verdict(fc_verdict *v)
 {
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->linkable;
-    bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID;
+    bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID ||
+                   v->container == FC_REQUIRE_NO_DRIVER;
     if (v->runtime_fails || v->unlinked || refused)
         v->status = FC_VERDICT_NONE;
     else if (!units)

@@ -210,6 +210,65 @@ def a_layer_limit_reached_is_said_once():
 
 
 @test
+def driver_capabilities_and_cuda_version_as_the_toolkits_hook_reads_them():
+    # NVIDIA_DRIVER_CAPABILITIES without compute: no libcuda.so.1 is mounted (the container
+    # starts; nothing in it runs CUDA); a name the hook does not support: it refuses the
+    # container; unset, empty or all: compute is given. A CUDA_VERSION (legacy image) no
+    # release of the toolkit reads stops the hook; one only 1.19.1 and later read (leading
+    # zeros, a pre-release after MAJOR.MINOR) depends on the release. They were all "ok".
+    M = image_module()
+    layer = M.tar([("usr/lib/libsm90.so", "f", M.SM90)])
+    no_compute = ("NVIDIA_DRIVER_CAPABILITIES=%s leaves out compute: the NVIDIA Container Toolkit mounts no "
+                  "libcuda.so.1 in the container, and every CUDA call fails")
+    depends = "depends on the toolkit's release: CUDA_VERSION=%s is refused before 1.19.1 and cuda>=%s from 1.19.1 on"
+    cases = [
+        (["NVIDIA_DRIVER_CAPABILITIES=utility"], True, no_compute % "utility", "none"),
+        (["NVIDIA_DRIVER_CAPABILITIES=graphics,utility,display"], True, no_compute % "graphics,utility,display",
+         "none"),
+        (["NVIDIA_DRIVER_CAPABILITIES= "], True, no_compute % " ", "none"),
+        (["NVIDIA_DRIVER_CAPABILITIES=compute,utilty"], False,
+         "unsupported capabilities found in NVIDIA_DRIVER_CAPABILITIES=compute,utilty (utilty)", "none"),
+        (["NVIDIA_DRIVER_CAPABILITIES=none"], False,
+         "unsupported capabilities found in NVIDIA_DRIVER_CAPABILITIES=none (none)", "none"),
+        (["NVIDIA_DRIVER_CAPABILITIES="], True, None, "ok"),
+        (["NVIDIA_DRIVER_CAPABILITIES= compute , utility,"], True, None, "ok"),
+        (["NVIDIA_DRIVER_CAPABILITIES=all,bogus"], True, None, "ok"),
+        (["NVIDIA_DRIVER_CAPABILITIES=utility", "NVIDIA_DRIVER_CAPABILITIES=compute"], True, None, "ok"),
+        (["CUDA_VERSION=12.4.1.1"], False, "failed to get requirements: invalid CUDA version 12.4.1.1 (CUDA_VERSION)",
+         "none"),
+        (["CUDA_VERSION=12.4.1.1", "NVIDIA_DISABLE_REQUIRE=true"], True, None, "ok"),
+        (["CUDA_VERSION=12.04"], None, depends % ("12.04", "12.4"), "ok"),
+        (["CUDA_VERSION=12.4-rc1"], None, depends % ("12.4-rc1", "12.4"), "ok"),
+        (["CUDA_VERSION=v12.4.1-rc.1+b7"], True, None, "ok"),
+        (["CUDA_VERSION=12.4.1"], True, None, "ok"),
+        (["CUDA_VERSION=13.01"], False, "unsatisfied condition: cuda>=13.1, please update your driver to a newer "
+                                        "version, or use an earlier cuda container", "none"),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for env, starts, reason, status in cases:
+            path = os.path.join(tmp, "x.tar")
+            M.docker_save(path, [(["x:1"], [layer], env)])
+            rc, doc, err = doc_of(*H100, *DRIVER_13, path)
+            eq((rc, err), (1 if status == "none" else 0, ""), env)
+            for f in doc["files"]:
+                v = f["verdicts"][0]
+                eq((v["container_starts"], v.get("container_reason"), v["status"] if f["format"] != "image" else status),
+                   (starts, reason, status), (env, f["member"]))
+    # In text: the reason and what to change.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "x.tar")
+        M.docker_save(path, [(["x:1"], [layer], ["NVIDIA_DRIVER_CAPABILITIES=utility"])])
+        rc, out, err = run(*H100, *DRIVER_13, path)
+        eq(out.decode().splitlines()[1:7], [
+            "x:1: container image (linux/amd64, 1 layer)",
+            "  sm_90 (--gpu H100): none, NVIDIA_DRIVER_CAPABILITIES=utility leaves out",
+            "    compute: the NVIDIA Container Toolkit mounts no libcuda.so.1 in the",
+            "    container, and every CUDA call fails",
+            "    fix: add compute to NVIDIA_DRIVER_CAPABILITIES (\"compute,utility\")",
+            "x:1:/usr/lib/libsm90.so: 2 containers in .nv_fatbin"])
+
+
+@test
 def an_image_inside_a_package_keeps_the_package_name():
     import tarfile
     with tempfile.TemporaryDirectory() as tmp:

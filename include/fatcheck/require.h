@@ -17,7 +17,9 @@ typedef enum fc_require_result {
     FC_REQUIRE_MET = 0,  /* the container starts */
     FC_REQUIRE_UNMET,    /* refused: "unsatisfied condition: cuda>=12.4, ..." */
     FC_REQUIRE_UNKNOWN,  /* depends on what is not known (the GPU's brand, the driver release) */
-    FC_REQUIRE_INVALID,  /* refused: an expression the toolkit does not understand is reached */
+    FC_REQUIRE_INVALID,  /* refused: an expression the toolkit does not understand is reached,
+                            a capability it does not support, a CUDA_VERSION it cannot read */
+    FC_REQUIRE_NO_DRIVER, /* it starts without libcuda.so.1: its capabilities lack compute */
 } fc_require_result;
 
 /* What is known of one GPU and its driver; 0 or NULL where unknown. */
@@ -36,7 +38,8 @@ FC_API fc_require_result fc_require_eval(const char *const *reqs, size_t n, cons
  * driver release; the brand is never known). FC_REQUIRE_MET when it has none. */
 FC_API fc_require_result fc_oci_requirements_check(const fc_oci_image *img, const fc_target *t, char *why,
                                                    size_t why_size);
-FC_API const char *fc_require_result_name(fc_require_result r); /* "met", "unmet", "unknown", "invalid" */
+FC_API const char *fc_require_result_name(fc_require_result r); /* "met", "unmet", "unknown", "invalid",
+                                                                  "no-driver" */
 
 #ifdef __cplusplus
 }

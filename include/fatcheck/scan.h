@@ -175,6 +175,14 @@ typedef struct fc_oci_image {
     bool requirements_incomplete; /* it sets more NVIDIA_REQUIRE_* than were read: not judged */
     const fc_oci_runtime *runtimes; /* the CUDA runtimes it ships, by path */
     size_t n_runtimes;
+    const char *driver_capabilities; /* NVIDIA_DRIVER_CAPABILITIES as written, or NULL when unset */
+    /* What the toolkit's hook makes of the image whatever the GPU (NULL: nothing): why it
+     * refuses every container of it (a capability it does not support, a CUDA_VERSION it
+     * cannot read); why the container gets no libcuda.so.1 (capabilities without compute);
+     * why the answer depends on the toolkit's release (a CUDA_VERSION only some read). */
+    const char *toolkit_refuses;
+    const char *toolkit_no_driver;
+    const char *toolkit_depends;
 } fc_oci_image;
 
 /* Where an object lies in an image. */

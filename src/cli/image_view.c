@@ -89,6 +89,10 @@ void print_image(FILE *out, const fc_object *o)
 void print_container_refusal(FILE *out, const config *cfg, const fc_object *o, const fc_verdict *v, const fc_target *tg)
 {
     char a[32];
+    if (v->container == FC_REQUIRE_NO_DRIVER) {
+        fprintf(out, "%snone%s, %s", colour_on(cfg, "none"), colour_off(cfg), escaped(v->container_why));
+        return;
+    }
     fprintf(out, "%snone%s, the NVIDIA Container Toolkit does not start %s container%s%s: \"%s\"", colour_on(cfg, "none"),
             colour_off(cfg), o->format == FC_FORMAT_IMAGE ? "the" : "its", tg->driver_cuda ? " on a driver for CUDA " : "",
             tg->driver_cuda ? cuda_text(tg->driver_cuda, a, sizeof a) : "", escaped(v->container_why));
@@ -107,7 +111,7 @@ bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, c
         return false;
     char a[32];
     bool said = true;
-    if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID) {
+    if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID || v->container == FC_REQUIRE_NO_DRIVER) {
         fprintf(s, "  %s: ", label);
         print_container_refusal(s, cfg, o, v, tg);
         fputc('\n', s);
@@ -126,6 +130,8 @@ bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, c
     if (said)
         wrap_print(out, line);
     free(line);
+    if (said && v->container == FC_REQUIRE_NO_DRIVER)
+        fprintf(out, "    fix: add compute to NVIDIA_DRIVER_CAPABILITIES (\"compute,utility\")\n");
     if (said && (v->container == FC_REQUIRE_UNMET) && img) {
         int need = required_cuda(img);
         const char *drv = need ? fc_cuda_min_driver(need) : NULL;

@@ -125,7 +125,10 @@ static void json_container(jw *out, const fc_object *o, const fc_verdict *v)
     if (!o->in_image)
         return;
     jw_puts(out, ",\"container_starts\":");
-    jw_puts(out, v->container == FC_REQUIRE_MET ? "true" : v->container == FC_REQUIRE_UNKNOWN ? "null" : "false");
+    /* Without a driver the container starts, and no CUDA code in it runs. */
+    jw_puts(out, v->container == FC_REQUIRE_MET || v->container == FC_REQUIRE_NO_DRIVER ? "true"
+                 : v->container == FC_REQUIRE_UNKNOWN                                     ? "null"
+                                                                                          : "false");
     if (v->container != FC_REQUIRE_MET)
         jw_field_string(out, ",\"container_reason\":", v->container_why);
 }

@@ -256,7 +256,7 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
     const fc_verdict *v = fc_judgement_verdict(j, t);
     const fc_target *tg = &cfg->judge.targets[t];
     char n1[32], n2[32], n3[32];
-    if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID) {
+    if (v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID || v->container == FC_REQUIRE_NO_DRIVER) {
         print_container_refusal(out, cfg, obj, v, tg);
         return true;
     }
