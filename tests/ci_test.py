@@ -365,6 +365,64 @@ def gpu_all_in_the_summary():
     eq(doc["targets"][ALL.index(90)]["source"], "--gpu all, --gpu H100")
 
 
+@test
+def gpu_all_in_the_ci_formats():
+    paths = [fx("app"), fx("all_archs.fatbin"), fx("kernels.ptx")]
+    want_groups = ["native sm_86; compatible sm_89; partial sm_87 sm_90-sm_121; none sm_37-sm_80",
+                   "native sm_75-sm_121; none sm_37-sm_72", "JIT only sm_89-sm_121; none sm_37-sm_87"]
+    # github: one annotation per file whose coverage is not whole, the groups as the summary has them
+    rc, out, _ = run("--format=github", "--gpu", "all", *paths)
+    eq(rc, 1)
+    eq(annotations(out), [("error", {"file": p, "title": "fatcheck: GPU coverage"}, "%s: %s" % (p, g))
+                          for p, g in zip(paths, want_groups) if g])
+    # markdown: one coverage column, sm_ escaped
+    rc, out, _ = run("--format=markdown", "--gpu", "all", *paths)
+    eq(rc, 1)
+    rows = [l for l in lines(out) if l.startswith("| ")]
+    eq(rows, ["| file | coverage |"] +
+       ["| %s | %s |" % (p.replace("_", "\\_"), g.replace("_", "\\_")) for p, g in zip(paths, want_groups) if g])
+    # junit: a case per file and architecture (PTX for compute_90 has code for sm_90 on)
+    rc, out, _ = run("--format=junit", "--gpu", "all", *paths)
+    cases = junit(out)
+    eq(len(cases), 3 * len(ALL))
+    eq([c[1] for c in cases[:len(ALL)]], ["sm_%d (--gpu all)" % cc for cc in ALL])
+    failing = lambda path: [int(c[1][3:].split()[0]) for c in cases if c[0] == path and c[2] == "failure"]
+    eq(failing(fx("app")), [cc for cc in ALL if cc < 86])
+    eq(failing(fx("all_archs.fatbin")), [cc for cc in ALL if cc < 75])
+    eq(failing(fx("kernels.ptx")), [cc for cc in ALL if cc < 89])
+
+
+@test
+def arch_list_and_no_target_in_the_ci_formats():
+    args = ["--gpu", "8.0", "--arch-list", "8.0;9.0", fx("app")]
+    found = annotations(run("--format=github", *args)[1])
+    eq([(level, props["title"]) for level, props, _ in found],
+       [("error", "fatcheck: none on sm_80 (--gpu 8.0, --arch-list)"), ("warning", "fatcheck: partial on sm_90 (--arch-list)"),
+        ("error", "fatcheck: not what the arch list builds")])
+    eq(found[2][2], "%s: arch list \"8.0;9.0\": missing sm_80; missing sm_90; not asked for: sm_86 compute_86" % fx("app"))
+    eq(junit(run("--format=junit", *args)[1])[2],
+       (fx("app"), "arch list", "failure", "arch list \"8.0;9.0\": missing sm_80; missing sm_90; not asked for: sm_86 "
+                                           "compute_86"))
+    out = run("--format=markdown", *args)[1].decode()
+    assert out.endswith("- **%s**: arch list \"8.0;9.0\": missing sm\\_80; missing sm\\_90; not asked for: sm\\_86 "
+                        "compute\\_86\n" % fx("app").replace("_", "\\_")), out
+    # no target (none named, none detected): said in each format as on standard error, exit 0
+    rc, out, err = run(fx("app"))
+    eq(rc, 0)
+    why = err.decode().splitlines()[0]
+    assert why.startswith("fatcheck: warning: not judging any GPU: "), why
+    why = why[len("fatcheck: warning: "):]
+    rc, out, _ = run("--format=github", fx("app"))
+    eq((rc, annotations(out)), (0, [("warning", {"title": "fatcheck: no target GPU"}, why)]))
+    rc, out, _ = run("--format=junit", fx("app"))
+    eq((rc, junit(out)), (0, [(fx("app"), "read", None, None)]))
+    eq(ET.fromstring(out).find("testsuite/system-err").text, why)
+    rc, out, _ = run("--format=markdown", fx("app"), fx("missing"))
+    eq((rc, out.decode()), (3, "## fatcheck\n\nN" + why[1:] + "\n\n| file |\n|:--|\n| %s |\n| %s (❌ not read) |\n\n"
+                               "### Inputs that could not be read\n\n- %s: cannot open: No such file or directory\n"
+                               % (fx("app"), fx("missing"), fx("missing"))))
+
+
 # ---- --accept ----------------------------------------------------------------------------
 
 def accept_file(tmp, text):

@@ -55,8 +55,17 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
         fputs(" (❌ could not be decoded)", out);
     if (cfg->coverage) {
         fputs(" | ", out);
-        if (!j || !write_coverage(out, cfg, j))
+        char *groups = NULL;
+        size_t len = 0;
+        FILE *line = open_memstream(&groups, &len);
+        bool any = line && j && write_coverage(line, cfg, j);
+        if (line)
+            fclose(line);
+        if (any)
+            put_md(out, groups); /* its sm_ as the heading writes it */
+        else
             fputs("no code", out);
+        free(groups);
     } else {
         for (size_t t = 0; t < cfg->judge.n_targets; t++)
             fprintf(out, " | %s", j ? cell(target_outcome(cfg, j, t), fc_judgement_verdict(j, t)->status) : "not judged");
