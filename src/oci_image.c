@@ -376,6 +376,8 @@ typedef struct image_pass {
     size_t n_items, cap_items;
     fc_oci_runtime *runtimes;
     size_t n_runtimes, cap_runtimes;
+    char *compat;            /* the newest cuda-compat libcuda, and the CUDA it supports */
+    int compat_cuda;
     bool nomem;
     const char *where;       /* "layer 2 of 3" for problems said while applying */
     int rc;
@@ -427,11 +429,34 @@ static void skip_package(fc_scan_ctx *sc, const char *prefix, const char *image,
     free(name);
 }
 
+/* NVIDIA's cuda-compat package: /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE, which the
+ * toolkit puts before the host's libcuda when it is newer; *CUDA: what RELEASE supports. */
+static bool compat_release(const char *path, const char *base, int *cuda)
+{
+    size_t dir = (size_t)(base - path);
+    if (strncmp(path, "/usr/local/cuda", 15) != 0 || dir < 8 || strncmp(base - 8, "/compat/", 8) != 0 ||
+        strncmp(base, "libcuda.so.", 11) != 0 || atoi(base + 11) < 100)
+        return false;
+    char err[100];
+    return fc_driver_parse(cuda, base + 11, err, sizeof err) == FC_OK && *cuda > 0;
+}
+
 static int collect(void *ctx, const fc_oci_found *f, bool loop)
 {
     image_pass *ip = ctx;
     const char *base = strrchr(f->path, '/');
     base = base ? base + 1 : f->path;
+    int cuda = 0;
+    if (!loop && compat_release(f->path, base, &cuda) && cuda > ip->compat_cuda) {
+        char *p = strdup(f->path);
+        if (!p) {
+            ip->nomem = true;
+            return -1;
+        }
+        free(ip->compat);
+        ip->compat = p;
+        ip->compat_cuda = cuda;
+    }
     if (!loop && strncmp(base, "libcudart.so.", 13) == 0 && runtime_release(base)) {
         char *p = strdup(f->path);
         if (!p || !fc_grow_array((void **)&ip->runtimes, &ip->cap_runtimes, ip->n_runtimes + 1, sizeof *ip->runtimes, 16)) {
@@ -545,6 +570,13 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
     fc_oci_fs_free(fs);
     im->pub.runtimes = ip.runtimes;
     im->pub.n_runtimes = ip.n_runtimes;
+    if (ip.compat && fc_grow_array((void **)&im->strings, &im->cap_strings, im->n_strings + 1, sizeof *im->strings, 16)) {
+        im->strings[im->n_strings++] = ip.compat;
+        im->compat = (fc_oci_runtime){ip.compat, ip.compat_cuda, 0};
+        im->pub.compat = &im->compat;
+    } else {
+        free(ip.compat);
+    }
     /* The image, then its files, named as the container sees them. */
     const char *saved_outer = sc->outer, *saved_inner = sc->inner;
     const fc_oci_file *saved_in = sc->in_image;

@@ -38,6 +38,7 @@ typedef struct fc_oci_meta_image {
     size_t n_tags, cap_tags, n_reqs, cap_reqs, n_strings, cap_strings;
     fc_oci_runtime *runtimes;
     size_t n_runtimes;
+    fc_oci_runtime compat; /* pub.compat points here when it ships one */
 } fc_oci_meta_image;
 
 typedef struct fc_oci_meta {

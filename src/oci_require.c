@@ -298,6 +298,17 @@ fc_require_result fc_require_eval(const char *const *reqs, size_t n, const fc_re
     return FC_REQUIRE_UNKNOWN;
 }
 
+bool fc_oci_compat_could_start(const fc_oci_image *img, int need, const fc_target *t, char *why, size_t why_size)
+{
+    if (!img || !img->compat || !need || !t->driver_cuda || t->driver_cuda >= need || img->compat->cuda < need)
+        return false;
+    const char *base = strrchr(img->compat->path, '/');
+    snprintf(why, why_size, "depends on the GPU: the image's forward-compatibility %s (cuda-compat, CUDA %d.%d) "
+             "starts its CUDA runtime only on data-center GPUs and the driver branches it supports",
+             base ? base + 1 : img->compat->path, img->compat->cuda / 1000, img->compat->cuda % 1000 / 10);
+    return true;
+}
+
 const char *fc_require_result_name(fc_require_result r)
 {
     switch (r) {

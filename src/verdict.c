@@ -377,6 +377,15 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         if (obj->in_image)
             v->container = fc_oci_requirements_check(obj->in_image->image, &o->targets[t], v->container_why,
                                                      sizeof v->container_why);
+        /* Rule 7's exception: the image's cuda-compat libcuda, on some GPUs (oci_require.c). */
+        char compat_why[sizeof v->container_why];
+        if (obj->in_image && v->runtime_fails && (v->container == FC_REQUIRE_MET || v->container == FC_REQUIRE_UNKNOWN) &&
+            fc_oci_compat_could_start(obj->in_image->image, j->runtime.cuda, &o->targets[t], compat_why, sizeof compat_why)) {
+            v->runtime_fails = false;
+            if (v->container == FC_REQUIRE_MET)
+                memcpy(v->container_why, compat_why, sizeof compat_why);
+            v->container = FC_REQUIRE_UNKNOWN;
+        }
         finish_verdict(v);
     }
     if (o->arch_list)

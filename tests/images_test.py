@@ -269,6 +269,44 @@ def driver_capabilities_and_cuda_version_as_the_toolkits_hook_reads_them():
 
 
 @test
+def a_forward_compatibility_libcuda_makes_an_old_driver_depend_on_the_gpu():
+    # NVIDIA's CUDA images ship cuda-compat: /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE,
+    # which the toolkit puts before an older host driver's, on data-center GPUs and the driver
+    # branches it supports. On a CUDA 12.2 driver the CUDA 13 runtime was a definite none.
+    M = image_module()
+    rt = ("usr/local/cuda-13.0/targets/x86_64-linux/lib/libcudart.so.13.0.96", "f", b"stand-in libcudart\n")
+    lib = ("usr/lib/libsm90.so", "f", M.SM90)
+    compat = lambda where, release: [("%s/libcuda.so.%s" % (where, release), "f", b"stand-in compat libcuda\n"),
+                                     ("%s/libcuda.so.1" % where, "l", "libcuda.so.%s" % release)]
+    depends = ("depends on the GPU: the image's forward-compatibility libcuda.so.580.65.06 (cuda-compat, CUDA 13.0) "
+               "starts its CUDA runtime only on data-center GPUs and the driver branches it supports")
+    cases = [  # (layer entries, driver, container_starts, reason, status of the image and the library)
+        (compat("usr/local/cuda-13.0/compat", "580.65.06"), "535.104.05", None, depends, ("no-code", "ok")),
+        (compat("usr/local/cuda-13.0/compat", "580.65.06"), "580.65.06", True, None, ("no-code", "ok")),
+        ([], "535.104.05", True, None, ("none", "none")),
+        (compat("usr/local/cuda-12.8/compat", "570.86.15"), "535.104.05", True, None, ("none", "none")),
+        (compat("opt/compat", "580.65.06"), "535.104.05", True, None, ("none", "none")),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for extra, driver, starts, reason, status in cases:
+            path = os.path.join(tmp, "x.tar")
+            M.docker_save(path, [(["x:1"], [M.tar(extra + [rt, lib])], [])])
+            rc, doc, err = doc_of(*H100, "--driver", driver, path)
+            eq((rc, err), (1 if "none" in status else 0, ""), (extra, driver))
+            eq([(v["container_starts"], v.get("container_reason"), v["status"])
+                for f in doc["files"] for v in f["verdicts"]],
+               [(starts, reason, status[0]), (starts, reason, status[1])], (extra, driver))
+        M.docker_save(path, [(["x:1"], [M.tar(compat("usr/local/cuda-13.0/compat", "580.65.06") + [rt, lib])], [])])
+        rc, out, err = run(*H100, "--driver", "535.104.05", path)
+        eq(out.decode().splitlines()[5:10], [
+            "  forward compatibility (cuda-compat):",
+            "    /usr/local/cuda-13.0/compat/libcuda.so.580.65.06",
+            "    (CUDA 13.0; data-center GPUs, on the driver branches it supports)",
+            "  sm_90 (--gpu H100): whether the NVIDIA Container Toolkit starts the container",
+            "    depends on the GPU: the image's forward-compatibility libcuda.so.580.65.06"])
+
+
+@test
 def an_image_inside_a_package_keeps_the_package_name():
     import tarfile
     with tempfile.TemporaryDirectory() as tmp:

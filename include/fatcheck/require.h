@@ -38,6 +38,12 @@ FC_API fc_require_result fc_require_eval(const char *const *reqs, size_t n, cons
  * driver release; the brand is never known). FC_REQUIRE_MET when it has none. */
 FC_API fc_require_result fc_oci_requirements_check(const fc_oci_image *img, const fc_target *t, char *why,
                                                    size_t why_size);
+/* Whether image IMG's forward-compatibility libcuda (cuda-compat) could start a runtime that
+ * needs CUDA NEED on target T, whose driver is too old for it: NVIDIA's CUDA Compatibility
+ * guide gives it to data-center GPUs (and select NGC-ready RTX ones) on the driver branches
+ * each package lists, which are not known here. True, with WHY saying so, when it could. */
+FC_API bool fc_oci_compat_could_start(const fc_oci_image *img, int need, const fc_target *t, char *why,
+                                      size_t why_size);
 FC_API const char *fc_require_result_name(fc_require_result r); /* "met", "unmet", "unknown", "invalid",
                                                                   "no-driver" */
 

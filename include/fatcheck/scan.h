@@ -183,6 +183,10 @@ typedef struct fc_oci_image {
     const char *toolkit_refuses;
     const char *toolkit_no_driver;
     const char *toolkit_depends;
+    /* The forward-compatibility libcuda it ships (NVIDIA's cuda-compat package,
+     * /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE): its path, and in cuda the newest CUDA
+     * version that release supports; NULL when none. */
+    const fc_oci_runtime *compat;
 } fc_oci_image;
 
 /* Where an object lies in an image. */

@@ -83,6 +83,9 @@ void print_image(FILE *out, const fc_object *o)
                      drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "");
         wrap_printf(out, "  CUDA runtime: %s (CUDA %s%s)\n", quoted(rt->path), a, need);
     }
+    if (img->compat)
+        wrap_printf(out, "  forward compatibility (cuda-compat): %s (CUDA %s; data-center GPUs, on the driver "
+                         "branches it supports)\n", quoted(img->compat->path), cuda_text(img->compat->cuda, a, sizeof a));
 }
 
 /* "  sm_90 (--gpu H100): the container starts (the driver, CUDA 12.6, meets what it requires)" */
