@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/grow.h"
+#include "../src/util/grow.h"
 #include "cli.h"
 #include "json_report.h"
 #include "tally.h"

@@ -4,7 +4,7 @@
  * The file is truncated at a set point through the library's own callbacks: on_file runs
  * after the file is opened and measured, before anything is read; on_object runs while the
  * object's bytes are still in use (the kernel view and --extract read them there). Before
- * the mappings survived this (src/file_map.c), each case died of SIGBUS; every case runs in
+ * the mappings survived this (src/util/file_map.c), each case died of SIGBUS; every case runs in
  * a child process, so that a crash is one failed test. */
 #include <fcntl.h>
 #include <setjmp.h>

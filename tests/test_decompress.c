@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fatcheck.h"
-#include "../src/internal.h"
+#include "internal.h"
 #include "tap.h"
 #include "testutil.h"
 

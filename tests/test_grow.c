@@ -1,4 +1,4 @@
-/* test_grow.c - the growth helper every doubling array uses (src/grow.h): capacities, the
+/* test_grow.c - the growth helper every doubling array uses (src/util/grow.h): capacities, the
  * overflow checks, and an array left as it was when growing fails. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grow.h"
+#include "../util/grow.h"
 #include "accept.h"
 #include "escape.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grow.h"
+#include "../util/grow.h"
 #include "json_report.h"
 #include "json_writer.h"
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grow.h"
+#include "../util/grow.h"
 #include "stats.h"
 
 /* P grown to hold NEED elements (grow.h); on failure P as it was, and FAILED set. */
