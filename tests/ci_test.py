@@ -149,6 +149,16 @@ def junit_parses_with_hostile_names():
         eq(cases[0][2], "failure")
 
 
+@test
+def junit_cases_of_a_container_image():
+    image = os.path.join(os.path.dirname(FIXTURES), "tests", "images", "docker25.tar")
+    rc, out, _ = run("--format=junit", "--gpu", "9.0", "--driver", "13.0", image)
+    eq(rc, 1)
+    eq([c[:3] for c in junit(out)], [("d25:latest", "image", None),
+                                     ("d25:latest:/usr/lib/libsm100.so", "sm_90 (--gpu 9.0)", "failure"),
+                                     ("d25:latest:/usr/lib/libsm90.so", "sm_90 (--gpu 9.0)", None)])
+
+
 # ---- --format markdown -----------------------------------------------------------------
 
 @test

@@ -111,8 +111,10 @@ static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
         test_case(s, o->label, "arch list", fails ? "failure" : NULL, "arch-list", arch, NULL);
     }
     free(arch);
-    if (!any && !o->error) /* nothing judged: the file was read, and held nothing to load */
-        test_case(s, o->label, o->n_containers ? "read" : "no CUDA code", NULL, NULL, NULL, NULL);
+    if (!any && !o->error) /* nothing judged: the file was read, and held nothing to load (an
+                              image's own record: its files follow) */
+        test_case(s, o->label, o->format == FC_FORMAT_IMAGE ? "image" : o->n_containers ? "read" : "no CUDA code",
+                  NULL, NULL, NULL, NULL);
 }
 
 static void junit_error(renderer *r, const fc_error *e)
