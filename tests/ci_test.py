@@ -457,8 +457,13 @@ def accepted_verdicts_pass_the_check_and_say_why():
         assert re.search(r"\n  sm_90 \(--gpu 9\.0\): partial, 2 of 3 modules load; 1 cannot\n    \(no kernel image for sm_90\)\n"
                          r"    accepted \(%s:2\): sm_90 kernels of one module never\s+launched here\n" % re.escape(rules),
                          text), text
-        # the stale rules, on standard error; the exit status is not theirs
-        eq(err.decode().splitlines()[-2:],
+        # the stale rule, on standard error (line 4's target, sm_80, is not judged: not stale);
+        # the exit status is not its
+        eq([l for l in err.decode().splitlines() if "stale" in l],
+           ["fatcheck: %s:5: stale exception: no none or partial verdict of */nothing.so on any target to accept "
+            "(remove the rule)" % rules])
+        rc, out, err = run("--strict", "--gpu", "9.0,8.0", "--accept", rules, fx("libmulti.so"))
+        eq([l for l in err.decode().splitlines() if "stale" in l],
            ["fatcheck: %s:4: stale exception: no none or partial verdict of */app on 8.0 to accept (remove the rule)" % rules,
             "fatcheck: %s:5: stale exception: no none or partial verdict of */nothing.so on any target to accept "
             "(remove the rule)" % rules])
@@ -474,13 +479,34 @@ def accepted_verdicts_pass_the_check_and_say_why():
         eq([[v.get("accepted") for v in f["verdicts"]] for f in doc["files"]],
            [[{"reason": "sm_90 kernels of one module never launched here", "line": 2}, None],
             [None, {"reason": "\"Ampere\" is not deployed", "line": 4}]])
-        eq([(r["line"], r["pattern"], r["target"], r["status"], r["accepted"]) for r in doc["accept"]["rules"]],
-           [(2, "*/libmulti.so", "sm_90", "partial", 1), (4, "*/app", "8.0", "none", 1),
-            (5, "*/nothing.so", "*", "none", 0)])
+        eq([(r["line"], r["pattern"], r["target"], r["status"], r["accepted"], r["stale"]) for r in doc["accept"]["rules"]],
+           [(2, "*/libmulti.so", "sm_90", "partial", 1, False), (4, "*/app", "8.0", "none", 1, False),
+            (5, "*/nothing.so", "*", "none", 0, True)])
         eq(rc, 1)  # app on sm_90
         # -q leaves out a file whose only problems are accepted
         rc, out, err = run("-q", "--strict", "--gpu", "9.0", "--accept", rules, fx("libmulti.so"), fx("app"))
         assert fx("libmulti.so").encode() not in out and (fx("app") + ":").encode() in out, out
+
+
+@test
+def a_rule_for_a_target_not_judged_is_not_stale():
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = accept_file(tmp, "*app sm_80 none Ampere nodes run the CPU path\n*app sm_90 partial nothing to accept\n")
+        args = ["--gpu", "9.0", "--accept", rules, fx("kernels.sm_90.cubin")]
+        rc, out, err = run(*args)
+        eq((rc, [l for l in err.decode().splitlines() if "stale" in l]),
+           (0, ["fatcheck: %s:2: stale exception: no partial verdict of *app on sm_90 to accept (remove the rule)" % rules]))
+        doc = json.loads(run("--json", *args)[1])
+        eq(schema_validate.errors(doc), [])
+        eq([(r["accepted"], r["stale"]) for r in doc["accept"]["rules"]], [(0, False), (0, True)])
+        eq([(level, props.get("line")) for level, props, _ in annotations(run("--format=github", *args)[1])],
+           [("warning", "2")])
+        eq([c[1:] for c in junit(run("--format=junit", *args)[1])[1:]],
+           [("line 1: *app sm_80 none", "skipped", "its target is not judged in this run"),
+            ("line 2: *app sm_90 partial", "skipped", "stale: no verdict to accept; remove the rule")])
+        out = run("--format=markdown", *args)[1].decode()
+        assert out.endswith("### Stale exceptions (remove them)\n\n- %s:2: \\*app sm\\_90 partial: no such verdict "
+                            "to accept\n" % rules.replace("_", "\\_")), out
 
 
 @test

@@ -93,6 +93,19 @@ bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j);
 /* Says each rule that accepted nothing in the run, one line each on ERR; returns how many. */
 size_t report_stale_rules(FILE *err, const config *cfg);
+/* Whether rule A is stale: it accepted nothing, though its target (any, or one of its compute
+ * capability) was judged in this run. A rule for a target not judged here is not: a pipeline
+ * whose jobs judge different GPUs shares one rules file. (Inline: json_report.c, which the
+ * Python package links too, asks it.) */
+static inline bool rule_stale(const config *cfg, const accept_rule *a)
+{
+    if (a->used)
+        return false;
+    for (size_t t = 0; a->cc && t < cfg->judge.n_targets; t++)
+        if (cfg->judge.targets[t].cc == a->cc)
+            return true;
+    return !a->cc;
+}
 
 typedef struct renderer renderer;
 

@@ -442,9 +442,10 @@ static void json_targets_and_advice(jw *out, const config *cfg)
     jw_puts(out, "}}");
 }
 
-/* --accept: the rules, and how many verdicts each accepted (0: stale). */
-static void json_accept(jw *out, const accept_rules *r)
+/* --accept: the rules, how many verdicts each accepted, and whether it is stale. */
+static void json_accept(jw *out, const config *cfg)
 {
+    const accept_rules *r = cfg->accept;
     if (!r)
         return;
     jw_field_string(out, ",\n\"accept\":{\"file\":", r->path);
@@ -456,7 +457,7 @@ static void json_accept(jw *out, const accept_rules *r)
         jw_field_string(out, ",\"target\":", a->target);
         jw_field_string(out, ",\"status\":", fc_verdict_status_name(a->status));
         jw_field_string(out, ",\"reason\":", a->reason);
-        jw_printf(out, ",\"accepted\":%zu}", a->used);
+        jw_printf(out, ",\"accepted\":%zu,\"stale\":%s}", a->used, rule_stale(cfg, a) ? "true" : "false");
     }
     jw_puts(out, "]}");
 }
@@ -491,7 +492,7 @@ void json_report_close(json_report *s)
     jw_printf(out, ",\n\"skipped_in_walks\":{\"symlinked_directories\":%zu,\"packages\":%zu}",
               s->cfg->skipped_links, s->cfg->skipped_packages);
     json_targets_and_advice(out, s->cfg);
-    json_accept(out, s->cfg->accept);
+    json_accept(out, s->cfg);
     jw_puts(out, "}\n");
     jw_flush(out);
     free(s->errors);

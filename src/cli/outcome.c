@@ -75,7 +75,7 @@ size_t report_stale_rules(FILE *err, const config *cfg)
     size_t stale = 0;
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
-        if (a->used)
+        if (!rule_stale(cfg, a))
             continue;
         stale++;
         fprintf(err, "fatcheck: %s:%u: stale exception: no %s verdict of %s on %s to accept (remove the rule)\n",

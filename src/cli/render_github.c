@@ -153,7 +153,7 @@ static void github_finish(renderer *r)
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
         char *message = NULL;
-        if (a->used || asprintf(&message, "no %s verdict of %s on %s to accept: remove the rule",
+        if (!rule_stale(cfg, a) || asprintf(&message, "no %s verdict of %s on %s to accept: remove the rule",
                                 a->status == FC_VERDICT_NONE ? "none or partial" : "partial", a->pattern,
                                 a->cc ? a->target : "any target") < 0)
             continue;

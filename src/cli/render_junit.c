@@ -143,7 +143,8 @@ static void junit_finish(renderer *r)
         char *class = NULL, *name = NULL, *message = NULL;
         if (asprintf(&class, "--accept %s", cfg->accept->path) >= 0 &&
             asprintf(&name, "line %u: %s %s %s", a->line, a->pattern, a->target, fc_verdict_status_name(a->status)) >= 0 &&
-            (a->used || asprintf(&message, "stale: no verdict to accept; remove the rule") >= 0))
+            (a->used || asprintf(&message, rule_stale(cfg, a) ? "stale: no verdict to accept; remove the rule"
+                                                             : "its target is not judged in this run") >= 0))
             test_case(s, class, name, a->used ? NULL : "skipped", NULL, message, NULL);
         free(class);
         free(name);

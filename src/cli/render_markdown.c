@@ -175,7 +175,7 @@ static void markdown_finish(renderer *r)
     bool stale = false;
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
-        if (a->used)
+        if (!rule_stale(cfg, a))
             continue;
         if (!stale)
             fputs("\n### Stale exceptions (remove them)\n\n", out);
