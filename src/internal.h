@@ -417,7 +417,8 @@ bool fc_write_all(int fd, const void *buf, size_t n);
 /* Fills B's DT_NEEDED CUDA libraries, imports_registration and linked_program from a host
  * ELF file's dynamic section and symbols (elf_needs.c). Call after its containers are in B. */
 #include <gelf.h>
-void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data, uint64_t size);
+void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_image *img, uint64_t base,
+                       const uint8_t *data, uint64_t size);
 /* The same for a PE image: the CUDA DLLs its import and delay-load tables name (pe_imports.c). */
 struct fc_pe;
 void fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const struct fc_pe *pe);

@@ -78,7 +78,8 @@ def each_kind_of_runtime_is_named():
         with open(static, "wb") as f:
             f.write(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read()))
         eq(runtime_line(static),
-           "  runtime: static, CUDA 13 (PTX ISA 9.0); needs a driver for CUDA 13.0 or newer (>= 580.65.06)")
+           "  runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
+           "CUDA 13.0 or newer (>= 580.65.06)")
     # Objects and archives get their runtime when they are linked: nothing is claimed.
     eq(runtime_line(os.path.join(FIXTURES, "librdc.a")), None)
     eq(runtime_line(os.path.join(FIXTURES, "rdc_main.o")), None)
@@ -161,7 +162,8 @@ def files_without_a_section_table_read_dt_needed_from_the_program_headers():
 def real_files_of_other_releases():
     cases = [("debian12-cuda11.8/bart", "  runtime: libcudart.so.11.0; needs a driver for CUDA 11.0 or newer (>= 450.51.05)"),
              ("debian12-cuda11.8/relion_refine",
-              "  runtime: static, CUDA 11 (PTX ISA 7.6); needs a driver for CUDA 11.0 or newer (>= 450.51.05)"),
+              "  runtime: static, CUDA 11 (its runtime resolves CUDA 11.0's driver functions); needs a driver for "
+              "CUDA 11.0 or newer (>= 450.51.05)"),
              ("debian13-cuda12.4/libmagma.so.2",
               "  runtime: libcudart.so.12; needs a driver for CUDA 12.0 or newer (>= 525.60.13)"),
              ("npm-node-llama-cpp-3.3.0/libggml-cuda.so",
@@ -258,13 +260,71 @@ def an_undated_static_runtime_is_said_to_be_unjudged():
         i = data.find(bytes([0, 0, 9, 0, 86, 0, 0, 0]))  # minor 0, major 9, arch 86
         assert i > 0
         data[i + 2] = 42
-        # and its cubins' ptxas notes say no release
+        # and its cubins' ptxas notes say no release, nor its runtime the driver functions it resolves
         data = data.replace(b"Cuda compilation tools, release ", b"Cuda compilation tools, relxase ")
+        data = without_runtime_calls(data)
         open(static, "wb").write(bytes(data))
         rc, out, err = run("--gpu", "8.6", "--driver", "11.0", static)
         assert "runtime: static, its CUDA release not recorded in the file" in out, out
         assert ("note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
                 "          this driver starts it is not judged") in out, out
+
+
+# The driver functions whose names date a static runtime (src/elf_needs.c runtime_calls).
+RUNTIME_CALLS = (b"cuMemGetDefaultMemPool", b"cuDeviceGetHostAtomicCapabilities", b"cuMemPrefetchBatchAsync",
+                 b"cuLibraryLoadData", b"cuKernelGetFunction", b"cuGraphInstantiateWithParams",
+                 b"cuCtxResetPersistingL2Cache")
+
+
+def without_runtime_calls(data):
+    for name in RUNTIME_CALLS:
+        assert b"\0" + name + b"\0" in data, name
+        data = data.replace(b"\0" + name + b"\0", b"\0" + name.replace(b"cu", b"cx", 1) + b"\0")
+    return data
+
+
+@test
+def a_static_runtime_is_dated_by_the_driver_functions_it_resolves():
+    """Review 2, R2: a static runtime was dated by the newest PTX ISA alone, so a CUDA 13 runtime
+    linked with older PTX (a prebuilt library's ISA 7.8) was "ok" on a CUDA 11.8 driver. The
+    driver functions its runtime names in .rodata date it (CUDA 13.0's cuMemGetDefaultMemPool);
+    the device code only bounds it from below."""
+    data = bytearray(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read()))
+    i = data.find(bytes([0, 0, 9, 0, 86, 0, 0, 0]))  # the PTX entry: minor 0, major 9, arch 86
+    assert i > 0
+    data[i:i + 4] = bytes([8, 0, 7, 0])  # ISA 7.8, as CUDA 11.8 writes it
+    with tempfile.TemporaryDirectory() as tmp:
+        static = os.path.join(tmp, "libstatic.so")
+        open(static, "wb").write(bytes(data))
+        rc, v, r = judged(static, "11.8")
+        eq((rc, v["status"], v["runtime_starts"], r["needs_cuda"], r["built_by"], r["built_by_evidence"]),
+           (1, "none", False, "13.0", "13.0", "its runtime resolves CUDA 13.0's driver functions"))
+        # Without those names, the device code is a lower bound only: ISA 9.0 (CUDA 13.0) fails on
+        # a 12.x driver, and on a 13.0 one nothing is judged of the runtime.
+        undated = without_runtime_calls(bytes(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read())))
+        open(static, "wb").write(undated)
+        rc, v, r = judged(static, "12.4")
+        eq((rc, v["status"], v["runtime_starts"], r["built_by_evidence"]), (1, "none", False, "PTX ISA 9.0"))
+        rc, v, r = judged(static, "13.0")
+        eq((rc, v["status"], v["runtime_starts"], r["needs_cuda"]), (0, "partial", None, "13.0"))
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", static)
+        assert ("    note: its static runtime names no driver function that dates it; its code\n"
+                "          needs CUDA 13.0 or newer, and whether this driver starts the\n"
+                "          runtime is not judged\n") in out, out
+    # Real static builds of other CUDA releases (scripts/fetch-eras.sh): each names its own.
+    if not ERAS or not os.path.isdir(ERAS):
+        return "skip: no real files of other CUDA releases (scripts/fetch-eras.sh)"
+    for rel, cuda in (("debian12-cuda11.8/libcublas.so.11.11.3.6", "11.0"),
+                      ("debian12-cuda11.8/libcusparse.so.11.7.5.86", "11.0"),
+                      ("debian13-cuda12.4/libcublas.so.12.4.5.8", "12.0"),
+                      ("debian13-cuda12.4/libcusparse.so.12.3.1.170", "12.0")):
+        path = os.path.join(ERAS, rel)
+        if not os.path.exists(path):
+            return "skip: %s not fetched" % rel
+        rc, out, err = run("--json", "--gpu", "8.0", "--driver", "13.0", path)
+        r = json.loads(out)["files"][0]["runtime"]
+        eq((r["kind"], r["built_by"], r["built_by_evidence"]),
+           ("static", cuda, "its runtime resolves CUDA %s's driver functions" % cuda), rel)
 
 
 sys.exit(tap_cli.main())

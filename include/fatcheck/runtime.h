@@ -29,13 +29,17 @@ typedef struct fc_runtime_need {
     int built_by;               /* static runtime: the toolkit of its device code (12040), or 0 */
     int library_cuda;           /* it is a CUDA library itself (its soname): that CUDA, or 0 */
     char built_by_evidence[64]; /* "PTX ISA 8.4", "its cubins' ptxas, CUDA 13.0" */
+    bool floor_only;            /* static runtime dated by its device code alone (PTX ISA, cubin
+                                   notes): the runtime is at least CUDA, maybe newer, so a driver
+                                   below it fails and one at or above it is not judged */
 } fc_runtime_need;
 
 /* What OBJ needs of the driver (call from the scan callback: for a static runtime, a cubin
  * may be read for its toolkit note, within opts->max_decompressed_size; OPTS may be NULL).
  * FC_ERR_INVALID for a NULL OBJ or OUT. */
 FC_API fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc_options *opts);
-/* Whether a driver for CUDA version DRIVER_CUDA starts it (true when either is unknown, 0). */
+/* Whether a driver for CUDA version DRIVER_CUDA starts it (true when either is unknown, 0, and
+ * when N->floor_only and the driver is at or above it: that is not judged). */
 FC_API bool fc_runtime_starts(const fc_runtime_need *n, int driver_cuda);
 /* The CUDA version a CUDA library's soname calls for: libcudart.so.13 -> 13000,
  * libcudart.so.10.2 -> 10020, libcufft.so.11 -> 12000 (cuFFT 11 came with CUDA 12); 0 for

@@ -239,6 +239,11 @@ typedef struct fc_object {
     bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */
+    int runtime_calls_cuda;     /* a linked ELF file naming no libcudart: the newest CUDA release
+                                   among the driver functions its .rodata names that only a
+                                   static runtime of that release or later resolves
+                                   (cuMemGetDefaultMemPool: 13000, cuLibraryLoadData: 12000,
+                                   cuCtxResetPersistingL2Cache: 11000); 0 when none is found */
     bool registered_undecoded;  /* code the CUDA runtime registers could not be decoded (ERROR
                                    says why): a damaged container in a registered section, the
                                    rest of that section, or a registration record that leads to

@@ -208,7 +208,7 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"undecoded\":%zu", v->undecoded);
         if (v->empty)
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
-        if (!runtime->cuda || !jo->targets[t].driver_cuda)
+        if (!runtime->cuda || !jo->targets[t].driver_cuda || (runtime->floor_only && !v->runtime_fails))
             jw_puts(out, ",\"runtime_starts\":null");
         else
             jw_puts(out, v->runtime_fails ? ",\"runtime_starts\":false" : ",\"runtime_starts\":true");

@@ -435,6 +435,10 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             (runtime->kind == FC_RUNTIME_STATIC || runtime->kind == FC_RUNTIME_UNKNOWN))
             fputs("    note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
                   "          this driver starts it is not judged\n", out);
+        else if (tg->driver_cuda && runtime->floor_only && !v->runtime_fails)
+            fprintf(out, "    note: its static runtime names no driver function that dates it; its code\n"
+                         "          needs CUDA %d.%d or newer, and whether this driver starts the\n"
+                         "          runtime is not judged\n", runtime->built_by / 1000, runtime->built_by % 1000 / 10);
         if (v->unlinked)
             fputs("    fix: add the device link step (nvcc -dlink;\n"
                   "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);

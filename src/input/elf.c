@@ -316,7 +316,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.registered = fatbins;
     seen.n_registered = n_fatbins;
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
-    fc_elf_read_needs(&b, elf, &eh, data, size);
+    fc_elf_read_needs(&b, elf, &eh, img, base, data, size);
     note_appended(&b, elf, &eh, size);
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);

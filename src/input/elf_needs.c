@@ -102,7 +102,71 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
     return false;
 }
 
-void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8_t *data, uint64_t size)
+/* Driver functions that a static CUDA runtime resolves by name (cuGetProcAddress; dlsym before
+ * CUDA 11.3), keeping the names in .rodata, and the CUDA release that introduced each
+ * (cudaTypedefs.h of CUDA 13.0: PFN_cuMemGetDefaultMemPool_v13000, PFN_cuLibraryLoadData_v12000,
+ * PFN_cuCtxResetPersistingL2Cache_v11000). Checked on real static builds: CUDA 11.8's cuBLAS,
+ * cuBLASLt and cuSPARSE name only the 11.0 ones, 12.3's cuSPARSE and 12.4's cuBLAS and cuRAND
+ * the 12.0 ones too, CUDA 13.0's libraries and nvcc 13.0 programs all of them; files linking
+ * libcudart.so name none. Newest first. */
+static const struct {
+    const char *name;
+    int cuda;
+} runtime_calls[] = {
+    {"cuMemGetDefaultMemPool", 13000}, {"cuDeviceGetHostAtomicCapabilities", 13000},
+    {"cuMemPrefetchBatchAsync", 13000}, {"cuLibraryLoadData", 12000}, {"cuKernelGetFunction", 12000},
+    {"cuGraphInstantiateWithParams", 12000}, {"cuCtxResetPersistingL2Cache", 11000},
+};
+
+/* The newest release among the runtime_calls named, as whole strings, in P[0, N). */
+static int newest_runtime_call(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++) {
+        char pattern[64];
+        size_t len = strlen(runtime_calls[i].name) + 2;
+        pattern[0] = '\0';
+        memcpy(pattern + 1, runtime_calls[i].name, len - 2);
+        pattern[len - 1] = '\0';
+        if (memmem(p, n, pattern, len))
+            return runtime_calls[i].cuda;
+    }
+    return 0;
+}
+
+/* Where a static runtime keeps the names: .rodata (one section; 46 MB in cuBLASLt 13, the names
+ * 36 MB into it). Searched a chunk at a time, each chunk's pages of a file mapping dropped
+ * after it (fc_image_release), so a large .rodata adds little to the resident set. */
+static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size)
+{
+    const uint64_t chunk = 4u << 20, overlap = 64; /* longer than every name with its NULs */
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return 0;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+            !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(name, ".rodata") != 0)
+            continue;
+        if (!fc_range_ok(sh.sh_offset, sh.sh_size, size))
+            return 0;
+        int best = 0;
+        for (uint64_t at = 0; at < sh.sh_size; at += chunk) {
+            uint64_t n = sh.sh_size - at < chunk + overlap ? sh.sh_size - at : chunk + overlap;
+            int found = newest_runtime_call(data + sh.sh_offset + at, (size_t)n);
+            fc_image_release(img, base + sh.sh_offset + at, chunk);
+            if (found > best)
+                best = found;
+            if (best == runtime_calls[0].cuda)
+                break;
+        }
+        return best;
+    }
+    return 0;
+}
+
+void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_image *img, uint64_t base,
+                       const uint8_t *data, uint64_t size)
 {
     b->obj.linked_program = eh->e_type == ET_EXEC || eh->e_type == ET_DYN;
     if (!b->obj.linked_program)
@@ -145,6 +209,8 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const uint8
         b->obj.runtime_unknown = true;
     /* Without the dynamic symbol table (a stripped section table) a file that names no
      * runtime cannot be told apart from one that imports the process's: nothing is claimed. */
+    if (!cudart && b->obj.n_containers)
+        b->obj.runtime_calls_cuda = runtime_calls_in_rodata(elf, img, base, data, size);
     if (!cudart && b->obj.n_containers) {
         if (dynsym)
             b->obj.imports_registration = imports(elf, dynsym, &dynsym_sh, "__cudaRegisterFatBinary", false);

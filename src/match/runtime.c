@@ -128,8 +128,10 @@ static int tkinfo_release(const uint8_t *p, size_t n)
     return 0;
 }
 
-/* What toolkit built the registered device code: the newest PTX ISA among its PTX (nvcc
- * writes its own), else the note of its first cubin that has one. */
+/* What toolkit built the registered device code, at least: the newer of the newest PTX ISA
+ * among its PTX (nvcc writes its own) and the note of its first cubin that has one. A lower
+ * bound of the static runtime's release only: a program linked by CUDA 13 may hold PTX or
+ * cubins an older toolkit made (review 2, R2). */
 static int toolkit_of(const fc_object *obj, const fc_options *opts, char *evidence, size_t size)
 {
     unsigned best_isa = 0;
@@ -144,10 +146,7 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
                 best_isa = isa;
         }
     }
-    if (best_isa) {
-        snprintf(evidence, size, "PTX ISA %u.%u", best_isa / 10, best_isa % 10);
-        return fc_ptx_isa_cuda_version(best_isa / 10, best_isa % 10);
-    }
+    int from_ptx = best_isa ? fc_ptx_isa_cuda_version(best_isa / 10, best_isa % 10) : 0;
     fc_buffer scratch = {0};
     int cuda = 0;
     for (size_t c = 0; c < obj->n_containers && !cuda; c++) {
@@ -164,8 +163,12 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
             break;
     }
     free(scratch.p);
-    if (cuda)
-        snprintf(evidence, size, "its cubins' ptxas, CUDA %d.%d", cuda / 1000, cuda % 1000 / 10);
+    if (from_ptx >= cuda) {
+        if (from_ptx)
+            snprintf(evidence, size, "PTX ISA %u.%u", best_isa / 10, best_isa % 10);
+        return from_ptx;
+    }
+    snprintf(evidence, size, "its cubins' ptxas, CUDA %d.%d", cuda / 1000, cuda % 1000 / 10);
     return cuda;
 }
 
@@ -212,6 +215,15 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
     } else if (registers && obj->linked_program) {
         out->kind = FC_RUNTIME_STATIC;
         out->built_by = toolkit_of(obj, opts, out->built_by_evidence, sizeof out->built_by_evidence);
+        /* The runtime's own witness: the driver functions it names (obj->runtime_calls_cuda),
+         * of its release's major or older. Without it the device code gives a lower bound. */
+        int calls = obj->runtime_calls_cuda;
+        if (calls && runtime_floor(calls) >= runtime_floor(out->built_by)) {
+            out->built_by = calls;
+            snprintf(out->built_by_evidence, sizeof out->built_by_evidence,
+                     "its runtime resolves CUDA %d.0's driver functions", calls / 1000);
+        }
+        out->floor_only = out->built_by && !calls;
         if (out->built_by && runtime_floor(out->built_by) >= out->cuda) { /* between equals, the runtime */
             out->cuda = runtime_floor(out->built_by);
             snprintf(out->decided_by, sizeof out->decided_by, "its static CUDA %d runtime", out->built_by / 1000);
