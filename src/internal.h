@@ -437,4 +437,9 @@ bool fc_cuda_release_range(int cuda_version, const char **lo, const char **hi);
 /* The variant ('a', 'f') an entry's flags give it (fatbin.c). */
 fc_variant fc_variant_from_flags(uint64_t flags);
 
+/* The first PTX ISA (major * 10 + minor) in which PTX may name .target sm_ARCH with VARIANT
+ * ("a", "f"); 0 for a target not in the table (arch.c). Older PTX for it is refused by ptxas
+ * ("PTX .version 7.0 does not support .target sm_90"). */
+unsigned fc_ptx_target_min_isa(unsigned arch, fc_variant variant);
+
 #endif

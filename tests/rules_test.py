@@ -89,5 +89,25 @@ def registered_whole_program_ptx_is_read_for_unresolved_calls():
     eq(json.loads(out)["files"][0]["containers"][1]["loads"][0]["result"], "CUDA_ERROR_JIT_COMPILATION_DISABLED")
 
 
+@test
+def ptx_older_than_its_target_cannot_be_compiled():
+    """R5: PTX whose .version predates its .target (sm_90 came with ISA 7.8, sm_90a with 8.0:
+    PTX ISA "Release History"; ptxas 13.0: "PTX .version 7.7 does not support .target sm_90")
+    is refused by the JIT on every GPU: CUDA_ERROR_INVALID_PTX, never "ok"."""
+    def judged(name, target):
+        rc, f, err = judge(rules(name), "--gpu", target, "--driver", "13.0")
+        load = f["containers"][0]["loads"][0]
+        return rc, load["result"], f["verdicts"][0]["status"], f["verdicts"][0]["invalid_ptx"]
+    eq(judged("sm90_isa77.ptx", "sm_90"), (1, "CUDA_ERROR_INVALID_PTX", "none", 1))
+    eq(judged("sm90_isa77.ptx", "sm_120"), (1, "CUDA_ERROR_INVALID_PTX", "none", 1))
+    eq(judged("sm90_isa78.ptx", "sm_90"), (0, "CUDA_SUCCESS", "ok", 0))
+    eq(judged("sm90a_isa78.ptx", "sm_90"), (1, "CUDA_ERROR_INVALID_PTX", "none", 1))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", rules("sm90_isa77.ptx"))
+    assert b"sm_90 (--gpu sm_90): none, no module can load (PTX the JIT cannot read)" in out, out
+    assert b"a .version older than its .target" in out, out
+    # Below its target no GPU takes it anyway: that stays "no kernel image".
+    eq(judged("sm90_isa77.ptx", "sm_80")[1], "CUDA_ERROR_NO_BINARY_FOR_GPU")
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

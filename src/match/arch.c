@@ -431,6 +431,37 @@ int fc_ptx_isa_cuda_version(unsigned major, unsigned minor)
     return 0;
 }
 
+/* The first PTX ISA each .target is written in: PTX ISA documentation (9.0), "PTX Release
+ * History", the targets each ISA supports; ptxas 13.0 agrees for every target it builds
+ * (sm_75 and up: "PTX .version 7.0 does not support .target sm_90" one version below).
+ * sm_101 is Thor's name before ISA 9.0, sm_110 after. sm_88 is left out: the document gives
+ * ISA 9.0, ptxas 13.0 takes 7.3. */
+static const struct {
+    unsigned arch;
+    fc_variant variant;
+    unsigned isa;
+} target_isa[] = {
+    {30, FC_VARIANT_NONE, 30}, {32, FC_VARIANT_NONE, 40}, {35, FC_VARIANT_NONE, 31}, {37, FC_VARIANT_NONE, 41},
+    {50, FC_VARIANT_NONE, 40}, {52, FC_VARIANT_NONE, 41}, {53, FC_VARIANT_NONE, 42}, {60, FC_VARIANT_NONE, 50},
+    {61, FC_VARIANT_NONE, 50}, {62, FC_VARIANT_NONE, 50}, {70, FC_VARIANT_NONE, 60}, {72, FC_VARIANT_NONE, 61},
+    {75, FC_VARIANT_NONE, 63}, {80, FC_VARIANT_NONE, 70}, {86, FC_VARIANT_NONE, 71}, {87, FC_VARIANT_NONE, 74},
+    {89, FC_VARIANT_NONE, 78}, {90, FC_VARIANT_NONE, 78}, {90, FC_VARIANT_ARCH_SPECIFIC, 80},
+    {100, FC_VARIANT_NONE, 86}, {100, FC_VARIANT_ARCH_SPECIFIC, 86}, {100, FC_VARIANT_FAMILY, 88},
+    {101, FC_VARIANT_NONE, 86}, {101, FC_VARIANT_ARCH_SPECIFIC, 86}, {101, FC_VARIANT_FAMILY, 88},
+    {103, FC_VARIANT_NONE, 88}, {103, FC_VARIANT_ARCH_SPECIFIC, 88}, {103, FC_VARIANT_FAMILY, 88},
+    {110, FC_VARIANT_NONE, 90}, {110, FC_VARIANT_ARCH_SPECIFIC, 90}, {110, FC_VARIANT_FAMILY, 90},
+    {120, FC_VARIANT_NONE, 87}, {120, FC_VARIANT_ARCH_SPECIFIC, 87}, {120, FC_VARIANT_FAMILY, 88},
+    {121, FC_VARIANT_NONE, 88}, {121, FC_VARIANT_ARCH_SPECIFIC, 88}, {121, FC_VARIANT_FAMILY, 88},
+};
+
+unsigned fc_ptx_target_min_isa(unsigned arch, fc_variant variant)
+{
+    for (size_t i = 0; i < sizeof target_isa / sizeof *target_isa; i++)
+        if (target_isa[i].arch == arch && target_isa[i].variant == variant)
+            return target_isa[i].isa;
+    return 0;
+}
+
 /* CUDA Toolkit Release Notes, "CUDA Toolkit and Corresponding Driver Versions" (GA, Linux
  * x86_64), compat-rules.md section 3. */
 static const struct {

@@ -44,6 +44,13 @@ void fc_jit_policy_from_env(fc_jit_policy *p)
     p->disable_ptx_jit = d && *d && strcmp(d, "0") != 0;
 }
 
+/* Whether PTX names a .target its .version predates: ptxas, and so the JIT, refuses it. */
+static bool ptx_isa_predates_target(const fc_entry *e)
+{
+    unsigned min = fc_ptx_target_min_isa(e->arch, e->variant);
+    return min && (e->version_major || e->version_minor) && e->version_major * 10u + e->version_minor < min;
+}
+
 /* Whether a driver supporting CUDA version DRIVER (0: new enough) compiles PTX of this ISA. */
 static bool driver_takes_ptx(const fc_entry *e, int driver)
 {
@@ -93,9 +100,11 @@ fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_
         return (fc_load){FC_LOAD_SUCCESS, FC_VIA_NATIVE, native, false};
     if (compatible >= 0)
         return (fc_load){FC_LOAD_SUCCESS, FC_VIA_COMPATIBLE, compatible, false};
-    if (ptx >= 0)
-        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx, false}
-                                  : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx, false};
+    if (ptx >= 0 && p->disable_ptx_jit)
+        return (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx, false};
+    if (ptx >= 0) /* PTX older than its target: the JIT cannot read it (review 2, R5) */
+        return ptx_isa_predates_target(&c->entries[ptx]) ? (fc_load){FC_LOAD_INVALID_PTX, FC_VIA_JIT, ptx, true}
+                                                          : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx, false};
     if (refused_ptx >= 0)
         return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx, false}
                                   : (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, refused_ptx, false};
