@@ -109,5 +109,27 @@ def ptx_older_than_its_target_cannot_be_compiled():
     eq(judged("sm90_isa77.ptx", "sm_80")[1], "CUDA_ERROR_NO_BINARY_FOR_GPU")
 
 
+@test
+def a_file_without_cuda_code_does_not_match_an_arch_list():
+    """R7: --arch-list passed a CPU-only build (exit 0) while its JSON said "matches": false with
+    nothing missing. A file named on the command line with no CUDA code at all lacks every image
+    of a non-empty list: exit 5. A directory walk still passes over files without CUDA code."""
+    path = rules("libcpu_only.so")
+    rc, f, err = judge(path, "--arch-list", "8.0;9.0")
+    eq((rc, err, f["arch_list_check"]),
+       (5, "", {"arch_list": "8.0;9.0", "matches": False, "unexpected": [],
+                "missing": [{"image": "sm_80", "containers_lacking": 1}, {"image": "sm_90", "containers_lacking": 1}]}))
+    rc, out, err = tap_cli.run("--arch-list", "8.0;9.0", path)
+    eq(rc, 5)
+    assert (path.encode() + b": no CUDA code\n"
+            b'  arch list "8.0;9.0": missing every image: the file holds no CUDA code (built without CUDA?)\n') in out, out
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("libcpu_only.so",):
+            open(os.path.join(tmp, name), "wb").write(open(rules(name), "rb").read())
+        open(os.path.join(tmp, "k.cubin"), "wb").write(open(os.path.join(FIXTURES, "kernels.sm_90.cubin"), "rb").read())
+        rc, out, err = tap_cli.run("--arch-list", "9.0", tmp)
+        eq((rc, b"libcpu_only.so" in out), (0, False))
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

@@ -118,6 +118,9 @@ typedef struct fc_arch_check {
     const char *const *unexpected; /* images present but not built by the list: "sm_86" */
     size_t n_unexpected;
     bool matches;                  /* nothing lacking, nothing unexpected, some container checked */
+    bool no_code;                  /* the file holds no CUDA code at all (a build that fell back to
+                                      CPU only): every image of the list is lacking, and the
+                                      check fails */
 } fc_arch_check;
 
 /* A kernel that a target cannot launch: no module that loads there provides it. */

@@ -349,10 +349,12 @@ bool print_arch_check(FILE *out, const config *cfg, const fc_judgement *j)
 {
     const fc_arch_check *check = fc_judgement_arch_check(j);
     size_t registered = fc_judgement_registered(j);
-    if (!check || !registered)
+    if (!check || (!registered && !check->no_code))
         return false;
     fprintf(out, "  arch list \"%s\": ", escaped(cfg->arch_list_text));
-    if (check->matches) {
+    if (check->no_code) {
+        fputs("missing every image: the file holds no CUDA code (built without CUDA?)\n", out);
+    } else if (check->matches) {
         fputs("the file holds exactly what it builds\n", out);
     } else {
         const char *sep = "";

@@ -250,10 +250,16 @@ static void check_arch_list(fc_judgement *j, const fc_object *obj, const fc_arch
             }
         }
     }
+    /* A file with no CUDA code at all cannot hold what a non-empty list builds: the build that
+     * this option exists to catch fell back to CPU only (review 2, R7). Files kept only as
+     * data by a library are not judged by the list. */
+    bool no_code = !obj->n_containers && !obj->registered_undecoded;
+    for (size_t k = 0; no_code && k < n; k++)
+        j->expected[k].lacking = 1;
     bool matches = n_unexpected == 0 && j->registered > 0;
     for (size_t k = 0; k < n; k++)
         matches &= j->expected[k].lacking == 0;
-    j->arch = (fc_arch_check){j->expected, n, j->unexpected_names, n_unexpected, matches};
+    j->arch = (fc_arch_check){j->expected, n, j->unexpected_names, n_unexpected, matches, no_code};
     j->have_arch = true;
 }
 
@@ -479,7 +485,7 @@ unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj)
         if (s == FC_VERDICT_NONE || (j->opts->strict && s == FC_VERDICT_PARTIAL))
             p |= FC_PROBLEM_LOAD;
     }
-    if (j->have_arch && j->registered && !j->arch.matches)
+    if (j->have_arch && (j->registered || j->arch.no_code) && !j->arch.matches)
         p |= FC_PROBLEM_ARCH_LIST;
     return p;
 }
