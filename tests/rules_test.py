@@ -131,5 +131,31 @@ def a_file_without_cuda_code_does_not_match_an_arch_list():
         eq((rc, b"libcpu_only.so" in out), (0, False))
 
 
+@test
+def zstd_images_need_a_driver_for_cuda_12_4():
+    """R1: images stored zstd-compressed (--compress-mode=size or balance; CUDA 13's default for
+    PTX) cannot be read by drivers before CUDA 12.4, 550.54.14 (nvcc's documentation of
+    --compress-mode; rapids-cmake: "CUDA 12 Requires Driver Version: 550.54.14+" for size and
+    balance, 525.60.13+ for the LZ4 modes). They were "ok" on a 535 driver."""
+    def judged(name, driver):
+        rc, f, err = judge(os.path.join(FIXTURES, name), "--gpu", "sm_90", "--driver", driver)
+        v = f["verdicts"][0]
+        return rc, f["containers"][0]["loads"][0]["result"], v["status"], v.get("unsupported_compression")
+    for driver in ("535.104.05", "12.3", "545.23.06", "11.8"):
+        eq(judged("compress_size.fatbin", driver), (1, "UNSUPPORTED_COMPRESSION", "none", 1), driver)
+    for driver in ("550.54.14", "12.4", "13.0"):
+        eq(judged("compress_size.fatbin", driver), (0, "CUDA_SUCCESS", "ok", None), driver)
+    # balance stores the PTX with zstd and the cubin as it is: the cubin is chosen and loads.
+    eq(judged("compress_balance.fatbin", "535.104.05"), (0, "CUDA_SUCCESS", "ok", None))
+    eq(judged("compress_speed.fatbin", "535.104.05"), (0, "CUDA_SUCCESS", "ok", None))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "535.104.05", os.path.join(FIXTURES, "compress_size.fatbin"))
+    assert (b"  sm_90 (--gpu sm_90): none, no module can load\n"
+            b"    (images compressed with zstd, which drivers before CUDA 12.4 cannot read):\n"
+            b"    every kernel launch fails with \"device kernel image is invalid\"\n"
+            b"    fix: install a driver for CUDA 12.4 or newer (>= 550.54.14), or rebuild with\n"
+            b"         nvcc --compress-mode=speed (LZ4) or none\n") in out, out
+    assert b"to build native code" not in out, out
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

@@ -42,6 +42,11 @@ typedef enum fc_load_result {
                                     take for PTX, as it starts with a byte outside ASCII (a UTF-8
                                     byte order mark: "Binary format ... is not recognized", H200,
                                     driver 580); counted with the unreadable PTX */
+    FC_LOAD_UNSUPPORTED_COMPRESSION, /* the chosen image is stored zstd-compressed (nvcc
+                                    --compress-mode=size, balance, or 13.x's default for PTX),
+                                    which drivers before CUDA 12.4 (550.54.14) cannot read (nvcc
+                                    documentation; older drivers answer "device kernel image is
+                                    invalid"); counted as a module that fails */
     FC_LOAD_EMPTY,               /* no driver result: a container without entries (the empty fat
                                     binary of nvcc 13's device link step for PTX-only code, never
                                     registered); it holds no kernel, so nothing can fail to

@@ -63,6 +63,8 @@ typedef struct fc_verdict {
     size_t invalid_image;     /* of those, the ones the driver does not even take for PTX
                                  (FC_LOAD_INVALID_IMAGE) */
     size_t relocatable;       /* relocatable code registered as a module: fails at first use */
+    size_t unsupported_compression; /* modules whose chosen image is zstd-compressed, which the
+                                 target's driver (before CUDA 12.4) cannot read */
     size_t undecoded;         /* registered code that could not be decoded (fc_object.
                                  registered_undecoded), counted as one module that fails */
     size_t link_inputs;       /* relocatable code a device linker takes in (counted beside modules) */

@@ -91,8 +91,9 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
         const fc_verdict *v = fc_judgement_verdict(j, t);
         size_t failing = v->modules - (v->native + v->compatible + v->jit);
-        /* Damage is no matter of build flags. */
-        bool only_damage = v->undecoded && failing == v->undecoded && v->link_inputs == v->linkable &&
+        /* Damage, and images this driver cannot decompress, are no matter of build targets. */
+        size_t not_targets = v->undecoded + v->unsupported_compression;
+        bool only_damage = not_targets && failing == not_targets && v->link_inputs == v->linkable &&
                            !v->runtime_fails;
         outcome o = target_outcome(cfg, j, t);
         if ((o == OUTCOME_FAIL || o == OUTCOME_PARTIAL) && !only_damage)

@@ -206,6 +206,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
                 v->unused_link_inputs);
         if (v->undecoded)
             jw_printf(out, ",\"undecoded\":%zu", v->undecoded);
+        if (v->unsupported_compression)
+            jw_printf(out, ",\"unsupported_compression\":%zu", v->unsupported_compression);
         if (v->empty)
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
         if (!runtime->cuda || !jo->targets[t].driver_cuda || (runtime->floor_only && !v->runtime_fails))

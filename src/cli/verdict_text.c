@@ -50,6 +50,10 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
         fprintf(out, "%srelocatable code (-rdc) registered as a module", sep);
         sep = "; ";
     }
+    if (v->unsupported_compression) {
+        fprintf(out, "%simages compressed with zstd, which drivers before CUDA 12.4 cannot read", sep);
+        sep = "; ";
+    }
     if (v->undecoded) {
         fprintf(out, "%sregistered code that could not be decoded", sep);
         sep = "; ";
@@ -330,7 +334,8 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             fprintf(out, "): every kernel launch fails with \"%s\"",
                     v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
                         ? "the provided PTX was compiled with an unsupported toolchain."
-                    : v->invalid_image == v->modules ? "device kernel image is invalid"
+                    : v->invalid_image == v->modules || v->unsupported_compression == v->modules
+                        ? "device kernel image is invalid"
                     : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
                         ? "a PTX JIT compilation failed"
                     : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx
@@ -446,6 +451,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                   "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);
         else if (v->runtime_fails)
             print_runtime_fix(out, obj, j, tg);
+        else if (v->unsupported_compression)
+            fputs("    fix: install a driver for CUDA 12.4 or newer (>= 550.54.14), or rebuild with\n"
+                  "         nvcc --compress-mode=speed (LZ4) or none\n", out);
         else if (v->status == FC_VERDICT_NONE)
             print_fix(out, cfg, obj, j, v, tg, "    ");
         if (v->status == FC_VERDICT_PARTIAL && v->unsupported_ptx)

@@ -62,7 +62,27 @@ static bool driver_takes_ptx(const fc_entry *e, int driver)
     return needs <= driver;
 }
 
+/* Drivers read zstd-compressed images from CUDA 12.4 (550.54.14) on: nvcc's documentation of
+ * --compress-mode ("not compatible with drivers released before CUDA Toolkit's 12.4
+ * release"), rapids-cmake's (size and balance, the zstd modes: "CUDA 12 Requires Driver
+ * Version: 550.54.14+"; the LZ4 ones 525.60.13+). A driver of unknown version (0) is taken
+ * to read them. */
+static fc_load readable_by(const fc_container *c, const fc_target *t, fc_load l)
+{
+    if (l.result == FC_LOAD_SUCCESS && t->driver_cuda && t->driver_cuda < 12040 &&
+        c->entries[l.entry].compression == FC_COMPRESSION_ZSTD)
+        l.result = FC_LOAD_UNSUPPORTED_COMPRESSION;
+    return l;
+}
+
+static fc_load choose_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
+
 fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p)
+{
+    return readable_by(c, t, choose_load(c, t, p));
+}
+
+static fc_load choose_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p)
 {
     fc_jit_policy none = {false, false};
     if (!p)
@@ -193,6 +213,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_RELOCATABLE: return "RELOCATABLE_MODULE";
     case FC_LOAD_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
     case FC_LOAD_EMPTY: return "EMPTY_CONTAINER";
+    case FC_LOAD_UNSUPPORTED_COMPRESSION: return "UNSUPPORTED_COMPRESSION";
     }
     return "unknown";
 }
