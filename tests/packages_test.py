@@ -192,6 +192,26 @@ def deb_made_by_gnu_ar_is_read_whatever_its_members_mode():
 
 
 @test
+def a_zip_member_marked_directory_that_holds_bytes_is_said():
+    # MS-DOS attributes with the directory bit (0x10) on a member named without '/' that holds
+    # a library: pip's zipfile extracts it as a file, libarchive gives no bytes of it. It was
+    # passed over: "no CUDA code", exit 0.
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x-1.0-py3-none-any.whl")
+        with zipfile.ZipFile(path, "w") as z:
+            info = zipfile.ZipInfo("x/libmulti.so")
+            info.create_system, info.external_attr = 0, 0x10
+            z.writestr(info, lib)
+            z.writestr("x/__init__.py", b"")
+            z.writestr("x/data/", b"")  # a real directory: nothing said
+        rc, out, err, _ = run(path)
+        eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: a directory by its attributes that holds %d "
+                                   "bytes (pip extracts it as a file); not read\n" % (path, len(lib))))
+
+
+@test
 def deb_and_rpm_in_directories_only_with_packages():
     with tempfile.TemporaryDirectory() as d:
         for name in LINUX_PACKAGES:

@@ -340,7 +340,21 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
          * it is stored. An ar archive (a .deb) holds files only, and dpkg reads every member
          * as one whatever its mode: GNU ar's deterministic mode, Debian's default, writes
          * "644" without the file type bits, which libarchive gives type 0. */
-        if (la->entry_filetype(e) != AE_IFREG && !lv->deb)
+        unsigned type = la->entry_filetype(e);
+        if (type == AE_IFDIR && la->entry_size_is_set(e) && la->entry_size(e) > 0 &&
+            (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP) {
+            /* A zip member whose MS-DOS attributes say directory but which holds bytes: pip
+             * extracts it as a file (its name has no '/', which libarchive adds), libarchive
+             * gives none of its bytes. */
+            const char *name = la->entry_pathname(e);
+            size_t n = name ? strlen(name) : 0;
+            rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL, "member %.*s: a directory by its attributes "
+                                 "that holds %lld bytes (pip extracts it as a file); not read",
+                                 (int)(n && name[n - 1] == '/' ? n - 1 : n), name ? name : "",
+                                 (long long)la->entry_size(e));
+            continue;
+        }
+        if (type != AE_IFREG && !lv->deb)
             continue;
         const char *entry = la->entry_pathname(e);
         if (!entry || !*entry)
