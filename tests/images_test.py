@@ -272,20 +272,25 @@ def driver_capabilities_and_cuda_version_as_the_toolkits_hook_reads_them():
 def a_forward_compatibility_libcuda_makes_an_old_driver_depend_on_the_gpu():
     # NVIDIA's CUDA images ship cuda-compat: /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE,
     # which the toolkit puts before an older host driver's, on data-center GPUs and the driver
-    # branches it supports. On a CUDA 12.2 driver the CUDA 13 runtime was a definite none.
+    # branches it supports. On a CUDA 12.2 driver the CUDA 13 runtime was a definite none. The
+    # hook looks in /usr/local/cuda/compat: one that path does not lead to is not counted.
     M = image_module()
     rt = ("usr/local/cuda-13.0/targets/x86_64-linux/lib/libcudart.so.13.0.96", "f", b"stand-in libcudart\n")
     lib = ("usr/lib/libsm90.so", "f", M.SM90)
-    compat = lambda where, release: [("%s/libcuda.so.%s" % (where, release), "f", b"stand-in compat libcuda\n"),
-                                     ("%s/libcuda.so.1" % where, "l", "libcuda.so.%s" % release)]
+    # /usr/local/cuda leads to it through /etc/alternatives, as in NVIDIA's images.
+    links = [("etc/alternatives/cuda", "l", "/usr/local/cuda-13.0"), ("usr/local/cuda", "l", "/etc/alternatives/cuda")]
+    compat = lambda where, release: links + [
+        ("%s/libcuda.so.%s" % (where, release), "f", b"stand-in compat libcuda\n"),
+        ("%s/libcuda.so.1" % where, "l", "libcuda.so.%s" % release)]
     depends = ("depends on the GPU: the image's forward-compatibility libcuda.so.580.65.06 (cuda-compat, CUDA 13.0) "
                "starts its CUDA runtime only on data-center GPUs and the driver branches it supports")
     cases = [  # (layer entries, driver, container_starts, reason, status of the image and the library)
         (compat("usr/local/cuda-13.0/compat", "580.65.06"), "535.104.05", None, depends, ("no-code", "ok")),
         (compat("usr/local/cuda-13.0/compat", "580.65.06"), "580.65.06", True, None, ("no-code", "ok")),
         ([], "535.104.05", True, None, ("none", "none")),
-        (compat("usr/local/cuda-12.8/compat", "570.86.15"), "535.104.05", True, None, ("none", "none")),
+        (compat("usr/local/cuda-13.0/compat", "570.86.15"), "535.104.05", True, None, ("none", "none")),
         (compat("opt/compat", "580.65.06"), "535.104.05", True, None, ("none", "none")),
+        (compat("usr/local/cuda-13.0/compat", "580.65.06")[2:], "535.104.05", True, None, ("none", "none")),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for extra, driver, starts, reason, status in cases:

@@ -430,12 +430,14 @@ static void skip_package(fc_scan_ctx *sc, const char *prefix, const char *image,
 }
 
 /* NVIDIA's cuda-compat package: /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE, which the
- * toolkit puts before the host's libcuda when it is newer; *CUDA: what RELEASE supports. */
+ * toolkit's cuda-compat hook (nvidia-cdi-hook cudacompat) finds as /usr/local/cuda/compat/
+ * libcuda.so.*.* and puts before the host's libcuda when it is newer; *CUDA: what RELEASE
+ * supports. Whether /usr/local/cuda leads to it is checked once the walk is done. */
 static bool compat_release(const char *path, const char *base, int *cuda)
 {
     size_t dir = (size_t)(base - path);
-    if (strncmp(path, "/usr/local/cuda", 15) != 0 || dir < 8 || strncmp(base - 8, "/compat/", 8) != 0 ||
-        strncmp(base, "libcuda.so.", 11) != 0 || atoi(base + 11) < 100)
+    if (dir < 8 || strncmp(base - 8, "/compat/", 8) != 0 || strncmp(base, "libcuda.so.", 11) != 0 ||
+        atoi(base + 11) < 100)
         return false;
     char err[100];
     return fc_driver_parse(cuda, base + 11, err, sizeof err) == FC_OK && *cuda > 0;
@@ -565,6 +567,16 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
     int rc = ip.rc;
     if (!rc && !ip.nomem && fc_oci_fs_walk(fs, collect, &ip) < 0)
         ip.nomem = true;
+    if (ip.compat) {
+        /* Only the compat libcuda the hook finds through /usr/local/cuda/compat counts. */
+        char where[300], buf[4096];
+        fc_oci_found found;
+        snprintf(where, sizeof where, "/usr/local/cuda/compat/%.200s", strrchr(ip.compat, '/') + 1);
+        if (!fc_oci_fs_open(fs, where, &found, buf, sizeof buf) || strcmp(found.path, ip.compat) != 0) {
+            free(ip.compat);
+            ip.compat = NULL;
+        }
+    }
     if (!rc && ip.nomem)
         rc = fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "%s: out of memory", im->pub.name);
     fc_oci_fs_free(fs);
