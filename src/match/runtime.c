@@ -223,7 +223,7 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
             snprintf(out->built_by_evidence, sizeof out->built_by_evidence,
                      "its runtime resolves CUDA %d.0's driver functions", calls / 1000);
         }
-        out->floor_only = out->built_by && !calls;
+        out->floor_only = out->built_by && !calls && !out->library_cuda; /* a CUDA library: its soname */
         if (out->built_by && runtime_floor(out->built_by) >= out->cuda) { /* between equals, the runtime */
             out->cuda = runtime_floor(out->built_by);
             snprintf(out->decided_by, sizeof out->decided_by, "its static CUDA %d runtime", out->built_by / 1000);
