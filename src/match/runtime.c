@@ -112,9 +112,9 @@ static int tkinfo_release(const uint8_t *p, size_t n)
 {
     static const char key[] = "Cuda compilation tools, release ";
     const size_t k = sizeof key - 1;
-    for (size_t i = 0; i + k + 3 < n; i++) {
-        if (memcmp(p + i, key, k) != 0)
-            continue;
+    const uint8_t *hit = n > k + 3 ? memmem(p, n - 3, key, k) : NULL;
+    if (hit) {
+        size_t i = (size_t)(hit - p);
         unsigned major = 0, minor = 0;
         size_t j = i + k;
         while (j < n && p[j] >= '0' && p[j] <= '9' && major < 1000)
@@ -149,18 +149,18 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
     int from_ptx = best_isa ? fc_ptx_isa_cuda_version(best_isa / 10, best_isa % 10) : 0;
     fc_buffer scratch = {0};
     int cuda = 0;
-    for (size_t c = 0; c < obj->n_containers && !cuda; c++) {
+    size_t read = 0; /* a file whose first cubins carry no note carries none (CUDA 11's) */
+    for (size_t c = 0; c < obj->n_containers && !cuda && read < 4; c++) {
         const fc_container *ct = &obj->containers[c];
-        for (size_t e = 0; fc_origin_registered(ct->origin) && e < ct->n_entries && !cuda; e++) {
+        for (size_t e = 0; fc_origin_registered(ct->origin) && e < ct->n_entries && !cuda && read < 4; e++) {
             const uint8_t *img;
             size_t n;
             if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated ||
                 fc_entry_image(obj, &ct->entries[e], opts, &scratch, &img, &n) != FC_OK)
                 continue;
             cuda = tkinfo_release(img, n);
+            read++;
         }
-        if (c >= 8) /* a file whose first cubins carry no note carries none */
-            break;
     }
     free(scratch.p);
     if (from_ptx >= cuda) {
