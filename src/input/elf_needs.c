@@ -93,7 +93,7 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
                 fc_builder_set_soname(b, name);
                 continue;
             }
-            *cudart |= strncmp(name, "libcudart.so.", 13) == 0;
+            *cudart |= fc_is_cuda_runtime_library(name);
             if (fc_builder_add_needed(b, name) != FC_OK)
                 return true;
         }
@@ -118,15 +118,22 @@ static const struct {
     {"cuGraphInstantiateWithParams", 12000}, {"cuCtxResetPersistingL2Cache", 11000},
 };
 
+/* NAME as a whole string of a string table, "\0NAME\0", into OUT (64 bytes); its length. */
+static size_t whole_string(char out[64], const char *name)
+{
+    size_t len = strlen(name) + 2;
+    out[0] = '\0';
+    memcpy(out + 1, name, len - 2);
+    out[len - 1] = '\0';
+    return len;
+}
+
 /* The newest release among the runtime_calls named, as whole strings, in P[0, N). */
 static int newest_runtime_call(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++) {
         char pattern[64];
-        size_t len = strlen(runtime_calls[i].name) + 2;
-        pattern[0] = '\0';
-        memcpy(pattern + 1, runtime_calls[i].name, len - 2);
-        pattern[len - 1] = '\0';
+        size_t len = whole_string(pattern, runtime_calls[i].name);
         if (memmem(p, n, pattern, len))
             return runtime_calls[i].cuda;
     }
@@ -154,12 +161,8 @@ static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base,
          * table): it is looked for alone, one pass, and the names are read around it, where
          * the runtime keeps its table of driver functions (seven passes over cuBLASLt 13's
          * .rodata cost its summary 60 ms of CPU on dev). */
-        const char *anchor = runtime_calls[sizeof runtime_calls / sizeof *runtime_calls - 1].name;
         char pattern[64];
-        size_t len = strlen(anchor) + 2;
-        pattern[0] = '\0';
-        memcpy(pattern + 1, anchor, len - 2);
-        pattern[len - 1] = '\0';
+        size_t len = whole_string(pattern, runtime_calls[sizeof runtime_calls / sizeof *runtime_calls - 1].name);
         const uint64_t window = 1u << 20;
         for (uint64_t at = 0; at < sh.sh_size; at += chunk) {
             uint64_t n = sh.sh_size - at < chunk + overlap ? sh.sh_size - at : chunk + overlap;
@@ -212,7 +215,7 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
                 fc_builder_set_soname(b, name);
                 continue;
             }
-            cudart |= strncmp(name, "libcudart.so.", 13) == 0;
+            cudart |= fc_is_cuda_runtime_library(name);
             if (fc_builder_add_needed(b, name) != FC_OK)
                 return;
         }

@@ -319,24 +319,15 @@ static bool ptx_starts_outside_ascii(const fc_object *obj, const fc_entry *e)
     return fc_entry_head(obj, e, head, sizeof head, &got) == FC_OK && got == 1 && head[0] >= 0x80;
 }
 
-/* Whether a cubin is linked (ET_EXEC), from its first bytes. */
-static bool is_linked_cubin(const fc_object *obj, const fc_entry *e)
+/* A cubin's ELF type (ET_EXEC linked, ET_REL relocatable), from its first bytes: cheap even
+ * when compressed; -1 when they cannot be read or are no ELF. */
+static int cubin_type(const fc_object *obj, const fc_entry *e)
 {
     uint8_t head[64];
     size_t got = 0;
     if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK || got < 18 || memcmp(head, "\177ELF", 4) != 0)
-        return false;
-    return (head[16] | head[17] << 8) == ET_EXEC;
-}
-
-/* Whether a cubin is relocatable (ET_REL), from its first bytes: cheap even when compressed. */
-static bool cubin_is_relocatable(const fc_object *obj, const fc_entry *e)
-{
-    uint8_t head[64];
-    size_t got = 0;
-    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK || got < 18 || memcmp(head, "\177ELF", 4) != 0)
-        return false;
-    return (head[16] | head[17] << 8) == ET_REL; /* cubins are little-endian */
+        return -1;
+    return head[16] | head[17] << 8; /* cubins are little-endian */
 }
 
 /* Whether container C holds a cubin ptxas linked as a whole program (ET_EXEC, not a link
@@ -348,7 +339,8 @@ static bool cubin_is_relocatable(const fc_object *obj, const fc_entry *e)
 static bool has_linked_cubin(const fc_object *obj, const fc_container *c)
 {
     for (size_t i = 0; i < c->n_entries; i++)
-        if (c->entries[i].kind == FC_IMAGE_CUBIN && !c->entries[i].obfuscated && is_linked_cubin(obj, &c->entries[i]))
+        if (c->entries[i].kind == FC_IMAGE_CUBIN && !c->entries[i].obfuscated &&
+            cubin_type(obj, &c->entries[i]) == ET_EXEC)
             return true;
     return false;
 }
@@ -382,7 +374,7 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
     } else if (registered) {
         /* A registered cubin was linked when the program was; relocatable ones are not here. */
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
-               c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_is_relocatable(obj, e)) {
+               c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_type(obj, e) == ET_REL) {
         l.result = FC_LOAD_LINK_INPUT;
     }
     return l;
