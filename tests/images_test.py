@@ -6,11 +6,13 @@ platforms; NVIDIA_REQUIRE_CUDA and the CUDA runtime an image ships; damaged imag
 tests/images (make.py, make-skopeo.sh, make-libs.sh).
 
 Usage: images_test.py FATCHECK FIXTURES FAKECUDA IMAGES PEAK_RSS      Writes TAP."""
+import gzip
 import hashlib
 import json
 import os
 import shutil
 import sys
+import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -487,6 +489,10 @@ def damaged_images_say_so_and_the_rest_is_judged():
                                 ["app:1.0", "app:1.0:/usr/lib/libembedded.so", "app:1.0:/usr/lib/libsm90.so"]),
         "broken-missing.tar": ("layer 2 of 2", "not in the archive; the image is judged without it",
                                ["app:1.0", "app:1.0:/usr/lib/libsm90.so"]),
+        # Its layers gzip-compressed: the config's diff_id is the digest of the tar inside.
+        "broken-mismatch-gz.tar": ("layer 1 of 2", "its tar's digest is %s, not the %s its config names; judged all "
+                                   "the same", ["app:1.0", "app:1.0:/usr/lib/libembedded.so",
+                                                "app:1.0:/usr/lib/libsm90.so"]),
     }
     for name, (where, why, members) in cases.items():
         for stdin in (None, im(name)):
@@ -498,9 +504,13 @@ def damaged_images_say_so_and_the_rest_is_judged():
             assert msgs[0].startswith(head), msgs
             tail = msgs[0][len(head):].split("): ", 1)[1]
             if "%s" in why:
-                got, named = tail.split(", not the ")[0][len("its digest is "):], tail.split("not the ")[1].split()[0]
+                got, named = tail.split(", not the ")[0].split(" digest is ")[1], tail.split("not the ")[1].split()[0]
                 why = why % (got, named)
                 assert got != named, tail
+                # What was hashed is the layer's tar, as stored or inside its gzip stream.
+                with tarfile.open(im(name)) as t:
+                    blob = t.extractfile(msgs[0].split(where + " (")[1].split("): ")[0]).read()
+                eq(got, "sha256:" + hashlib.sha256(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob).hexdigest())
             eq(tail, why, name)
     # A config that is missing: judged without what it declares.
     rc, doc, err = doc_of(im("broken-no-config.tar"))
@@ -526,6 +536,15 @@ def damaged_images_say_so_and_the_rest_is_judged():
     assert msgs[0].startswith("broken-oci:1.0: layer 2 of 2 (blobs/sha256/") and msgs[0].endswith(
         "): not in the layout; the image is judged without it"), msgs
     eq(msgs[1], "broken-oci:absent: manifest blobs/sha256/%s: not in the layout; not judged" % ("0" * 64))
+
+
+@test
+def compressed_layers_of_docker_save_match_their_tars():
+    """skopeo's docker-archive can write gzip layers under a config whose diff_ids name the
+    tars inside them: those match, so nothing is said, from a file or a pipe."""
+    for stdin in (None, im("compressed.tar")):
+        rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (im("compressed.tar"),)))
+        eq((rc, errors(doc), files(doc)), (0, [], ["gz:1", "gz:1:/usr/lib/libembedded.so", "gz:1:/usr/lib/libsm90.so"]))
 
 
 @test

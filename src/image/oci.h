@@ -58,6 +58,7 @@ typedef struct fc_oci_layer {
     fc_held *held;
     size_t n_held, cap_held;
     char digest[80];        /* "sha256:<hex>" of the bytes read */
+    char tar_digest[80];    /* of the tar inside them, when compressed and asked for; else "" */
     uint64_t bytes;         /* how many */
     bool compressed;        /* gzip, zstd or bzip2 */
     bool damaged;           /* it could not be read to its end: DAMAGE says why */
@@ -69,8 +70,10 @@ typedef struct fc_oci_layer {
 /* Reads the layer blob IN (a tar, gzip or zstd) to its end into *L (zeroed by the caller):
  * entries, whiteouts, and the bytes of each regular file that a scan finds CUDA code in,
  * probed on this thread alone (OPTS's limits; its threads and on_file are not used). DEPTH
- * is the package nesting of the image. Never calls back; problems are kept in *L. */
-void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, unsigned depth,
+ * is the package nesting of the image. TAR_DIGEST: a compressed blob's tar is hashed too
+ * (L->tar_digest), for a docker save archive whose config names layers by that digest. Never
+ * calls back; problems are kept in *L. */
+void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, unsigned depth, bool tar_digest,
                        fc_oci_budget *budget);
 void fc_oci_layer_free(fc_oci_layer *L, fc_oci_budget *budget);
 /* Adds the file IN (named PATH; HEAD holds its first GOT bytes, already read; DECLARED is its

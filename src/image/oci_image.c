@@ -281,6 +281,8 @@ static void read_slot(reading *rd, slot *s)
 {
     const fc_options *opts = rd->sc->opts;
     unsigned depth = rd->sc->depth + 2;
+    char named[80];
+    bool tar_digest = !fc_oci_path_digest(s->path, named); /* docker save's "ID/layer.tar" */
     if (rd->dirfd >= 0) {
         int fd = safe_path(s->path) ? openat(rd->dirfd, s->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
         if (fd < 0) {
@@ -290,15 +292,15 @@ static void read_slot(reading *rd, slot *s)
         }
         fc_fd_stream in;
         fc_fd_stream_init(&in, fd);
-        fc_oci_layer_read(&s->layer, &in.s, opts, depth, &rd->budget);
+        fc_oci_layer_read(&s->layer, &in.s, opts, depth, false, &rd->budget);
         close(fd);
     } else if (rd->img->fd >= 0 && rd->img->own_mapping) {
         range_stream in = {.s = {.read = range_read}, .fd = rd->img->fd, .at = s->offset, .end = s->offset + s->size};
-        fc_oci_layer_read(&s->layer, &in.s, opts, depth, &rd->budget);
+        fc_oci_layer_read(&s->layer, &in.s, opts, depth, tar_digest, &rd->budget);
     } else {
         fc_memory_stream in;
         fc_memory_stream_init(&in, rd->img->data + s->offset, (size_t)s->size);
-        fc_oci_layer_read(&s->layer, &in.s, opts, depth, &rd->budget);
+        fc_oci_layer_read(&s->layer, &in.s, opts, depth, tar_digest, &rd->budget);
     }
 }
 
@@ -548,12 +550,16 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
         }
         const fc_oci_layer *L = &s->layer;
         ip.slot_of[i] = s;
-        bool compressed_vs_diff_id = ref->diff_id && L->compressed;
+        /* A config's diff_id is the digest of the layer's tar, compressed or not. */
+        const char *got = ref->diff_id && L->compressed ? L->tar_digest : L->digest;
         if (L->damaged)
             report(&ip, "%s: %s; what could be read of it is judged", where, L->damage);
-        else if (ref->digest[0] && !compressed_vs_diff_id && strcmp(ref->digest, L->digest) != 0)
-            report(&ip, "%s: its digest is %s, not the %s its %s names; judged all the same", where, L->digest,
-                   ref->digest, ref->diff_id ? "config" : "manifest");
+        else if (ref->digest[0] && !*got)
+            report(&ip, "%s: its tar's digest was not computed, so the %s its config names is not checked", where,
+                   ref->digest);
+        else if (ref->digest[0] && strcmp(ref->digest, got) != 0)
+            report(&ip, "%s: its %sdigest is %s, not the %s its %s names; judged all the same", where,
+                   got == L->tar_digest ? "tar's " : "", got, ref->digest, ref->diff_id ? "config" : "manifest");
         else if (ref->size >= 0 && (uint64_t)ref->size != L->bytes)
             report(&ip, "%s: %llu bytes, not the %lld its manifest gives; judged all the same", where,
                    (unsigned long long)L->bytes, (long long)ref->size);
@@ -991,7 +997,9 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
                 if (sc->opts->on_file)
                     sc->opts->on_file(sc->opts->on_file_ctx, name);
                 fc_stream_unread(&os.s, head, (size_t)got);
-                fc_oci_layer_read(&s->layer, &os.s, sc->opts, sc->depth + 2, &rd.budget);
+                char named[80];
+                fc_oci_layer_read(&s->layer, &os.s, sc->opts, sc->depth + 2, !fc_oci_path_digest(name, named),
+                                  &rd.budget);
                 if (os.fatal) {
                     *fatal = true;
                     free(name);

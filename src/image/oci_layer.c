@@ -2,7 +2,9 @@
  * bytes of the files that hold CUDA code.
  *
  * A layer is a tar, maybe gzip- or zstd-compressed (OCI image spec, layer.md), read here once,
- * start to end, through libarchive, while its digest is computed from the bytes as they pass.
+ * start to end, through libarchive, while its digest is computed from the bytes as they pass
+ * (and, for a compressed layer of a docker save archive, the digest of the tar inside it too:
+ * its config's diff_ids name that one).
  * Each regular file is sniffed from its first 4 KiB; one that could hold CUDA code is held
  * (fc_hold) and scanned, and kept only when the scan finds some (or something wrong). Nothing
  * is called back: this runs on the scan's helper threads, one layer each.
@@ -55,6 +57,52 @@ static la_ssize_t source_read(struct archive *a, void *client, const void **out)
     }
     *out = src->buf;
     return r;
+}
+
+/* ---- The tar inside a compressed blob, hashed as the tar reader takes it ---------------------
+ * libarchive decompresses inside the reader that reads the tar, out of sight. Where the digest
+ * of the uncompressed tar is wanted, one reader (filters, format "raw") decompresses and a
+ * second reads the tar from its blocks, in place; the blocks are hashed on the way. */
+
+typedef struct inner {
+    const fc_archive_api *la;
+    struct archive *outer;
+    struct sha256_ctx sha;
+    bool hashing;      /* only a compressed blob's tar differs from the blob */
+    bool ended;
+} inner;
+
+static la_ssize_t inner_read(struct archive *a, void *client, const void **out)
+{
+    inner *in = client;
+    if (in->ended)
+        return 0;
+    const void *block;
+    size_t size;
+    la_int64_t offset;
+    int r = in->la->read_data_block(in->outer, &block, &size, &offset);
+    if (r == ARCHIVE_EOF) {
+        in->ended = true;
+        return 0;
+    }
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+        const char *why = in->la->error_string(in->outer);
+        in->la->set_error(a, EIO, "%s", why ? why : "cannot decompress");
+        return ARCHIVE_FATAL;
+    }
+    if (in->hashing)
+        sha256_update(&in->sha, size, block);
+    *out = block;
+    return (la_ssize_t)size;
+}
+
+static void hex_digest(struct sha256_ctx *sha, char out[80])
+{
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(sha, sizeof d, d);
+    int k = snprintf(out, 80, "sha256:");
+    for (size_t i = 0; i < sizeof d; i++)
+        k += snprintf(out + k, 80 - (size_t)k, "%02x", d[i]);
 }
 
 /* ---- What the layer keeps ------------------------------------------------------------------ */
@@ -401,7 +449,55 @@ static void strip_newline(char *s)
         s[--n] = '\0';
 }
 
-void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, unsigned depth, fc_oci_budget *budget)
+/* Reads the rest of the tar IN decompresses, for its digest. */
+static void inner_drain(inner *in, fc_oci_layer *L)
+{
+    const void *block;
+    size_t size;
+    la_int64_t offset;
+    int r;
+    while ((r = in->la->read_data_block(in->outer, &block, &size, &offset)) == ARCHIVE_OK || r == ARCHIVE_WARN)
+        sha256_update(&in->sha, size, block);
+    if (r != ARCHIVE_EOF)
+        damage(L, "%s", in->la->error_string(in->outer) ? in->la->error_string(in->outer) : "cannot decompress");
+}
+
+/* Opens A, a new reader, on the tar SRC holds, or on the tar inside it through IN's reader
+ * (when IN is not NULL). False, with L's damage said, when it cannot be read. */
+static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, source *src, inner *in)
+{
+    /* Layers are tar, tar+gzip or tar+zstd (OCI image spec); Docker also loads bzip2. */
+    struct archive *f = in ? in->outer : a;
+    la->read_support_filter_gzip(f);
+    la->read_support_filter_zstd(f);
+    la->read_support_filter_bzip2(f);
+    if (in)
+        la->read_support_format_raw(f);
+    la->read_support_format_tar(a);
+    la->read_support_format_gnutar(a);
+    struct archive_entry *e;
+    if (la->read_open(f, src, NULL, source_read, NULL) != ARCHIVE_OK ||
+        (in && la->read_next_header(f, &e) != ARCHIVE_OK)) {
+        damage(L, "not a readable layer: %s", la->error_string(f) ? la->error_string(f) : "unknown format");
+        return false;
+    }
+    if (la->filter_count(f) > 2) {
+        damage(L, "compressed more than once");
+        return false;
+    }
+    L->compressed = la->filter_count(f) > 1;
+    if (!in)
+        return true;
+    in->hashing = L->compressed;
+    if (la->read_open(a, in, NULL, inner_read, NULL) != ARCHIVE_OK) {
+        damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
+        return false;
+    }
+    return true;
+}
+
+void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, unsigned depth, bool tar_digest,
+                       fc_oci_budget *budget)
 {
     const char *why = NULL;
     const fc_archive_api *la = fc_archive_api_get(&why);
@@ -410,12 +506,21 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
         return;
     }
     source *src = malloc(sizeof *src);
+    inner *tar = tar_digest ? calloc(1, sizeof *tar) : NULL;
     struct archive *a = la->read_new();
-    if (!src || !a) {
+    if (tar) {
+        tar->la = la;
+        tar->outer = la->read_new();
+        sha256_init(&tar->sha);
+    }
+    if (!src || !a || (tar_digest && (!tar || !tar->outer))) {
         damage(L, "out of memory");
         free(src);
         if (a)
             la->read_free(a);
+        if (tar && tar->outer)
+            la->read_free(tar->outer);
+        free(tar);
         return;
     }
     src->in = in;
@@ -423,33 +528,27 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     src->bytes = 0;
     src->failed = false;
     sha256_init(&src->sha);
-    /* Layers are tar, tar+gzip or tar+zstd (OCI image spec); Docker also loads bzip2. */
-    la->read_support_filter_gzip(a);
-    la->read_support_filter_zstd(a);
-    la->read_support_filter_bzip2(a);
-    la->read_support_format_tar(a);
-    la->read_support_format_gnutar(a);
-    if (la->read_open(a, src, NULL, source_read, NULL) != ARCHIVE_OK) {
-        damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
-    } else if (la->filter_count(a) > 2) {
-        damage(L, "compressed more than once");
-    } else {
-        L->compressed = la->filter_count(a) > 1;
+    if (open_layer(L, la, a, src, tar))
         read_entries(L, la, a, opts, depth, budget);
-    }
     strip_newline(L->damage);
     la->read_free(a);
+    if (tar) {
+        /* The tar's digest covers what its reader left (the blocks after its end marker). */
+        if (!L->damaged && tar->hashing) {
+            inner_drain(tar, L);
+            if (!L->damaged)
+                hex_digest(&tar->sha, L->tar_digest);
+        }
+        la->read_free(tar->outer);
+        free(tar);
+    }
     /* The digest covers the whole blob: what libarchive left unread (the end of the tar, the
      * compressed stream's trailer, anything after it) is read too. */
     while (!src->failed && source_pull(src) > 0)
         ;
     if (src->failed)
         damage(L, "%s", in->error);
-    uint8_t d[SHA256_DIGEST_SIZE];
-    sha256_digest(&src->sha, sizeof d, d);
-    int k = snprintf(L->digest, sizeof L->digest, "sha256:");
-    for (size_t i = 0; i < sizeof d; i++)
-        k += snprintf(L->digest + k, sizeof L->digest - (size_t)k, "%02x", d[i]);
+    hex_digest(&src->sha, L->digest);
     L->bytes = src->bytes;
     free(src);
 }

@@ -118,8 +118,7 @@ bool fc_oci_blob_path(const char *digest, char *out, size_t size)
     return snprintf(out, size, "blobs/%.*s/%s", (int)(colon - digest), digest, colon + 1) < (int)size;
 }
 
-/* The digest a path names: "blobs/sha256/HEX" or "HEX.json", "HEX/layer.tar"'s HEX is not one. */
-static bool digest_of_path(const char *path, char out[80])
+bool fc_oci_path_digest(const char *path, char out[80])
 {
     if (strncmp(path, "blobs/sha256/", 13) == 0 && strlen(path + 13) == 64) {
         snprintf(out, 80, "sha256:%s", path + 13);
@@ -151,7 +150,7 @@ static json_t *load_json(const fc_oci_source *src, const char *path, const char 
     fc_oci_sha256(data, len, got);
     if (digest_out)
         snprintf(digest_out, 80, "%s", got);
-    if ((digest && strncmp(digest, "sha256:", 7) == 0) || (!digest && digest_of_path(path, want))) {
+    if ((digest && strncmp(digest, "sha256:", 7) == 0) || (!digest && fc_oci_path_digest(path, want))) {
         if (digest)
             snprintf(want, sizeof want, "%s", digest);
         if (strcmp(want, got) != 0) {
@@ -561,7 +560,7 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
         char digest[80] = "", why[400];
         /* Its digest is the image ID: the config's name says it, or its bytes do. */
         json_t *config = load_json(src, config_path, NULL, -1, why, sizeof why, digest);
-        if (digest_of_path(config_path, digest) || config)
+        if (fc_oci_path_digest(config_path, digest) || config)
             im->pub.digest = keep(im, digest);
         if (!config) {
             image_problem(im, "config %s: %s; judged without what it declares", config_path, why);
@@ -582,7 +581,7 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
              * digest of the layer uncompressed, which docker save writes it as). */
             char d[80] = "";
             json_t *id = json_array_get(diff_ids, k);
-            bool from_path = digest_of_path(path, d);
+            bool from_path = fc_oci_path_digest(path, d);
             if (!from_path && json_is_string(id))
                 snprintf(d, sizeof d, "%s", json_string_value(id));
             add_layer(im, path, d, -1, from_path);

@@ -62,6 +62,9 @@ void fc_oci_meta_free(fc_oci_meta *m);
 
 /* "sha256:HEX" -> "blobs/sha256/HEX"; false for a digest that names no blob a layout holds. */
 bool fc_oci_blob_path(const char *digest, char *out, size_t size);
+/* The digest a member's path names ("blobs/sha256/HEX" or "HEX.json"; "HEX/layer.tar"'s HEX is
+ * not one), into OUT as "sha256:HEX". False when it names none. */
+bool fc_oci_path_digest(const char *path, char out[80]);
 /* "sha256:HEX" of DATA. */
 void fc_oci_sha256(const uint8_t *data, size_t len, char out[80]);
 

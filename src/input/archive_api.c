@@ -54,6 +54,7 @@ static void load(void)
              bind(lib, "archive_read_open", &api.read_open) &&
              bind(lib, "archive_read_next_header", &api.read_next_header) &&
              bind(lib, "archive_read_data", &api.read_data) &&
+             bind(lib, "archive_read_data_block", &api.read_data_block) &&
              bind(lib, "archive_filter_count", &api.filter_count) &&
              bind(lib, "archive_format_name", &api.format_name) &&
              bind(lib, "archive_format", &api.format) &&

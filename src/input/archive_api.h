@@ -31,6 +31,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_read_open) *read_open;
     __typeof__(archive_read_next_header) *read_next_header;
     __typeof__(archive_read_data) *read_data;
+    __typeof__(archive_read_data_block) *read_data_block;
     __typeof__(archive_filter_count) *filter_count;
     __typeof__(archive_format_name) *format_name;
     __typeof__(archive_format) *format;

@@ -82,10 +82,11 @@ def config(layers, env=(), arch="amd64", variant=None):
     return json.dumps(c, sort_keys=True).encode()
 
 
-def docker_save(path, images, damage=None):
+def docker_save(path, images, damage=None, gz=False):
     """A docker save archive as Docker before 25 writes it: <id>/layer.tar per layer, the
     config as <image id>.json, manifest.json and repositories last. IMAGES: (tags, layers,
-    env). DAMAGE changes one thing (see broken-*.tar)."""
+    env). DAMAGE changes one thing (see broken-*.tar). GZ: layers gzip-compressed, as skopeo's
+    docker-archive can write them (the config's diff_ids still name the tars)."""
     members, manifest, seen = [], [], set()
     for tags, layers, env in images:
         cfg = config(layers, env)
@@ -103,6 +104,8 @@ def docker_save(path, images, damage=None):
                 data = layer[:-512] + b"\x01" + layer[-511:]
             if damage == "missing" and layer is layers[-1]:
                 continue
+            if gz:
+                data = gzip.compress(data, mtime=0)
             members += [(lid + "/VERSION", "f", b"1.0"), (lid + "/json", "f", b'{"id":"%s"}' % lid.encode()),
                         (lid + "/layer.tar", "f", data)]
         if damage != "no-config":
@@ -198,6 +201,10 @@ def main():
     small = [tar([("usr/lib/libsm90.so", "f", SM90)]), tar([("usr/lib/libembedded.so", "f", EMBEDDED)])]
     for damage in ("truncated", "mismatch", "missing", "no-config", "bad-manifest"):
         docker_save("broken-%s.tar" % damage, [(["app:1.0"], small, [REQUIRE_124])], damage)
+
+    # Compressed layers named by their tars' digests: one as its config says, one not.
+    docker_save("compressed.tar", [(["gz:1"], small, [REQUIRE_124])], gz=True)
+    docker_save("broken-mismatch-gz.tar", [(["app:1.0"], small, [REQUIRE_124])], "mismatch", gz=True)
 
     with open("whiteouts.tar", "rb") as f:
         whole = f.read()
