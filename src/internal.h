@@ -393,9 +393,8 @@ int fc_child_stdio(int keep);
  * only as much as they need: cheap where fc_entry_image would inflate a whole image. */
 fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got);
 
-/* Relocatable code (link_state.c): a cubin's own answer, and whether an entry was compiled
- * to be linked (LTO-IR, PTX stored with the ptxas option --compile-only). */
-fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size, const fc_options *opts);
+/* Whether an entry was compiled to be linked (LTO-IR, PTX stored with the ptxas option
+ * --compile-only) (container_role.c). */
 bool fc_entry_compiled_relocatable(const fc_entry *e);
 /* Whether containers of origin O are registered with the CUDA runtime (and so were linked
  * when the program was built). */
@@ -433,9 +432,6 @@ fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive);
 /* The driver releases that report CUDA version CUDA_VERSION: from *LO up to (not including)
  * *HI (NULL: no newer release known). False for a version no driver reports. */
 bool fc_cuda_release_range(int cuda_version, const char **lo, const char **hi);
-
-/* The variant ('a', 'f') an entry's flags give it (fatbin.c). */
-fc_variant fc_variant_from_flags(uint64_t flags);
 
 /* The first PTX ISA (major * 10 + minor) in which PTX may name .target sm_ARCH with VARIANT
  * ("a", "f"); 0 for a target not in the table (arch.c). Older PTX for it is refused by ptxas

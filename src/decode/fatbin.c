@@ -34,7 +34,7 @@ static fc_compression compression_of(uint64_t flags)
     return lz4 ? FC_COMPRESSION_LZ4 : zstd ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_NONE;
 }
 
-fc_variant fc_variant_from_flags(uint64_t flags)
+static fc_variant variant_from_flags(uint64_t flags)
 {
     if (flags & FC_FLAG_ARCH_SPECIFIC)
         return FC_VARIANT_ARCH_SPECIFIC;
@@ -158,7 +158,7 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, uint64_t avail, u
     e.version_major = fc_rd16(h + 26);
     e.arch = fc_rd32(h + 28);
     e.flags = fc_rd64(h + 40);
-    e.variant = fc_variant_from_flags(e.flags);
+    e.variant = variant_from_flags(e.flags);
     e.compression = compression_of(e.flags);
     e.debug = e.flags & FC_FLAG_DEBUG;
     e.obfuscated = e.flags & FC_FLAG_OBFUSCATED;

@@ -161,30 +161,6 @@ fc_link fc_predict_link(const fc_container *c, const fc_target *t)
     return (fc_link){FC_LINK_VIA_NONE, -1};
 }
 
-bool fc_section_is_fatbin(const char *name)
-{
-    return strcmp(name, ".nv_fatbin") == 0 || strcmp(name, ".nv_fatb") == 0;
-}
-
-bool fc_section_is_relfatbin(const char *name)
-{
-    return strcmp(name, "__nv_relfatbin") == 0 || strcmp(name, "__nv_rel") == 0;
-}
-
-fc_role fc_container_role(const fc_container *c)
-{
-    if (c->section && fc_section_is_relfatbin(c->section))
-        return FC_ROLE_LINK_INPUT;
-    /* What the runtime registers is loaded as a module, whatever it holds: relocatable code
-     * there fails (fc_refine_load), it is not excused as a link input. */
-    if (fc_origin_registered(c->origin))
-        return c->role;
-    for (size_t i = 0; i < c->n_entries; i++)
-        if (fc_entry_compiled_relocatable(&c->entries[i]))
-            return FC_ROLE_LINK_INPUT;
-    return c->role;
-}
-
 const char *fc_link_via_name(fc_link_via v)
 {
     switch (v) {

@@ -31,7 +31,7 @@ static bool driver_supplied(const char *name, size_t len)
     return false;
 }
 
-fc_link_state fc_cubin_link_state(const uint8_t *img, size_t size, const fc_options *opts)
+static fc_link_state cubin_link_state(const uint8_t *img, size_t size, const fc_options *opts)
 {
     fc_status why;
     Elf *elf = fc_elf_cubin_open(img, size, opts, &why); /* a cubin libelf cannot be given: not read */
@@ -246,27 +246,6 @@ static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
     free(names.items);
 }
 
-bool fc_entry_compiled_relocatable(const fc_entry *e)
-{
-    if (e->kind == FC_IMAGE_LTOIR)
-        return true;
-    if (e->kind != FC_IMAGE_PTX || !e->options)
-        return false;
-    /* nvcc -rdc stores "--compile-only"; fatbinary passes on whatever --cmdline held. */
-    for (const char *p = e->options; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *end = p;
-        while (*end && *end != ' ')
-            end++;
-        size_t len = (size_t)(end - p);
-        if ((len == 14 && memcmp(p, "--compile-only", 14) == 0) || (len == 2 && memcmp(p, "-c", 2) == 0))
-            return true;
-        p = end;
-    }
-    return false;
-}
-
 fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const fc_options *opts)
 {
     if (!obj->image || e->obfuscated || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
@@ -280,7 +259,7 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
     }
     fc_link_state st = FC_LINK_UNKNOWN;
     if (e->kind == FC_IMAGE_CUBIN) {
-        st = fc_cubin_link_state(src, n, opts);
+        st = cubin_link_state(src, n, opts);
     } else {
         ptx_facts f;
         ptx_scan(src, n, &f);
