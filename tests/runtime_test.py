@@ -270,7 +270,7 @@ def an_undated_static_runtime_is_said_to_be_unjudged():
                 "          this driver starts it is not judged") in out, out
 
 
-# The driver functions whose names date a static runtime (src/elf_needs.c runtime_calls).
+# The driver functions whose names date a static runtime (src/input/elf_needs.c runtime_calls).
 RUNTIME_CALLS = (b"cuMemGetDefaultMemPool", b"cuDeviceGetHostAtomicCapabilities", b"cuMemPrefetchBatchAsync",
                  b"cuLibraryLoadData", b"cuKernelGetFunction", b"cuGraphInstantiateWithParams",
                  b"cuCtxResetPersistingL2Cache")

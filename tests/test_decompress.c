@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "fatcheck.h"
-#include "internal.h"
 #include "tap.h"
 #include "testutil.h"
 

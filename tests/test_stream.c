@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
+#include "input.h"
 #include "stream.h"
 #include "tap.h"
 

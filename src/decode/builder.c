@@ -1,11 +1,13 @@
 /* builder.c - building fc_object results (fc_builder_*): growing arrays, owned strings, the
  * first error. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
+#include "fatcheck.h"
 #include "grow.h"
-#include "internal.h"
 
 fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member,
                           const char *label)

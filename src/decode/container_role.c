@@ -3,7 +3,7 @@
  * the verdicts read it. */
 #include <string.h>
 
-#include "internal.h"
+#include "decode.h"
 
 bool fc_section_is_fatbin(const char *name)
 {

@@ -8,7 +8,9 @@
 #include <sys/mman.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "decode.h"
+#include "fatcheck.h"
+#include "file_map.h"
 
 /* One decompression context per thread, kept: creating one per image cost more than a
  * small image's decompression. Freed when the thread ends. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
 #include "reader.h"
 
 /* Headers seen are at most a few hundred bytes; anything longer is treated as damage. */

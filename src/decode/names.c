@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "fatcheck.h"
 
 const char *fc_status_name(fc_status s)
 {

@@ -2,7 +2,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal.h"
+#include "decode.h"
+#include "fatcheck.h"
 
 /* The size of the first fc_options that had a size: any fc_options is at least this large. */
 #define FIRST_OPTIONS_SIZE (offsetof(fc_options, on_skip_ctx) + sizeof(void *))

@@ -2,7 +2,8 @@
 #include <gelf.h>
 #include <string.h>
 
-#include "internal.h"
+#include "decode.h"
+#include "reader.h"
 
 /* Skips blanks and comments; returns the position of the next token. */
 static size_t skip_space(const uint8_t *s, size_t n, size_t i)

@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "fatcheck/scan.h"
 #include "stream.h"
 
 #define FC_OCI_NONE UINT32_MAX

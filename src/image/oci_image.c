@@ -20,7 +20,11 @@
 #include <unistd.h>
 
 #include "archive_api.h"
+#include "decode.h"
+#include "fatcheck.h"
 #include "grow.h"
+#include "image.h"
+#include "input.h"
 #include "oci.h"
 #include "oci_image.h"
 #include "oci_meta.h"

@@ -6,7 +6,8 @@
 #include <archive_entry.h>
 
 #include "archive_api.h"
-#include "internal.h"
+#include "image.h"
+#include "input.h"
 
 /* Whether directory DIRFD is an OCI image layout (it has oci-layout and index.json). */
 bool fc_oci_dir_is_layout(int dirfd);

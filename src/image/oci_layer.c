@@ -18,6 +18,7 @@
 
 #include "archive_api.h"
 #include "grow.h"
+#include "input.h"
 #include "oci.h"
 #include "walk.h"
 

@@ -2,7 +2,7 @@
 #ifndef FC_OCI_META_H
 #define FC_OCI_META_H
 
-#include "internal.h"
+#include "fatcheck/scan.h"
 
 /* Where metadata files are read from: a layout directory, an archive's members. */
 typedef struct fc_oci_source {

@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "arch.h"
+#include "fatcheck.h"
 
 /* What evaluating something may come to: any of these, together. */
 enum { MAY_TRUE = 1, MAY_FALSE = 2, MAY_FAIL = 4 /* an invalid expression */ };

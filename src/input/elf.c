@@ -13,11 +13,14 @@
 
 #include "ar_name.h"
 #include "bytes.h"
+#include "decode.h"
 #include "elf_compressed.h"
 #include "elf_header.h"
 #include "grow.h"
-#include "internal.h"
+#include "image.h"
+#include "input.h"
 #include "pe.h"
+#include "reader.h"
 
 #ifndef EM_CUDA
 #define EM_CUDA 190

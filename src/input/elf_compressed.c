@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "decode.h"
 #include "elf_compressed.h"
+#include "input.h"
+#include "reader.h"
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2

@@ -13,7 +13,7 @@
 
 #include <gelf.h>
 
-#include "internal.h"
+#include "input.h"
 
 /* True when the section NAME with header SH is a registered section stored compressed. */
 bool fc_elf_compressed_fatbin(const char *name, const GElf_Shdr *sh);

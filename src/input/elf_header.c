@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "elf_header.h"
-#include "internal.h"
+#include "input.h"
 
 #ifndef EM_CUDA
 #define EM_CUDA 190

@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "fatcheck.h"
+#include "image.h"
+#include "input.h"
 
 /* Whether the dynamic symbol table imports a symbol NAME names (all of it, or, with PREFIX,
  * its start): __cudaRegisterFatBinary, when code registers through whatever runtime the

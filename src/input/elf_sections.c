@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "image.h"
+#include "input.h"
 
 static uint64_t rd(const uint8_t *p, unsigned n, bool big)
 {

@@ -16,8 +16,11 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "decode.h"
 #include "grow.h"
-#include "internal.h"
+#include "image.h"
+#include "input.h"
+#include "reader.h"
 
 /* Loadable segments read: real files have 2 to 10 (the kernel refuses an executable of more
  * than 1,170 program headers); one that declares more is said, and the rest not read. */

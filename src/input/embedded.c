@@ -16,9 +16,11 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "decode.h"
 #include "elf_header.h"
 #include "grow.h"
-#include "internal.h"
+#include "input.h"
+#include "reader.h"
 
 #define BLOCK_SIZE (256u << 10) /* the most one read takes: fits in L2 */
 #define ELF_MAGIC 0x464C457Fu   /* "\177ELF", read as a little-endian word */

@@ -23,7 +23,9 @@
 
 #include "archive_api.h"
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "image.h"
+#include "input.h"
 #include "oci_image.h"
 #include "stream.h"
 

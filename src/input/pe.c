@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "image.h"
+#include "input.h"
 #include "pe.h"
 
 #define DOS_HEADER 64u

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "input.h"
 #include "pe.h"
 
 #define DLL_NAME_MAX 256u

@@ -13,7 +13,10 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "image.h"
+#include "input.h"
+#include "reader.h"
 
 fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uint64_t size, uint64_t addr,
                            unsigned record_size, fc_wrapper **out, size_t *n)

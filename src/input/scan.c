@@ -10,9 +10,14 @@
 #include <unistd.h>
 
 #include "bytes.h"
+#include "decode.h"
+#include "fatcheck.h"
+#include "file_map.h"
 #include "grow.h"
-#include "internal.h"
+#include "image.h"
+#include "input.h"
 #include "oci_image.h"
+#include "reader.h"
 #include "walk.h"
 
 /* Holes closer than this are read through rather than split around. */

@@ -2,12 +2,16 @@
  * names for objects and errors, error reports that know when the file changed underneath,
  * objects handed to the caller, and the end of the scan's helper threads. The dispatcher
  * (scan.c) calls down into the readers; the readers call these, never the dispatcher. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "callback.h"
+#include "decode.h"
+#include "file_map.h"
+#include "input.h"
 #include "pool.h"
 
 bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out)

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "decode.h"
+#include "fatcheck.h"
+#include "input.h"
 #include "stream.h"
 
 static int scan_stream(fc_scan_ctx *sc, int fd, const char *name)

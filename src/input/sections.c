@@ -21,8 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "decode.h"
+#include "image.h"
+#include "input.h"
 #include "pool.h"
+#include "reader.h"
 
 #define SEGMENT_SIZE (4u << 20)   /* a registered section is walked in pieces of this size */
 #define CHUNK_SIZE (8u << 20)     /* a data section is searched in pieces of this size */

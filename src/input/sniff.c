@@ -2,7 +2,8 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "internal.h"
+#include "decode.h"
+#include "input.h"
 #include "pe.h"
 
 /* Format detection from the first bytes (package.c tells packages, fc_sniff_package). */

@@ -7,6 +7,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "decode.h"
+#include "input.h"
 #include "stream.h"
 
 /* Spooled bytes go to the file in pieces of this size; a piece of zeros is left as a hole. */

@@ -13,7 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "fatcheck/common.h"
+#include "image.h"
 
 typedef struct fc_stream fc_stream;
 struct fc_stream {

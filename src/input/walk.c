@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "input.h"
 #include "oci_image.h"
 #include "pool.h"
 #include "walk.h"

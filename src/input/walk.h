@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "input.h"
 
 /* Scans every regular file under directory PATH, in name order, each file and directory once
  * however many links lead to it. Symlinks to files are read; symlinks to directories are

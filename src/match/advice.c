@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "fatcheck.h"
 #include "verdict_internal.h"
 
 static int cmp_unsigned(const void *a, const void *b)

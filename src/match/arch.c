@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "arch.h"
+#include "fatcheck.h"
 
 /* ---- Compute capabilities ---------------------------------------------------------- */
 

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "arch.h"
+#include "fatcheck.h"
 
 static unsigned major_of(unsigned cc)
 {

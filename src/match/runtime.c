@@ -11,7 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "decode.h"
+#include "fatcheck.h"
 
 /* CUDA libraries by soname prefix: the major in the soname and the CUDA release it came with.
  * Where the library's major is CUDA's own (cudart from 11 on, cuBLAS, NPP, NVRTC, nvJitLink,

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
+#include "fatcheck.h"
 #include "grow.h"
-#include "internal.h"
 #include "verdict_internal.h"
 
 void fc_judge_options_init(fc_judge_options *o)

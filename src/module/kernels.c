@@ -12,9 +12,12 @@
 #include <unistd.h>
 
 #include "bytes.h"
+#include "decode.h"
 #include "elf_header.h"
+#include "fatcheck.h"
+#include "file_map.h"
 #include "grow.h"
-#include "internal.h"
+#include "image.h"
 #include "pool.h"
 
 #define STO_CUDA_ENTRY 0x10      /* st_other of a __global__ function (seen in every cubin) */

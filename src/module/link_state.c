@@ -17,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "decode.h"
 #include "elf_header.h"
-#include "internal.h"
+#include "fatcheck.h"
+#include "file_map.h"
+#include "grow.h"
 
 /* Functions the driver supplies to device code (its "system calls"). */
 static bool driver_supplied(const char *name, size_t len)

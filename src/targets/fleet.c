@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "fatcheck.h"
 
 /* Adds COUNT GPUs of one node to the group of the same model, compute capability and
  * driver, or opens one. */

@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "detect.h"
-#include "internal.h"
+#include "fatcheck.h"
+#include "pipe_io.h"
 
 /* What the asking process is doing, for the message when it runs out of time. */
 enum {

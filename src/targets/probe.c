@@ -14,7 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "fatcheck.h"
+#include "pipe_io.h"
 
 struct fc_prober {
     pid_t child;

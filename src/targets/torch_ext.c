@@ -13,8 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "callback.h"
+#include "fatcheck.h"
 #include "grow.h"
-#include "internal.h"
 
 const char *fc_torch_extensions_default_dir(char *buf, size_t size)
 {

@@ -2,9 +2,10 @@
  * streams, and whole reads and writes on their pipes, retried on EINTR and short transfers. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "pipe_io.h"
 
 bool fc_read_all(int fd, void *buf, size_t n)
 {

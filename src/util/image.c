@@ -2,7 +2,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "image.h"
+#include "reader.h"
 
 void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
 {

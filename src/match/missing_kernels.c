@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "grow.h"
-#include "internal.h"
+#include "fatcheck.h"
 #include "verdict_internal.h"
 
 /* A set of strings (kernel names), open addressing; the strings are not owned. Each slot

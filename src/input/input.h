@@ -1,0 +1,244 @@
+/* input.h - the input layer: one scan's context and services (scan_ctx.c), and what the
+ * readers of files, ELF and PE objects, packages, registration records and data searched for
+ * containers share. Below it: decode (the builder) and util (images, readers, mappings).
+ * Container images (src/image/) are scanned from here and scan their files through here. */
+#ifndef FC_INPUT_H
+#define FC_INPUT_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "decode.h"
+#include "fatcheck/scan.h"
+#include "file_map.h"
+#include "image.h"
+#include "reader.h"
+
+/* One scan and the services every reader calls (scan_ctx.c). The file being scanned, as it
+ * was when opened: it may change under the scan (truncated, rewritten in place), which is
+ * then reported once, as the reason for what could not be read. */
+typedef struct fc_open_file {
+    const char *path;
+    int fd;
+    struct stat at_open;
+    fc_file_map map;       /* its mapping (file_map.h), when it has one */
+    bool change_reported;
+} fc_open_file;
+
+/* One scan (fc_scan, fc_scan_fd, fc_scan_memory): the caller's options and callbacks, and what
+ * every reader of its inputs shares (scan_ctx.c serves them). */
+typedef struct fc_scan_ctx {
+    const fc_options *opts;
+    fc_object_fn on_object;
+    fc_error_fn on_error;
+    void *user;
+    bool named;            /* the input was named by the caller, not found in a directory */
+    size_t delivered;      /* objects handed to on_object so far */
+    /* Inside a package (wheel, tarball, image): the file on disk, and the member path
+     * within it ("lib/x.so", "layer.tar!usr/lib/x.so"); NULL outside packages. */
+    const char *outer;
+    const char *inner;
+    unsigned depth;        /* package nesting */
+    size_t errors;         /* errors reported so far (fc_report_error) */
+    struct fc_pool *pool;  /* helper threads, started when first wanted (sections.c) */
+    bool pool_failed;
+    fc_open_file *file;    /* the file on disk being read, or NULL (a caller's buffer) */
+    /* Inside a container image: where the objects lie in it (oci_image.c), and whether their
+     * member name ("app:1.0:/usr/lib/x.so") is all their label (an image named directly). */
+    const fc_oci_file *in_image;
+    bool image_labels;
+} fc_scan_ctx;
+
+/* How an object or error is named: the file on disk, what is inside it, and both together
+ * for messages. PATH is the image's name, AR_MEMBER a static archive member (or NULL). */
+typedef struct fc_name {
+    const char *path;
+    char *member;
+    char *label;
+} fc_name;
+bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out);
+void fc_name_free(fc_name *n);
+/* Starts builder B for the object PATH (or its archive member AR_MEMBER) names. False when
+ * out of memory, which is reported; *RC then gets what the error callback returned. */
+bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc);
+/* Whether the file being scanned changed since it was opened: a read through its mapping went
+ * past its new end, or its size or modification time are not what they were. WHY gets the
+ * reason (scan_ctx.c). */
+bool fc_file_changed(const fc_scan_ctx *sc, char *why, size_t size);
+/* Says once that the file being scanned changed. Returns the callback's value. */
+int fc_report_change(fc_scan_ctx *sc, const char *why);
+/* Reports an error for an input that produced no object. Returns the callback's value.
+ * When the file being scanned has changed since it was opened, the change is reported
+ * instead (once: later errors of that file are its echoes and are dropped). */
+int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Hands a finished object to the caller's callback and frees the builder. An object read
+ * from a file that changed under the scan carries that as its error. */
+int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
+/* Stops the scan's helper threads. */
+void fc_scan_ctx_end(fc_scan_ctx *sc);
+
+/* A section of an object: [offset, offset + size) in the object's offsets. */
+typedef struct fc_region {
+    uint64_t offset, size;
+    const char *section;
+    /* For a registered section: where containers start, as the registration table says
+     * (sorted; NULL when unknown). Hints for splitting the walk, never trusted. */
+    const uint64_t *starts;
+    size_t n_starts;
+    /* A file of no known format: searched in full whatever the embedded mode's probing, and
+     * at every byte offset (nothing says its containers are aligned). */
+    bool whole_file;
+    /* A data section searched in full whatever the embedded mode's probing (a program that
+     * loads modules itself keeps its PTX text anywhere). */
+    bool search_in_full;
+} fc_region;
+
+/* Sections decoded on the scan's helper threads (sections.c). Decodes the registered container
+ * sections FATBINS and searches the data sections DATA of the object at image position BASE
+ * into B: first the registered containers in section order, then the embedded ones in file
+ * order, exactly as one thread would find them. */
+void fc_decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img, uint64_t base,
+                        const fc_region *fatbins, size_t n_fatbins, const fc_region *data, size_t n_data);
+/* The scan's helper threads, started the first time (THREADS - 1 of them); NULL with one
+ * thread or when they cannot be started. One piece of work at a time uses them. */
+struct fc_pool *fc_scan_pool(fc_scan_ctx *sc, unsigned threads);
+
+/* Readers by format (scan.c). Scans the file open as FD, named PATH, as fc_scan reads a file. */
+int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path);
+/* Scans one image (a mapped file or a caller's buffer) named PATH. */
+int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Scans SIZE bytes at BASE in IMG that are neither ELF, COFF nor a package: a member of a
+ * static archive (AR_MEMBER) or of a package (sc->inner). A bare fat binary or PTX file is
+ * read as one named on its own; anything else is searched whole for containers kept as
+ * data (FC_FORMAT_DATA), and passed over, searched, when it holds none. */
+int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                 const char *ar_member);
+
+/* Format detection from the first bytes (sniff.c); packages are told apart by
+ * fc_sniff_package. */
+fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive);
+
+/* Packages (package.c). Scans an image that starts like a package: a zip, tar, compressed
+ * stream, .deb or .rpm. */
+int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* The same, read from stream IN as its bytes arrive (stream.h). */
+struct fc_stream;
+int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *path);
+/* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
+bool fc_sniff_package(const uint8_t *buf, size_t size);
+/* True when BUF starts like a .deb: an ar archive whose first member is debian-binary. */
+bool fc_sniff_deb(const uint8_t *buf, size_t size);
+
+/* ELF files and archives (elf.c). Scans an image that starts with the ELF or archive magic. */
+int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Calls elf_version once, for every file that uses libelf. */
+void fc_libelf_init(void);
+/* False, with the reason in WHY, when the ELF object IMG, or an object in the archive IMG,
+ * declares more than LIMIT sections: libelf would set up a descriptor for each
+ * (elf_sections.c). */
+bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size);
+/* The same for one ELF image in memory (a cubin), under OPTS's limit (NULL: the default). */
+bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts);
+/* What an ELF object's section table showed, for finding what it does not (elf_segments.c). */
+typedef struct fc_elf_sections {
+    bool table_missing;       /* no section headers at all (sstrip, e_shnum 0) */
+    bool registered_unusable; /* .nv_fatbin or __nv_relfatbin is there, but not PROGBITS or empty */
+    bool records_unusable;    /* the same for .nvFatBinSegment */
+    uint64_t records_offset, records_size, records_addr; /* .nvFatBinSegment, when usable */
+    const fc_region *registered; /* the registered sections decoded */
+    size_t n_registered;
+} fc_elf_sections;
+/* Adds to B the containers the CUDA runtime registers in the ELF object ELF (at image
+ * position BASE, SIZE bytes) that the section table SEEN did not show, found through the
+ * registration records and the program headers (FC_ORIGIN_WRAPPER), or by searching the
+ * loaded segments (FC_ORIGIN_SEGMENT, or FC_ORIGIN_EMBEDDED beside records). Does nothing
+ * for an ordinary file whose records all point into its registered sections. */
+void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf,
+                     const fc_elf_sections *seen);
+/* Fills B's DT_NEEDED CUDA libraries, imports_registration and linked_program from a host
+ * ELF file's dynamic section and symbols (elf_needs.c). Call after its containers are in B. */
+void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_image *img, uint64_t base,
+                       const uint8_t *data, uint64_t size);
+
+/* PE images and COFF objects (pe.c). Scans the PE image or COFF object at image position BASE
+ * (SIZE bytes; AR_MEMBER names it inside a static library, or NULL); FORMAT is what fc_sniff
+ * said. */
+int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
+               uint64_t size, fc_format format);
+/* What fc_elf_read_needs does for a PE image: the CUDA DLLs its import and delay-load tables
+ * name (pe_imports.c). */
+struct fc_pe;
+void fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const struct fc_pe *pe);
+
+/* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,
+ * u32 version, u64 address of the container, u64 link data}. */
+#define FC_WRAPPER_MAGIC 0x466243B1u
+#define FC_WRAPPER_SIZE 24u
+#define FC_WRAPPER_TABLE_MAX (4u << 20) /* bytes of a table read at most */
+typedef struct fc_wrapper {
+    uint64_t offset;   /* of the record, in the object */
+    uint64_t addr;     /* of the record, in memory (the table's address plus its place) */
+    uint32_t version;
+    uint64_t data;     /* the container's address as stored; 0 where a relocation fills it */
+} fc_wrapper;
+#define FC_WRAPPER_SIZE_32 16u /* in 32-bit images: 4-byte pointers */
+/* Reads the records of RECORD_SIZE bytes in [OFF, OFF + SIZE) of the object at image
+ * position BASE; ADDR is the table's address in memory. *OUT (freed by the caller; NULL when
+ * there is none) gets the records that carry the magic. FC_ERR_NOMEM or FC_ERR_IO on failure. */
+fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uint64_t size, uint64_t addr,
+                           unsigned record_size, fc_wrapper **out, size_t *n);
+/* A builder's containers by offset (open addressing), kept as containers are added, so that
+ * a container met again is recognised without a linear search. */
+typedef struct fc_container_index {
+    struct { uint64_t offset; size_t index1; } *slots;
+    size_t n, cap;
+} fc_container_index;
+bool fc_container_index_add(fc_container_index *k, uint64_t off, size_t index); /* false: out of memory */
+/* The container of B at OFF, or NULL. */
+fc_container *fc_container_index_at(const fc_container_index *k, fc_builder *b, uint64_t off);
+void fc_container_index_free(fc_container_index *k);
+/* How the loader maps a record's address: TO_OFFSET gives the object offset of virtual
+ * address VA, the bytes mapped from the file from there and the section they are in (or
+ * NULL, where section names tell nothing), or false; MAPPED says what it maps, for messages
+ * ("every loaded segment"). */
+typedef struct fc_address_map {
+    bool (*to_offset)(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail, const char **section);
+    const void *ctx;
+    const char *mapped;
+} fc_address_map;
+/* Follows the records W[0..N) of the object at image position BASE as the runtime does at
+ * start-up: one that leads into a REGISTERED region must lead to a container its walk
+ * decoded; one that leads elsewhere has its container, and those back to back after it,
+ * decoded into B as FC_ORIGIN_WRAPPER (one the embedded search found becomes so). A record
+ * that leads to no container is B's error. Records whose address is 0 (left to a relocation)
+ * are passed over. K indexes B's containers (filled here first when empty; the caller frees
+ * it). Returns how many containers were found outside the registered regions. */
+size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base,
+                         const fc_wrapper *w, size_t n, const fc_region *registered, size_t n_registered,
+                         const fc_address_map *map);
+/* Keeps the OFFSETS[0..n) that lie in G, sorted, as G's starts (hints for splitting its
+ * walk). Returns the array for the caller to free, or NULL (freed) when fewer than two. */
+uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n);
+
+/* Containers kept as data (embedded.c). */
+/* Adds to FOUND, as FC_ORIGIN_EMBEDDED, the containers that start in [START, END) of
+ * region REG, found by searching for the magic and skipped over whole; and, as
+ * FC_ORIGIN_PTX_TEXT, the PTX modules kept as text that start before TEXT_END in the bytes
+ * searched. Returns the errno of a failed read, or 0; other problems are recorded in FOUND. */
+int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, uint64_t start, uint64_t end,
+                       uint64_t text_end);
+/* True for the sections searched in full even in FC_EMBEDDED_AUTO mode. */
+bool fc_embedded_always_searched(const char *section);
+/* The first offset of P[0..n) where fc_embedded_search could find something (a container's
+ * magic, ".version", an ELF header), or N: bytes before it hold nothing the search finds,
+ * but for the FC_PTX_HEADER_BEFORE bytes of comment a PTX module may start with. Patterns
+ * cut by N are not looked for: a caller reading in pieces looks at the seams itself. */
+size_t fc_embedded_first_candidate(const uint8_t *p, size_t n);
+/* The longest pattern fc_embedded_first_candidate looks for. */
+#define FC_EMBEDDED_PATTERN_MAX 8u
+
+#endif
