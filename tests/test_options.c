@@ -13,6 +13,35 @@ static int count(void *ctx, const fc_object *o)
     return 0;
 }
 
+/* What the functions that read an object's images answer, with the caller's options and
+ * with options no fc_options_init filled. */
+typedef struct reads {
+    const fc_options *good, *bad;
+    size_t entries, kernels_ok, kernels_refused;
+    fc_status runtime_good, runtime_bad, runtime_no_out;
+} reads;
+
+static int read_images(void *ctx, const fc_object *obj)
+{
+    reads *r = ctx;
+    for (size_t c = 0; c < obj->n_containers; c++)
+        for (size_t e = 0; e < obj->containers[c].n_entries; e++) {
+            const fc_entry *en = &obj->containers[c].entries[e];
+            fc_kernel_list *l = NULL;
+            r->entries++;
+            r->kernels_ok += fc_entry_kernels(&l, obj, en, r->good) == FC_OK;
+            fc_kernel_list_free(l);
+            l = NULL;
+            r->kernels_refused += fc_entry_kernels(&l, obj, en, r->bad) == FC_ERR_INVALID && !l;
+            fc_kernel_list_free(l);
+        }
+    fc_runtime_need need;
+    r->runtime_good = fc_object_runtime(&need, obj, r->good);
+    r->runtime_bad = fc_object_runtime(&need, obj, r->bad);
+    r->runtime_no_out = fc_object_runtime(NULL, obj, r->good);
+    return 0;
+}
+
 int main(void)
 {
     fc_options o;
@@ -62,5 +91,17 @@ int main(void)
     is_u64(fc_judge(&j, fat, &jo), FC_ERR_INVALID, "fc_judge refuses uninitialised scan options");
     ok(!j, "and gives no judgement");
     fc_object_free(fat);
+
+    /* Before, fc_entry_kernels noticed such options only when an image was compressed (an
+     * uncompressed cubin gave FC_ERR_LIMIT, PTX nothing), fc_object_runtime not at all, and
+     * fc_object_runtime wrote through a NULL OUT before refusing it. */
+    reads r = {.good = &o, .bad = &zeroed};
+    is_u64(fc_scan(fatbin, &o, read_images, NULL, &r), FC_OK, "the images' reads ran");
+    ok(r.entries >= 10, "over every entry of all_archs.fatbin (%zu)", r.entries);
+    is_u64(r.kernels_ok, r.entries, "fc_entry_kernels reads each with initialised options");
+    is_u64(r.kernels_refused, r.entries, "and refuses uninitialised ones for each, uncompressed cubins too");
+    is_u64(r.runtime_good, FC_OK, "fc_object_runtime with initialised options");
+    is_u64(r.runtime_bad, FC_ERR_INVALID, "fc_object_runtime refuses uninitialised ones");
+    is_u64(r.runtime_no_out, FC_ERR_INVALID, "and a NULL OUT");
     return tap_done();
 }

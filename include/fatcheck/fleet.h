@@ -18,8 +18,8 @@ typedef struct fc_fleet_group {
 /* Parses an inventory: the output of `nvidia-smi --query-gpu=index,name,compute_cap,
  * driver_version --format=csv` (header optional; with one, columns may come in any order),
  * or `kubectl get nodes -o json` (NVIDIA GPU Feature Discovery labels). Fills up to MAX
- * groups. Returns FC_ERR_FORMAT with ERR set (naming the line or node) on bad input,
- * FC_ERR_LIMIT (ERR set) past MAX groups, FC_ERR_NOMEM. */
+ * groups. Returns FC_ERR_FORMAT with ERR set (naming the line or node) on bad input or one
+ * that lists no GPU, FC_ERR_LIMIT (ERR set) past MAX groups, FC_ERR_NOMEM. */
 FC_API fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const char *text, size_t len,
                                 char *err, size_t err_size);
 

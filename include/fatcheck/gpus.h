@@ -52,8 +52,10 @@ typedef struct fc_detect_info {
 } fc_detect_info;
 
 /* Fills up to MAX targets with the local GPUs, in the runtime's numbering ("GPU 0" is device
- * 0), and returns how many in *N. Without a driver, a GPU, or an answer in time, returns
- * FC_ERR_UNSUPPORTED and says why in ERR. OPTS may be NULL (the defaults), INFO NULL. */
+ * 0), and returns how many in *N. Without a driver, a GPU, or an answer in time, or when the
+ * process that asks died, returns FC_ERR_UNSUPPORTED and says why in ERR; FC_ERR_IO (ERR set)
+ * when that process could not be started (pipe, fork), FC_ERR_NOMEM (ERR set) when the page
+ * it answers in could not be mapped. OPTS may be NULL (the defaults), INFO NULL. */
 FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_detect_options *opts,
                                     fc_detect_info *info, char *err, size_t err_size);
 /* The same with the default options. */
@@ -70,8 +72,8 @@ typedef struct fc_prober fc_prober;
  * pipe or socket in the program then fails the same way. */
 FC_API fc_status fc_prober_open(fc_prober **out);
 /* Loads IMAGE on device DEVICE. *CU_RESULT is the driver's CUresult (-2: no usable driver in
- * the child); *CRASHED is set when the child died during the load. FC_ERR_IO when no child
- * could be started or asked. */
+ * the child). FC_ERR_IO when no child could be started; else FC_OK, with *CRASHED set (and
+ * *CU_RESULT -1) when the child died during the load or its pipe failed. */
 FC_API fc_status fc_prober_load(int *cu_result, bool *crashed, fc_prober *p, unsigned device,
                                 const void *image, size_t size);
 FC_API void fc_prober_close(fc_prober *p); /* accepts NULL */

@@ -26,16 +26,21 @@ typedef struct fc_kernel_list {
 } fc_kernel_list;
 
 /* The kernels of one cubin or PTX image of OBJ (decompressed within opts->max_decompressed_size;
- * call from the scan callback). FC_ERR_UNSUPPORTED for LTO-IR, obfuscated or unknown images;
+ * call from the scan callback). FC_ERR_UNSUPPORTED for LTO-IR, obfuscated or unknown images,
+ * an unknown compression, and an object without its bytes (OBJ->image NULL); FC_ERR_FORMAT
+ * for an image that lies outside the object, does not decompress, or is no ELF file libelf
+ * may read (a cubin); FC_ERR_LIMIT past opts->max_decompressed_size or opts->max_sections;
  * FC_ERR_IO when the file was cut short while the image was read (the scan reports that
- * once, through on_error, when it is done with the file). */
+ * once, through on_error, when it is done with the file); FC_ERR_NOMEM; FC_ERR_INVALID for
+ * OPTS not filled by fc_options_init. */
 FC_API fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_entry *e,
                                   const fc_options *opts);
 FC_API void fc_kernel_list_free(fc_kernel_list *l); /* accepts NULL */
 
 /* The kernels of every entry of OBJ, read on opts->threads threads (0: all CPUs). *OUT and
  * *STATUS get one element per entry, in container order; an element of *OUT is NULL where
- * *STATUS says why. Free with fc_object_kernels_free. FC_ERR_NOMEM. */
+ * *STATUS says why (fc_entry_kernels's statuses). Free with fc_object_kernels_free.
+ * FC_ERR_NOMEM, or FC_ERR_INVALID for OPTS not filled by fc_options_init. */
 FC_API fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n,
                                    const fc_object *obj, const fc_options *opts);
 FC_API void fc_object_kernels_free(fc_kernel_list **lists, fc_status *status, size_t n);

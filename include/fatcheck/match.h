@@ -122,7 +122,8 @@ FC_API const char *fc_load_via_name(fc_load_via v);   /* "native", "compatible",
 
 /* Fills *T from a user's spec: "sm_86", "8.6", "86", "compute_86", or a product name
  * ("RTX 4090", "NVIDIA H100 80GB HBM3", "Jetson Orin"; case and vendor words ignored).
- * On an unknown name returns FC_ERR_INVALID with a message suggesting close matches. */
+ * FC_ERR_INVALID with ERR set otherwise: for an unknown name, with close matches suggested;
+ * for a name several products share ("RTX 6000"), with the names to use. */
 FC_API fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size);
 
 /* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */

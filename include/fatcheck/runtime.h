@@ -36,7 +36,8 @@ typedef struct fc_runtime_need {
 
 /* What OBJ needs of the driver (call from the scan callback: for a static runtime, a cubin
  * may be read for its toolkit note, within opts->max_decompressed_size; OPTS may be NULL).
- * FC_ERR_INVALID for a NULL OBJ or OUT. */
+ * FC_ERR_INVALID for a NULL OBJ or OUT, or OPTS not filled by fc_options_init; else FC_OK (an
+ * image that cannot be read leaves its evidence out). */
 FC_API fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc_options *opts);
 /* Whether a driver for CUDA version DRIVER_CUDA starts it (true when either is unknown, 0, and
  * when N->floor_only and the driver is at or above it: that is not judged). */

@@ -352,9 +352,10 @@ typedef int (*fc_error_fn)(void *ctx, const fc_error *err);
  * without being opened; entries that cannot be looked at and symlink loops are reported
  * through on_error; symlinks to directories are followed only with opts->follow_symlinks.
  * No path length limit applies inside a tree. Returns FC_OK when
- * the scan ran to the end (problems with inputs go to the callbacks), a negative status
- * when it could not run (FC_ERR_INVALID, FC_ERR_NOMEM), or, when a callback stopped it, FC_STOP
- * or the callback's positive value. */
+ * the scan ran to the end (problems with inputs go to the callbacks: FC_ERR_IO, FC_ERR_FORMAT,
+ * FC_ERR_NOMEM ... in fc_error.status or fc_object.status), FC_ERR_INVALID when it could not
+ * start (PATH NULL, or OPTS not filled by fc_options_init), or, when a callback stopped it,
+ * FC_STOP or the callback's positive value. No other status is returned. */
 FC_API int fc_scan(const char *path, const fc_options *opts,
                    fc_object_fn on_object, fc_error_fn on_error, void *ctx);
 
@@ -363,11 +364,12 @@ FC_API int fc_scan(const char *path, const fc_options *opts,
  * order, to its end: a package (zip, tar, compressed tar, .deb, .rpm) as its bytes arrive,
  * anything else held whole, in memory up to 64 MiB and beyond that in an unlinked temporary
  * file in $TMPDIR (else /tmp), up to opts->max_member_size bytes. FD is not closed. Returns
- * as fc_scan does. */
+ * as fc_scan does (FC_ERR_INVALID for a negative FD too). */
 FC_API int fc_scan_fd(int fd, const char *name, const fc_options *opts,
                       fc_object_fn on_object, fc_error_fn on_error, void *ctx);
 
-/* Scans an in-memory image as if it were a file named NAME. Never recurses. */
+/* Scans an in-memory image as if it were a file named NAME. Never recurses. Returns as fc_scan
+ * does (FC_ERR_INVALID for a NULL DATA with a nonzero SIZE too). */
 FC_API int fc_scan_memory(const void *data, size_t size, const char *name,
                           const fc_options *opts,
                           fc_object_fn on_object, fc_error_fn on_error, void *ctx);
@@ -376,8 +378,11 @@ FC_API int fc_scan_memory(const void *data, size_t size, const char *name,
  * bare fat binary), for callers and fuzzers that hold the bytes themselves. BASE is added
  * to every offset reported. On success *out is a heap object the caller frees with
  * fc_object_free; on a decoding problem *out still holds what was read before it, with
- * status and error set, and the status is returned (FC_ERR_FORMAT, FC_ERR_LIMIT). FC_ERR_INVALID
- * for a NULL OUT or BUF, FC_ERR_NOMEM. */
+ * status and error set, and the status is returned: FC_ERR_FORMAT, FC_ERR_LIMIT (past
+ * opts->max_containers or max_entries), FC_ERR_UNSUPPORTED (a container version other than
+ * 1), FC_ERR_NOMEM. FC_ERR_INVALID, with *out NULL, for a NULL OUT, a NULL BUF with a nonzero
+ * SIZE, BASE + SIZE past 2^64, or OPTS not filled by fc_options_init; FC_ERR_NOMEM with *out
+ * NULL when no object could be made. */
 FC_API fc_status fc_decode_fatbin(fc_object **out, const void *buf, size_t size,
                                   uint64_t base, const fc_options *opts);
 
@@ -387,10 +392,12 @@ FC_API void fc_object_free(fc_object *obj);
 /* Decompresses SRC (SRC_SIZE bytes stored with method M) into a new heap buffer of at
  * most LIMIT bytes. DECLARED is the size the input claims (0 if none); it is only used as
  * a first guess and must not exceed LIMIT. On success OUT and OUT_SIZE hold the result (the
- * caller frees *out). A stream that would grow past LIMIT gives FC_ERR_LIMIT; a corrupt
- * one FC_ERR_FORMAT; FC_ERR_IO when SRC lies in the image of a file that was cut short
- * while it was read (what lay past its new end read as zeros). An uncompressed entry is
- * copied. */
+ * caller frees *out). A stream that would grow past LIMIT gives FC_ERR_LIMIT, as do a
+ * DECLARED past LIMIT and an LZ4 block or output past 2 GiB (LZ4's int sizes); a corrupt one
+ * FC_ERR_FORMAT; FC_ERR_IO when SRC lies in the image of a file that was cut short while it
+ * was read (what lay past its new end read as zeros); FC_ERR_UNSUPPORTED for
+ * FC_COMPRESSION_UNKNOWN; FC_ERR_INVALID for a NULL OUT or OUT_SIZE, or a NULL SRC with a
+ * nonzero SRC_SIZE; FC_ERR_NOMEM. An uncompressed entry is copied. */
 FC_API fc_status fc_decompress(void **out, size_t *out_size, fc_compression m,
                                const void *src, size_t src_size,
                                uint64_t declared, uint64_t limit);

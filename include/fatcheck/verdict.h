@@ -138,7 +138,8 @@ typedef struct fc_judgement fc_judgement;
 /* Judges OBJ (call from the scan callback: images may be read, within opts->scan's limits,
  * to refine predictions, tell the runtime's needs and, with opts->kernels, read kernels; with
  * opts->prober, each container is loaded by the driver). *OUT is freed with
- * fc_judgement_free. FC_ERR_NOMEM, or FC_ERR_INVALID for a NULL argument. */
+ * fc_judgement_free. FC_ERR_NOMEM, or FC_ERR_INVALID for a NULL argument or opts->scan not
+ * filled by fc_options_init. */
 FC_API fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_options *opts);
 FC_API void fc_judgement_free(fc_judgement *j); /* accepts NULL */
 
@@ -165,7 +166,8 @@ FC_API const fc_arch_check *fc_judgement_arch_check(const fc_judgement *j);
 
 /* With opts->kernels: the kernels of entry E of container C, and why they are absent (*OUT
  * NULL): FC_ERR_UNSUPPORTED for LTO-IR and unknown images, FC_ERR_LIMIT, FC_ERR_FORMAT,
- * FC_ERR_IO (see fc_entry_kernels). FC_ERR_INVALID without opts->kernels. */
+ * FC_ERR_IO, FC_ERR_NOMEM (see fc_entry_kernels). FC_ERR_INVALID without opts->kernels, or for
+ * C or E out of range. */
 FC_API fc_status fc_judgement_kernels(const fc_kernel_list **out, const fc_judgement *j, size_t c, size_t e);
 /* With opts->kernels: the kernels target T cannot launch, sorted by demangled name; returns
  * how many (0 without opts->kernels). */

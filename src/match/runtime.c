@@ -181,8 +181,11 @@ static int runtime_floor(int v)
 
 fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc_options *opts)
 {
-    memset(out, 0, sizeof *out);
     if (!obj || !out)
+        return FC_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    fc_options defaults;
+    if (!(opts = fc_options_resolve(opts, &defaults)))
         return FC_ERR_INVALID;
     const char *cudart = NULL;
     for (size_t i = 0; i < obj->n_needed; i++) {

@@ -381,6 +381,12 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
 
 fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_entry *e, const fc_options *opts)
 {
+    /* Refused here, as every function taking options does: below, only a compressed image's
+     * reading would notice (an uncompressed cubin's gave FC_ERR_LIMIT, a PTX image's none). */
+    fc_options defaults;
+    *out = NULL;
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
     fc_buffer scratch = {0};
     fc_status st = entry_kernels(obj, e, opts, &scratch, out);
     free(scratch.p);
