@@ -167,6 +167,19 @@ int main(void)
         same &= status[i] == FC_OK && lists[i]->n == 3 && strcmp(lists[i]->items[2].name, "fc_add") == 0 &&
                 lists[i]->elf_arch == o->containers[0].entries[i].arch;
     ok(same, "each has the three kernels and its own architecture");
+    /* One copy of each name for all twelve images (name_pool.c), which outlives any of the
+     * lists: freed one by one, the others still read. */
+    int shared = 1;
+    for (size_t i = 1; i < count; i++)
+        for (size_t k = 0; k < 3; k++)
+            shared &= lists[i]->items[k].name == lists[0]->items[k].name &&
+                      lists[i]->items[k].demangled == lists[0]->items[k].demangled;
+    ok(shared, "the twelve images share one copy of each name");
+    for (size_t i = 0; i + 1 < count; i++) {
+        fc_kernel_list_free(lists[i]);
+        lists[i] = NULL;
+    }
+    ok(strcmp(lists[count - 1]->items[2].name, "fc_add") == 0, "the last list's names outlive the others");
     fc_object_kernels_free(lists, status, count);
     fc_object_free(o);
     free(buf);

@@ -22,7 +22,7 @@ typedef struct fc_kernel_list {
     uint32_t elf_arch;      /* cubins: the SM in the cubin's own ELF header (e_flags) */
     bool arch_mismatch;     /* cubins: it differs from the container entry's arch */
     size_t image_size;      /* bytes of the decompressed image */
-    void *store;            /* owned strings */
+    void *store;            /* its strings (shared by the lists of one fc_object_kernels call) */
 } fc_kernel_list;
 
 /* The kernels of one cubin or PTX image of OBJ (decompressed within opts->max_decompressed_size;

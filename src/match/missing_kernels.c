@@ -6,6 +6,7 @@
 
 #include "grow.h"
 #include "fatcheck.h"
+#include "name_pool.h"
 #include "verdict_internal.h"
 
 /* A set of strings (kernel names), open addressing; the strings are not owned. Each slot
@@ -18,20 +19,10 @@ typedef struct name_set {
     size_t n, cap;
 } name_set;
 
-/* FNV-1a over eight bytes at a time: a name is hashed once per pass, not once per probe. */
+/* A name is hashed once per pass, not once per probe. */
 static uint64_t hash(const char *s)
 {
-    size_t n = strlen(s);
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (; n >= 8; n -= 8, s += 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 1099511628211ull;
-        h ^= h >> 29;
-    }
-    for (; n; n--)
-        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return h ^ (h >> 32);
+    return fc_name_hash(s, strlen(s));
 }
 
 static size_t slot_of(const name_set *s, const char *name, uint64_t h)

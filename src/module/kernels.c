@@ -18,6 +18,7 @@
 #include "file_map.h"
 #include "grow.h"
 #include "image.h"
+#include "name_pool.h"
 #include "pool.h"
 
 #define STO_CUDA_ENTRY 0x10      /* st_other of a __global__ function (seen in every cubin) */
@@ -28,25 +29,29 @@
  * (a few hundred bytes a level); only the pages used count against memory. */
 #define KERNEL_WORKER_STACK (16u << 20)
 
+/* A list's strings live in a name pool, shared by the lists of one object (name_pool.h). */
 struct fc_kernel_list_store {
-    char **strings;
-    size_t n, cap;
+    fc_name_pool *pool;
 };
 
-static char *keep(fc_kernel_list *l, const char *s, size_t n)
+/* The demangled form of NAME[0..len), or NULL: C++ names only. libiberty stops at a nesting
+ * depth of 2,048 to protect its stack; cuBLASLt's longest template names (2.5 KB) go deeper,
+ * as c++filt -r shows. Depth is bounded by the name's length, so names up to
+ * DEMANGLE_UNLIMITED bytes are demangled without the limit, on threads with stacks sized for
+ * it; longer ones keep it. */
+static char *demangle(const char *name, size_t len)
 {
-    struct fc_kernel_list_store *st = l->store;
-    char **p = fc_grow(st->strings, &st->cap, st->n + 1, sizeof *p, 16);
-    if (!p)
+    if (len <= 2 || name[0] != '_' || name[1] != 'Z')
         return NULL;
-    st->strings = p;
-    char *c = malloc(n + 1);
-    if (!c)
+    char *z = malloc(len + 1); /* NAME lies in the image, not NUL-terminated */
+    if (!z)
         return NULL;
-    memcpy(c, s, n);
-    c[n] = '\0';
-    st->strings[st->n++] = c;
-    return c;
+    memcpy(z, name, len);
+    z[len] = '\0';
+    int flags = DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES | (len <= DEMANGLE_UNLIMITED ? DMGL_NO_RECURSE_LIMIT : 0);
+    char *dm = cplus_demangle(z, flags);
+    free(z);
+    return dm;
 }
 
 static bool add_kernel(fc_kernel_list *l, const char *name, size_t len, bool entry)
@@ -57,17 +62,8 @@ static bool add_kernel(fc_kernel_list *l, const char *name, size_t len, bool ent
     l->items = p;
     fc_kernel *k = &l->items[l->n];
     memset(k, 0, sizeof *k);
-    if (!(k->name = keep(l, name, len)))
-        return false;
-    /* libiberty stops at a nesting depth of 2,048 to protect its stack; cuBLASLt's longest
-     * template names (2.5 KB) go deeper, as c++filt -r shows. Depth is bounded by the name's
-     * length, so names up to DEMANGLE_UNLIMITED bytes are demangled without the limit, on
-     * threads with stacks sized for it; longer ones keep it. */
-    int flags = DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES | (len <= DEMANGLE_UNLIMITED ? DMGL_NO_RECURSE_LIMIT : 0);
-    char *dm = len > 2 && name[0] == '_' && name[1] == 'Z' ? cplus_demangle(k->name, flags) : NULL;
-    k->demangled = dm ? keep(l, dm, strlen(dm)) : k->name;
-    free(dm);
-    if (!k->demangled)
+    struct fc_kernel_list_store *st = l->store;
+    if (!fc_name_pool_get(st->pool, name, len, demangle, &k->name, &k->demangled))
         return false;
     k->entry = entry;
     k->registers = -1;
@@ -86,19 +82,9 @@ typedef struct name_index {
     size_t n, cap;
 } name_index;
 
-/* FNV-1a over eight bytes at a time (names run to kilobytes in cuBLASLt). */
 static uint32_t name_hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (; n >= 8; n -= 8, s += 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 1099511628211ull;
-        h ^= h >> 29;
-    }
-    for (; n; n--)
-        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return (uint32_t)(h ^ (h >> 32));
+    return (uint32_t)fc_name_hash(s, n);
 }
 
 /* The slot holding NAME (LEN bytes, hash H), or the empty slot where it would go. */
@@ -334,10 +320,8 @@ void fc_kernel_list_free(fc_kernel_list *l)
     if (!l)
         return;
     struct fc_kernel_list_store *st = l->store;
-    for (size_t i = 0; st && i < st->n; i++)
-        free(st->strings[i]);
     if (st)
-        free(st->strings);
+        fc_name_pool_unref(st->pool);
     free(st);
     free(l->items);
     free(l);
@@ -345,7 +329,7 @@ void fc_kernel_list_free(fc_kernel_list *l)
 
 /* fc_entry_kernels with a decompression buffer the caller keeps between images. */
 static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
-                               fc_kernel_list **out)
+                               fc_name_pool *pool, fc_kernel_list **out)
 {
     *out = NULL;
     if (!obj->image || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
@@ -359,7 +343,10 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
         return got;
     fc_kernel_list *l = calloc(1, sizeof *l);
     fc_status st = FC_ERR_NOMEM;
-    if (l && (l->store = calloc(1, sizeof(struct fc_kernel_list_store)))) {
+    struct fc_kernel_list_store *store = l ? calloc(1, sizeof *store) : NULL;
+    if (store) {
+        l->store = store;
+        store->pool = fc_name_pool_ref(pool);
         l->image_size = n;
         st = e->kind != FC_IMAGE_CUBIN ? ptx_kernels(l, (const char *)src, n) : cubin_kernels(l, src, n, opts);
     }
@@ -388,7 +375,9 @@ fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_
     if (!(opts = fc_options_resolve(opts, &defaults)))
         return FC_ERR_INVALID;
     fc_buffer scratch = {0};
-    fc_status st = entry_kernels(obj, e, opts, &scratch, out);
+    fc_name_pool *pool = fc_name_pool_new();
+    fc_status st = pool ? entry_kernels(obj, e, opts, &scratch, pool, out) : FC_ERR_NOMEM;
+    fc_name_pool_unref(pool);
     free(scratch.p);
     return st;
 }
@@ -406,6 +395,7 @@ typedef struct kernels_job {
     const fc_entry **entries;
     fc_kernel_list **lists;
     fc_status *status;
+    fc_name_pool *pool;  /* the names of every list */
     size_t n, next;
     uint64_t held;       /* bytes of decompression buffers the threads hold */
     pthread_mutex_t lock;
@@ -447,7 +437,7 @@ static void *kernels_worker(void *arg)
         if (i >= j->n)
             break;
         buffer_for(j, j->entries[i], &scratch, &mine);
-        j->status[i] = entry_kernels(j->obj, j->entries[i], j->opts, &scratch, &j->lists[i]);
+        j->status[i] = entry_kernels(j->obj, j->entries[i], j->opts, &scratch, j->pool, &j->lists[i]);
         if (scratch.cap > mine) { /* grown past the declared size: counted, not waited for */
             pthread_mutex_lock(&j->lock);
             j->held += scratch.cap - mine;
@@ -479,7 +469,9 @@ fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n
     j.entries = calloc(total ? total : 1, sizeof *j.entries);
     j.lists = calloc(total ? total : 1, sizeof *j.lists);
     j.status = calloc(total ? total : 1, sizeof *j.status);
-    if (!j.entries || !j.lists || !j.status) {
+    j.pool = fc_name_pool_new();
+    if (!j.entries || !j.lists || !j.status || !j.pool) {
+        fc_name_pool_unref(j.pool);
         free(j.entries);
         free(j.lists);
         free(j.status);
@@ -508,6 +500,7 @@ fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n
         pthread_join(tids[t], NULL);
     pthread_mutex_destroy(&j.lock);
     pthread_cond_destroy(&j.room);
+    fc_name_pool_unref(j.pool); /* the lists hold it now */
     free(j.entries);
     *out = j.lists;
     *status = j.status;

@@ -1,0 +1,34 @@
+/* name_pool.h - kernel names kept once for all the images of an object.
+ *
+ * A library built for several GPUs holds each kernel once per SM version: libtorch_cuda.so's
+ * kernel view held the same mangled and demangled names in every cubin, one malloc each, and
+ * demangled every copy. A pool keeps one copy of each name and of its demangled form, shared
+ * by the lists of all threads (sharded locks), and freed when the last list lets it go. */
+#ifndef FC_NAME_POOL_H
+#define FC_NAME_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fc_name_pool fc_name_pool;
+
+/* What turns a name into its demangled form: a malloc'd string, or NULL where it stays as it
+ * is (not a mangled name, or one the demangler refuses). */
+typedef char *(*fc_demangle_fn)(const char *name, size_t len);
+
+/* A pool with one reference, or NULL when out of memory. */
+fc_name_pool *fc_name_pool_new(void);
+fc_name_pool *fc_name_pool_ref(fc_name_pool *p);
+void fc_name_pool_unref(fc_name_pool *p); /* frees it with the last reference; accepts NULL */
+
+/* The pool's copy of NAME[0..len) (no NUL byte inside) into *KEPT and of its demangled form
+ * (DEMANGLE's answer, asked the first time the name is met; *KEPT itself when it has none) into
+ * *DEMANGLED. Safe from several threads. False when out of memory. */
+bool fc_name_pool_get(fc_name_pool *p, const char *name, size_t len, fc_demangle_fn demangle, const char **kept,
+                      const char **demangled);
+
+/* FNV-1a over eight bytes at a time (names run to kilobytes in cuBLASLt). */
+uint64_t fc_name_hash(const char *s, size_t n);
+
+#endif
