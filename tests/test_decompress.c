@@ -1,6 +1,7 @@
 /* test_decompress.c - zstd and LZ4 payloads against the same image stored uncompressed. */
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "decode.h"
 #include "fatcheck.h"
@@ -40,6 +41,57 @@ static fc_status inflate(const fixture *f, size_t i, uint64_t limit, void **out,
     const fc_entry *e = entry(f, i);
     return fc_decompress(out, n, e->compression,
                          f->buf + e->payload_offset, (size_t)e->stored_size, e->uncompressed_size, limit);
+}
+
+/* Where a frame's 4-byte content size field lies (frame header, RFC 8878 3.1.1.1), or 0. */
+static size_t content_size_field(const unsigned char *f)
+{
+    unsigned fhd = f[4];
+    if ((fhd >> 6) != 2)
+        return 0;
+    static const size_t dict_bytes[4] = {0, 1, 2, 4};
+    return 5 + ((fhd & 0x20) ? 0 : 1) + dict_bytes[fhd & 3];
+}
+
+/* Frames that give their content size are decompressed in one call when they fit a buffer of
+ * that size (decompress.c), else streamed: both ways give the same bytes and refuse the same
+ * lies. */
+static void frames_that_say_their_size(void)
+{
+    enum { N = 300000 };
+    unsigned char *data = malloc(N), *frames = malloc(2 * ZSTD_compressBound(N));
+    uint32_t x = 1;
+    for (size_t i = 0; i < N; i++) { /* a text of few symbols: about 4 to 1 */
+        x = x * 1103515245u + 12345u;
+        data[i] = (unsigned char)('a' + ((x >> 16) % 6));
+    }
+    const char *how[2] = {"in one call (about 4 to 1)", "streamed (over 64 to 1)"};
+    for (int kind = 0; kind < 2; kind++) {
+        if (kind == 1)
+            memset(data, 'z', N); /* compresses far past the one-call ratio */
+        size_t a = ZSTD_compress(frames, ZSTD_compressBound(N), data, N, 3);
+        /* A second frame after the first: never read, either way. */
+        size_t b = ZSTD_compress(frames + a, ZSTD_compressBound(N), "other", 5, 3);
+        void *out = NULL;
+        size_t n = 0;
+        fc_status st = fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, frames, a + b, N, 1u << 24);
+        ok(st == FC_OK && n == N && memcmp(out, data, N) == 0, "a frame decoded %s is exact, the next one left", how[kind]);
+        free(out);
+        size_t at = content_size_field(frames);
+        ok(at != 0, "the frame gives its size in 4 bytes (%s)", how[kind]);
+        if (!at)
+            continue;
+        uint32_t said = N - 1000;
+        memcpy(frames + at, &said, 4);
+        ok(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, frames, a, N, 1u << 24) == FC_ERR_FORMAT,
+           "a frame saying it is shorter than it is is refused (%s)", how[kind]);
+        said = N + 1000;
+        memcpy(frames + at, &said, 4);
+        ok(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, frames, a, N + 1000, 1u << 24) == FC_ERR_FORMAT,
+           "a frame saying it is longer than it is is refused (%s)", how[kind]);
+    }
+    free(data);
+    free(frames);
 }
 
 int main(void)
@@ -134,6 +186,7 @@ int main(void)
     ok(fc_decompress(&out, &n, FC_COMPRESSION_ZSTD, NULL, 10, 0, limit) == FC_ERR_INVALID,
        "NULL input is an invalid argument");
 
+    frames_that_say_their_size();
     drop(&plain);
     drop(&zstd);
     drop(&lz4);
