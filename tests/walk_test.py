@@ -217,6 +217,41 @@ def paths_longer_than_path_max_are_reached():
         assert out.startswith(path.encode() + b":\n"), out[:100]
 
 
+@test
+def folders_listed_ahead_on_several_threads_read_as_on_one():
+    """A tree of many folders, hard links across them, symlinks to folders and a loop back,
+    and a FIFO read the same whatever the thread count (each folder's files looked at on the
+    scan's threads: walk.c), with -L and without, in text and JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "tree")
+        for a in range(6):
+            for b in range(5):
+                d = os.path.join(root, "p%d" % a, "q%d" % b)
+                os.makedirs(d)
+                for i in range(3 + a):
+                    with open(os.path.join(d, "m%d.py" % i), "w") as f:
+                        f.write("y = %d\n" % i)
+                if (a + b) % 4 == 0:
+                    lib(os.path.join(d, "libk.so"))
+        os.link(os.path.join(root, "p0", "q0", "libk.so"), os.path.join(root, "p5", "q4", "hard.so"))
+        os.symlink("../p1", os.path.join(root, "p0", "to_p1"))
+        os.symlink("../..", os.path.join(root, "p2", "q1", "up"))
+        os.mkfifo(os.path.join(root, "p3", "q3", "fifo"))
+        deep = os.path.join(root, "p4", "d1", "d2", "d3", "d4", "d5", "d6")
+        lib(os.path.join(deep, "libdeep.so"))
+        for extra in ((), ("-L",), ("--json",)):
+            outs = [walk("-j", j, *extra, root) for j in ("1", "2", "4", "16")]
+            for o in outs[1:]:
+                eq(o, outs[0], extra)
+            rc, out, err = outs[0]
+            assert heads(out) or extra == ("--json",), out
+            assert b"fifo" not in out + err, (out, err)
+        rc, out, err = walk("-j", "4", root)
+        eq(len(heads(out)), 9)  # eight libk.so and libdeep.so; hard.so is p0/q0's inode, read first
+        rc, out, err = walk("-j", "4", "-L", root)
+        assert b"symlink loop back to" in err, err
+
+
 def as_nobody():
     os.setgroups([])
     os.setgid(65534)
