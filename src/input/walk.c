@@ -124,6 +124,7 @@ static int say_unfollowed(walker *w)
 typedef struct entry {
     char *name;
     unsigned char type;
+    ino_t ino;         /* readdir's d_ino */
 } entry;
 
 /* What was found of an entry on a helper thread before the walk reached it (see below). */
@@ -178,11 +179,12 @@ static void look_ahead(void *ctx)
         if (j->names[i].type != DT_REG)
             continue;
         ahead *a = &j->out[i];
+        /* The head first: for most files it is all there is to know (see visit). */
+        if ((a->nothing = fc_head_shows_nothing(j->dirfd, j->names[i].name)))
+            continue;
         a->looked = true;
         if (fstatat(j->dirfd, j->names[i].name, &a->st, AT_SYMLINK_NOFOLLOW) != 0)
             a->stat_errno = errno;
-        else if (S_ISREG(a->st.st_mode))
-            a->nothing = fc_head_shows_nothing(j->dirfd, j->names[i].name);
     }
 }
 
@@ -206,17 +208,21 @@ static ahead *looked_ahead(walker *w, int dirfd, const entry *names, size_t n)
     return out;
 }
 
-/* Opens directory NAME of DIRFD (CHILD for messages) and walks it, once per directory. A
- * symlink reaches here only with follow_symlinks; a real directory is opened with
- * O_NOFOLLOW, so that one swapped for a link since it was looked at is not followed. */
+/* Opens directory NAME of DIRFD (CHILD for messages; OPENED: already open there, or -1) and
+ * walks it, once per directory. A symlink reaches here only with follow_symlinks; a real
+ * directory is opened with O_NOFOLLOW, so that one swapped for a link since it was looked at
+ * is not followed. */
 static int enter(walker *w, int dirfd, const char *name, const char *child, bool link, const ancestor *up,
-                 unsigned depth)
+                 unsigned depth, int opened)
 {
     const fc_options *o = w->sc->opts;
-    if (depth + 1 > o->max_depth)
+    if (depth + 1 > o->max_depth) {
+        if (opened >= 0)
+            close(opened);
         return fc_report_error(w->sc, FC_ERR_LIMIT, child, NULL, "deeper than %u directories, not followed",
                                o->max_depth);
-    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+    }
+    int fd = opened >= 0 ? opened : openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         int e = errno;
@@ -235,17 +241,6 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
         return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
                          : 0; /* reached before through another name */
     }
-    if (fc_oci_dir_is_layout(fd)) {
-        /* An OCI image layout is one image: read as one where packages are opened in folders,
-         * else passed over as one (its blobs are no files of its own). */
-        int rc = 0;
-        if (o->packages_in_dirs)
-            rc = fc_oci_scan_dir(w->sc, fd, child);
-        else if (o->on_skip)
-            o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, child);
-        close(fd);
-        return rc;
-    }
     ancestor me = {st.st_dev, st.st_ino, child, up};
     return walk_dir(w, fd, child, &me, depth + 1);
 }
@@ -253,11 +248,31 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
 /* Visits entry NAME of directory DIRFD (CHILD: its path, for messages and objects);
  * SYMLINKS_PASS says which pass this is (see walk_dir). Everything is looked up relative to
  * the directory, so that no path length limit applies. */
-static int visit(walker *w, int dirfd, const char *name, const char *child, const ancestor *up, unsigned depth,
+static int visit(walker *w, int dirfd, const entry *e, const char *child, const ancestor *up, unsigned depth,
                  bool symlinks_pass, const ahead *a)
 {
+    const char *name = e->name;
     struct stat lst, st;
     int stat_errno = 0;
+    /* A regular file, as readdir says, whose head shows nothing to read (most files of a
+     * tree): counted once by the inode readdir gives, on the directory's device, without a
+     * stat call. A head that shows something, or cannot be read, goes the long way. */
+    if (!symlinks_pass && e->type == DT_REG &&
+        (a ? a->nothing : !a && fc_head_shows_nothing(dirfd, name))) {
+        int added = set_add(&w->files, up->dev, e->ino);
+        if (added < 0)
+            return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+        if (added && w->sc->opts->on_file)
+            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+        return 0;
+    }
+    /* A folder, as readdir says: opened at once (O_NOFOLLOW: a real one) without a stat call
+     * first. One that does not open goes the long way, which says why. */
+    if (!symlinks_pass && e->type == DT_DIR && depth + 1 <= w->sc->opts->max_depth) {
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0)
+            return enter(w, dirfd, name, child, false, up, depth, fd);
+    }
     if (a && a->looked)
         lst = a->st, stat_errno = a->stat_errno;
     else if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0)
@@ -283,7 +298,7 @@ static int visit(walker *w, int dirfd, const char *name, const char *child, cons
             return note_unfollowed(&w->skipped, &st, child) == 0
                        ? 0
                        : fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
-        return enter(w, dirfd, name, child, link, up, depth);
+        return enter(w, dirfd, name, child, link, up, depth, -1);
     }
     /* FIFOs, devices and sockets are never opened: a read could block forever. */
     if (!S_ISREG(st.st_mode))
@@ -292,11 +307,6 @@ static int visit(walker *w, int dirfd, const char *name, const char *child, cons
     int added = set_add(&w->files, st.st_dev, st.st_ino);
     if (added < 0)
         return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
-    if (added && a && a->nothing) { /* its head was read ahead: no CUDA binary, no package */
-        if (w->sc->opts->on_file)
-            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
-        return 0;
-    }
     return added ? fc_scan_file_at(w->sc, dirfd, name, child) : 0;
 }
 
@@ -326,6 +336,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
         }
         names = p;
         names[n].type = de->d_type;
+        names[n].ino = de->d_ino;
         if (!(names[n].name = strdup(de->d_name))) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
@@ -338,6 +349,18 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             goto cleanup;
     }
     qsort(names, n, sizeof *names, cmp_names);
+    /* An OCI image layout is one image: read as one where packages are opened in folders,
+     * else passed over as one (its blobs are no files of its own). Asked only of a folder
+     * that lists the layout's marker: every other folder is spared a stat call. */
+    entry marker = {"oci-layout", 0, 0};
+    if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names) && fc_oci_dir_is_layout(dirfd(d))) {
+        const fc_options *o = w->sc->opts;
+        if (o->packages_in_dirs)
+            rc = fc_oci_scan_dir(w->sc, dirfd(d), path);
+        else if (o->on_skip)
+            o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, path);
+        goto cleanup;
+    }
     ahead *seen = looked_ahead(w, dirfd(d), names, n);
     /* Real files and directories first, then symlinks: a link's target in the same tree is
      * then reported under its own name, and the link is skipped as already seen. */
@@ -350,7 +373,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
                 rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
                 break;
             }
-            rc = visit(w, dirfd(d), names[i].name, child, up, depth, pass == 1, seen ? &seen[i] : NULL);
+            rc = visit(w, dirfd(d), &names[i], child, up, depth, pass == 1, seen ? &seen[i] : NULL);
             free(child);
         }
     }
