@@ -32,10 +32,10 @@ def after_no_gpu(err):
     return err[len(NO_GPU):]
 
 
-def run(*args, cwd=None, timeout=60, env=None, input_text=None):
+def run(*args, cwd=None, timeout=60, env=None, input_text=None, preexec_fn=None):
     full = dict(BASE_ENV, **(env or {}))
     p = subprocess.run([FATCHECK] + list(args), capture_output=True, cwd=cwd, timeout=timeout, env=full,
-                       input=input_text.encode() if input_text is not None else None)
+                       input=input_text.encode() if input_text is not None else None, preexec_fn=preexec_fn)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -740,6 +740,36 @@ def torch_extension_default_folders_and_rebuilds():
         rc, out, err = run("--torch-extensions", os.path.join(tmp, "empty-nothing"))
         eq(rc, 3)
         assert "no torch extension cache there" in err, err
+
+
+@test
+def torch_extension_folders_that_cannot_be_listed_are_said():
+    """A version folder of the cache that cannot be listed: the other extensions are judged,
+    and the folder is said (exit 3), not passed over. Root lists anything, so as root the run
+    is made as nobody."""
+    def as_nobody():
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+    drop = as_nobody if os.getuid() == 0 else None
+    if drop and run("--version", preexec_fn=drop)[0] != 0:
+        return "skip: nobody cannot run %s here" % sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        closed = os.path.join(root, "py311_cu128")
+        os.makedirs(os.path.join(closed, "fc_ext_old"))
+        for d, dirs, files in os.walk(tmp):
+            os.chmod(d, 0o755)
+            for f in files:
+                os.chmod(os.path.join(d, f), 0o644)
+        os.chmod(closed, 0)
+        try:
+            rc, out, err = run("--torch-extensions", "--gpu", "9.0", root, preexec_fn=drop)
+        finally:
+            os.chmod(closed, 0o755)
+        eq(out.count("torch extension "), 6, out)
+        eq(err, "fatcheck: %s: cannot list the folder: Permission denied\n" % closed)
+        eq(rc, 3)
 
 
 @test

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,16 +104,24 @@ static bool pick_library(const char *dir, const char *name, char *out, size_t si
     return best >= 0 && is_file(out);
 }
 
+/* The folders in DIR, sorted, into *OUT (N of them). 0, or the errno of what failed: the
+ * folder could not be opened or read, or memory ran out (*OUT then holds nothing). */
 static int sorted_subdirs(const char *dir, char ***out, size_t *n)
 {
     DIR *d = opendir(dir);
     *out = NULL;
     *n = 0;
     if (!d)
-        return -1;
+        return errno;
     size_t cap = 0;
     struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
+    int err = 0;
+    for (;;) {
+        errno = 0;
+        if (!(de = readdir(d))) {
+            err = errno;
+            break;
+        }
         if (de->d_name[0] == '.')
             continue;
         char path[4096];
@@ -120,12 +129,25 @@ static int sorted_subdirs(const char *dir, char ***out, size_t *n)
         if (!is_dir(path))
             continue;
         char **p = fc_grow(*out, &cap, *n + 1, sizeof *p, 16);
-        if (!p)
+        char *name = p ? strdup(de->d_name) : NULL;
+        if (!name) {
+            err = ENOMEM;
+            if (p)
+                *out = p;
             break;
+        }
         *out = p;
-        (*out)[(*n)++] = strdup(de->d_name);
+        (*out)[(*n)++] = name;
     }
     closedir(d);
+    if (err) {
+        for (size_t i = 0; i < *n; i++)
+            free((*out)[i]);
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return err;
+    }
     for (size_t i = 1; i < *n; i++) /* insertion sort: a few dozen names */
         for (size_t j = i; j > 0 && strcmp((*out)[j - 1], (*out)[j]) > 0; j--) {
             char *t = (*out)[j];
@@ -133,6 +155,22 @@ static int sorted_subdirs(const char *dir, char ***out, size_t *n)
             (*out)[j - 1] = t;
         }
     return 0;
+}
+
+/* A folder that could not be listed: said in ERR (the first one), and the status to return
+ * once the others are reported: nothing is passed over unsaid. */
+typedef struct unread {
+    char *err;
+    size_t err_size;
+    int status;
+} unread;
+
+static void note_unread(unread *u, const char *dir, int e)
+{
+    if (u->status)
+        return;
+    u->status = e == ENOMEM ? FC_ERR_NOMEM : FC_ERR_IO;
+    snprintf(u->err, u->err_size, "%s: cannot list the folder: %s", dir, strerror(e));
 }
 
 static void free_names(char **names, size_t n)
@@ -144,12 +182,15 @@ static void free_names(char **names, size_t n)
 
 /* Reports every extension folder under DIR (a version folder, or TORCH_EXTENSIONS_DIR). */
 static int scan_extensions(const char *dir, const fc_torch_extension *version, fc_torch_ext_fn fn, void *ctx,
-                           size_t *found)
+                           size_t *found, unread *u)
 {
     char **names;
     size_t n;
-    if (sorted_subdirs(dir, &names, &n) != 0)
+    int e = sorted_subdirs(dir, &names, &n);
+    if (e) {
+        note_unread(u, dir, e);
         return 0;
+    }
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         fc_torch_extension ext = *version;
@@ -177,6 +218,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     memset(&none, 0, sizeof none);
     size_t found = 0;
     int rc = 0;
+    unread u = {err, err_size, 0};
     char base[4096];
     snprintf(base, sizeof base, "%s", dir);
     size_t len = strlen(base);
@@ -187,7 +229,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     fc_torch_extension version = none;
     char library[4096];
     if (parse_version_folder(leaf, &version)) {
-        rc = scan_extensions(base, &version, fn, ctx, &found); /* a version folder */
+        rc = scan_extensions(base, &version, fn, ctx, &found, &u); /* a version folder */
     } else if (pick_library(base, leaf, library, sizeof library)) {
         fc_torch_extension ext = none; /* one extension's folder */
         const char *up = base + (leaf - base) - 1;
@@ -204,7 +246,9 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
         /* The cache root: version folders inside, or (TORCH_EXTENSIONS_DIR) extensions. */
         char **names;
         size_t n;
-        sorted_subdirs(base, &names, &n);
+        int e = sorted_subdirs(base, &names, &n);
+        if (e)
+            note_unread(&u, base, e);
         bool versions = false;
         for (size_t i = 0; i < n && rc == 0; i++) {
             fc_torch_extension v = none;
@@ -215,12 +259,14 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
             int w = snprintf(sub, sizeof sub, "%s/%s", base, names[i]);
             if (w < 0 || (size_t)w >= sizeof sub)
                 continue; /* a path longer than PATH_MAX cannot be opened anyway */
-            rc = scan_extensions(sub, &v, fn, ctx, &found);
+            rc = scan_extensions(sub, &v, fn, ctx, &found, &u);
         }
         free_names(names, n);
-        if (!versions && rc == 0)
-            rc = scan_extensions(base, &none, fn, ctx, &found);
+        if (!versions && rc == 0 && !e)
+            rc = scan_extensions(base, &none, fn, ctx, &found, &u);
     }
+    if (rc == 0 && u.status)
+        return u.status; /* ERR says which folder */
     if (rc == 0 && !found) {
         snprintf(err, err_size, "%s: no built torch extension there", base);
         return FC_ERR_IO;
