@@ -252,6 +252,47 @@ def folders_listed_ahead_on_several_threads_read_as_on_one():
         assert b"symlink loop back to" in err, err
 
 
+@test
+def a_file_mounted_over_a_hard_link_hides_nothing():
+    """readdir's inode is the one under a bind mount: a file that shows nothing, mounted over
+    a hard link of a CUDA binary, must not stand for that binary (review 3, F1). Needs
+    unshare -m and mount (root); skipped, saying so, elsewhere."""
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "t")
+        lib(os.path.join(t, "lib.so"))
+        os.link(os.path.join(t, "lib.so"), os.path.join(t, "a"))  # sorts before lib.so
+        plain = os.path.join(tmp, "plain.txt")
+        open(plain, "w").write("nothing to see\n")
+        script = "mount --bind %s %s && exec \"$@\"" % (plain, os.path.join(t, "a"))
+        probe = run_cmd(["unshare", "-m", "sh", "-c", script, "sh", "true"])
+        if probe != 0:
+            return "skip: no unshare -m and bind mount here"
+        import subprocess
+        p = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", sys.argv[1], "--gpu", "sm_90", t],
+                           capture_output=True)
+        eq(heads(p.stdout), [os.path.join(t, "lib.so").encode()], p.stderr)
+
+
+@test
+def a_file_that_cannot_be_read_is_said():
+    """A regular file whose head cannot be read (here /proc/self/mem, which gives EIO at
+    offset 0) is said, not taken for an empty file (review 3, P2)."""
+    if not os.path.exists("/proc/self/mem"):
+        return "skip: no /proc/self/mem here"
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink("/proc/self/mem", os.path.join(tmp, "mem"))
+        rc, out, err = walk(tmp)
+        eq((rc, err), (3, b"fatcheck: %s/mem: cannot read: Input/output error\n" % tmp.encode()))
+
+
+def run_cmd(argv):
+    import subprocess
+    try:
+        return subprocess.run(argv, capture_output=True).returncode
+    except OSError:
+        return 127
+
+
 def as_nobody():
     os.setgroups([])
     os.setgid(65534)

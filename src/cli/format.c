@@ -1,6 +1,7 @@
 /* format.c - small formatting helpers: grouped numbers, JSON strings, file stems. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -71,6 +72,11 @@ static size_t visible(const char *s, size_t n)
  * indented by four; a quoted message or a parenthesis is never split. */
 void wrap_print(FILE *out, const char *s)
 {
+    if (!s) { /* the sentence's memory stream ran out: a line left out would go unnoticed */
+        fflush(out);
+        fputs("fatcheck: out of memory while writing the report\n", stderr);
+        exit(EXIT_INTERNAL);
+    }
     size_t col = 0;
     bool first = true;
     while (*s == ' ') { /* the sentence's own indent */

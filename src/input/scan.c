@@ -177,7 +177,8 @@ fc_head fc_head_decide(const uint8_t *head, ssize_t n)
 {
     bool archive;
     if (n <= 0)
-        return FC_HEAD_NOTHING; /* an empty file, or one that cannot be read like a file */
+        return FC_HEAD_NOTHING; /* an empty file, or a FIFO or device swapped in (the caller
+                                 * says when a regular file cannot be read) */
     if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n))
         return FC_HEAD_READ;
     return fc_sniff_package(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;
@@ -203,7 +204,14 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
          * else is asked (the walk saw a regular file; opened O_NONBLOCK, anything swapped in
          * since reads nothing). */
         uint8_t head[FC_HEAD_SIZE];
-        fc_head h = fc_head_decide(head, pread(fd, head, sizeof head, 0));
+        ssize_t got = pread(fd, head, sizeof head, 0);
+        int read_errno = errno;
+        if (got < 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            /* A regular file that cannot be read (EIO) is said, not taken for an empty one. */
+            rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot read: %s", strerror(read_errno));
+            goto cleanup;
+        }
+        fc_head h = fc_head_decide(head, got);
         if (h == FC_HEAD_NOTHING || (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs)) {
             if (sc->opts->on_file)
                 sc->opts->on_file(sc->opts->on_file_ctx, path);

@@ -124,7 +124,6 @@ static int say_unfollowed(walker *w)
 typedef struct entry {
     char *name;
     unsigned char type;
-    ino_t ino;         /* readdir's d_ino */
 } entry;
 
 /* What was found of an entry on a helper thread before the walk reached it (see below). */
@@ -254,15 +253,14 @@ static int visit(walker *w, int dirfd, const entry *e, const char *child, const 
     const char *name = e->name;
     struct stat lst, st;
     int stat_errno = 0;
-    /* A regular file, as readdir says, whose head shows nothing to read (most files of a
-     * tree): counted once by the inode readdir gives, on the directory's device, without a
-     * stat call. A head that shows something, or cannot be read, goes the long way. */
-    if (!symlinks_pass && e->type == DT_REG &&
-        (a ? a->nothing : !a && fc_head_shows_nothing(dirfd, name))) {
-        int added = set_add(&w->files, up->dev, e->ino);
-        if (added < 0)
-            return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
-        if (added && w->sc->opts->on_file)
+    /* A regular file, as readdir says (d_type), whose head shows nothing to read (most files of a
+     * tree): passed over without a stat call. It is not added to the files seen: readdir's
+     * inode is not always the file's (a bind mount over it, overlayfs), and a wrong one could
+     * stand for a CUDA binary met later, which would then be skipped. Another name of the same
+     * file has its head read again. A head that shows something, or cannot be read, goes the
+     * long way. */
+    if (!symlinks_pass && e->type == DT_REG && (a ? a->nothing : fc_head_shows_nothing(dirfd, name))) {
+        if (w->sc->opts->on_file)
             w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
         return 0;
     }
@@ -336,7 +334,6 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
         }
         names = p;
         names[n].type = de->d_type;
-        names[n].ino = de->d_ino;
         if (!(names[n].name = strdup(de->d_name))) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
@@ -352,7 +349,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
     /* An OCI image layout is one image: read as one where packages are opened in folders,
      * else passed over as one (its blobs are no files of its own). Asked only of a folder
      * that lists the layout's marker: every other folder is spared a stat call. */
-    entry marker = {"oci-layout", 0, 0};
+    entry marker = {"oci-layout", 0};
     if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names) && fc_oci_dir_is_layout(dirfd(d))) {
         const fc_options *o = w->sc->opts;
         if (o->packages_in_dirs)
