@@ -770,6 +770,16 @@ def torch_extension_folders_that_cannot_be_listed_are_said():
         eq(out.count("torch extension "), 6, out)
         eq(err, "fatcheck: %s: cannot list the folder: Permission denied\n" % closed)
         eq(rc, 3)
+        # A version folder that may be listed but not entered, and an extension folder that
+        # cannot be opened (review 3, F2): each said in turn.
+        for path, mode in ((closed, 0o644), (os.path.join(version, "fc_ext_86"), 0)):
+            os.chmod(path, mode)
+            try:
+                rc, out, err = run("--torch-extensions", "--gpu", "9.0", root, preexec_fn=drop)
+            finally:
+                os.chmod(path, 0o755)
+            eq(err, "fatcheck: %s: cannot list the folder: Permission denied\n" % path, oct(mode))
+            eq((rc, out.count("torch extension ")), (3, 6 if path == closed else 5), out)
 
 
 @test

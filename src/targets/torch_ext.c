@@ -73,12 +73,13 @@ static bool is_file(const char *path)
 }
 
 /* The library PyTorch loads from an extension folder: <name>.so, or the newest
- * <name>_v<N>.so. False when there is none. */
-static bool pick_library(const char *dir, const char *name, char *out, size_t size)
+ * <name>_v<N>.so. 1 when there is one, 0 when none, minus the errno when the folder cannot
+ * be listed. */
+static int pick_library(const char *dir, const char *name, char *out, size_t size)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return false;
+        return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
     long best = -1;
     size_t n = strlen(name);
     struct dirent *de;
@@ -104,6 +105,16 @@ static bool pick_library(const char *dir, const char *name, char *out, size_t si
     return best >= 0 && is_file(out);
 }
 
+/* Whether PATH is a folder: 1 or 0, or minus the errno when that cannot be told (a folder
+ * that may be listed but not entered). */
+static int folder_or_not(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return S_ISDIR(st.st_mode);
+    return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -errno;
+}
+
 /* The folders in DIR, sorted, into *OUT (N of them). 0, or the errno of what failed: the
  * folder could not be opened or read, or memory ran out (*OUT then holds nothing). */
 static int sorted_subdirs(const char *dir, char ***out, size_t *n)
@@ -126,7 +137,12 @@ static int sorted_subdirs(const char *dir, char ***out, size_t *n)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (!is_dir(path))
+        int kind = folder_or_not(path);
+        if (kind < 0) {
+            err = -kind;
+            break;
+        }
+        if (!kind)
             continue;
         char **p = fc_grow(*out, &cap, *n + 1, sizeof *p, 16);
         char *name = p ? strdup(de->d_name) : NULL;
@@ -196,7 +212,10 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
         fc_torch_extension ext = *version;
         snprintf(ext.name, sizeof ext.name, "%s", names[i]);
         snprintf(ext.dir, sizeof ext.dir, "%s/%s", dir, names[i]);
-        if (!pick_library(ext.dir, ext.name, ext.library, sizeof ext.library))
+        int picked = pick_library(ext.dir, ext.name, ext.library, sizeof ext.library);
+        if (picked < 0)
+            note_unread(u, ext.dir, -picked);
+        if (picked <= 0)
             continue; /* a folder whose build failed, or that is not an extension */
         (*found)++;
         rc = fc_callback_value(fn(ctx, &ext));
@@ -230,7 +249,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     char library[4096];
     if (parse_version_folder(leaf, &version)) {
         rc = scan_extensions(base, &version, fn, ctx, &found, &u); /* a version folder */
-    } else if (pick_library(base, leaf, library, sizeof library)) {
+    } else if (pick_library(base, leaf, library, sizeof library) > 0) {
         fc_torch_extension ext = none; /* one extension's folder */
         const char *up = base + (leaf - base) - 1;
         char parent[4096];
