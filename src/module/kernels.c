@@ -375,7 +375,7 @@ fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_
     if (!(opts = fc_options_resolve(opts, &defaults)))
         return FC_ERR_INVALID;
     fc_buffer scratch = {0};
-    fc_name_pool *pool = fc_name_pool_new();
+    fc_name_pool *pool = fc_name_pool_new(1); /* the list's own */
     fc_status st = pool ? entry_kernels(obj, e, opts, &scratch, pool, out) : FC_ERR_NOMEM;
     fc_name_pool_unref(pool);
     free(scratch.p);
@@ -469,7 +469,7 @@ fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n
     j.entries = calloc(total ? total : 1, sizeof *j.entries);
     j.lists = calloc(total ? total : 1, sizeof *j.lists);
     j.status = calloc(total ? total : 1, sizeof *j.status);
-    j.pool = fc_name_pool_new();
+    j.pool = fc_name_pool_new(64); /* shared by every thread's lists */
     if (!j.entries || !j.lists || !j.status || !j.pool) {
         fc_name_pool_unref(j.pool);
         free(j.entries);

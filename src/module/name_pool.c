@@ -13,8 +13,9 @@
 
 #include "grow.h"
 
-#define SHARDS 64u
-#define CHUNK (64u << 10) /* arena bytes allocated at a time (more for a longer name) */
+#define MAX_SHARDS 64u
+#define FIRST_CHUNK 1024u  /* a shard's first arena block; each next one twice as large ... */
+#define CHUNK (64u << 10)  /* ... up to this (more for a longer name) */
 
 typedef struct pooled {
     uint64_t hash;
@@ -35,11 +36,13 @@ typedef struct shard {
     chunk *chunks;
     char *at;              /* free bytes of the newest chunk */
     size_t left;
+    size_t next_chunk;     /* the size of the next block */
 } shard;
 
 struct fc_name_pool {
     atomic_size_t refs;
-    shard shards[SHARDS];
+    unsigned n_shards;
+    shard shards[];
 };
 
 uint64_t fc_name_hash(const char *s, size_t n)
@@ -56,14 +59,20 @@ uint64_t fc_name_hash(const char *s, size_t n)
     return h ^ (h >> 32);
 }
 
-fc_name_pool *fc_name_pool_new(void)
+fc_name_pool *fc_name_pool_new(unsigned shards)
 {
-    fc_name_pool *p = calloc(1, sizeof *p);
+    unsigned n = 1;
+    while (n < shards && n < MAX_SHARDS)
+        n *= 2;
+    fc_name_pool *p = calloc(1, sizeof *p + n * sizeof(shard));
     if (!p)
         return NULL;
     atomic_init(&p->refs, 1);
-    for (unsigned i = 0; i < SHARDS; i++)
+    p->n_shards = n;
+    for (unsigned i = 0; i < n; i++) {
         pthread_mutex_init(&p->shards[i].lock, NULL);
+        p->shards[i].next_chunk = FIRST_CHUNK;
+    }
     return p;
 }
 
@@ -77,7 +86,7 @@ void fc_name_pool_unref(fc_name_pool *p)
 {
     if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
         return;
-    for (unsigned i = 0; i < SHARDS; i++) {
+    for (unsigned i = 0; i < p->n_shards; i++) {
         shard *s = &p->shards[i];
         for (chunk *c = s->chunks, *next; c; c = next) {
             next = c->next;
@@ -93,7 +102,9 @@ void fc_name_pool_unref(fc_name_pool *p)
 static char *arena_take(shard *s, size_t n)
 {
     if (n > s->left) {
-        size_t size = n > CHUNK ? n : CHUNK;
+        size_t size = n > s->next_chunk ? n : s->next_chunk;
+        if (s->next_chunk < CHUNK)
+            s->next_chunk *= 2;
         chunk *c = size > SIZE_MAX - sizeof *c ? NULL : malloc(sizeof *c + size);
         if (!c)
             return NULL;
@@ -135,7 +146,7 @@ static bool make_room(shard *s)
 {
     if ((s->n + 1) * 2 <= s->cap)
         return true;
-    size_t cap = s->cap ? s->cap * 2 : 64;
+    size_t cap = s->cap ? s->cap * 2 : 16;
     pooled *slots = cap > SIZE_MAX / sizeof *slots ? NULL : calloc(cap, sizeof *slots);
     if (!slots)
         return false;
@@ -179,7 +190,7 @@ bool fc_name_pool_get(fc_name_pool *p, const char *name, size_t len, fc_demangle
                       const char **demangled)
 {
     uint64_t h = fc_name_hash(name, len);
-    shard *s = &p->shards[(h >> 58) & (SHARDS - 1)];
+    shard *s = &p->shards[(h >> 58) & (p->n_shards - 1)];
     pooled got;
     bool ok;
     if (!look(s, name, len, h, false, NULL, 0, &got, &ok)) {

@@ -17,8 +17,10 @@ typedef struct fc_name_pool fc_name_pool;
  * is (not a mangled name, or one the demangler refuses). */
 typedef char *(*fc_demangle_fn)(const char *name, size_t len);
 
-/* A pool with one reference, or NULL when out of memory. */
-fc_name_pool *fc_name_pool_new(void);
+/* A pool with one reference, or NULL when out of memory. SHARDS (rounded up to a power of two,
+ * at most 64) locks and tables: many for threads that share it, one for a list of its own,
+ * which would otherwise hold a table and a block for each. */
+fc_name_pool *fc_name_pool_new(unsigned shards);
 fc_name_pool *fc_name_pool_ref(fc_name_pool *p);
 void fc_name_pool_unref(fc_name_pool *p); /* frees it with the last reference; accepts NULL */
 
