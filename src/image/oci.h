@@ -49,6 +49,9 @@ typedef struct fc_oci_budget {
     _Atomic uint64_t entries;
 } fc_oci_budget;
 
+/* Bytes after a compressed layer's tar ends that are decompressed for its digest at most. */
+#define FC_OCI_TAR_TAIL_MAX (64ull << 20)
+
 /* One layer, read. */
 typedef struct fc_oci_layer {
     char *names;
@@ -59,6 +62,7 @@ typedef struct fc_oci_layer {
     size_t n_held, cap_held;
     char digest[80];        /* "sha256:<hex>" of the bytes read */
     char tar_digest[80];    /* of the tar inside them, when compressed and asked for; else "" */
+    bool tar_tail_too_long; /* not computed: more than FC_OCI_TAR_TAIL_MAX bytes follow the tar */
     uint64_t bytes;         /* how many */
     bool compressed;        /* gzip, zstd or bzip2 */
     bool damaged;           /* it could not be read to its end: DAMAGE says why */

@@ -559,7 +559,8 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
         if (L->damaged)
             report(&ip, "%s: %s; what could be read of it is judged", where, L->damage);
         else if (ref->digest[0] && !*got)
-            report(&ip, "%s: its tar's digest was not computed, so the %s its config names is not checked", where,
+            report(&ip, "%s: %s, so the %s its config names is not checked; judged all the same", where,
+                   L->tar_tail_too_long ? "more than 64 MiB follow its tar's end" : "its tar's digest was not computed",
                    ref->digest);
         else if (ref->digest[0] && strcmp(ref->digest, got) != 0)
             report(&ip, "%s: its %sdigest is %s, not the %s its %s names; judged all the same", where,

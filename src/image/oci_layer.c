@@ -450,17 +450,25 @@ static void strip_newline(char *s)
         s[--n] = '\0';
 }
 
-/* Reads the rest of the tar IN decompresses, for its digest. */
-static void inner_drain(inner *in, fc_oci_layer *L)
+/* Reads the rest of the tar IN decompresses, for its digest; false when more than
+ * FC_OCI_TAR_TAIL_MAX bytes follow its end. */
+static bool inner_drain(inner *in, fc_oci_layer *L)
 {
     const void *block;
     size_t size;
     la_int64_t offset;
+    uint64_t tail = 0;
     int r;
-    while ((r = in->la->read_data_block(in->outer, &block, &size, &offset)) == ARCHIVE_OK || r == ARCHIVE_WARN)
+    while ((r = in->la->read_data_block(in->outer, &block, &size, &offset)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        /* A tar ends in zeros; gigabytes of them would be decompressed and hashed for nothing
+         * (30,000 to 1 in zstd): past this much the digest is given up, and that is said. */
+        if ((tail += size) > FC_OCI_TAR_TAIL_MAX)
+            return false;
         sha256_update(&in->sha, size, block);
+    }
     if (r != ARCHIVE_EOF)
         damage(L, "%s", in->la->error_string(in->outer) ? in->la->error_string(in->outer) : "cannot decompress");
+    return true;
 }
 
 /* Opens A, a new reader, on the tar SRC holds, or on the tar inside it through IN's reader
@@ -531,13 +539,13 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     sha256_init(&src->sha);
     if (open_layer(L, la, a, src, tar))
         read_entries(L, la, a, opts, depth, budget);
-    strip_newline(L->damage);
     la->read_free(a);
     if (tar) {
         /* The tar's digest covers what its reader left (the blocks after its end marker). */
         if (!L->damaged && tar->hashing) {
-            inner_drain(tar, L);
-            if (!L->damaged)
+            if (!inner_drain(tar, L))
+                L->tar_tail_too_long = true;
+            else if (!L->damaged)
                 hex_digest(&tar->sha, L->tar_digest);
         }
         la->read_free(tar->outer);
@@ -549,6 +557,7 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
         ;
     if (src->failed)
         damage(L, "%s", in->error);
+    strip_newline(L->damage); /* libarchive's messages end in one */
     hex_digest(&src->sha, L->digest);
     L->bytes = src->bytes;
     free(src);
