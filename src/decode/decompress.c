@@ -92,6 +92,22 @@ static size_t first_guess(size_t src_size, uint64_t declared, uint64_t most_rati
  * call into a buffer of that size: cuDNN's images run to 26 times. */
 #define ONE_CALL_RATIO 64
 
+/* Whether the frame at SRC asks for a window the streaming decoder takes (at most 2^27 bytes,
+ * its default ZSTD_d_windowLogMax): a frame it refuses is left to it, so that the one-call
+ * path accepts nothing the stream did not. The window is in the frame header (RFC 8878
+ * 3.1.1.1.2); a single-segment frame's is its content size FCS. */
+static bool window_streamable(const uint8_t *src, size_t src_size, unsigned long long fcs)
+{
+    const unsigned long long most = 1ull << 27;
+    if (src_size < 6)
+        return false;
+    if (src[4] & 0x20) /* Single_Segment_flag */
+        return fcs <= most;
+    unsigned exponent = src[5] >> 3, mantissa = src[5] & 7;
+    unsigned long long base = 1ull << (10 + exponent);
+    return base + base / 8 * mantissa <= most;
+}
+
 static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared, uint64_t limit, fc_buffer *buf,
                              size_t *len)
 {
@@ -109,7 +125,8 @@ static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared
     unsigned long long fcs = ZSTD_getFrameContentSize(src, src_size);
     size_t frame = ZSTD_findFrameCompressedSize(src, src_size);
     if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR && fcs <= limit && !ZSTD_isError(frame) &&
-        fcs <= first_guess(src_size, fcs, ONE_CALL_RATIO, limit) && reserve(buf, (size_t)fcs)) {
+        window_streamable(src, src_size, fcs) && fcs <= first_guess(src_size, fcs, ONE_CALL_RATIO, limit) &&
+        reserve(buf, (size_t)fcs)) {
         size_t r = ZSTD_decompressDCtx(dctx, buf->p, (size_t)fcs, src, frame);
         if (!ZSTD_isError(r) && r == fcs) {
             *len = r;

@@ -147,7 +147,8 @@ static int newest_runtime_call(const uint8_t *p, size_t n)
  * runtime's table of driver function names lies in its last tens of KB in every CUDA
  * library looked at (cuBLAS, cuBLASLt, cuRAND, cuSOLVER and cuSPARSE 13.0: 40 to 60 KB from
  * its end), the runtime being linked last; so the anchor is looked for from the end back, a
- * chunk at a time, each chunk's pages of a file mapping dropped after it (fc_image_release).
+ * chunk at a time, each chunk's pages of a file mapping dropped after it (fc_image_release),
+ * and the names are read within 256 KiB of it.
  * Searched from the start, cuBLASLt 13's summary spent 7.6 to 8.3 ms of its 14 on the H200
  * in this search. Only a second static runtime in one file would make the direction matter;
  * then the one linked last is read. */
@@ -171,7 +172,7 @@ static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base,
          * 11.8, 12.3, 12.4 and 13.0 libraries looked at. */
         char pattern[64];
         size_t len = whole_string(pattern, runtime_calls[sizeof runtime_calls / sizeof *runtime_calls - 1].name);
-        const uint64_t window = 64u << 10;
+        const uint64_t window = 256u << 10; /* twelve times the farthest seen */
         for (uint64_t end = sh.sh_size; end > 0;) {
             uint64_t start = end > chunk ? end - chunk : 0;
             uint64_t stop = sh.sh_size - end > overlap ? end + overlap : sh.sh_size; /* a name across the seam */
