@@ -6,7 +6,6 @@
  */
 #include <gelf.h>
 #include <libelf.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +30,6 @@
 
 /* Sections smaller than one container header and one entry header cannot hold one. */
 #define EMBEDDED_MIN_SECTION (FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER)
-
-static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
-static bool libelf_ok;
-
-static void libelf_init(void)
-{
-    libelf_ok = elf_version(EV_CURRENT) != EV_NONE;
-}
-
-void fc_libelf_init(void)
-{
-    pthread_once(&libelf_once, libelf_init);
-}
 
 static bool is_fatbin_section(const char *name)
 {
@@ -488,8 +474,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
 
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
-    fc_libelf_init();
-    if (!libelf_ok)
+    if (!fc_libelf_init())
         return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "libelf is out of date");
     char why[200];
     if (!fc_elf_sections_ok(img, sc->opts->max_sections, why, sizeof why))

@@ -6,6 +6,7 @@
 
 #include "bytes.h"
 #include "decode.h"
+#include "elf_header.h"
 #include "elf_compressed.h"
 #include "input.h"
 #include "reader.h"

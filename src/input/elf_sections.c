@@ -11,38 +11,16 @@
 
 #include "bytes.h"
 #include "decode.h"
+#include "elf_header.h"
 #include "image.h"
 #include "input.h"
-
-static uint64_t rd(const uint8_t *p, unsigned n, bool big)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
-    return v;
-}
-
-/* The sections the ELF object at P (N bytes) declares: e_shnum, or under extended numbering
- * section 0's sh_size. 0 for what is not an ELF header, or a table libelf will refuse. */
-static uint64_t section_count(const uint8_t *p, uint64_t n)
-{
-    if (n < 64 || memcmp(p, "\177ELF", 4) != 0 || (p[4] != 1 && p[4] != 2))
-        return 0;
-    bool is64 = p[4] == 2, big = p[5] == 2;
-    uint64_t shoff = is64 ? rd(p + 0x28, 8, big) : rd(p + 0x20, 4, big);
-    uint64_t shnum = rd(p + (is64 ? 0x3c : 0x30), 2, big);
-    uint64_t size_at = is64 ? 0x20 : 0x14, entry = is64 ? 64 : 40;
-    if (shnum || !shoff || !fc_range_ok(shoff, entry, n))
-        return shnum;
-    return rd(p + shoff + size_at, is64 ? 8 : 4, big);
-}
 
 bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size)
 {
     const uint8_t *p = img->data;
     uint64_t n = img->size;
     if (n < 8 || memcmp(p, "!<arch>\n", 8) != 0) {
-        uint64_t count = section_count(p, n);
+        uint64_t count = fc_elf_section_count(p, n);
         if (count <= limit)
             return true;
         snprintf(why, why_size, "%llu sections, more than the limit of %llu; not read", (unsigned long long)count,
@@ -64,7 +42,7 @@ bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t w
             skip = strtoull(field, NULL, 10);
         }
         if (p[at] != '/' && skip < size) {
-            uint64_t count = section_count(p + data + skip, size - skip);
+            uint64_t count = fc_elf_section_count(p + data + skip, size - skip);
             if (count > limit) {
                 snprintf(why, why_size,
                          "member at offset 0x%llx declares %llu sections, more than the limit of %llu; the archive is not read",
@@ -75,12 +53,4 @@ bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t w
         at = data + size + (size & 1);
     }
     return true;
-}
-
-bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts)
-{
-    fc_options defaults;
-    if (!(opts = fc_options_resolve(opts, &defaults)))
-        return false; /* not called with options no fc_options_init filled: refused at the scan */
-    return section_count(p, n) <= opts->max_sections;
 }

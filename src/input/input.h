@@ -135,14 +135,10 @@ bool fc_sniff_deb(const uint8_t *buf, size_t size);
 
 /* ELF files and archives (elf.c). Scans an image that starts with the ELF or archive magic. */
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
-/* Calls elf_version once, for every file that uses libelf. */
-void fc_libelf_init(void);
 /* False, with the reason in WHY, when the ELF object IMG, or an object in the archive IMG,
  * declares more than LIMIT sections: libelf would set up a descriptor for each
  * (elf_sections.c). */
 bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size);
-/* The same for one ELF image in memory (a cubin), under OPTS's limit (NULL: the default). */
-bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts);
 /* What an ELF object's section table showed, for finding what it does not (elf_segments.c). */
 typedef struct fc_elf_sections {
     bool table_missing;       /* no section headers at all (sstrip, e_shnum 0) */

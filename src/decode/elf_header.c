@@ -1,10 +1,12 @@
 /* elf_header.c - what an ELF header claims, checked against itself, and cubins opened after
  * those checks (elf_header.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
+#include "decode.h"
 #include "elf_header.h"
-#include "input.h"
 
 #ifndef EM_CUDA
 #define EM_CUDA 190
@@ -130,4 +132,47 @@ Elf *fc_elf_cubin_open(const uint8_t *img, size_t size, const fc_options *opts, 
     if (elf)
         *st = FC_OK;
     return elf;
+}
+
+static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
+static bool libelf_ok;
+
+static void libelf_init(void)
+{
+    libelf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+bool fc_libelf_init(void)
+{
+    pthread_once(&libelf_once, libelf_init);
+    return libelf_ok;
+}
+
+static uint64_t rd(const uint8_t *p, unsigned n, bool big)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
+    return v;
+}
+
+uint64_t fc_elf_section_count(const uint8_t *p, uint64_t n)
+{
+    if (n < 64 || memcmp(p, "\177ELF", 4) != 0 || (p[4] != 1 && p[4] != 2))
+        return 0;
+    bool is64 = p[4] == 2, big = p[5] == 2;
+    uint64_t shoff = is64 ? rd(p + 0x28, 8, big) : rd(p + 0x20, 4, big);
+    uint64_t shnum = rd(p + (is64 ? 0x3c : 0x30), 2, big);
+    uint64_t size_at = is64 ? 0x20 : 0x14, entry = is64 ? 64 : 40;
+    if (shnum || !shoff || !fc_range_ok(shoff, entry, n))
+        return shnum;
+    return rd(p + shoff + size_at, is64 ? 8 : 4, big);
+}
+
+bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts)
+{
+    fc_options defaults;
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return false; /* not called with options no fc_options_init filled: refused at the scan */
+    return fc_elf_section_count(p, n) <= opts->max_sections;
 }

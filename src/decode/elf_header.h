@@ -32,6 +32,18 @@ fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch);
  * byte before. */
 uint32_t fc_elf_cubin_sm(const GElf_Ehdr *eh);
 
+/* Calls elf_version once, for every file that uses libelf; false when libelf is too old. */
+bool fc_libelf_init(void);
+
+/* The sections the ELF object at P (N bytes) declares: e_shnum, or under extended numbering
+ * section 0's sh_size. 0 for what is not an ELF header, or a table libelf will refuse.
+ * libelf sets up a descriptor for every section as soon as an object is opened (elfutils
+ * 0.188: a million sections took 250 MiB), so objects are counted before it sees them. */
+uint64_t fc_elf_section_count(const uint8_t *p, uint64_t n);
+/* Whether the ELF image in memory P (a cubin) declares no more sections than OPTS allow
+ * (NULL: the default). */
+bool fc_elf_image_sections_ok(const uint8_t *p, size_t n, const fc_options *opts);
+
 /* Opens the cubin IMG (SIZE bytes) with libelf, after what libelf does not check: no more
  * sections than OPTS allow (NULL: the default), the ELF magic, and a header that reads as it
  * says. NULL with *ST FC_ERR_LIMIT or FC_ERR_FORMAT when a check fails or libelf refuses it;
