@@ -97,54 +97,6 @@ static bool push_region(fc_region **arr, size_t *n, size_t *cap, fc_region g)
     return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The registration table (.nvFatBinSegment) has a 24-byte record for each container the
- * runtime registers: u32 magic, u32 version, u64 address of the container, u64 unused. In a
- * linked file the addresses are written in place, so they tell where containers start in
- * .nv_fatbin without walking its chain, and the walk can be split among threads. They are
- * hints only: sections.c takes a segment's results only where the chain leads to them. Sets
- * REGION's starts (sorted, inside the section) and returns them for the caller to free, or
- * NULL when the table gives fewer than two. */
-#define REGISTRATION_MAGIC 0x466243B1u
-#define REGISTRATION_RECORD 24u
-#define REGISTRATION_MAX (4u << 20) /* bytes of table read at most */
-
-static uint64_t *registration_starts(const fc_image *img, uint64_t base, const GElf_Shdr *table,
-                                     fc_region *region, uint64_t addr)
-{
-    if (!table->sh_size || table->sh_size > REGISTRATION_MAX)
-        return NULL;
-    size_t n = (size_t)(table->sh_size / REGISTRATION_RECORD), k = 0, got;
-    fc_reader r;
-    uint64_t *out = malloc((n ? n : 1) * sizeof *out);
-    if (!out || !fc_image_reader(img, base, table->sh_offset, table->sh_offset + table->sh_size,
-                                 (size_t)table->sh_size, &r)) {
-        free(out);
-        return NULL;
-    }
-    const uint8_t *p = fc_reader_get(&r, table->sh_offset, (size_t)table->sh_size, &got);
-    for (size_t i = 0; p && i < n && (i + 1) * REGISTRATION_RECORD <= got; i++) {
-        const uint8_t *rec = p + i * REGISTRATION_RECORD;
-        uint64_t at = fc_rd64(rec + 8);
-        if (fc_rd32(rec) == REGISTRATION_MAGIC && at >= addr && at - addr < region->size)
-            out[k++] = region->offset + (at - addr);
-    }
-    fc_reader_free(&r);
-    if (k < 2) {
-        free(out);
-        return NULL;
-    }
-    qsort(out, k, sizeof *out, cmp_u64);
-    region->starts = out;
-    region->n_starts = k;
-    return out;
-}
-
 /* Bytes after the end of everything the ELF headers of a file of SIZE bytes name: an
  * AppImage's or snap's squashfs is appended so, holding the application's own libraries. */
 #define APPENDED_MIN 4096u
@@ -291,8 +243,15 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             goto deliver;
         }
     }
+    /* The registration table (.nvFatBinSegment): its records' addresses tell where containers
+     * start in .nv_fatbin without walking its chain, so the walk can be split among threads
+     * (hints only: sections.c takes a segment's results only where the chain leads to them),
+     * and elf_segments.c follows them to containers the section table does not show. */
+    if (table.sh_size)
+        seen.records_unread = fc_wrappers_read(img, base, table.sh_offset, table.sh_size, table.sh_addr,
+                                               FC_WRAPPER_SIZE, &seen.records, &seen.n_records) != FC_OK;
     if (registered != SIZE_MAX)
-        starts = registration_starts(img, base, &table, &fatbins[registered], registered_addr);
+        starts = fc_region_set_starts(&fatbins[registered], seen.records, seen.n_records, registered_addr);
     /* A program that loads its own modules keeps its PTX text anywhere: search it all. */
     if (dynamic && fc_ptx_text_program(elf, dynamic))
         for (size_t i = 0; i < n_regions; i++)
@@ -314,6 +273,7 @@ deliver:
     free(regions);
     free(fatbins);
     free(starts);
+    free(seen.records);
     rc = fc_deliver(sc, &b);
     for (size_t i = 0; i < n_compressed && rc == 0; i++) {
         GElf_Shdr sh;

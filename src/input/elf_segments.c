@@ -298,19 +298,20 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
         return;
     view v = {.img = img, .base = base, .size = size};
     GElf_Ehdr eh;
-    fc_wrapper *w = NULL;
+    fc_wrapper *w = NULL, *found = NULL; /* the table's records (the caller's), or those found */
     size_t n = 0, cap = 0;
     fc_container_index k = {0};
     if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || !read_program_headers(b, elf, &v))
         goto done;
     v.machine = eh.e_machine;
     if (seen->records_size) {
-        if (fc_wrappers_read(img, base, seen->records_offset, seen->records_size, seen->records_addr,
-                             FC_WRAPPER_SIZE, &w, &n) != FC_OK)
+        if (seen->records_unread)
             goto done;
-        cap = n;
+        w = seen->records;
+        n = seen->n_records;
     } else {
-        search_records(&v, &w, &n, &cap);
+        search_records(&v, &found, &n, &cap);
+        w = found;
     }
     if (odd)
         relocate(&v, w, n);
@@ -322,7 +323,7 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
     if (seen->table_missing || (odd && !registered))
         search_segments(b, &k, &v, registered ? FC_ORIGIN_EMBEDDED : FC_ORIGIN_SEGMENT);
 done:
-    free(w);
+    free(found);
     free(v.loads);
     free(v.spans);
     fc_container_index_free(&k);

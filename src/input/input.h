@@ -145,6 +145,9 @@ typedef struct fc_elf_sections {
     bool registered_unusable; /* .nv_fatbin or __nv_relfatbin is there, but not PROGBITS or empty */
     bool records_unusable;    /* the same for .nvFatBinSegment */
     uint64_t records_offset, records_size, records_addr; /* .nvFatBinSegment, when usable */
+    struct fc_wrapper *records; /* its records, read once by the caller (changed in place here) */
+    size_t n_records;
+    bool records_unread;      /* it could not be read */
     const fc_region *registered; /* the registered sections decoded */
     size_t n_registered;
 } fc_elf_sections;
@@ -216,9 +219,10 @@ typedef struct fc_address_map {
 size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base,
                          const fc_wrapper *w, size_t n, const fc_region *registered, size_t n_registered,
                          const fc_address_map *map);
-/* Keeps the OFFSETS[0..n) that lie in G, sorted, as G's starts (hints for splitting its
- * walk). Returns the array for the caller to free, or NULL (freed) when fewer than two. */
-uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n);
+/* Keeps as G's starts (hints for splitting its walk, sorted) where the records W[0..n) say
+ * containers start inside G, whose first byte the loader maps at address ADDR. Returns the
+ * array for the caller to free, or NULL when they give fewer than two. */
+uint64_t *fc_region_set_starts(fc_region *g, const fc_wrapper *w, size_t n, uint64_t addr);
 
 /* Containers kept as data (embedded.c). */
 /* Adds to FOUND, as FC_ORIGIN_EMBEDDED, the containers that start in [START, END) of

@@ -348,23 +348,6 @@ static fc_status read_records(const fc_image *img, uint64_t base, const fc_pe *p
                             pe->pe32_plus ? FC_WRAPPER_SIZE : FC_WRAPPER_SIZE_32, w, n);
 }
 
-/* Where the records W[0..n) say containers start in section SEC, whose region is G (file
- * offsets); the caller frees what it returns (NULL when fewer than two). */
-static uint64_t *registration_starts(const fc_wrapper *w, size_t n, const fc_pe *pe, const fc_pe_section *sec,
-                                     fc_region *g)
-{
-    if (n < 2) /* one record gives no place to split at */
-        return NULL;
-    uint64_t *starts = malloc(n * sizeof *starts);
-    size_t k = 0;
-    /* The addresses assume the preferred base (base relocations move them at load time). */
-    uint64_t lo = pe->image_base + sec->virtual_address;
-    for (size_t i = 0; starts && i < n; i++)
-        if (w[i].data >= lo && w[i].data - lo < sec->size)
-            starts[k++] = sec->offset + (w[i].data - lo);
-    return starts ? fc_region_set_starts(g, starts, k) : NULL;
-}
-
 /* The loader's view of an image for fc_records_follow: an address at the preferred base is
  * in the section whose RVA range holds it, where the file gives it bytes (the rest of a
  * section is zeros). */
@@ -445,7 +428,8 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
         goto done;
     }
     if (registered != SIZE_MAX)
-        starts = registration_starts(w, n_records, &pe, registered_sec, &fatbins[registered]);
+        /* The addresses assume the preferred base (base relocations move them at load time). */
+        starts = fc_region_set_starts(&fatbins[registered], w, n_records, pe.image_base + registered_sec->virtual_address);
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);

@@ -64,20 +64,25 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-uint64_t *fc_region_set_starts(fc_region *g, uint64_t *offsets, size_t n)
+uint64_t *fc_region_set_starts(fc_region *g, const fc_wrapper *w, size_t n, uint64_t addr)
 {
+    if (n < 2) /* one record gives no place to split at */
+        return NULL;
+    uint64_t *starts = malloc(n * sizeof *starts);
+    if (!starts)
+        return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (offsets[i] >= g->offset && offsets[i] - g->offset < g->size)
-            offsets[k++] = offsets[i];
+        if (w[i].data >= addr && w[i].data - addr < g->size)
+            starts[k++] = g->offset + (w[i].data - addr);
     if (k < 2) {
-        free(offsets);
+        free(starts);
         return NULL;
     }
-    qsort(offsets, k, sizeof *offsets, cmp_u64);
-    g->starts = offsets;
+    qsort(starts, k, sizeof *starts, cmp_u64);
+    g->starts = starts;
     g->n_starts = k;
-    return offsets;
+    return starts;
 }
 
 /* ---- Containers by offset ------------------------------------------------------------- */
