@@ -90,6 +90,9 @@ if command -v clang >/dev/null 2>&1; then
         check "packages, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures/packages
         # A tree's files looked at on the scan's threads (walk.c); the odd files exit 3.
         check "a tree of folders, -j 4" "3" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures tests
+        # The survey reads files whole on every thread and keeps what they said (survey.c).
+        check "damaged files and fixtures in a tree, kernel view, -j 8" "3" build-tsan/fatcheck --gpu 9.0 -j 8 -k \
+            fixtures fuzz/broken
         check "container images, layers at once, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 tests/images/oci-gzip \
             tests/images/oci-zstd tests/images/whiteouts.tar tests/images/multi.tar tests/images/docker25.tar
         if [ -e /usr/local/cuda/lib64/libcublasLt.so.13 ]; then

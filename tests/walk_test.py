@@ -253,6 +253,38 @@ def folders_listed_ahead_on_several_threads_read_as_on_one():
 
 
 @test
+def files_read_whole_on_the_surveys_threads_are_told_as_if_read_in_the_walk():
+    """With more than one thread, a survey (survey.c) lists the tree and reads its files whole
+    on every thread first, keeping what each said; the walk tells it in its own order. One
+    thread has no survey: its output is the reference, in every mode, for damaged files,
+    libraries over 1 MiB (read whole in tasks of their own), more files with CUDA code than
+    the survey keeps open (64), and hard and symbolic links to them."""
+    broken = os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "fuzz", "broken")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "t")
+        shutil.copytree(broken, os.path.join(root, "broken"))
+        for i in range(70):
+            lib(os.path.join(root, "many", "lib%02d.so" % i))
+        big = os.path.join(root, "big", "libbig.so")
+        lib(big)
+        with open(big, "ab") as f:
+            f.write(b"\0" * (2 << 20))
+        os.link(big, os.path.join(root, "big", "hard.so"))
+        os.symlink("libbig.so", os.path.join(root, "big", "libbig.so.1"))
+        os.symlink("../many/lib07.so", os.path.join(root, "big", "libseven.so"))
+        for mode in ((), ("--json",), ("-k",), ("-l",)):
+            outs = [walk("-j", j, *mode, root) for j in ("1", "2", "8")]
+            for o in outs[1:]:
+                eq(o, outs[0], mode)
+        rc, out, err = outs[0]
+        assert b"/broken/" in err, err  # the damaged files are said
+        rc, out, err = walk("-j", "8", root)
+        names = [n for n in heads(out) if b"/broken/" not in n]
+        eq(len(names), 71)  # the 70 and big/hard.so, which is libbig.so's inode, read first by name
+        eq(names[0], os.path.join(root, "big", "hard.so").encode())
+
+
+@test
 def a_file_mounted_over_a_hard_link_hides_nothing():
     """readdir's inode is the one under a bind mount: a file that shows nothing, mounted over
     a hard link of a CUDA binary, must not stand for that binary (review 3, F1). Needs

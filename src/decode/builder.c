@@ -52,6 +52,13 @@ void fc_builder_reset(fc_builder *b)
     memset(b, 0, sizeof *b);
 }
 
+void fc_builder_move(fc_builder *to, fc_builder *from)
+{
+    *to = *from;
+    to->opts = &to->options; /* the one pointer into the builder itself */
+    memset(from, 0, sizeof *from);
+}
+
 char *fc_builder_strndup(fc_builder *b, const char *s, size_t len)
 {
     if (!fc_grow_array((void **)&b->strings, &b->cap_strings, b->n_strings + 1, sizeof *b->strings, 16))

@@ -81,6 +81,9 @@ char *fc_builder_strndup(fc_builder *b, const char *s, size_t len);
 /* Records the first decoding problem: "LABEL: WHERE: reason". Returns STATUS. */
 fc_status fc_builder_fail(fc_builder *b, fc_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Moves everything FROM owns, its object included, to TO; FROM is left empty (reset frees
+ * nothing). For objects kept beyond the scan that built them (input/survey.c). */
+void fc_builder_move(fc_builder *to, fc_builder *from);
 /* Fixes up pointers; the object is valid until fc_builder_reset. */
 const fc_object *fc_builder_finish(fc_builder *b);
 

@@ -50,6 +50,11 @@ typedef struct fc_scan_ctx {
      * member name ("app:1.0:/usr/lib/x.so") is all their label (an image named directly). */
     const fc_oci_file *in_image;
     bool image_labels;
+    /* When set, objects are handed here instead of to on_object, to be taken with
+     * fc_builder_move and kept beyond the scan; the file they were read from is then left
+     * open (fc_scan_open_file_kept). The walk's survey reads so (survey.c). */
+    void (*keep)(void *user, fc_builder *b);
+    bool kept;             /* keep was called since the file was opened */
 } fc_scan_ctx;
 
 /* How an object or error is named: the file on disk, what is inside it, and both together
@@ -109,6 +114,12 @@ struct fc_pool *fc_scan_pool(fc_scan_ctx *sc, unsigned threads);
 
 /* Readers by format (scan.c). Scans the file open as FD, named PATH, as fc_scan reads a file. */
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path);
+/* The same, but when SC->keep took objects the file stays open and mapped, for them to read
+ * their bytes from: *KEPT gets it (else NULL), to be closed with fc_open_file_close. */
+int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_file **kept);
+/* Says, when RC is 0 and nobody said it, that file F changed since it was opened, unmaps it
+ * and frees F (its descriptor is the caller's). Returns RC or the error callback's value. */
+int fc_open_file_close(fc_scan_ctx *sc, fc_open_file *f, int rc);
 /* Scans one image (a mapped file or a caller's buffer) named PATH. */
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* Scans SIZE bytes at BASE in IMG that are neither ELF, COFF nor a package: a member of a

@@ -197,8 +197,35 @@ bool fc_head_shows_nothing(int dirfd, const char *name)
 
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
 {
+    return fc_scan_open_file_kept(sc, fd, path, NULL);
+}
+
+/* Says, when RC is 0, a change of F that nothing reading it noticed. */
+static int say_change(fc_scan_ctx *sc, fc_open_file *f, int rc)
+{
+    char why[200];
+    fc_open_file *was = sc->file;
+    sc->file = f;
+    if (rc == 0 && !f->change_reported && fc_file_changed(sc, why, sizeof why))
+        rc = fc_report_change(sc, why);
+    sc->file = was;
+    return rc;
+}
+
+int fc_open_file_close(fc_scan_ctx *sc, fc_open_file *f, int rc)
+{
+    rc = say_change(sc, f, rc);
+    fc_file_map_close(&f->map);
+    free(f);
+    return rc;
+}
+
+int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_file **kept)
+{
     int rc = 0;
     struct stat st;
+    if (kept)
+        *kept = NULL;
     if (!sc->named) {
         /* Most files of a tree are no CUDA binaries, and their head says so before anything
          * else is asked (the walk saw a regular file; opened O_NONBLOCK, anything swapped in
@@ -208,8 +235,7 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
         int read_errno = errno;
         if (got < 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
             /* A regular file that cannot be read (EIO) is said, not taken for an empty one. */
-            rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot read: %s", strerror(read_errno));
-            goto cleanup;
+            return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot read: %s", strerror(read_errno));
         }
         fc_head h = fc_head_decide(head, got);
         if (h == FC_HEAD_NOTHING || (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs)) {
@@ -217,52 +243,47 @@ int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
                 sc->opts->on_file(sc->opts->on_file_ctx, path);
             if (h == FC_HEAD_PACKAGE && sc->opts->on_skip) /* not opened: the caller says so */
                 sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
-            goto cleanup;
+            return 0;
         }
     }
-    if (fstat(fd, &st) != 0) {
-        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot stat: %s", strerror(errno));
-        goto cleanup;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        if (sc->named)
-            rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "not a regular file");
-        goto cleanup;
-    }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
-        rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "too large to map");
-        goto cleanup;
-    }
+    if (fstat(fd, &st) != 0)
+        return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot stat: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return sc->named ? fc_report_error(sc, FC_ERR_IO, path, NULL, "not a regular file") : 0;
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX)
+        return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "too large to map");
     if (sc->opts->on_file)
         sc->opts->on_file(sc->opts->on_file_ctx, path);
-    fc_open_file file = {.path = path, .fd = fd, .at_open = st, .map = {.slot = -1}};
-    char why[200];
-    sc->file = &file;
+    fc_open_file *file = malloc(sizeof *file);
+    if (!file)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    *file = (fc_open_file){.path = path, .fd = fd, .at_open = st, .map = {.slot = -1}};
+    fc_open_file *outer_file = sc->file;
+    sc->file = file;
+    sc->kept = false;
     if (st.st_size == 0) {
         fc_image img = {(const uint8_t *)"", 0, fd, false};
         rc = fc_scan_image(sc, &img, path);
-        goto done;
+    } else {
+        /* The mapping survives the file being cut short under the scan (file_map.h). */
+        int err = fc_file_map_open(&file->map, fd, (size_t)st.st_size);
+        if (err) {
+            rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(err));
+        } else {
+            /* Headers are read with pread (reader.c); through the mapping go libelf's section
+             * tables and, in the kernel view, payloads: small reads here and there, so no
+             * read-ahead. */
+            madvise((void *)file->map.data, file->map.size, MADV_RANDOM);
+            fc_image img = {file->map.data, file->map.size, fd, true};
+            rc = fc_scan_image(sc, &img, path);
+        }
     }
-    /* The mapping survives the file being cut short under the scan (file_map.h). */
-    int err = fc_file_map_open(&file.map, fd, (size_t)st.st_size);
-    if (err) {
-        rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(err));
-        goto done;
+    sc->file = outer_file;
+    if (kept && sc->kept) { /* checked for a change now, as any file is, and again when closed */
+        *kept = file;
+        return say_change(sc, file, rc);
     }
-    /* Headers are read with pread (reader.c); through the mapping go libelf's section
-     * tables and, in the kernel view, payloads: small reads here and there, so no
-     * read-ahead. */
-    madvise((void *)file.map.data, file.map.size, MADV_RANDOM);
-    fc_image img = {file.map.data, file.map.size, fd, true};
-    rc = fc_scan_image(sc, &img, path);
-done:
-    /* A change noticed by nothing that read the file is said now. */
-    if (rc == 0 && !file.change_reported && fc_file_changed(sc, why, sizeof why))
-        rc = fc_report_change(sc, why);
-    fc_file_map_close(&file.map);
-    sc->file = NULL;
-cleanup:
-    return rc;
+    return fc_open_file_close(sc, file, rc);
 }
 
 

@@ -145,7 +145,12 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     const fc_object *obj = fc_builder_finish(b);
     if (wanted) {
         sc->delivered++;
-        rc = sc->on_object ? fc_callback_value(sc->on_object(sc->user, obj)) : 0;
+        if (sc->keep) {
+            sc->kept = true;
+            sc->keep(sc->user, b); /* B is left empty */
+        } else {
+            rc = sc->on_object ? fc_callback_value(sc->on_object(sc->user, obj)) : 0;
+        }
     }
     fc_builder_reset(b);
     return rc;

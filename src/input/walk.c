@@ -3,7 +3,6 @@
  * asked (the directories left unseen are told to the caller), every entry that cannot be
  * looked at reported. */
 #include <dirent.h>
-#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,7 +13,7 @@
 #include "grow.h"
 #include "input.h"
 #include "oci_image.h"
-#include "pool.h"
+#include "survey.h"
 #include "walk.h"
 
 /* Inodes seen, in an open-addressing hash set. Symlinks make one file reachable under
@@ -81,6 +80,7 @@ typedef struct walker {
     fc_scan_ctx *sc;
     inode_set files, dirs;
     unfollowed skipped;
+    fc_survey *survey; /* listings made beforehand on all threads, or NULL */
 } walker;
 
 /* Notes symlink PATH to directory ST, not followed; -1 when out of memory. */
@@ -119,93 +119,29 @@ static int say_unfollowed(walker *w)
     return rc;
 }
 
-/* A directory entry: its name, and its type as readdir gave it (DT_UNKNOWN where the file
- * system does not say), which spares a stat call in the pass it does not belong to. */
-typedef struct entry {
-    char *name;
-    unsigned char type;
-} entry;
-
-/* What was found of an entry on a helper thread before the walk reached it (see below). */
-typedef struct ahead {
-    bool looked;       /* ST or STAT_ERRNO hold its lstat */
-    int stat_errno;
-    struct stat st;
-    bool nothing;      /* a regular file whose head shows nothing to read */
-} ahead;
-
 static int cmp_names(const void *a, const void *b)
 {
-    return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
+    return strcmp(((const fc_dir_entry *)a)->name, ((const fc_dir_entry *)b)->name);
+}
+
+char *fc_path_join_to(char *out, const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    memcpy(out, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/')
+        out[k++] = '/';
+    memcpy(out + k, name, b + 1);
+    return out;
 }
 
 static char *join(const char *dir, const char *name)
 {
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (!p)
-        return NULL;
-    memcpy(p, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/')
-        p[k++] = '/';
-    memcpy(p + k, name, b + 1);
-    return p;
+    char *p = malloc(strlen(dir) + strlen(name) + 2);
+    return p ? fc_path_join_to(p, dir, name) : NULL;
 }
 
 static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth);
-
-/* Looking ahead. Most files of a tree (a site-packages: 68,849 files, 847 shared objects) are
- * no CUDA binaries, and telling so costs a stat, an open, a read of the head and a close: on
- * one thread that was most of the walk. The regular files of a directory are looked at on
- * the scan's threads first; the walk then visits them in order as before, reading again only
- * those whose head shows something. A file changed in between is read as it is then. */
-#define AHEAD_MIN 64     /* regular files in a directory worth waking helpers for (H200: 8 cost more than it saved) */
-#define AHEAD_PER_THREAD 8
-
-typedef struct ahead_job {
-    int dirfd;
-    const entry *names;
-    ahead *out;
-    size_t n;
-    atomic_size_t next;
-} ahead_job;
-
-static void look_ahead(void *ctx)
-{
-    ahead_job *j = ctx;
-    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
-        if (j->names[i].type != DT_REG)
-            continue;
-        ahead *a = &j->out[i];
-        /* The head first: for most files it is all there is to know (see visit). */
-        if ((a->nothing = fc_head_shows_nothing(j->dirfd, j->names[i].name)))
-            continue;
-        a->looked = true;
-        if (fstatat(j->dirfd, j->names[i].name, &a->st, AT_SYMLINK_NOFOLLOW) != 0)
-            a->stat_errno = errno;
-    }
-}
-
-/* Looks ahead at the N entries NAMES of directory DIRFD; NULL when not worth it (or out of
- * memory: the walk then looks at each file itself). */
-static ahead *looked_ahead(walker *w, int dirfd, const entry *names, size_t n)
-{
-    unsigned threads = fc_thread_count(w->sc->opts);
-    size_t regular = 0;
-    for (size_t i = 0; i < n; i++)
-        regular += names[i].type == DT_REG;
-    if (threads < 2 || regular < AHEAD_MIN)
-        return NULL;
-    fc_pool *pool = fc_scan_pool(w->sc, threads);
-    ahead *out = pool ? calloc(n, sizeof *out) : NULL;
-    if (!out)
-        return NULL;
-    ahead_job job = {dirfd, names, out, n, 0};
-    size_t helpers = regular / AHEAD_PER_THREAD;
-    fc_pool_run(pool, look_ahead, &job, (unsigned)(helpers < threads - 1 ? helpers : threads - 1));
-    return out;
-}
 
 /* Opens directory NAME of DIRFD (CHILD for messages; OPENED: already open there, or -1) and
  * walks it, once per directory. A symlink reaches here only with follow_symlinks; a real
@@ -244,11 +180,11 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
     return walk_dir(w, fd, child, &me, depth + 1);
 }
 
-/* Visits entry NAME of directory DIRFD (CHILD: its path, for messages and objects);
- * SYMLINKS_PASS says which pass this is (see walk_dir). Everything is looked up relative to
- * the directory, so that no path length limit applies. */
-static int visit(walker *w, int dirfd, const entry *e, const char *child, const ancestor *up, unsigned depth,
-                 bool symlinks_pass, const ahead *a)
+/* Visits entry E of directory DIRFD (CHILD: its path, for messages and objects);
+ * SYMLINKS_PASS says which pass this is (see walk_listing). Everything is looked up relative
+ * to the directory, so that no path length limit applies. */
+static int visit(walker *w, int dirfd, const fc_dir_entry *e, const char *child, const ancestor *up, unsigned depth,
+                 bool symlinks_pass)
 {
     const char *name = e->name;
     struct stat lst, st;
@@ -259,8 +195,22 @@ static int visit(walker *w, int dirfd, const entry *e, const char *child, const 
      * stand for a CUDA binary met later, which would then be skipped. Another name of the same
      * file has its head read again. A head that shows something, or cannot be read, goes the
      * long way. */
-    if (!symlinks_pass && e->type == DT_REG && (a ? a->nothing : fc_head_shows_nothing(dirfd, name))) {
+    if (!symlinks_pass && e->type == DT_REG &&
+        (e->seen == FC_SEEN_NOTHING || (e->seen == FC_SEEN_NOT && fc_head_shows_nothing(dirfd, name)))) {
         if (w->sc->opts->on_file)
+            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+        return 0;
+    }
+    /* A file the survey read whole: counted as seen by the inode of the file it opened, and
+     * what it said (if anything) told now, as if read here. What it said under another name
+     * (a folder reached through a symlink) is read again under this one. */
+    if (!symlinks_pass && e->type == DT_REG && (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child))) {
+        int added = set_add(&w->files, e->dev, e->ino);
+        if (added < 0)
+            return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+        if (added && e->seen == FC_SEEN_KEPT)
+            return fc_survey_tell(w->sc, e);
+        if (added && w->sc->opts->on_file)
             w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
         return 0;
     }
@@ -271,9 +221,7 @@ static int visit(walker *w, int dirfd, const entry *e, const char *child, const 
         if (fd >= 0)
             return enter(w, dirfd, name, child, false, up, depth, fd);
     }
-    if (a && a->looked)
-        lst = a->st, stat_errno = a->stat_errno;
-    else if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0)
+    if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0)
         stat_errno = errno;
     if (stat_errno) /* said in the first pass only */
         return stat_errno == ENOENT || symlinks_pass ? 0 /* ENOENT: gone since readdir */
@@ -308,18 +256,59 @@ static int visit(walker *w, int dirfd, const entry *e, const char *child, const 
     return added ? fc_scan_file_at(w->sc, dirfd, name, child) : 0;
 }
 
-/* Walks the directory open on FD (closed here), named PATH. */
+/* Walks the N entries of the directory open on FD, named PATH, sorted by name. */
+static int walk_listing(walker *w, int fd, const char *path, const ancestor *up, unsigned depth,
+                        const fc_dir_entry *names, size_t n)
+{
+    int rc = 0;
+    /* An OCI image layout is one image: read as one where packages are opened in folders,
+     * else passed over as one (its blobs are no files of its own). Asked only of a folder
+     * that lists the layout's marker: every other folder is spared a stat call. */
+    fc_dir_entry marker = {"oci-layout", 0, 0, 0, 0, NULL};
+    if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names) && fc_oci_dir_is_layout(fd)) {
+        const fc_options *o = w->sc->opts;
+        if (o->packages_in_dirs)
+            return fc_oci_scan_dir(w->sc, fd, path);
+        if (o->on_skip)
+            o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, path);
+        return 0;
+    }
+    /* Real files and directories first, then symlinks: a link's target in the same tree is
+     * then reported under its own name, and the link is skipped as already seen. */
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            if (names[i].type != DT_UNKNOWN && (names[i].type == DT_LNK) != (pass == 1))
+                continue; /* the other pass's */
+            char *child = join(path, names[i].name);
+            if (!child)
+                return fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+            rc = visit(w, fd, &names[i], child, up, depth, pass == 1);
+            free(child);
+        }
+    }
+    return rc;
+}
+
+/* Walks the directory open on FD (closed here), named PATH: with the survey's listing when
+ * it has one, else listed here. UP is the directory itself. */
 static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth)
 {
+    const fc_dir_entry *listed;
+    size_t n = 0;
+    int rc = 0;
+    if (fc_survey_listing(w->survey, up->dev, up->ino, &listed, &n)) {
+        rc = walk_listing(w, fd, path, up, depth, listed, n);
+        close(fd);
+        return rc;
+    }
     DIR *d = fdopendir(fd);
     if (!d) {
         int e = errno;
         close(fd);
         return fc_report_error(w->sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(e));
     }
-    entry *names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
+    fc_dir_entry *names = NULL;
+    size_t cap = 0;
     struct dirent *de;
     for (;;) {
         errno = 0;
@@ -327,14 +316,14 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             break;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        entry *p = fc_grow(names, &cap, n + 1, sizeof *p, 64);
+        fc_dir_entry *p = fc_grow(names, &cap, n + 1, sizeof *p, 64);
         if (!p) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
         }
         names = p;
-        names[n].type = de->d_type;
-        if (!(names[n].name = strdup(de->d_name))) {
+        names[n] = (fc_dir_entry){strdup(de->d_name), de->d_type, FC_SEEN_NOT, 0, 0, NULL};
+        if (!names[n].name) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
         }
@@ -346,35 +335,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             goto cleanup;
     }
     qsort(names, n, sizeof *names, cmp_names);
-    /* An OCI image layout is one image: read as one where packages are opened in folders,
-     * else passed over as one (its blobs are no files of its own). Asked only of a folder
-     * that lists the layout's marker: every other folder is spared a stat call. */
-    entry marker = {"oci-layout", 0};
-    if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names) && fc_oci_dir_is_layout(dirfd(d))) {
-        const fc_options *o = w->sc->opts;
-        if (o->packages_in_dirs)
-            rc = fc_oci_scan_dir(w->sc, dirfd(d), path);
-        else if (o->on_skip)
-            o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, path);
-        goto cleanup;
-    }
-    ahead *seen = looked_ahead(w, dirfd(d), names, n);
-    /* Real files and directories first, then symlinks: a link's target in the same tree is
-     * then reported under its own name, and the link is skipped as already seen. */
-    for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            if (names[i].type != DT_UNKNOWN && (names[i].type == DT_LNK) != (pass == 1))
-                continue; /* the other pass's */
-            char *child = join(path, names[i].name);
-            if (!child) {
-                rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-                break;
-            }
-            rc = visit(w, dirfd(d), &names[i], child, up, depth, pass == 1, seen ? &seen[i] : NULL);
-            free(child);
-        }
-    }
-    free(seen);
+    rc = walk_listing(w, dirfd(d), path, up, depth, names, n);
 cleanup:
     closedir(d);
     for (size_t i = 0; i < n; i++)
@@ -385,7 +346,7 @@ cleanup:
 
 int fc_walk(fc_scan_ctx *sc, const char *path)
 {
-    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
     bool named = sc->named;
     sc->named = false;
     int rc;
@@ -402,11 +363,15 @@ int fc_walk(fc_scan_ctx *sc, const char *path)
         rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     } else {
         ancestor top = {root.st_dev, root.st_ino, path, NULL};
+        int survey_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (survey_fd >= 0)
+            w.survey = fc_survey_run(sc, survey_fd, path);
         rc = walk_dir(&w, fd, path, &top, 0);
         if (rc == 0)
             rc = say_unfollowed(&w);
     }
     sc->named = named;
+    fc_survey_free(w.survey);
     free(w.files.slots);
     free(w.dirs.slots);
     for (size_t i = 0; i < w.skipped.n; i++)

@@ -16,6 +16,10 @@ int fc_scan_file(fc_scan_ctx *sc, const char *path);
 /* The same for NAME in directory DIRFD (or AT_FDCWD); PATH names it in objects and messages. */
 int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *path);
 
+/* Writes DIR and NAME joined by one '/' to OUT (room for strlen(DIR) + strlen(NAME) + 2) and
+ * returns OUT: the one way a walk names what it finds. */
+char *fc_path_join_to(char *out, const char *dir, const char *name);
+
 /* Files found in a directory are told apart by their first FC_HEAD_SIZE bytes (scan.c). */
 #define FC_HEAD_SIZE 4096
 typedef enum fc_head { FC_HEAD_NOTHING, FC_HEAD_PACKAGE, FC_HEAD_READ } fc_head;

@@ -1,0 +1,615 @@
+/* survey.c - a first look at a whole tree on every thread, before the walk (survey.h).
+ *
+ * Workers take folders from a shared stack, list them, read the head of each regular file,
+ * and read whole the files whose head shows something (up to READ_WHOLE_MAX bytes each), on
+ * one thread each, with callbacks that record what was said: progress, skips, errors, and
+ * objects, kept with the file's mapping that their bytes lie in. Child folders are opened
+ * relative to their parent (O_NOFOLLOW, as the walk opens them) and pushed while the stack
+ * has room, else surveyed at once on the same thread: the descriptors held stay few.
+ * Listings are kept per worker in arenas, and found by the folder's device and inode, which
+ * the walk gets from the folder it opens itself. What would pass a budget (listings' bytes,
+ * files kept open, objects' bytes) is left to the walk, which reads it as it always did. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "callback.h"
+#include "grow.h"
+#include "pool.h"
+#include "survey.h"
+#include "walk.h"
+
+#define STACK_MAX 64                 /* tasks waiting: folders (each an open descriptor) and runs of files */
+#define RUN 32                       /* files of a folder looked at in one task: a big folder is shared */
+#define SHARE_MIN (1u << 20)         /* a file read whole in a task of its own when larger */
+#define LISTINGS_BUDGET (32u << 20)  /* bytes of listings and paths, all workers together */
+#define READ_WHOLE_MAX (64u << 20)   /* larger files are left to the walk, which reads them on all threads */
+#define KEPT_FILES_MAX 64            /* files kept open and mapped (file_map.c has 256 places) */
+#define KEPT_BUDGET (64u << 20)      /* bytes of objects kept */
+#define ARENA_BLOCK (64u << 10)
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+} arena_block;
+
+typedef struct listing {
+    dev_t dev;
+    ino_t ino;
+    fc_dir_entry *entries;
+    size_t n;
+} listing;
+
+/* One thing a file said while read whole. */
+typedef struct said {
+    enum { SAID_FILE, SAID_SKIP, SAID_ERROR, SAID_OBJECT } kind;
+    fc_skip_kind skip;
+    fc_status status;
+    char *path, *member, *message;
+    fc_builder *b;
+} said;
+
+struct fc_kept {
+    const char *path;   /* the name it was read under, which its objects and messages carry */
+    fc_open_file *file; /* its mapping, which objects read from, or NULL */
+    int fd;             /* open while FILE is */
+    said *said;
+    size_t n, cap;
+};
+
+/* One worker's: what it keeps, and its options and record for reading files whole. */
+typedef struct worker {
+    struct fc_survey *s;
+    arena_block *blocks;
+    size_t block_bytes;
+    listing *listings;
+    size_t n_listings, cap_listings;
+    fc_dir_entry *scratch; /* the folder being listed */
+    size_t cap_scratch;
+    fc_kept **kept;        /* every record kept, for freeing */
+    size_t n_kept, cap_kept;
+    fc_options quiet;      /* the scan's options, one thread, callbacks recording */
+    fc_kept *recording;
+    bool record_failed;
+    size_t recorded_bytes;
+} worker;
+
+/* A folder whose files are looked at in runs, on several workers: closed by the last. */
+typedef struct shared_folder {
+    DIR *d;
+    const char *path;
+    fc_dir_entry *entries;
+    atomic_uint users;
+} shared_folder;
+
+/* Work for any worker: a folder to list (FD, DEPTH, PATH), or files FROM to TO of a listed one. */
+typedef struct task {
+    int fd;
+    unsigned depth;
+    const char *path;
+    shared_folder *folder;
+    size_t from, to;
+    bool whole;            /* the one file FROM, to be read whole here */
+} task;
+
+struct fc_survey {
+    const fc_options *opts;
+    pthread_mutex_t lock;
+    pthread_cond_t more;
+    task stack[STACK_MAX];
+    size_t stacked;
+    unsigned busy;         /* workers surveying a folder */
+    bool finished;
+    atomic_size_t listed;  /* bytes of listings */
+    atomic_size_t kept_bytes;
+    atomic_uint kept_files;
+    atomic_uint workers;
+    worker w[FC_MAX_THREADS];
+    const listing **table; /* by (dev, ino), built when the workers are done */
+    size_t table_cap;
+};
+
+/* SIZE bytes from W's arena, counted against the budget by blocks. */
+static void *arena_alloc(worker *w, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    arena_block *b = w->blocks;
+    if (!b || b->size - b->used < size) {
+        size_t want = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+        if (atomic_fetch_add(&w->s->listed, want) + want > LISTINGS_BUDGET || !(b = malloc(sizeof *b + want)))
+            return NULL;
+        b->next = w->blocks;
+        b->used = 0;
+        b->size = want;
+        w->blocks = b;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    return p;
+}
+
+static char *arena_join(worker *w, const char *dir, const char *name)
+{
+    char *p = arena_alloc(w, strlen(dir) + strlen(name) + 2);
+    return p ? fc_path_join_to(p, dir, name) : NULL;
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+    return strcmp(((const fc_dir_entry *)a)->name, ((const fc_dir_entry *)b)->name);
+}
+
+/* ---- Recording what a file read whole says ---------------------------------------------- */
+
+static said *record(worker *w, int kind)
+{
+    fc_kept *k = w->recording;
+    said *more = fc_grow(k->said, &k->cap, k->n + 1, sizeof *more, 4);
+    if (!more) {
+        w->record_failed = true;
+        return NULL;
+    }
+    k->said = more;
+    memset(&more[k->n], 0, sizeof *more);
+    more[k->n].kind = kind;
+    return &more[k->n++];
+}
+
+static char *copy(worker *w, const char *s)
+{
+    char *c = s ? strdup(s) : NULL;
+    if (s && !c)
+        w->record_failed = true;
+    return c;
+}
+
+static void recorded_file(void *ctx, const char *name)
+{
+    worker *w = ctx;
+    said *x = record(w, SAID_FILE);
+    if (x)
+        x->path = copy(w, name);
+}
+
+static void recorded_skip(void *ctx, fc_skip_kind kind, const char *path)
+{
+    worker *w = ctx;
+    said *x = record(w, SAID_SKIP);
+    if (x) {
+        x->skip = kind;
+        x->path = copy(w, path);
+    }
+}
+
+static int recorded_error(void *ctx, const fc_error *err)
+{
+    worker *w = ctx;
+    said *x = record(w, SAID_ERROR);
+    if (x) {
+        x->status = err->status;
+        x->path = copy(w, err->path);
+        x->member = copy(w, err->member);
+        x->message = copy(w, err->message);
+    }
+    return 0;
+}
+
+static void recorded_object(void *user, fc_builder *from)
+{
+    worker *w = user;
+    said *x = record(w, SAID_OBJECT);
+    fc_builder *b = x ? malloc(sizeof *b) : NULL;
+    if (!b) {
+        w->record_failed = true;
+        return; /* FROM is reset by the caller */
+    }
+    fc_builder_move(b, from);
+    x->b = b;
+    w->recorded_bytes += b->cap_containers * sizeof *b->containers + b->cap_entries * sizeof *b->entries +
+                         b->n_strings * 64 + sizeof *b;
+}
+
+static void said_free(said *x)
+{
+    free(x->path);
+    free(x->member);
+    free(x->message);
+    if (x->b)
+        fc_builder_reset(x->b);
+    free(x->b);
+}
+
+/* Frees K and what it holds, closing its file unread (the walk never reached it, or it
+ * was a name for a file already read). */
+static void kept_free(fc_kept *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        said_free(&k->said[i]);
+    free(k->said);
+    if (k->file) {
+        fc_file_map_close(&k->file->map);
+        free(k->file);
+        close(k->fd);
+    }
+    free(k);
+}
+
+/* Reads the regular file open on FD (PATH) whole, recording what it says; E learns the
+ * result. FD stays open when the record keeps the file. */
+static bool read_whole(worker *w, int fd, const char *path, const struct stat *st, fc_dir_entry *e)
+{
+    fc_survey *s = w->s;
+    fc_kept *k = calloc(1, sizeof *k);
+    if (!k)
+        return false;
+    w->recording = k;
+    w->record_failed = false;
+    w->recorded_bytes = 0;
+    fc_scan_ctx quiet = {.opts = &w->quiet, .on_error = recorded_error, .user = w, .keep = recorded_object};
+    fc_open_file *file = NULL;
+    int rc = fc_scan_open_file_kept(&quiet, fd, path, &file);
+    fc_scan_ctx_end(&quiet);
+    bool keep = rc == 0 && !w->record_failed &&
+                atomic_fetch_add(&s->kept_bytes, w->recorded_bytes) + w->recorded_bytes <= KEPT_BUDGET;
+    bool quiet_file = keep && !file && k->n == 1 && k->said[0].kind == SAID_FILE;
+    fc_kept **list = keep && !quiet_file ? fc_grow(w->kept, &w->cap_kept, w->n_kept + 1, sizeof *list, 16) : NULL;
+    if (list)
+        w->kept = list;
+    if (!quiet_file && !list) { /* left to the walk */
+        if (file)
+            fc_open_file_close(&quiet, file, -1); /* -1: no change check, no callback */
+        k->file = NULL;
+        kept_free(k);
+        return false;
+    }
+    e->dev = st->st_dev;
+    e->ino = st->st_ino;
+    if (quiet_file) {
+        e->seen = FC_SEEN_QUIET;
+        kept_free(k);
+        return false;
+    }
+    k->path = path;
+    k->file = file;
+    k->fd = fd;
+    w->kept[w->n_kept++] = k;
+    e->seen = FC_SEEN_KEPT;
+    e->kept = k;
+    return file != NULL;
+}
+
+/* Pushes T for any worker; false when the stack is full. */
+static bool push(fc_survey *s, const task *t)
+{
+    pthread_mutex_lock(&s->lock);
+    bool room = s->stacked < STACK_MAX;
+    if (room) {
+        s->stack[s->stacked++] = *t;
+        pthread_cond_signal(&s->more);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return room;
+}
+
+/* Looks at regular file I of folder F: its head, and whole when it shows something and is
+ * small enough. With SHARE, a file of more than SHARE_MIN bytes is read whole by whichever
+ * worker is free: a folder of a few big libraries is one run of files. */
+static void look_at_file(worker *w, shared_folder *f, size_t i, bool share)
+{
+    fc_survey *s = w->s;
+    fc_dir_entry *e = &f->entries[i];
+    int fd = openat(dirfd(f->d), e->name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return; /* said when the walk opens it */
+    uint8_t head[FC_HEAD_SIZE];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    fc_head h = n >= 0 ? fc_head_decide(head, n) : FC_HEAD_PACKAGE; /* PACKAGE: the walk says why */
+    struct stat st;
+    bool kept_open = false;
+    if (h == FC_HEAD_NOTHING) {
+        e->seen = FC_SEEN_NOTHING;
+    } else if (h == FC_HEAD_READ && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= READ_WHOLE_MAX) {
+        if (share && st.st_size > SHARE_MIN) {
+            atomic_fetch_add(&f->users, 1);
+            if (push(s, &(task){-1, 0, f->path, f, i, i + 1, true})) {
+                close(fd);
+                return;
+            }
+            atomic_fetch_sub(&f->users, 1);
+        }
+        /* A place among the files kept open, taken before reading and given back unless kept. */
+        if (atomic_fetch_add(&s->kept_files, 1) < KEPT_FILES_MAX) {
+            const char *path = arena_join(w, f->path, e->name);
+            kept_open = path && read_whole(w, fd, path, &st, e);
+        }
+        if (!kept_open)
+            atomic_fetch_sub(&s->kept_files, 1);
+    }
+    if (!kept_open)
+        close(fd);
+}
+
+/* ---- Folders ---------------------------------------------------------------------------- */
+
+static void survey_folder(worker *w, int fd, unsigned depth, const char *path);
+
+/* Surveys child folder NAME of DIRFD (named DIR), at DEPTH: pushed for any worker while the
+ * stack has room. */
+static void survey_child(worker *w, int dirfd, const char *dir, const char *name, unsigned depth)
+{
+    fc_survey *s = w->s;
+    if (depth > s->opts->max_depth || atomic_load(&s->listed) >= LISTINGS_BUDGET)
+        return;
+    const char *path = arena_join(w, dir, name);
+    int fd = path ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return; /* the walk says why */
+    if (!push(s, &(task){fd, depth, path, NULL, 0, 0, false}))
+        survey_folder(w, fd, depth, path);
+}
+
+/* Looks at the regular files among entries FROM to TO of folder F. */
+static void look_at_run(worker *w, shared_folder *f, size_t from, size_t to, bool share)
+{
+    for (size_t i = from; i < to; i++)
+        if (f->entries[i].type == DT_REG)
+            look_at_file(w, f, i, share);
+}
+
+/* The last worker to leave F closes it. */
+static void leave(shared_folder *f)
+{
+    if (atomic_fetch_sub(&f->users, 1) == 1) {
+        closedir(f->d);
+        free(f);
+    }
+}
+
+/* Lists the folder open on FD (closed here), named PATH, at DEPTH, looks at its files, and
+ * surveys its child folders. */
+static void survey_folder(worker *w, int fd, unsigned depth, const char *path)
+{
+    struct stat st;
+    DIR *d = fstat(fd, &st) == 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        close(fd);
+        return;
+    }
+    size_t n = 0;
+    bool whole = true, layout = false;
+    struct dirent *de;
+    for (;;) {
+        errno = 0;
+        if (!(de = readdir(d))) {
+            whole = errno == 0; /* the walk says what stopped it */
+            break;
+        }
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        fc_dir_entry *more = fc_grow(w->scratch, &w->cap_scratch, n + 1, sizeof *more, 64);
+        size_t len = strlen(de->d_name) + 1;
+        char *name = more ? arena_alloc(w, len) : NULL;
+        if (more)
+            w->scratch = more;
+        if (!name) {
+            whole = false;
+            break;
+        }
+        memcpy(name, de->d_name, len);
+        w->scratch[n++] = (fc_dir_entry){name, de->d_type, FC_SEEN_NOT, 0, 0, NULL};
+        layout |= strcmp(name, "oci-layout") == 0;
+    }
+    fc_dir_entry *entries = whole ? arena_alloc(w, n * sizeof *entries) : NULL;
+    listing *kept = NULL;
+    if (entries) {
+        kept = fc_grow(w->listings, &w->cap_listings, w->n_listings + 1, sizeof *kept, 64);
+        if (kept)
+            w->listings = kept;
+    }
+    if (!kept) {
+        closedir(d);
+        return;
+    }
+    memcpy(entries, w->scratch, n * sizeof *entries);
+    qsort(entries, n, sizeof *entries, cmp_entries);
+    w->listings[w->n_listings++] = (listing){st.st_dev, st.st_ino, entries, n};
+    /* An OCI image layout is read as one image, never as files: its listing is all the
+     * walk needs. */
+    if (layout) {
+        closedir(d);
+        return;
+    }
+    /* Child folders first, for other workers to take up while the files are looked at; then
+     * the files, in runs that other workers share when the folder is big. */
+    for (size_t i = 0; i < n; i++)
+        if (entries[i].type == DT_DIR)
+            survey_child(w, dirfd(d), path, entries[i].name, depth + 1);
+    shared_folder *f = malloc(sizeof *f);
+    if (!f) {
+        closedir(d);
+        return;
+    }
+    *f = (shared_folder){d, path, entries, 1};
+    size_t first = n < RUN ? n : RUN, from = first;
+    for (; from < n; from += RUN) {
+        atomic_fetch_add(&f->users, 1);
+        if (!push(w->s, &(task){-1, depth, path, f, from, n - from < RUN ? n : from + RUN, false})) {
+            atomic_fetch_sub(&f->users, 1);
+            break; /* the stack is full: the rest are this worker's */
+        }
+    }
+    look_at_run(w, f, 0, first, true);
+    look_at_run(w, f, from, n, true);
+    leave(f);
+}
+
+static void work(void *ctx)
+{
+    fc_survey *s = ctx;
+    unsigned me = atomic_fetch_add(&s->workers, 1);
+    if (me >= FC_MAX_THREADS)
+        return;
+    worker *w = &s->w[me];
+    w->s = s;
+    w->quiet = *s->opts;
+    w->quiet.threads = 1;
+    w->quiet.on_file = recorded_file;
+    w->quiet.on_file_ctx = w;
+    w->quiet.on_skip = recorded_skip;
+    w->quiet.on_skip_ctx = w;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->stacked && s->busy && !s->finished)
+            pthread_cond_wait(&s->more, &s->lock);
+        if (!s->stacked) {
+            s->finished = true;
+            pthread_cond_broadcast(&s->more);
+            break;
+        }
+        task t = s->stack[--s->stacked];
+        s->busy++;
+        pthread_mutex_unlock(&s->lock);
+        if (t.folder) {
+            look_at_run(w, t.folder, t.from, t.to, !t.whole);
+            leave(t.folder);
+        } else
+            survey_folder(w, t.fd, t.depth, t.path);
+        pthread_mutex_lock(&s->lock);
+        s->busy--;
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(w->scratch);
+    w->scratch = NULL;
+}
+
+/* ---- What the walk asks --------------------------------------------------------------- */
+
+static size_t slot_of(const fc_survey *s, dev_t dev, ino_t ino)
+{
+    uint64_t h = ((uint64_t)ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dev;
+    size_t i = (size_t)(h ^ (h >> 29)) & (s->table_cap - 1);
+    while (s->table[i] && !(s->table[i]->dev == dev && s->table[i]->ino == ino))
+        i = (i + 1) & (s->table_cap - 1);
+    return i;
+}
+
+fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
+{
+    unsigned threads = fc_thread_count(sc->opts);
+    fc_pool *pool = threads > 1 ? fc_scan_pool(sc, threads) : NULL;
+    fc_survey *s = pool ? calloc(1, sizeof *s) : NULL;
+    if (!s) {
+        close(rootfd);
+        return NULL;
+    }
+    s->opts = sc->opts;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->more, NULL);
+    s->stack[0] = (task){rootfd, 0, path, NULL, 0, 0, false};
+    s->stacked = 1;
+    fc_pool_run(pool, work, s, threads - 1);
+    size_t n = 0;
+    for (unsigned i = 0; i < FC_MAX_THREADS; i++)
+        n += s->w[i].n_listings;
+    s->table_cap = 16;
+    while (s->table_cap < 2 * n)
+        s->table_cap *= 2;
+    if (!(s->table = calloc(s->table_cap, sizeof *s->table))) {
+        fc_survey_free(s);
+        return NULL;
+    }
+    for (unsigned i = 0; i < FC_MAX_THREADS; i++)
+        for (size_t k = 0; k < s->w[i].n_listings; k++) {
+            const listing *l = &s->w[i].listings[k];
+            size_t at = slot_of(s, l->dev, l->ino);
+            if (!s->table[at])
+                s->table[at] = l; /* the same folder twice (a bind mount): one listing serves */
+        }
+    return s;
+}
+
+bool fc_survey_listing(const fc_survey *s, dev_t dev, ino_t ino, const fc_dir_entry **entries, size_t *n)
+{
+    if (!s || !s->table)
+        return false;
+    const listing *l = s->table[slot_of(s, dev, ino)];
+    if (!l)
+        return false;
+    *entries = l->entries;
+    *n = l->n;
+    return true;
+}
+
+bool fc_survey_kept_as(const fc_dir_entry *e, const char *path)
+{
+    return e->seen == FC_SEEN_KEPT && strcmp(e->kept->path, path) == 0;
+}
+
+int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e)
+{
+    fc_kept *k = e->kept;
+    const fc_options *o = sc->opts;
+    int rc = 0;
+    for (size_t i = 0; i < k->n && rc == 0; i++) {
+        said *x = &k->said[i];
+        switch (x->kind) {
+        case SAID_FILE:
+            if (o->on_file)
+                o->on_file(o->on_file_ctx, x->path);
+            break;
+        case SAID_SKIP:
+            if (o->on_skip)
+                o->on_skip(o->on_skip_ctx, x->skip, x->path);
+            break;
+        case SAID_ERROR:
+            sc->errors++;
+            if (sc->on_error)
+                rc = fc_callback_value(sc->on_error(sc->user, &(fc_error){x->status, x->path, x->member, x->message}));
+            break;
+        case SAID_OBJECT:
+            sc->delivered++;
+            if (sc->on_object)
+                rc = fc_callback_value(sc->on_object(sc->user, &x->b->obj));
+            break;
+        }
+    }
+    if (k->file) { /* what read it while told is checked, as at the end of any scan */
+        rc = fc_open_file_close(sc, k->file, rc);
+        k->file = NULL;
+        close(k->fd);
+    }
+    for (size_t i = 0; i < k->n; i++)
+        said_free(&k->said[i]);
+    k->n = 0;
+    return rc;
+}
+
+void fc_survey_free(fc_survey *s)
+{
+    if (!s)
+        return;
+    for (unsigned i = 0; i < FC_MAX_THREADS; i++) {
+        worker *w = &s->w[i];
+        for (arena_block *b = w->blocks, *next; b; b = next) {
+            next = b->next;
+            free(b);
+        }
+        for (size_t k = 0; k < w->n_kept; k++)
+            kept_free(w->kept[k]);
+        free(w->kept);
+        free(w->listings);
+        free(w->scratch);
+    }
+    /* Descriptors left stacked: none, once the workers finish. */
+    free(s->table);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->more);
+    free(s);
+}

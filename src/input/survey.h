@@ -1,0 +1,58 @@
+/* survey.h - a first look at a whole tree on every thread, before the walk (walk.c).
+ *
+ * The walk goes in name order on one thread, so that objects and messages come in an order
+ * that does not depend on timing. Most of its time went to files with nothing to say: a
+ * site-packages of 68,849 files holds 44 with CUDA code, and the other .so files cost a scan
+ * each. The survey lists the folders and reads the files on all threads first; the walk then
+ * takes each folder's listing from it and passes over the files it found to have nothing to
+ * say. What the survey did not reach (past its memory budget, symlinks, folders it could not
+ * open) the walk lists and reads itself, as it always did. */
+#ifndef FC_SURVEY_H
+#define FC_SURVEY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "input.h"
+
+/* What is known of a folder's entry before the walk reaches it. */
+typedef enum fc_seen {
+    FC_SEEN_NOT,     /* nothing: the walk looks at it itself */
+    FC_SEEN_NOTHING, /* a regular file whose head shows nothing to read */
+    FC_SEEN_QUIET,   /* a regular file read whole (its DEV and INO) that gave no object, error or skip */
+    FC_SEEN_KEPT,    /* a regular file read whole (its DEV and INO): what it said is KEPT */
+} fc_seen;
+
+/* What a file read whole said, in order, kept for the walk to tell (fc_survey_tell). */
+typedef struct fc_kept fc_kept;
+
+/* An entry of a folder, as readdir gave it, and what the survey saw of it. */
+typedef struct fc_dir_entry {
+    char *name;
+    unsigned char type; /* d_type: DT_UNKNOWN where the file system does not say */
+    unsigned char seen; /* fc_seen */
+    dev_t dev;
+    ino_t ino;
+    fc_kept *kept;
+} fc_dir_entry;
+
+typedef struct fc_survey fc_survey;
+
+/* Surveys the tree under ROOTFD (a folder named PATH; closed here) on SC's threads, down to
+ * SC->opts->max_depth as the walk counts it. NULL when there is one thread, or when out of
+ * memory: the walk then does without. */
+fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path);
+/* Whether E's file said what it said under the name PATH: a folder reached through a symlink
+ * (-L) has other names, which the walk reads under their own. */
+bool fc_survey_kept_as(const fc_dir_entry *e, const char *path);
+/* Hands SC's callbacks what E's file (FC_SEEN_KEPT) said when the survey read it, in the order
+ * it was said, as if it were read now, and then closes the file. Returns what the first
+ * callback to stop returned, else 0. Once per entry. */
+int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e);
+/* The listing of the folder (DEV, INO), sorted by name, when the survey made one. */
+bool fc_survey_listing(const fc_survey *s, dev_t dev, ino_t ino, const fc_dir_entry **entries, size_t *n);
+/* Accepts NULL. */
+void fc_survey_free(fc_survey *s);
+
+#endif
