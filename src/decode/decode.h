@@ -148,6 +148,8 @@ typedef struct fc_buffer {
     bool mapped;
     bool map_large;
 } fc_buffer;
+/* Makes BUF hold at least WANT bytes, keeping its contents; false when out of memory. */
+bool fc_buffer_reserve(fc_buffer *buf, size_t want);
 /* Frees BUF's bytes (either kind) and empties it. */
 void fc_buffer_free(fc_buffer *buf);
 /* fc_decompress into BUF (grown as needed, never shrunk); *LEN gets the bytes produced. */

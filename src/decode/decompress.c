@@ -42,7 +42,7 @@ static ZSTD_DCtx *thread_dctx(void)
 /* From this size on, a buffer whose owner asked for it is mapped rather than malloc'd. */
 #define MAP_FROM (1u << 20)
 
-static bool reserve(fc_buffer *buf, size_t want)
+bool fc_buffer_reserve(fc_buffer *buf, size_t want)
 {
     if (want <= buf->cap)
         return true;
@@ -115,7 +115,7 @@ static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared
     if (!dctx)
         return FC_ERR_NOMEM;
     size_t cap = first_guess(src_size, declared, 16, limit);
-    if (!reserve(buf, cap))
+    if (!fc_buffer_reserve(buf, cap))
         return FC_ERR_NOMEM;
     /* A frame that gives its size, when the buffer holds that, is decompressed in one call
      * straight into it: the streaming decoder keeps a window buffer of its own in each
@@ -126,7 +126,7 @@ static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared
     size_t frame = ZSTD_findFrameCompressedSize(src, src_size);
     if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR && fcs <= limit && !ZSTD_isError(frame) &&
         window_streamable(src, src_size, fcs) && fcs <= first_guess(src_size, fcs, ONE_CALL_RATIO, limit) &&
-        reserve(buf, (size_t)fcs)) {
+        fc_buffer_reserve(buf, (size_t)fcs)) {
         size_t r = ZSTD_decompressDCtx(dctx, buf->p, (size_t)fcs, src, frame);
         if (!ZSTD_isError(r) && r == fcs) {
             *len = r;
@@ -148,7 +148,7 @@ static fc_status zstd_stream(const void *src, size_t src_size, uint64_t declared
             if (ob.size >= limit)
                 return FC_ERR_LIMIT;
             size_t ncap = ob.size > limit / 2 ? (size_t)limit : ob.size * 2;
-            if (!reserve(buf, ncap))
+            if (!fc_buffer_reserve(buf, ncap))
                 return FC_ERR_NOMEM;
             ob.dst = buf->p;
             ob.size = ncap;
@@ -175,7 +175,7 @@ static fc_status lz4_block(const void *src, size_t src_size, uint64_t declared, 
     for (;;) {
         if (cap > (uint64_t)INT32_MAX)
             return FC_ERR_LIMIT;
-        if (!reserve(buf, (size_t)cap))
+        if (!fc_buffer_reserve(buf, (size_t)cap))
             return FC_ERR_NOMEM;
         int n = LZ4_decompress_safe(src, (char *)buf->p, (int)src_size, (int)cap);
         if (n >= 0) {
@@ -200,7 +200,7 @@ fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_siz
     case FC_COMPRESSION_NONE:
         if (src_size > limit)
             return FC_ERR_LIMIT;
-        if (!reserve(buf, src_size))
+        if (!fc_buffer_reserve(buf, src_size))
             return FC_ERR_NOMEM;
         if (src_size)
             memcpy(buf->p, src, src_size);

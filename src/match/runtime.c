@@ -129,6 +129,32 @@ static int tkinfo_release(const uint8_t *p, size_t n)
     return 0;
 }
 
+/* The release in cubin E's note, reading as little of its image as finds it. The note lies 5
+ * to 60% into a cubin, after its string and symbol tables (cuDNN's 7 MB cubins: at 468 KB),
+ * so a big image's head (half its declared size, at most 1 MiB) is read first; the whole
+ * image only when the note is not there. *READ tells whether the image could be read (a
+ * note found in the head counts as read). */
+static int cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
+                         bool *read)
+{
+    static const char key[] = "Cuda compilation tools, release ";
+    size_t head = e->uncompressed_size / 2 < (1u << 20) ? (size_t)(e->uncompressed_size / 2) : 1u << 20;
+    if (head >= (256u << 10) && (scratch->cap >= head || fc_buffer_reserve(scratch, head))) {
+        size_t got;
+        const uint8_t *hit = NULL;
+        if (fc_entry_head(obj, e, scratch->p, head, &got) == FC_OK && got == head)
+            hit = memmem(scratch->p, got, key, sizeof key - 1);
+        if (hit && (size_t)(hit - scratch->p) + sizeof key + 16 <= got) { /* its digits all there */
+            *read = true;
+            return tkinfo_release(hit, got - (size_t)(hit - scratch->p));
+        }
+    }
+    const uint8_t *img;
+    size_t n;
+    *read = fc_entry_image(obj, e, opts, scratch, &img, &n) == FC_OK;
+    return *read ? tkinfo_release(img, n) : 0;
+}
+
 /* What toolkit built the registered device code, at least: the newer of the newest PTX ISA
  * among its PTX (nvcc writes its own) and the note of its first cubin that has one. A lower
  * bound of the static runtime's release only: a program linked by CUDA 13 may hold PTX or
@@ -154,16 +180,14 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
     for (size_t c = 0; c < obj->n_containers && !cuda && read < 4; c++) {
         const fc_container *ct = &obj->containers[c];
         for (size_t e = 0; fc_origin_registered(ct->origin) && e < ct->n_entries && !cuda && read < 4; e++) {
-            const uint8_t *img;
-            size_t n;
-            if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated ||
-                fc_entry_image(obj, &ct->entries[e], opts, &scratch, &img, &n) != FC_OK)
+            bool readable = false;
+            if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated)
                 continue;
-            cuda = tkinfo_release(img, n);
-            read++;
+            cuda = cubin_release(obj, &ct->entries[e], opts, &scratch, &readable);
+            read += readable;
         }
     }
-    free(scratch.p);
+    fc_buffer_free(&scratch);
     if (from_ptx >= cuda) {
         if (from_ptx)
             snprintf(evidence, size, "PTX ISA %u.%u", best_isa / 10, best_isa % 10);
