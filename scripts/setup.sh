@@ -8,7 +8,7 @@ for p in meson ninja pkg-config cc clang python3 xz zstd gzip; do
     command -v "$p" >/dev/null 2>&1 || need=1
 done
 if [ -z "$need" ]; then
-    pkg-config --exists libelf libzstd liblz4 libarchive liblzma jansson nettle || need=1
+    pkg-config --exists libelf libzstd liblz4 libarchive liblzma jansson nettle liburing || need=1
     [ -f /usr/include/libiberty/demangle.h ] || need=1
     # The Python package: the headers to build it, pytest to test it (Debian's python3);
     # jsonschema validates the --json documents in the tests.
@@ -24,7 +24,7 @@ if [ -n "$need" ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends \
         meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
-        libarchive-dev liblzma-dev libjansson-dev nettle-dev libiberty-dev python3 python3-dev python3-pytest \
+        libarchive-dev liblzma-dev libjansson-dev nettle-dev libiberty-dev liburing-dev python3 python3-dev python3-pytest \
         python3-jsonschema xz-utils zstd gzip clang libclang-rt-14-dev >/dev/null
 fi
 if [ -d build ]; then

@@ -285,6 +285,49 @@ def files_read_whole_on_the_surveys_threads_are_told_as_if_read_in_the_walk():
 
 
 @test
+def a_root_folder_the_survey_keeps_no_listing_of_is_listed_by_the_walk():
+    """The survey (survey.c) keeps no listing of a folder past its 32 MiB budget of listings;
+    the walk then lists it itself. For the root, the survey's descriptor must not share the
+    walk's offset in the folder: a dup would leave the walk at the end, with nothing to
+    report and exit 0 (found in review: 250,000 long names and one CUDA file, -j 4 said
+    nothing). 120,000 names of 250 bytes are 35 MiB of listing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "flat")
+        os.mkdir(root)
+        stem = "n" * 243
+        for i in range(120000):
+            os.close(os.open(os.path.join(root, "%s%07d" % (stem, i)), os.O_CREAT | os.O_WRONLY, 0o644))
+        lib(os.path.join(root, "libmulti.so"))
+        outs = [walk("-j", j, root) for j in ("1", "4")]
+        eq(outs[1], outs[0])
+        eq(heads(outs[1][1]), [os.path.join(root, "libmulti.so").encode()])
+
+
+@test
+def a_low_descriptor_limit_leaves_the_walk_descriptors():
+    """The survey keeps files open for the walk to tell (their objects read from their
+    mappings), but no more than an eighth of the descriptors the process may open: under
+    `ulimit -n 64` with 300 CUDA files in folders 21 deep, -j 4 reads what -j 1 reads (review 4,
+    F2: every folder was "cannot open directory: Too many open files")."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "t")
+        for i in range(300):
+            d = os.path.join(root, "d%02d" % (i // 10), *"abcdefghijklmnopqrst")
+            if i % 2:
+                lib(os.path.join(d, "lib%03d.so" % i))
+            else:
+                os.makedirs(d, exist_ok=True)
+                shutil.copy(fx("all_archs.fatbin"), os.path.join(d, "f%03d.fatbin" % i))
+        outs = [walk("-j", j, root, preexec_fn=limit) for j in ("1", "4")]
+        eq(outs[1], outs[0])
+        eq((outs[0][0], outs[0][2], len(heads(outs[0][1]))), (0, b"", 150))
+
+
+@test
 def a_file_mounted_over_a_hard_link_hides_nothing():
     """readdir's inode is the one under a bind mount: a file that shows nothing, mounted over
     a hard link of a CUDA binary, must not stand for that binary (review 3, F1). Needs

@@ -124,6 +124,13 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
 {
     int rc = 0;
     char why[200];
+    /* A failure whose message could not be written (no memory for it) is still said: the
+     * object is not "no CUDA code" (review 4, F3). */
+    if (b->obj.status != FC_OK && !b->obj.error) {
+        const char *path = b->obj.path ? b->obj.path : sc->file ? sc->file->path : "(unknown)";
+        rc = fc_report_error(sc, b->obj.status, path, b->obj.member, "%s",
+                             b->obj.status == FC_ERR_NOMEM ? "out of memory" : fc_status_name(b->obj.status));
+    }
     /* Files found in a directory are reported only when they hold CUDA code (or were
      * damaged); a file the caller named is always reported. */
     bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member) ||
@@ -143,7 +150,7 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
         fc_builder_fail(b, FC_ERR_IO, "%s", why);
     }
     const fc_object *obj = fc_builder_finish(b);
-    if (wanted) {
+    if (wanted && rc == 0) {
         sc->delivered++;
         if (sc->keep) {
             sc->kept = true;

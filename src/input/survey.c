@@ -16,11 +16,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "callback.h"
 #include "grow.h"
+#include "heads.h"
+#include "inode_map.h"
 #include "pool.h"
 #include "survey.h"
 #include "walk.h"
@@ -30,9 +33,12 @@
 #define SHARE_MIN (1u << 20)         /* a file read whole in a task of its own when larger */
 #define LISTINGS_BUDGET (32u << 20)  /* bytes of listings and paths, all workers together */
 #define READ_WHOLE_MAX (64u << 20)   /* larger files are left to the walk, which reads them on all threads */
-#define KEPT_FILES_MAX 64            /* files kept open and mapped (file_map.c has 256 places) */
+#define KEPT_FILES_MAX 64            /* files kept open and mapped (file_map.c has 256 places), and
+                                        no more than an eighth of the descriptors the process may
+                                        open: the walk needs its own (review 4, F2) */
 #define KEPT_BUDGET (64u << 20)      /* bytes of objects kept */
 #define ARENA_BLOCK (64u << 10)
+#define NESTED_MAX 16                /* folders surveyed inside one another on a worker when the stack is full */
 
 typedef struct arena_block {
     struct arena_block *next;
@@ -41,8 +47,7 @@ typedef struct arena_block {
 } arena_block;
 
 typedef struct listing {
-    dev_t dev;
-    ino_t ino;
+    struct stat st;  /* the folder's, when listed */
     fc_dir_entry *entries;
     size_t n;
 } listing;
@@ -57,6 +62,7 @@ typedef struct said {
 } said;
 
 struct fc_kept {
+    struct stat st;     /* the file's, when opened */
     const char *path;   /* the name it was read under, which its objects and messages carry */
     fc_open_file *file; /* its mapping, which objects read from, or NULL */
     int fd;             /* open while FILE is */
@@ -75,8 +81,12 @@ typedef struct worker {
     size_t cap_scratch;
     fc_kept **kept;        /* every record kept, for freeing */
     size_t n_kept, cap_kept;
+    fc_heads *heads;       /* io_uring for files' heads, or NULL (heads.h) */
+    uint8_t (*bufs)[FC_HEAD_SIZE];
+    ssize_t got[FC_HEADS_BATCH];
     fc_options quiet;      /* the scan's options, one thread, callbacks recording */
     fc_kept *recording;
+    unsigned nested;       /* survey_folder calls inside one another (survey_child) */
     bool record_failed;
     size_t recorded_bytes;
 } worker;
@@ -97,6 +107,7 @@ typedef struct task {
     shared_folder *folder;
     size_t from, to;
     bool whole;            /* the one file FROM, to be read whole here */
+    fc_dir_entry *as;      /* the folder's entry in its parent's listing */
 } task;
 
 struct fc_survey {
@@ -110,11 +121,24 @@ struct fc_survey {
     atomic_size_t listed;  /* bytes of listings */
     atomic_size_t kept_bytes;
     atomic_uint kept_files;
+    unsigned kept_files_max, stack_max; /* KEPT_FILES_MAX and STACK_MAX, or less under a low descriptor limit */
     atomic_uint workers;
     worker w[FC_MAX_THREADS];
-    const listing **table; /* by (dev, ino), built when the workers are done */
-    size_t table_cap;
+    fc_inode_map table;    /* listings by folder, made when the workers are done */
+    /* Folders listed so far: each once, however many names lead to it (a bind mount of an
+     * ancestor would otherwise be listed down to the depth limit). */
+    pthread_mutex_t claims_lock;
+    fc_inode_map claims;
 };
+
+/* Whether folder (DEV, INO) is not yet listed, and now this caller's to list. */
+static bool claim(fc_survey *s, dev_t dev, ino_t ino)
+{
+    pthread_mutex_lock(&s->claims_lock);
+    bool mine = fc_inode_map_add(&s->claims, dev, ino, NULL) > 0;
+    pthread_mutex_unlock(&s->claims_lock);
+    return mine;
+}
 
 /* SIZE bytes from W's arena, counted against the budget by blocks. */
 static void *arena_alloc(worker *w, size_t size)
@@ -259,21 +283,24 @@ static bool read_whole(worker *w, int fd, const char *path, const struct stat *s
     bool keep = rc == 0 && !w->record_failed &&
                 atomic_fetch_add(&s->kept_bytes, w->recorded_bytes) + w->recorded_bytes <= KEPT_BUDGET;
     bool quiet_file = keep && !file && k->n == 1 && k->said[0].kind == SAID_FILE;
-    fc_kept **list = keep && !quiet_file ? fc_grow(w->kept, &w->cap_kept, w->n_kept + 1, sizeof *list, 16) : NULL;
+    fc_kept **list = keep ? fc_grow(w->kept, &w->cap_kept, w->n_kept + 1, sizeof *list, 16) : NULL;
     if (list)
         w->kept = list;
-    if (!quiet_file && !list) { /* left to the walk */
+    if (!list) { /* left to the walk */
         if (file)
             fc_open_file_close(&quiet, file, -1); /* -1: no change check, no callback */
         k->file = NULL;
         kept_free(k);
         return false;
     }
-    e->dev = st->st_dev;
-    e->ino = st->st_ino;
-    if (quiet_file) {
+    k->st = *st;
+    if (quiet_file) { /* its stat alone is kept */
+        for (size_t i = 0; i < k->n; i++)
+            said_free(&k->said[i]);
+        k->n = 0;
         e->seen = FC_SEEN_QUIET;
-        kept_free(k);
+        e->kept = k;
+        w->kept[w->n_kept++] = k;
         return false;
     }
     k->path = path;
@@ -289,7 +316,7 @@ static bool read_whole(worker *w, int fd, const char *path, const struct stat *s
 static bool push(fc_survey *s, const task *t)
 {
     pthread_mutex_lock(&s->lock);
-    bool room = s->stacked < STACK_MAX;
+    bool room = s->stacked < s->stack_max;
     if (room) {
         s->stack[s->stacked++] = *t;
         pthread_cond_signal(&s->more);
@@ -318,14 +345,14 @@ static void look_at_file(worker *w, shared_folder *f, size_t i, bool share)
     } else if (h == FC_HEAD_READ && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= READ_WHOLE_MAX) {
         if (share && st.st_size > SHARE_MIN) {
             atomic_fetch_add(&f->users, 1);
-            if (push(s, &(task){-1, 0, f->path, f, i, i + 1, true})) {
+            if (push(s, &(task){-1, 0, f->path, f, i, i + 1, true, NULL})) {
                 close(fd);
                 return;
             }
             atomic_fetch_sub(&f->users, 1);
         }
         /* A place among the files kept open, taken before reading and given back unless kept. */
-        if (atomic_fetch_add(&s->kept_files, 1) < KEPT_FILES_MAX) {
+        if (atomic_fetch_add(&s->kept_files, 1) < s->kept_files_max) {
             const char *path = arena_join(w, f->path, e->name);
             kept_open = path && read_whole(w, fd, path, &st, e);
         }
@@ -338,12 +365,13 @@ static void look_at_file(worker *w, shared_folder *f, size_t i, bool share)
 
 /* ---- Folders ---------------------------------------------------------------------------- */
 
-static void survey_folder(worker *w, int fd, unsigned depth, const char *path);
+static void survey_folder(worker *w, int fd, unsigned depth, const char *path, fc_dir_entry *as);
 
-/* Surveys child folder NAME of DIRFD (named DIR), at DEPTH: pushed for any worker while the
+/* Surveys child folder AS of DIRFD (named DIR), at DEPTH: pushed for any worker while the
  * stack has room. */
-static void survey_child(worker *w, int dirfd, const char *dir, const char *name, unsigned depth)
+static void survey_child(worker *w, int dirfd, const char *dir, fc_dir_entry *as, unsigned depth)
 {
+    const char *name = as->name;
     fc_survey *s = w->s;
     if (depth > s->opts->max_depth || atomic_load(&s->listed) >= LISTINGS_BUDGET)
         return;
@@ -351,14 +379,46 @@ static void survey_child(worker *w, int dirfd, const char *dir, const char *name
     int fd = path ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
     if (fd < 0)
         return; /* the walk says why */
-    if (!push(s, &(task){fd, depth, path, NULL, 0, 0, false}))
-        survey_folder(w, fd, depth, path);
+    if (push(s, &(task){fd, depth, path, NULL, 0, 0, false, as}))
+        return;
+    /* Surveyed here, on this worker's stack (256 KiB on a helper: pool.c), only a few levels
+     * down; deeper, the walk lists it. A caller's max_depth of thousands overflowed it
+     * (review 4, F5). */
+    if (w->nested >= NESTED_MAX) {
+        close(fd);
+        return;
+    }
+    w->nested++;
+    survey_folder(w, fd, depth, path, as);
+    w->nested--;
 }
 
-/* Looks at the regular files among entries FROM to TO of folder F. */
+/* Looks at the regular files among entries FROM to TO of folder F: their heads a batch at a
+ * time through the worker's ring, when it has one, then one by one those that show
+ * something (or that the ring could not read: look_at_file says why, or leaves it to the
+ * walk to say). */
 static void look_at_run(worker *w, shared_folder *f, size_t from, size_t to, bool share)
 {
-    for (size_t i = from; i < to; i++)
+    size_t i = from;
+    while (w->heads && i < to) {
+        size_t at[FC_HEADS_BATCH], k = 0, next = i;
+        const char *names[FC_HEADS_BATCH];
+        for (; next < to && k < FC_HEADS_BATCH; next++)
+            if (f->entries[next].type == DT_REG) {
+                at[k] = next;
+                names[k++] = f->entries[next].name;
+            }
+        if (k && !fc_heads_read(w->heads, dirfd(f->d), names, k, w->bufs, w->got))
+            break; /* the rest one by one */
+        for (size_t m = 0; m < k; m++) {
+            if (w->got[m] >= 0 && fc_head_decide(w->bufs[m], w->got[m]) == FC_HEAD_NOTHING)
+                f->entries[at[m]].seen = FC_SEEN_NOTHING;
+            else
+                look_at_file(w, f, at[m], share);
+        }
+        i = next;
+    }
+    for (; i < to; i++)
         if (f->entries[i].type == DT_REG)
             look_at_file(w, f, i, share);
 }
@@ -373,11 +433,12 @@ static void leave(shared_folder *f)
 }
 
 /* Lists the folder open on FD (closed here), named PATH, at DEPTH, looks at its files, and
- * surveys its child folders. */
-static void survey_folder(worker *w, int fd, unsigned depth, const char *path)
+ * surveys its child folders. AS, its entry in its parent's listing, learns that it was
+ * listed (the walk then need not open it). */
+static void survey_folder(worker *w, int fd, unsigned depth, const char *path, fc_dir_entry *as)
 {
     struct stat st;
-    DIR *d = fstat(fd, &st) == 0 ? fdopendir(fd) : NULL;
+    DIR *d = fstat(fd, &st) == 0 && claim(w->s, st.st_dev, st.st_ino) ? fdopendir(fd) : NULL;
     if (!d) {
         close(fd);
         return;
@@ -403,7 +464,7 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path)
             break;
         }
         memcpy(name, de->d_name, len);
-        w->scratch[n++] = (fc_dir_entry){name, de->d_type, FC_SEEN_NOT, 0, 0, NULL};
+        w->scratch[n++] = (fc_dir_entry){name, de->d_type, FC_SEEN_NOT, NULL};
         layout |= strcmp(name, "oci-layout") == 0;
     }
     fc_dir_entry *entries = whole ? arena_alloc(w, n * sizeof *entries) : NULL;
@@ -419,7 +480,9 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path)
     }
     memcpy(entries, w->scratch, n * sizeof *entries);
     qsort(entries, n, sizeof *entries, cmp_entries);
-    w->listings[w->n_listings++] = (listing){st.st_dev, st.st_ino, entries, n};
+    w->listings[w->n_listings++] = (listing){st, entries, n};
+    if (as)
+        as->seen = FC_SEEN_LISTED;
     /* An OCI image layout is read as one image, never as files: its listing is all the
      * walk needs. */
     if (layout) {
@@ -430,7 +493,7 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path)
      * the files, in runs that other workers share when the folder is big. */
     for (size_t i = 0; i < n; i++)
         if (entries[i].type == DT_DIR)
-            survey_child(w, dirfd(d), path, entries[i].name, depth + 1);
+            survey_child(w, dirfd(d), path, &entries[i], depth + 1);
     shared_folder *f = malloc(sizeof *f);
     if (!f) {
         closedir(d);
@@ -440,7 +503,7 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path)
     size_t first = n < RUN ? n : RUN, from = first;
     for (; from < n; from += RUN) {
         atomic_fetch_add(&f->users, 1);
-        if (!push(w->s, &(task){-1, depth, path, f, from, n - from < RUN ? n : from + RUN, false})) {
+        if (!push(w->s, &(task){-1, depth, path, f, from, n - from < RUN ? n : from + RUN, false, NULL})) {
             atomic_fetch_sub(&f->users, 1);
             break; /* the stack is full: the rest are this worker's */
         }
@@ -464,6 +527,10 @@ static void work(void *ctx)
     w->quiet.on_file_ctx = w;
     w->quiet.on_skip = recorded_skip;
     w->quiet.on_skip_ctx = w;
+    if ((w->bufs = malloc(FC_HEADS_BATCH * sizeof *w->bufs)) && !(w->heads = fc_heads_new())) {
+        free(w->bufs);
+        w->bufs = NULL;
+    }
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (!s->stacked && s->busy && !s->finished)
@@ -480,25 +547,20 @@ static void work(void *ctx)
             look_at_run(w, t.folder, t.from, t.to, !t.whole);
             leave(t.folder);
         } else
-            survey_folder(w, t.fd, t.depth, t.path);
+            survey_folder(w, t.fd, t.depth, t.path, t.as);
         pthread_mutex_lock(&s->lock);
         s->busy--;
     }
     pthread_mutex_unlock(&s->lock);
+    fc_heads_free(w->heads);
+    w->heads = NULL;
+    free(w->bufs);
+    w->bufs = NULL;
     free(w->scratch);
     w->scratch = NULL;
 }
 
 /* ---- What the walk asks --------------------------------------------------------------- */
-
-static size_t slot_of(const fc_survey *s, dev_t dev, ino_t ino)
-{
-    uint64_t h = ((uint64_t)ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dev;
-    size_t i = (size_t)(h ^ (h >> 29)) & (s->table_cap - 1);
-    while (s->table[i] && !(s->table[i]->dev == dev && s->table[i]->ino == ino))
-        i = (i + 1) & (s->table_cap - 1);
-    return i;
-}
 
 fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
 {
@@ -510,41 +572,51 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
         return NULL;
     }
     s->opts = sc->opts;
+    struct rlimit files;
+    rlim_t eighth = getrlimit(RLIMIT_NOFILE, &files) == 0 ? files.rlim_cur / 8 : 0;
+    s->kept_files_max = eighth < KEPT_FILES_MAX ? (unsigned)eighth : KEPT_FILES_MAX;
+    s->stack_max = eighth < STACK_MAX ? (unsigned)(eighth ? eighth : 1) : STACK_MAX;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->more, NULL);
-    s->stack[0] = (task){rootfd, 0, path, NULL, 0, 0, false};
+    pthread_mutex_init(&s->claims_lock, NULL);
+    s->stack[0] = (task){rootfd, 0, path, NULL, 0, 0, false, NULL};
     s->stacked = 1;
     fc_pool_run(pool, work, s, threads - 1);
-    size_t n = 0;
-    for (unsigned i = 0; i < FC_MAX_THREADS; i++)
-        n += s->w[i].n_listings;
-    s->table_cap = 16;
-    while (s->table_cap < 2 * n)
-        s->table_cap *= 2;
-    if (!(s->table = calloc(s->table_cap, sizeof *s->table))) {
-        fc_survey_free(s);
-        return NULL;
-    }
     for (unsigned i = 0; i < FC_MAX_THREADS; i++)
         for (size_t k = 0; k < s->w[i].n_listings; k++) {
             const listing *l = &s->w[i].listings[k];
-            size_t at = slot_of(s, l->dev, l->ino);
-            if (!s->table[at])
-                s->table[at] = l; /* the same folder twice (a bind mount): one listing serves */
+            if (fc_inode_map_add(&s->table, l->st.st_dev, l->st.st_ino, l) < 0) {
+                fc_survey_free(s);
+                return NULL;
+            }
         }
     return s;
 }
 
-bool fc_survey_listing(const fc_survey *s, dev_t dev, ino_t ino, const fc_dir_entry **entries, size_t *n)
+static bool same_time(struct timespec a, struct timespec b)
 {
-    if (!s || !s->table)
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_entry **entries, size_t *n)
+{
+    const void *found;
+    if (!s || !fc_inode_map_get(&s->table, now->st_dev, now->st_ino, &found))
         return false;
-    const listing *l = s->table[slot_of(s, dev, ino)];
-    if (!l)
-        return false;
+    const listing *l = found;
+    if (!same_time(l->st.st_mtim, now->st_mtim) || !same_time(l->st.st_ctim, now->st_ctim))
+        return false; /* changed since: the walk lists it itself */
     *entries = l->entries;
     *n = l->n;
     return true;
+}
+
+bool fc_survey_still(const fc_dir_entry *e, const struct stat *now)
+{
+    const struct stat *then = &e->kept->st;
+    return S_ISREG(now->st_mode) && then->st_dev == now->st_dev && then->st_ino == now->st_ino &&
+           then->st_size == now->st_size && same_time(then->st_mtim, now->st_mtim) &&
+           same_time(then->st_ctim, now->st_ctim);
 }
 
 bool fc_survey_kept_as(const fc_dir_entry *e, const char *path)
@@ -608,7 +680,9 @@ void fc_survey_free(fc_survey *s)
         free(w->scratch);
     }
     /* Descriptors left stacked: none, once the workers finish. */
-    free(s->table);
+    fc_inode_map_free(&s->table);
+    fc_inode_map_free(&s->claims);
+    pthread_mutex_destroy(&s->claims_lock);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->more);
     free(s);

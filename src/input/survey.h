@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "input.h"
@@ -20,8 +21,9 @@
 typedef enum fc_seen {
     FC_SEEN_NOT,     /* nothing: the walk looks at it itself */
     FC_SEEN_NOTHING, /* a regular file whose head shows nothing to read */
-    FC_SEEN_QUIET,   /* a regular file read whole (its DEV and INO) that gave no object, error or skip */
-    FC_SEEN_KEPT,    /* a regular file read whole (its DEV and INO): what it said is KEPT */
+    FC_SEEN_QUIET,   /* a regular file read whole that gave no object, error or skip (KEPT: its stat) */
+    FC_SEEN_KEPT,    /* a regular file read whole: its stat and what it said are KEPT */
+    FC_SEEN_LISTED,  /* a folder opened as the walk opens it, and listed */
 } fc_seen;
 
 /* What a file read whole said, in order, kept for the walk to tell (fc_survey_tell). */
@@ -32,8 +34,6 @@ typedef struct fc_dir_entry {
     char *name;
     unsigned char type; /* d_type: DT_UNKNOWN where the file system does not say */
     unsigned char seen; /* fc_seen */
-    dev_t dev;
-    ino_t ino;
     fc_kept *kept;
 } fc_dir_entry;
 
@@ -43,15 +43,21 @@ typedef struct fc_survey fc_survey;
  * SC->opts->max_depth as the walk counts it. NULL when there is one thread, or when out of
  * memory: the walk then does without. */
 fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path);
-/* Whether E's file said what it said under the name PATH: a folder reached through a symlink
+/* Whether E's file (FC_SEEN_QUIET or FC_SEEN_KEPT) is still the one the survey read, by what
+ * the walk finds under its name now (NOW: its lstat): the same inode, size, modification and
+ * change times. A file replaced, rewritten or cut since is read again. */
+bool fc_survey_still(const fc_dir_entry *e, const struct stat *now);
+/* Whether what E's file said was said under the name PATH: a folder reached through a symlink
  * (-L) has other names, which the walk reads under their own. */
 bool fc_survey_kept_as(const fc_dir_entry *e, const char *path);
 /* Hands SC's callbacks what E's file (FC_SEEN_KEPT) said when the survey read it, in the order
  * it was said, as if it were read now, and then closes the file. Returns what the first
  * callback to stop returned, else 0. Once per entry. */
 int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e);
-/* The listing of the folder (DEV, INO), sorted by name, when the survey made one. */
-bool fc_survey_listing(const fc_survey *s, dev_t dev, ino_t ino, const fc_dir_entry **entries, size_t *n);
+/* The listing of the folder that NOW (its stat, taken by the walk) describes, sorted by name,
+ * when the survey made one and the folder has not changed since (the same modification and
+ * change times: a file added, removed or renamed in it changes them). */
+bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_entry **entries, size_t *n);
 /* Accepts NULL. */
 void fc_survey_free(fc_survey *s);
 

@@ -11,55 +11,17 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "inode_map.h"
 #include "input.h"
 #include "oci_image.h"
 #include "survey.h"
 #include "walk.h"
 
-/* Inodes seen, in an open-addressing hash set. Symlinks make one file reachable under
+/* Files and folders are kept by inode (inode_map.h): symlinks make one file reachable under
  * several names (libcublasLt.so -> libcublasLt.so.13); each is scanned once. */
-typedef struct inode_set {
-    struct { dev_t dev; ino_t ino; bool used; } *slots;
-    size_t n, cap;
-} inode_set;
-
-static size_t slot_of(const inode_set *s, dev_t dev, ino_t ino)
+static int set_add(fc_inode_map *s, dev_t dev, ino_t ino)
 {
-    uint64_t h = ((uint64_t)ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dev;
-    size_t i = (size_t)(h ^ (h >> 29)) & (s->cap - 1);
-    while (s->slots[i].used && !(s->slots[i].dev == dev && s->slots[i].ino == ino))
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
-/* Adds (dev, ino); returns 1 if added, 0 if present, -1 when out of memory. */
-static int set_add(inode_set *s, dev_t dev, ino_t ino)
-{
-    if ((s->n + 1) * 2 > s->cap) {
-        inode_set bigger = {NULL, 0, s->cap ? s->cap * 2 : 256};
-        bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
-        if (!bigger.slots)
-            return -1;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slots[i].used)
-                bigger.slots[slot_of(&bigger, s->slots[i].dev, s->slots[i].ino)] = s->slots[i];
-        bigger.n = s->n;
-        free(s->slots);
-        *s = bigger;
-    }
-    size_t i = slot_of(s, dev, ino);
-    if (s->slots[i].used)
-        return 0;
-    s->slots[i].dev = dev;
-    s->slots[i].ino = ino;
-    s->slots[i].used = true;
-    s->n++;
-    return 1;
-}
-
-static bool set_has(const inode_set *s, dev_t dev, ino_t ino)
-{
-    return s->cap && s->slots[slot_of(s, dev, ino)].used;
+    return fc_inode_map_add(s, dev, ino, NULL);
 }
 
 typedef struct ancestor {
@@ -78,7 +40,7 @@ typedef struct unfollowed {
 
 typedef struct walker {
     fc_scan_ctx *sc;
-    inode_set files, dirs;
+    fc_inode_map files, dirs;
     unfollowed skipped;
     fc_survey *survey; /* listings made beforehand on all threads, or NULL */
 } walker;
@@ -102,12 +64,12 @@ static int note_unfollowed(unfollowed *u, const struct stat *st, const char *pat
 static int say_unfollowed(walker *w)
 {
     const fc_options *o = w->sc->opts;
-    inode_set said = {NULL, 0, 0};
+    fc_inode_map said = {NULL, 0, 0};
     int rc = 0;
     for (size_t i = 0; i < w->skipped.n && rc == 0; i++) {
         dev_t dev = w->skipped.links[i].dev;
         ino_t ino = w->skipped.links[i].ino;
-        if (set_has(&w->dirs, dev, ino))
+        if (fc_inode_map_get(&w->dirs, dev, ino, NULL))
             continue; /* walked under its own name */
         int added = set_add(&said, dev, ino);
         if (added < 0)
@@ -115,7 +77,7 @@ static int say_unfollowed(walker *w)
         else if (added && o->on_skip)
             o->on_skip(o->on_skip_ctx, FC_SKIP_SYMLINKED_DIRECTORY, w->skipped.links[i].path);
     }
-    free(said.slots);
+    fc_inode_map_free(&said);
     return rc;
 }
 
@@ -141,7 +103,71 @@ static char *join(const char *dir, const char *name)
     return p ? fc_path_join_to(p, dir, name) : NULL;
 }
 
-static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth);
+static int walk_dir(walker *w, int fd, const struct stat *st, const char *path, const ancestor *up, unsigned depth);
+
+/* A folder being walked: open, or, when the survey listed it, opened only when something in
+ * it must be looked up there (most folders hold only files the survey has read). */
+typedef struct folder {
+    int fd;            /* -1 until opened */
+    struct folder *up; /* the folder it is opened from, by NAME; NULL when FD is open */
+    const char *name, *path;
+    dev_t dev;         /* what was found there: another folder found when opening it is said */
+    ino_t ino;
+    bool failed;       /* could not be opened, which was said */
+} folder;
+
+/* F's descriptor, opening it (and those it is opened from) when not yet open; -1 when it
+ * cannot be, which is said once (*RC gets what the error callback returned). */
+static int folder_fd(walker *w, folder *f, int *rc)
+{
+    *rc = 0;
+    if (f->fd >= 0 || f->failed)
+        return f->fd;
+    int up = folder_fd(w, f->up, rc);
+    if (up < 0) {
+        f->failed = true;
+        return -1;
+    }
+    int fd = openat(up, f->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    const char *why = NULL;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (st.st_dev != f->dev || st.st_ino != f->ino)
+        why = "it was replaced during the walk";
+    if (why) {
+        if (fd >= 0)
+            close(fd);
+        f->failed = true;
+        *rc = fc_report_error(w->sc, FC_ERR_IO, f->path, NULL, "cannot open directory: %s", why);
+        return -1;
+    }
+    return f->fd = fd;
+}
+
+static int walk_listing(walker *w, folder *f, const char *path, const ancestor *up, unsigned depth,
+                        const fc_dir_entry *names, size_t n);
+
+/* Walks child folder NAME of F (CHILD; NOW: its lstat from F) from the survey's unchanged
+ * listing LISTED of N entries, without opening it unless something in it must be looked up
+ * there. */
+static int enter_listed(walker *w, folder *f, const char *name, const char *child, const struct stat *now,
+                        const ancestor *up, unsigned depth, const fc_dir_entry *listed, size_t n)
+{
+    for (const ancestor *a = up; a; a = a->up)
+        if (a->dev == now->st_dev && a->ino == now->st_ino)
+            return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
+    int added = set_add(&w->dirs, now->st_dev, now->st_ino);
+    if (added <= 0)
+        return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
+                         : 0; /* reached before through another name */
+    folder me_open = {-1, f, name, child, now->st_dev, now->st_ino, false};
+    ancestor me = {now->st_dev, now->st_ino, child, up};
+    int rc = walk_listing(w, &me_open, child, &me, depth + 1, listed, n);
+    if (me_open.fd >= 0)
+        close(me_open.fd);
+    return rc;
+}
 
 /* Opens directory NAME of DIRFD (CHILD for messages; OPENED: already open there, or -1) and
  * walks it, once per directory. A symlink reaches here only with follow_symlinks; a real
@@ -177,13 +203,13 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
                          : 0; /* reached before through another name */
     }
     ancestor me = {st.st_dev, st.st_ino, child, up};
-    return walk_dir(w, fd, child, &me, depth + 1);
+    return walk_dir(w, fd, &st, child, &me, depth + 1);
 }
 
-/* Visits entry E of directory DIRFD (CHILD: its path, for messages and objects);
- * SYMLINKS_PASS says which pass this is (see walk_listing). Everything is looked up relative
- * to the directory, so that no path length limit applies. */
-static int visit(walker *w, int dirfd, const fc_dir_entry *e, const char *child, const ancestor *up, unsigned depth,
+/* Visits entry E of folder F (CHILD: its path, for messages and objects); SYMLINKS_PASS says
+ * which pass this is (see walk_listing). Everything is looked up relative to the folder, so
+ * that no path length limit applies. */
+static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child, const ancestor *up, unsigned depth,
                  bool symlinks_pass)
 {
     const char *name = e->name;
@@ -195,22 +221,41 @@ static int visit(walker *w, int dirfd, const fc_dir_entry *e, const char *child,
      * stand for a CUDA binary met later, which would then be skipped. Another name of the same
      * file has its head read again. A head that shows something, or cannot be read, goes the
      * long way. */
-    if (!symlinks_pass && e->type == DT_REG &&
-        (e->seen == FC_SEEN_NOTHING || (e->seen == FC_SEEN_NOT && fc_head_shows_nothing(dirfd, name)))) {
+    if (!symlinks_pass && e->type == DT_REG && e->seen == FC_SEEN_NOTHING) {
         if (w->sc->opts->on_file)
             w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
         return 0;
     }
-    /* A file the survey read whole: counted as seen by the inode of the file it opened, and
-     * what it said (if anything) told now, as if read here. What it said under another name
-     * (a folder reached through a symlink) is read again under this one. */
-    if (!symlinks_pass && e->type == DT_REG && (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child))) {
-        int added = set_add(&w->files, e->dev, e->ino);
+    int rc, dirfd = folder_fd(w, f, &rc);
+    if (dirfd < 0)
+        return rc;
+    /* A folder the survey listed, unchanged since (its lstat now): walked from that listing
+     * without being opened. One changed since is opened and listed here. */
+    struct stat now;
+    const fc_dir_entry *listed;
+    size_t n;
+    if (!symlinks_pass && e->type == DT_DIR && e->seen == FC_SEEN_LISTED && depth + 1 <= w->sc->opts->max_depth &&
+        fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(now.st_mode) &&
+        fc_survey_listing(w->survey, &now, &listed, &n))
+        return enter_listed(w, f, name, child, &now, up, depth, listed, n);
+    /* A file the survey read whole, still the one it read (its lstat now): counted as seen by
+     * its inode, and what it said (if anything) told now, as if read here. A file replaced,
+     * rewritten or cut since, or read under another name (a folder reached through a symlink),
+     * is read again here. */
+    if (!symlinks_pass && e->type == DT_REG && (e->seen == FC_SEEN_QUIET || e->seen == FC_SEEN_KEPT) &&
+        fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && fc_survey_still(e, &now) &&
+        (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child))) {
+        int added = set_add(&w->files, now.st_dev, now.st_ino);
         if (added < 0)
             return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
         if (added && e->seen == FC_SEEN_KEPT)
             return fc_survey_tell(w->sc, e);
         if (added && w->sc->opts->on_file)
+            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+        return 0;
+    }
+    if (!symlinks_pass && e->type == DT_REG && e->seen == FC_SEEN_NOT && fc_head_shows_nothing(dirfd, name)) {
+        if (w->sc->opts->on_file)
             w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
         return 0;
     }
@@ -256,22 +301,26 @@ static int visit(walker *w, int dirfd, const fc_dir_entry *e, const char *child,
     return added ? fc_scan_file_at(w->sc, dirfd, name, child) : 0;
 }
 
-/* Walks the N entries of the directory open on FD, named PATH, sorted by name. */
-static int walk_listing(walker *w, int fd, const char *path, const ancestor *up, unsigned depth,
+/* Walks the N entries of folder F, named PATH, sorted by name. */
+static int walk_listing(walker *w, folder *f, const char *path, const ancestor *up, unsigned depth,
                         const fc_dir_entry *names, size_t n)
 {
-    int rc = 0;
+    int rc = 0, fd;
     /* An OCI image layout is one image: read as one where packages are opened in folders,
      * else passed over as one (its blobs are no files of its own). Asked only of a folder
      * that lists the layout's marker: every other folder is spared a stat call. */
-    fc_dir_entry marker = {"oci-layout", 0, 0, 0, 0, NULL};
-    if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names) && fc_oci_dir_is_layout(fd)) {
-        const fc_options *o = w->sc->opts;
-        if (o->packages_in_dirs)
-            return fc_oci_scan_dir(w->sc, fd, path);
-        if (o->on_skip)
-            o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, path);
-        return 0;
+    fc_dir_entry marker = {"oci-layout", 0, 0, NULL};
+    if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names)) {
+        if ((fd = folder_fd(w, f, &rc)) < 0)
+            return rc;
+        if (fc_oci_dir_is_layout(fd)) {
+            const fc_options *o = w->sc->opts;
+            if (o->packages_in_dirs)
+                return fc_oci_scan_dir(w->sc, fd, path);
+            if (o->on_skip)
+                o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, path);
+            return 0;
+        }
     }
     /* Real files and directories first, then symlinks: a link's target in the same tree is
      * then reported under its own name, and the link is skipped as already seen. */
@@ -282,22 +331,24 @@ static int walk_listing(walker *w, int fd, const char *path, const ancestor *up,
             char *child = join(path, names[i].name);
             if (!child)
                 return fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-            rc = visit(w, fd, &names[i], child, up, depth, pass == 1);
+            rc = visit(w, f, &names[i], child, up, depth, pass == 1);
             free(child);
         }
     }
     return rc;
 }
 
-/* Walks the directory open on FD (closed here), named PATH: with the survey's listing when
- * it has one, else listed here. UP is the directory itself. */
-static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, unsigned depth)
+/* Walks the directory open on FD (closed here; ST: its stat), named PATH: with the survey's
+ * listing when it has one of the folder as it is, else listed here. UP is the directory
+ * itself. */
+static int walk_dir(walker *w, int fd, const struct stat *st, const char *path, const ancestor *up, unsigned depth)
 {
     const fc_dir_entry *listed;
     size_t n = 0;
     int rc = 0;
-    if (fc_survey_listing(w->survey, up->dev, up->ino, &listed, &n)) {
-        rc = walk_listing(w, fd, path, up, depth, listed, n);
+    folder open = {fd, NULL, NULL, path, st->st_dev, st->st_ino, false};
+    if (fc_survey_listing(w->survey, st, &listed, &n)) {
+        rc = walk_listing(w, &open, path, up, depth, listed, n);
         close(fd);
         return rc;
     }
@@ -322,7 +373,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             goto cleanup;
         }
         names = p;
-        names[n] = (fc_dir_entry){strdup(de->d_name), de->d_type, FC_SEEN_NOT, 0, 0, NULL};
+        names[n] = (fc_dir_entry){strdup(de->d_name), de->d_type, FC_SEEN_NOT, NULL};
         if (!names[n].name) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
@@ -335,7 +386,7 @@ static int walk_dir(walker *w, int fd, const char *path, const ancestor *up, uns
             goto cleanup;
     }
     qsort(names, n, sizeof *names, cmp_names);
-    rc = walk_listing(w, dirfd(d), path, up, depth, names, n);
+    rc = walk_listing(w, &open, path, up, depth, names, n);
 cleanup:
     closedir(d);
     for (size_t i = 0; i < n; i++)
@@ -363,17 +414,19 @@ int fc_walk(fc_scan_ctx *sc, const char *path)
         rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     } else {
         ancestor top = {root.st_dev, root.st_ino, path, NULL};
-        int survey_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        /* A descriptor of its own: a duplicate would share the folder's read offset, and the
+         * survey's reading to the end would leave the walk nothing to list (review 4, F1). */
+        int survey_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (survey_fd >= 0)
             w.survey = fc_survey_run(sc, survey_fd, path);
-        rc = walk_dir(&w, fd, path, &top, 0);
+        rc = walk_dir(&w, fd, &root, path, &top, 0);
         if (rc == 0)
             rc = say_unfollowed(&w);
     }
     sc->named = named;
     fc_survey_free(w.survey);
-    free(w.files.slots);
-    free(w.dirs.slots);
+    fc_inode_map_free(&w.files);
+    fc_inode_map_free(&w.dirs);
     for (size_t i = 0; i < w.skipped.n; i++)
         free(w.skipped.links[i].path);
     free(w.skipped.links);
