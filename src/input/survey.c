@@ -478,8 +478,10 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path, f
         closedir(d);
         return;
     }
-    memcpy(entries, w->scratch, n * sizeof *entries);
-    qsort(entries, n, sizeof *entries, cmp_entries);
+    if (n) { /* memcpy's and qsort's arrays may not be NULL, even empty */
+        memcpy(entries, w->scratch, n * sizeof *entries);
+        qsort(entries, n, sizeof *entries, cmp_entries);
+    }
     w->listings[w->n_listings++] = (listing){st, entries, n};
     if (as)
         as->seen = FC_SEEN_LISTED;

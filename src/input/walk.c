@@ -310,7 +310,7 @@ static int walk_listing(walker *w, folder *f, const char *path, const ancestor *
      * else passed over as one (its blobs are no files of its own). Asked only of a folder
      * that lists the layout's marker: every other folder is spared a stat call. */
     fc_dir_entry marker = {"oci-layout", 0, 0, NULL};
-    if (depth > 0 && bsearch(&marker, names, n, sizeof *names, cmp_names)) {
+    if (depth > 0 && n && bsearch(&marker, names, n, sizeof *names, cmp_names)) {
         if ((fd = folder_fd(w, f, &rc)) < 0)
             return rc;
         if (fc_oci_dir_is_layout(fd)) {
@@ -385,7 +385,8 @@ static int walk_dir(walker *w, int fd, const struct stat *st, const char *path, 
         if (rc)
             goto cleanup;
     }
-    qsort(names, n, sizeof *names, cmp_names);
+    if (n) /* qsort's array may not be NULL, even empty */
+        qsort(names, n, sizeof *names, cmp_names);
     rc = walk_listing(w, &open, path, up, depth, names, n);
 cleanup:
     closedir(d);
