@@ -12,6 +12,9 @@
 #ifdef FC_HAVE_IO_URING
 #include <liburing.h>
 
+#define PATIENCE_S 1                /* seconds without any completion before reads are cancelled */
+#define CANCEL_DATA (UINT64_MAX - 1) /* user_data of a cancel request (liburing takes UINT64_MAX) */
+
 struct fc_heads {
     struct io_uring ring;
     bool broken;
@@ -59,25 +62,49 @@ bool fc_heads_read(fc_heads *h, int dirfd, const char *const *names, size_t n, u
     }
     size_t want = 3 * n, seen = 0;
     int rc;
+    struct io_uring_cqe *first;
+    struct __kernel_timespec patience = {.tv_sec = PATIENCE_S};
     do
-        rc = io_uring_submit_and_wait(&h->ring, (unsigned)want);
+        rc = io_uring_submit_and_wait_timeout(&h->ring, &first, (unsigned)want, &patience, NULL);
     while (rc == -EINTR);
-    if (rc < 0) {
+    if (rc < 0 && rc != -ETIME) {
         h->broken = true; /* what is in flight is ended with the ring */
         return false;
     }
+    bool read_done[FC_HEADS_BATCH] = {false};
     while (seen < want) {
         struct io_uring_cqe *c;
-        if ((rc = io_uring_wait_cqe(&h->ring, &c)) == -EINTR)
+        if ((rc = io_uring_wait_cqe_timeout(&h->ring, &c, &patience)) == -EINTR)
             continue;
+        if (rc == -ETIME) {
+            /* Nothing for a while: a read that waits for data to come, which would wait for
+             * ever (a FIFO with a writer, put in a listed file's place: io_uring polls an
+             * O_NONBLOCK pipe rather than fail with EAGAIN). The reads not done are cancelled
+             * (a read from a disk in progress completes as usual); those files are read one
+             * by one by the caller. */
+            for (size_t i = 0; i < n; i++) {
+                struct io_uring_sqe *cancel = read_done[i] ? NULL : io_uring_get_sqe(&h->ring);
+                if (!cancel)
+                    continue;
+                io_uring_prep_cancel64(cancel, 3 * i + 1, 0);
+                cancel->user_data = CANCEL_DATA;
+                want++;
+            }
+            io_uring_submit(&h->ring); /* also what an earlier submission left unsubmitted */
+            continue;
+        }
         if (rc < 0) {
             h->broken = true;
             return false;
         }
-        size_t i = (size_t)(c->user_data / 3);
-        int step = (int)(c->user_data % 3);
-        if (i < n && ((step == 0 && c->res < 0) || step == 1) && got[i] == -ECANCELED)
-            got[i] = c->res; /* the open's error, or what the read gave */
+        if (c->user_data != CANCEL_DATA) {
+            size_t i = (size_t)(c->user_data / 3);
+            int step = (int)(c->user_data % 3);
+            if (i < n && ((step == 0 && c->res < 0) || step == 1) && got[i] == -ECANCELED)
+                got[i] = c->res; /* the open's error, or what the read gave */
+            if (i < n && step >= 1)
+                read_done[i] = true;
+        }
         io_uring_cqe_seen(&h->ring, c);
         seen++;
     }
