@@ -420,6 +420,13 @@ int fc_walk(fc_scan_ctx *sc, const char *path)
         int survey_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (survey_fd >= 0)
             w.survey = fc_survey_run(sc, survey_fd, path);
+        /* The root's times now, after the survey, are what its listing is checked against:
+         * those taken before it would not show a file added or renamed in the root meanwhile
+         * (review 5, G2). Without them, the walk lists the root itself. */
+        if (w.survey && fstat(fd, &root) != 0) {
+            fc_survey_free(w.survey);
+            w.survey = NULL;
+        }
         rc = walk_dir(&w, fd, &root, path, &top, 0);
         if (rc == 0)
             rc = say_unfollowed(&w);
