@@ -303,7 +303,8 @@ typedef struct fc_options {
     /* Sections of one ELF object (libelf keeps about 250 bytes for each), PE image or COFF
      * object (1,048,576). */
     uint64_t max_sections;
-    /* The deepest directory nesting followed. */
+    /* The deepest directory nesting followed (64 by default, 2,048 at most: deeper folders are
+     * reported as errors, not followed). */
     unsigned max_depth;
     /* Packages (wheels, tarballs, images, .deb, .rpm) and streams (fc_scan_fd): the largest
      * binary read from one (held in memory up to 64 MiB, beyond that in an unlinked temporary

@@ -373,7 +373,7 @@ static void survey_child(worker *w, int dirfd, const char *dir, fc_dir_entry *as
 {
     const char *name = as->name;
     fc_survey *s = w->s;
-    if (depth > s->opts->max_depth || atomic_load(&s->listed) >= LISTINGS_BUDGET)
+    if (depth > fc_walk_max_depth(s->opts) || atomic_load(&s->listed) >= LISTINGS_BUDGET)
         return;
     const char *path = arena_join(w, dir, name);
     int fd = path ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;

@@ -177,11 +177,11 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
                  unsigned depth, int opened)
 {
     const fc_options *o = w->sc->opts;
-    if (depth + 1 > o->max_depth) {
+    if (depth + 1 > fc_walk_max_depth(o)) {
         if (opened >= 0)
             close(opened);
         return fc_report_error(w->sc, FC_ERR_LIMIT, child, NULL, "deeper than %u directories, not followed",
-                               o->max_depth);
+                               fc_walk_max_depth(o));
     }
     int fd = opened >= 0 ? opened : openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
     struct stat st;
@@ -234,7 +234,7 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
     struct stat now;
     const fc_dir_entry *listed;
     size_t n;
-    if (!symlinks_pass && e->type == DT_DIR && e->seen == FC_SEEN_LISTED && depth + 1 <= w->sc->opts->max_depth &&
+    if (!symlinks_pass && e->type == DT_DIR && e->seen == FC_SEEN_LISTED && depth + 1 <= fc_walk_max_depth(w->sc->opts) &&
         fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(now.st_mode) &&
         fc_survey_listing(w->survey, &now, &listed, &n))
         return enter_listed(w, f, name, child, &now, up, depth, listed, n);
@@ -261,7 +261,7 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
     }
     /* A folder, as readdir says: opened at once (O_NOFOLLOW: a real one) without a stat call
      * first. One that does not open goes the long way, which says why. */
-    if (!symlinks_pass && e->type == DT_DIR && depth + 1 <= w->sc->opts->max_depth) {
+    if (!symlinks_pass && e->type == DT_DIR && depth + 1 <= fc_walk_max_depth(w->sc->opts)) {
         int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (fd >= 0)
             return enter(w, dirfd, name, child, false, up, depth, fd);
