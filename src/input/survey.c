@@ -74,7 +74,6 @@ struct fc_kept {
 typedef struct worker {
     struct fc_survey *s;
     arena_block *blocks;
-    size_t block_bytes;
     listing *listings;
     size_t n_listings, cap_listings;
     fc_dir_entry *scratch; /* the folder being listed */
@@ -165,7 +164,7 @@ static char *arena_join(worker *w, const char *dir, const char *name)
     return p ? fc_path_join_to(p, dir, name) : NULL;
 }
 
-static int cmp_entries(const void *a, const void *b)
+int fc_dir_entry_cmp(const void *a, const void *b)
 {
     return strcmp(((const fc_dir_entry *)a)->name, ((const fc_dir_entry *)b)->name);
 }
@@ -480,7 +479,7 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path, f
     }
     if (n) { /* memcpy's and qsort's arrays may not be NULL, even empty */
         memcpy(entries, w->scratch, n * sizeof *entries);
-        qsort(entries, n, sizeof *entries, cmp_entries);
+        qsort(entries, n, sizeof *entries, fc_dir_entry_cmp);
     }
     w->listings[w->n_listings++] = (listing){st, entries, n};
     if (as)

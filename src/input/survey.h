@@ -37,6 +37,9 @@ typedef struct fc_dir_entry {
     fc_kept *kept;
 } fc_dir_entry;
 
+/* Orders entries by name (strcmp), as qsort and bsearch take it: the walk's name order. */
+int fc_dir_entry_cmp(const void *a, const void *b);
+
 typedef struct fc_survey fc_survey;
 
 /* Surveys the tree under ROOTFD (a folder named PATH; closed here) on SC's threads, down to

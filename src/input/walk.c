@@ -81,11 +81,6 @@ static int say_unfollowed(walker *w)
     return rc;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(((const fc_dir_entry *)a)->name, ((const fc_dir_entry *)b)->name);
-}
-
 char *fc_path_join_to(char *out, const char *dir, const char *name)
 {
     size_t a = strlen(dir), b = strlen(name);
@@ -148,22 +143,34 @@ static int folder_fd(walker *w, folder *f, int *rc)
 static int walk_listing(walker *w, folder *f, const char *path, const ancestor *up, unsigned depth,
                         const fc_dir_entry *names, size_t n);
 
+/* Whether folder ST (CHILD) is to be walked now: not one of its own ancestors (a loop, said)
+ * and not reached before by another name. When not, *RC gets what a report returned. */
+static bool first_visit(walker *w, const struct stat *st, const char *child, const ancestor *up, int *rc)
+{
+    *rc = 0;
+    for (const ancestor *a = up; a; a = a->up)
+        if (a->dev == st->st_dev && a->ino == st->st_ino) {
+            *rc = fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
+            return false;
+        }
+    int added = set_add(&w->dirs, st->st_dev, st->st_ino);
+    if (added < 0)
+        *rc = fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+    return added > 0; /* 0: reached before through another name */
+}
+
 /* Walks child folder NAME of F (CHILD; NOW: its lstat from F) from the survey's unchanged
  * listing LISTED of N entries, without opening it unless something in it must be looked up
  * there. */
 static int enter_listed(walker *w, folder *f, const char *name, const char *child, const struct stat *now,
                         const ancestor *up, unsigned depth, const fc_dir_entry *listed, size_t n)
 {
-    for (const ancestor *a = up; a; a = a->up)
-        if (a->dev == now->st_dev && a->ino == now->st_ino)
-            return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
-    int added = set_add(&w->dirs, now->st_dev, now->st_ino);
-    if (added <= 0)
-        return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
-                         : 0; /* reached before through another name */
+    int rc;
+    if (!first_visit(w, now, child, up, &rc))
+        return rc;
     folder me_open = {-1, f, name, child, now->st_dev, now->st_ino, false};
     ancestor me = {now->st_dev, now->st_ino, child, up};
-    int rc = walk_listing(w, &me_open, child, &me, depth + 1, listed, n);
+    rc = walk_listing(w, &me_open, child, &me, depth + 1, listed, n);
     if (me_open.fd >= 0)
         close(me_open.fd);
     return rc;
@@ -191,16 +198,10 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
             close(fd);
         return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot open directory: %s", strerror(e));
     }
-    for (const ancestor *a = up; a; a = a->up)
-        if (a->dev == st.st_dev && a->ino == st.st_ino) {
-            close(fd);
-            return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
-        }
-    int added = set_add(&w->dirs, st.st_dev, st.st_ino);
-    if (added <= 0) {
+    int rc;
+    if (!first_visit(w, &st, child, up, &rc)) {
         close(fd);
-        return added < 0 ? fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory")
-                         : 0; /* reached before through another name */
+        return rc;
     }
     ancestor me = {st.st_dev, st.st_ino, child, up};
     return walk_dir(w, fd, &st, child, &me, depth + 1);
@@ -310,7 +311,7 @@ static int walk_listing(walker *w, folder *f, const char *path, const ancestor *
      * else passed over as one (its blobs are no files of its own). Asked only of a folder
      * that lists the layout's marker: every other folder is spared a stat call. */
     fc_dir_entry marker = {"oci-layout", 0, 0, NULL};
-    if (depth > 0 && n && bsearch(&marker, names, n, sizeof *names, cmp_names)) {
+    if (depth > 0 && n && bsearch(&marker, names, n, sizeof *names, fc_dir_entry_cmp)) {
         if ((fd = folder_fd(w, f, &rc)) < 0)
             return rc;
         if (fc_oci_dir_is_layout(fd)) {
@@ -386,7 +387,7 @@ static int walk_dir(walker *w, int fd, const struct stat *st, const char *path, 
             goto cleanup;
     }
     if (n) /* qsort's array may not be NULL, even empty */
-        qsort(names, n, sizeof *names, cmp_names);
+        qsort(names, n, sizeof *names, fc_dir_entry_cmp);
     rc = walk_listing(w, &open, path, up, depth, names, n);
 cleanup:
     closedir(d);

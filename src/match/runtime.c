@@ -107,13 +107,15 @@ int fc_cuda_library_version(const char *soname)
     return 0;
 }
 
-/* The CUDA release a cubin's ptxas came from: ".note.nv.tkinfo" holds "Cuda compilation
- * tools, release 13.0, V13.0.88" (CUDA 12 and later; 11.8's cubins have no such note). */
+/* What a cubin's ".note.nv.tkinfo" says before its release: "Cuda compilation tools, release
+ * 13.0, V13.0.88" (CUDA 12 and later; 11.8's cubins have no such note). */
+static const char tkinfo_key[] = "Cuda compilation tools, release ";
+
+/* The CUDA release a cubin's ptxas came from, from the first note in P[0..n). */
 static int tkinfo_release(const uint8_t *p, size_t n)
 {
-    static const char key[] = "Cuda compilation tools, release ";
-    const size_t k = sizeof key - 1;
-    const uint8_t *hit = n > k + 3 ? memmem(p, n - 3, key, k) : NULL;
+    const size_t k = sizeof tkinfo_key - 1;
+    const uint8_t *hit = n > k + 3 ? memmem(p, n - 3, tkinfo_key, k) : NULL;
     if (hit) {
         size_t i = (size_t)(hit - p);
         unsigned major = 0, minor = 0;
@@ -137,14 +139,13 @@ static int tkinfo_release(const uint8_t *p, size_t n)
 static int cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
                          bool *read)
 {
-    static const char key[] = "Cuda compilation tools, release ";
     size_t head = e->uncompressed_size / 2 < (1u << 20) ? (size_t)(e->uncompressed_size / 2) : 1u << 20;
     if (head >= (256u << 10) && (scratch->cap >= head || fc_buffer_reserve(scratch, head))) {
         size_t got;
         const uint8_t *hit = NULL;
         if (fc_entry_head(obj, e, scratch->p, head, &got) == FC_OK && got == head)
-            hit = memmem(scratch->p, got, key, sizeof key - 1);
-        if (hit && (size_t)(hit - scratch->p) + sizeof key + 16 <= got) { /* its digits all there */
+            hit = memmem(scratch->p, got, tkinfo_key, sizeof tkinfo_key - 1);
+        if (hit && (size_t)(hit - scratch->p) + sizeof tkinfo_key + 16 <= got) { /* its digits all there */
             *read = true;
             return tkinfo_release(hit, got - (size_t)(hit - scratch->p));
         }
