@@ -1,10 +1,9 @@
 /* heads.c - how fast the first 4 KiB of many files can be read: open, pread and close on N
  * threads of one process, on N processes, or through io_uring with direct descriptors on N
- * threads (a ring each, 32 files a submission: src/input/heads.c's way). Prints the wall
+ * threads (a ring each, 32 files a submission: src/input/heads.c itself). Prints the wall
  * time. The threads of one process share its descriptor table, whose lock the survey's
  * heads waited on (docs/performance.md, run 21).
  * Usage: find TREE -type f | heads N threads|processes|io_uring */
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,11 +14,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef FC_HAVE_IO_URING
-#include <liburing.h>
-#endif
 
-#define BATCH 32
+#include "heads.h"
 
 static char **names;
 static size_t n_names;
@@ -44,41 +40,30 @@ static void *with_syscalls(void *arg)
     return NULL;
 }
 
-#ifdef FC_HAVE_IO_URING
+/* The survey's own reader (src/input/heads.c), a batch of files at a time. */
 static void *with_io_uring(void *arg)
 {
     (void)arg;
-    struct io_uring ring;
-    if (io_uring_queue_init(3 * BATCH, &ring, 0) < 0 || io_uring_register_files_sparse(&ring, BATCH) < 0) {
-        fputs("heads: io_uring cannot be used here\n", stderr);
+    fc_heads *h = fc_heads_new();
+    uint8_t(*bufs)[FC_HEAD_SIZE] = malloc(FC_HEADS_BATCH * sizeof *bufs);
+    ssize_t got[FC_HEADS_BATCH];
+    if (!h || !bufs) {
+        fputs("heads: io_uring cannot be used here (built without liburing, or refused)\n", stderr);
         exit(1);
     }
-    static __thread char buf[BATCH][4096];
-    for (size_t first; (first = atomic_fetch_add(&next, BATCH)) < n_names;) {
-        size_t k = n_names - first < BATCH ? n_names - first : BATCH;
-        for (size_t j = 0; j < k; j++) {
-            struct io_uring_sqe *s = io_uring_get_sqe(&ring);
-            io_uring_prep_openat_direct(s, AT_FDCWD, names[first + j], O_RDONLY | O_NONBLOCK, 0, (unsigned)j);
-            s->flags |= IOSQE_IO_LINK;
-            s = io_uring_get_sqe(&ring);
-            io_uring_prep_read(s, (int)j, buf[j], sizeof buf[j], 0);
-            s->flags |= IOSQE_FIXED_FILE | IOSQE_IO_HARDLINK;
-            s = io_uring_get_sqe(&ring);
-            io_uring_prep_close_direct(s, (unsigned)j);
+    for (size_t first; (first = atomic_fetch_add(&next, FC_HEADS_BATCH)) < n_names;) {
+        size_t k = n_names - first < FC_HEADS_BATCH ? n_names - first : FC_HEADS_BATCH;
+        if (!fc_heads_read(h, AT_FDCWD, (const char *const *)names + first, k, bufs, got)) {
+            fputs("heads: the ring failed\n", stderr);
+            exit(1);
         }
-        io_uring_submit_and_wait(&ring, (unsigned)(3 * k));
-        for (size_t seen = 0; seen < 3 * k; seen++) {
-            struct io_uring_cqe *c;
-            if (io_uring_wait_cqe(&ring, &c) < 0)
-                break;
-            failed += c->res < 0 && c->res != -ECANCELED ? 1 : 0;
-            io_uring_cqe_seen(&ring, c);
-        }
+        for (size_t j = 0; j < k; j++)
+            failed += got[j] < 0;
     }
-    io_uring_queue_exit(&ring);
+    fc_heads_free(h);
+    free(bufs);
     return NULL;
 }
-#endif
 
 int main(int argc, char **argv)
 {
@@ -89,12 +74,6 @@ int main(int argc, char **argv)
         fputs("usage: find TREE -type f | heads N threads|processes|io_uring\n", stderr);
         return 2;
     }
-#ifndef FC_HAVE_IO_URING
-    if (uring) {
-        fputs("heads: built without liburing\n", stderr);
-        return 2;
-    }
-#endif
     size_t cap = 0;
     char *line = NULL;
     size_t len = 0;
@@ -119,11 +98,7 @@ int main(int argc, char **argv)
         while (wait(NULL) > 0)
             ;
     } else {
-        void *(*work)(void *) = with_syscalls;
-#ifdef FC_HAVE_IO_URING
-        if (uring)
-            work = with_io_uring;
-#endif
+        void *(*work)(void *) = uring ? with_io_uring : with_syscalls;
         pthread_t t[64];
         for (int i = 1; i < n; i++)
             pthread_create(&t[i], NULL, work, NULL);
