@@ -94,6 +94,9 @@ static const struct {
 /* Whole-program PTX read as ptxas reads it: each text below was given to ptxas 13.0 here
  * (-arch=sm_90); the driver's JIT is that compiler (tests/oracle: 218 with its message). */
 #define HEAD ".version 9.0\n.target sm_90\n.address_size 64\n"
+/* Twelve instructions: 216 bytes. */
+#define PAD4 "\tmov.u32 \t%r1, 0;\n\tmov.u32 \t%r1, 0;\n\tmov.u32 \t%r1, 0;\n\tmov.u32 \t%r1, 0;\n"
+#define PAD PAD4 PAD4 PAD4
 #define CALLER "{\n\t.reg .b32 %r<2>;\n\t{\n\t.param .b32 retval0;\n\tcall.uni (retval0), foo, ();\n\t}\n\tret;\n}\n"
 static const struct {
     const char *what, *text, *want, *ptxas;
@@ -112,8 +115,21 @@ static const struct {
      "Parsing error near '': syntax error"},
     {"cut inside a declaration", HEAD ".visible .entry k(\n\t.param .u64 p0,\n", "CUDA_ERROR_INVALID_PTX",
      "Parsing error near '': syntax error"},
-    {"a byte outside ASCII outside comments", HEAD "// caf\xc3\xa9 is fine here\n.visible .entry k\xc3\xa9()\n{\n\tret;\n}\n",
+    {"a byte outside ASCII in a name", HEAD ".visible .entry k\xc3\xa9()\n{\n\tret;\n}\n",
      "CUDA_ERROR_INVALID_PTX", "Unexpected non-ASCII character"},
+    {"a byte outside ASCII in a comment (the driver: tests/oracle's kernels.utf8comment.ptx)",
+     HEAD "// caf\xc3\xa9\n.visible .entry k()\n{\n\tret;\n}\n", "CUDA_ERROR_INVALID_PTX",
+     "Unexpected non-ASCII character"},
+    /* Bodies are passed over 64 bytes at a time: what matters is put past the first block. */
+    {"a brace in a comment deep in a long body", HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n" PAD
+     "\t// a } in a comment\n" PAD "\t/* and a { here */\n" PAD "\tret;\n}\n", "CUDA_SUCCESS", "clean"},
+    {"a byte outside ASCII deep in a long body", HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n" PAD
+     "\tmov.u32 \t%r1, \xc3\xa9;\n" PAD "\tret;\n}\n", "CUDA_ERROR_INVALID_PTX", "Unexpected non-ASCII character"},
+    {"an .extern called after a long body", HEAD ".visible .entry j()\n{\n\t.reg .b32 %r<2>;\n" PAD
+     "\tret;\n}\n.extern .func (.param .b32 r) foo();\n.visible .entry k()\n" CALLER, "CUDA_ERROR_INVALID_PTX",
+     "Unresolved extern function 'foo'"},
+    {"cut short after a brace in a comment in a long body", HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n" PAD
+     "\t// }\n" PAD, "CUDA_ERROR_INVALID_PTX", "Parsing error near '': syntax error"},
 };
 
 static int first_load(void *ctx, const fc_object *o)

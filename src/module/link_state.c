@@ -91,7 +91,8 @@ typedef struct ptx_facts {
     bool needs_outside;  /* that, or a variable declared .extern (.shared aside) */
     bool damaged;        /* ptxas cannot read it: braces that do not close (text cut short, or
                             cut by a NUL, where the driver stops reading), or a byte outside ASCII
-                            outside comments ("Unexpected non-ASCII character") */
+                            anywhere, in comments and strings too ("Unexpected non-ASCII
+                            character": driver 580.159.04, tests/oracle's kernels.utf8*.ptx) */
 } ptx_facts;
 
 /* A name seen in a function declaration, by its bytes in the text. */
@@ -147,11 +148,50 @@ static size_t skip_trivia(const uint8_t *t, size_t i, size_t n)
     }
 }
 
+/* Whether T[0..N) holds a byte outside ASCII: blocks of 64 tested branch-free (compilers
+ * vectorise it). */
+static bool has_non_ascii(const uint8_t *t, size_t n)
+{
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint8_t any = 0;
+        for (size_t k = 0; k < 64; k++)
+            any |= t[i + k];
+        if (any & 0x80)
+            return true;
+    }
+    for (; i < n; i++)
+        if (t[i] & 0x80)
+            return true;
+    return false;
+}
+
+/* Inside a body only braces count, and the comments and strings that may hide them: the index
+ * of the first '{', '}', '"' or '/' at or after I, or N. Blocks of 64 bytes are tested
+ * branch-free first, so bodies, nearly all of a module, are passed over at memory speed
+ * rather than token by token (4x faster on a 27 MB module of CUB's kernels here). */
+static size_t next_in_body(const uint8_t *t, size_t i, size_t n)
+{
+    for (; i + 64 <= n; i += 64) {
+        unsigned hit = 0;
+        for (size_t k = 0; k < 64; k++) {
+            uint8_t c = t[i + k];
+            hit |= (c == '{') | (c == '}') | (c == '"') | (c == '/');
+        }
+        if (hit)
+            break;
+    }
+    while (i < n && t[i] != '{' && t[i] != '}' && t[i] != '"' && t[i] != '/')
+        i++;
+    return i;
+}
+
 static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
 {
     memset(f, 0, sizeof *f);
     const uint8_t *nul = memchr(text, 0, size);
     size_t n = nul ? (size_t)(nul - text) : size; /* the driver reads up to a NUL */
+    f->damaged = has_non_ascii(text, n);
     const uint8_t *t = text;
     ptx_names names = {0};
     int depth = 0;
@@ -161,17 +201,16 @@ static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
     size_t fname_len = 0;
     int parens = 0;
     for (size_t i = 0; i < n;) {
+        if (depth > 0) /* what lies between is neither a brace nor hides one */
+            i = next_in_body(t, i, n);
+        if (i >= n)
+            break;
         size_t j = skip_trivia(t, i, n);
         if (j != i) {
             i = j;
             continue;
         }
         uint8_t c = t[i];
-        if (c >= 0x80) {
-            f->damaged = true;
-            i++;
-            continue;
-        }
         if (c == '"') { /* a string (.file names): skipped whole */
             i++;
             while (i < n && t[i] != '"' && t[i] != '\n')

@@ -60,4 +60,11 @@ fi
 { printf '\357\273\277'; cat "$here/../../fixtures/kernels.ptx"; } > "$out/kernels.bom.ptx"
 { printf '/*'; i=0; while [ $i -lt 10000 ]; do echo " licence text"; i=$((i + 1)); done; printf '*/\n'
   cat "$here/../../fixtures/kernels.ptx"; } > "$out/kernels.longcomment.ptx"
+# A byte outside ASCII (UTF-8 é) in a comment between functions, in a comment inside a body,
+# and in a .file string: ptxas 13.0 here rejects each ("Unexpected non-ASCII character").
+K="$here/../../fixtures/kernels.ptx"
+after() { awk -v n="$1" -v t="$2" '{ print } NR == n { print t }' "$K"; }
+after 12 '// caf\303\251' > "$out/kernels.utf8comment.ptx"
+after 22 '\t// caf\303\251' > "$out/kernels.utf8bodycomment.ptx"
+after 12 '.file 1 "/home/jos\303\251/k.cu"' > "$out/kernels.utf8string.ptx"
 ls "$out" | wc -l
