@@ -94,6 +94,91 @@ static void frames_that_say_their_size(void)
     free(frames);
 }
 
+/* fc_entry_find: a key somewhere in a long image, found as it is decompressed through a window,
+ * wherever it lies against the window's edges, with the bytes after it; or said absent. */
+static void finding_a_key(void)
+{
+    enum { N = 400000, AFTER = 16 };
+    static const char key[] = "Cuda compilation tools, release ";
+    const size_t k = sizeof key - 1, small = 2 * (k + AFTER);
+    unsigned char *data = malloc(N), *frame = malloc(ZSTD_compressBound(N)), *window = malloc(1u << 18);
+    uint32_t x = 7;
+    for (size_t i = 0; i < N; i++) { /* lowercase only: the key is nowhere by chance */
+        x = x * 1103515245u + 12345u;
+        data[i] = (unsigned char)('a' + ((x >> 16) % 6));
+    }
+    const size_t places[] = {0, 1, small - k - 1, small - k, small - 5, small - 1, small, 3 * small + 7,
+                             N / 2, N - k - AFTER, N - k - 3, N - k};
+    fc_options o;
+    fc_options_init(&o);
+    int bad = 0;
+    size_t cases = 0;
+    for (size_t p = 0; p < sizeof places / sizeof *places; p++) {
+        unsigned char saved[64];
+        memcpy(saved, data + places[p], k);
+        memcpy(data + places[p], key, k);
+        if (p == 8) /* a second key further on: the first is the one found */
+            memcpy(data + N - 2 * k, key, k);
+        size_t stored = ZSTD_compress(frame, ZSTD_compressBound(N), data, N, 3);
+        for (int packed = 0; packed < 2; packed++) {
+            fc_entry e;
+            memset(&e, 0, sizeof e);
+            e.compression = packed ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_NONE;
+            e.stored_size = packed ? stored : N;
+            e.uncompressed_size = N;
+            fc_object obj;
+            memset(&obj, 0, sizeof obj);
+            obj.image = packed ? (const void *)frame : data;
+            obj.size = e.stored_size;
+            for (size_t w = small; w <= (1u << 18); w = w == small ? 1u << 18 : w + 1) {
+                const uint8_t *hit;
+                size_t avail, want = N - places[p] < k + AFTER ? N - places[p] : k + AFTER;
+                fc_status st = fc_entry_find(&obj, &e, &o, key, k, AFTER, window, w, &hit, &avail);
+                cases++;
+                if (st != FC_OK || !hit || avail < want || memcmp(hit, data + places[p], want) != 0) {
+                    bad++;
+                    printf("# key at %zu, %s, window %zu: %s, %s, %zu bytes\n", places[p], packed ? "zstd" : "plain", w,
+                         fc_status_name(st), hit ? "found" : "not found", avail);
+                }
+            }
+        }
+        memcpy(data + places[p], saved, k);
+        if (p == 8)
+            memcpy(data + N - 2 * k, data + N - 3 * k, k);
+    }
+    ok(bad == 0, "a key found at each of %zu places, stored plain and zstd, in a window of %zu bytes and 256 KiB (%zu cases)",
+       sizeof places / sizeof *places, small, cases);
+    size_t stored = ZSTD_compress(frame, ZSTD_compressBound(N), data, N, 3);
+    fc_entry e;
+    memset(&e, 0, sizeof e);
+    e.compression = FC_COMPRESSION_ZSTD;
+    e.stored_size = stored;
+    fc_object obj;
+    memset(&obj, 0, sizeof obj);
+    obj.image = frame;
+    obj.size = stored;
+    const uint8_t *hit = (const uint8_t *)"x";
+    size_t avail = 1;
+    ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_OK && !hit && !avail,
+       "an image without the key, read to its end, says so");
+    o.max_decompressed_size = N / 2;
+    ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_ERR_LIMIT && !hit,
+       "past the decompression limit: FC_ERR_LIMIT");
+    fc_options_init(&o);
+    ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small - 1, &hit, &avail) == FC_ERR_INVALID,
+       "a window smaller than twice the key and what follows it is refused");
+    obj.size = stored / 2;
+    e.stored_size = stored / 2;
+    ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_ERR_FORMAT && !hit,
+       "a frame cut short before any key is a format error");
+    e.compression = FC_COMPRESSION_LZ4;
+    ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_ERR_UNSUPPORTED,
+       "LZ4 is left to the caller");
+    free(data);
+    free(frame);
+    free(window);
+}
+
 int main(void)
 {
     fixture plain = load("compress_none.fatbin");
@@ -187,6 +272,7 @@ int main(void)
        "NULL input is an invalid argument");
 
     frames_that_say_their_size();
+    finding_a_key();
     drop(&plain);
     drop(&zstd);
     drop(&lz4);

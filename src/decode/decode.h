@@ -164,6 +164,18 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
  * only as much as they need: cheap where fc_entry_image would inflate a whole image. */
 fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got);
 
+/* Looks for KEY (KEY_LEN bytes) in entry E's image, decompressing no more of it than the first
+ * occurrence and the AFTER bytes after it need: a few bytes somewhere in a large image (a
+ * cubin's toolkit note, 5 to 60% in) without inflating the whole of it. WINDOW (SIZE bytes, at
+ * least twice KEY_LEN + AFTER) holds what is decompressed. On FC_OK *HIT points at the key (in
+ * WINDOW, or in the image when stored uncompressed) and *AVAIL counts the bytes from there
+ * (fewer than KEY_LEN + AFTER only where the image ends); *HIT is NULL when the image, read to
+ * its end, holds no KEY. Decompresses at most opts->max_decompressed_size. LZ4, whose blocks
+ * are decompressed whole, is FC_ERR_UNSUPPORTED. */
+fc_status fc_entry_find(const fc_object *obj, const fc_entry *e, const fc_options *opts, const void *key,
+                        size_t key_len, size_t after, uint8_t *window, size_t size, const uint8_t **hit,
+                        size_t *avail);
+
 /* What a container is for (container_role.c): whether an entry was compiled to be linked
  * (LTO-IR, PTX stored with the ptxas option --compile-only). */
 bool fc_entry_compiled_relocatable(const fc_entry *e);

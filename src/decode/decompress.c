@@ -319,3 +319,86 @@ fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size
     }
     return FC_ERR_UNSUPPORTED;
 }
+
+/* ZSTD's part of fc_entry_find: decompresses into WINDOW, searching what arrives; when the
+ * window is full, only the bytes that may begin the key (or a key waiting for the bytes after
+ * it) are kept at its start. */
+static fc_status zstd_find(const uint8_t *src, size_t src_size, uint64_t limit, const uint8_t *key, size_t key_len,
+                           size_t after, uint8_t *window, size_t size, const uint8_t **hit, size_t *avail)
+{
+    ZSTD_DCtx *dctx = thread_dctx();
+    if (!dctx)
+        return FC_ERR_NOMEM;
+    ZSTD_inBuffer in = {src, src_size, 0};
+    size_t filled = 0, searched = 0; /* window[0..searched) holds no key start */
+    uint64_t total = 0;
+    for (;;) {
+        ZSTD_outBuffer ob = {window, size, filled};
+        size_t in_before = in.pos, r = ZSTD_decompressStream(dctx, &ob, &in);
+        if (ZSTD_isError(r))
+            return FC_ERR_FORMAT;
+        total += ob.pos - filled;
+        if (total > limit)
+            return FC_ERR_LIMIT;
+        /* The frame's end, or the input's before it (a frame cut short), or no progress. */
+        bool cut = r != 0 && ((in.pos == in.size && ob.pos < ob.size) || (ob.pos == filled && in.pos == in_before));
+        bool ended = r == 0 || cut;
+        filled = ob.pos;
+        const uint8_t *h = filled > searched ? memmem(window + searched, filled - searched, key, key_len) : NULL;
+        if (h) {
+            size_t at = (size_t)(h - window);
+            if (filled - at >= key_len + after || ended) {
+                *hit = h;
+                *avail = filled - at;
+                return FC_OK;
+            }
+            /* The bytes after the key have not all come: the key moves to the start. */
+            memmove(window, h, filled - at);
+            filled -= at;
+            searched = 0;
+            continue;
+        }
+        if (ended)
+            return cut ? FC_ERR_FORMAT : FC_OK;
+        searched = filled >= key_len ? filled - (key_len - 1) : 0;
+        if (filled == size) { /* full: the last KEY_LEN - 1 bytes may begin a key */
+            memmove(window, window + searched, filled - searched);
+            filled -= searched;
+            searched = 0;
+        }
+    }
+}
+
+fc_status fc_entry_find(const fc_object *obj, const fc_entry *e, const fc_options *opts, const void *key,
+                        size_t key_len, size_t after, uint8_t *window, size_t size, const uint8_t **hit,
+                        size_t *avail)
+{
+    *hit = NULL;
+    *avail = 0;
+    if (!obj->image)
+        return FC_ERR_UNSUPPORTED;
+    if (key_len == 0 || after > SIZE_MAX / 4 - key_len || size < 2 * (key_len + after))
+        return FC_ERR_INVALID;
+    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return FC_ERR_FORMAT;
+    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    size_t src_size = (size_t)e->stored_size;
+    fc_status st;
+    if (e->compression == FC_COMPRESSION_NONE) {
+        *hit = memmem(src, src_size, key, key_len);
+        *avail = *hit ? src_size - (size_t)(*hit - src) : 0;
+        st = FC_OK;
+    } else if (e->compression == FC_COMPRESSION_ZSTD) {
+        fc_options defaults;
+        if (!(opts = fc_options_resolve(opts, &defaults)))
+            return FC_ERR_INVALID;
+        st = zstd_find(src, src_size, opts->max_decompressed_size, key, key_len, after, window, size, hit, avail);
+    } else {
+        return FC_ERR_UNSUPPORTED;
+    }
+    if (obj->image_reclaimable && fc_file_map_range_changed(src, src_size))
+        st = FC_ERR_IO; /* the file was cut short meanwhile: zeros were read (file_map.h) */
+    if (st != FC_OK)
+        *hit = NULL, *avail = 0;
+    return st;
+}

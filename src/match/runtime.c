@@ -132,20 +132,34 @@ static int tkinfo_release(const uint8_t *p, size_t n)
 }
 
 /* The release in cubin E's note, reading as little of its image as finds it. The note lies 5
- * to 60% into a cubin, after its string and symbol tables (cuDNN's 7 MB cubins: at 468 KB),
- * so a big image's head (half its declared size, at most 1 MiB) is read first; the whole
- * image only when the note is not there. *READ tells whether the image could be read (a
- * note found in the head counts as read). */
+ * to 60% into a cubin, after its string and symbol tables (cuDNN's 7 MB cubins: at 468 KB;
+ * CuPy's CUB module, 13.8 MB: at 1.4 MB), so a compressed image is decompressed only up to
+ * the note (fc_entry_find), and an LZ4 one, which cannot be, first as a head (half its
+ * declared size, at most 1 MiB), whole only when the note is not there. *READ tells whether
+ * the image could be read (a note found before its end counts as read). */
+#define FIND_WINDOW (256u << 10)
 static int cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
                          bool *read)
 {
+    const size_t k = sizeof tkinfo_key - 1, digits = 16;
+    *read = false;
+    if (e->compression != FC_COMPRESSION_LZ4) {
+        if (scratch->cap < FIND_WINDOW && !fc_buffer_reserve(scratch, FIND_WINDOW))
+            return 0;
+        const uint8_t *hit;
+        size_t avail;
+        if (fc_entry_find(obj, e, opts, tkinfo_key, k, digits, scratch->p, FIND_WINDOW, &hit, &avail) != FC_OK)
+            return 0;
+        *read = true;
+        return hit ? tkinfo_release(hit, avail) : 0;
+    }
     size_t head = e->uncompressed_size / 2 < (1u << 20) ? (size_t)(e->uncompressed_size / 2) : 1u << 20;
     if (head >= (256u << 10) && (scratch->cap >= head || fc_buffer_reserve(scratch, head))) {
         size_t got;
         const uint8_t *hit = NULL;
         if (fc_entry_head(obj, e, scratch->p, head, &got) == FC_OK && got == head)
-            hit = memmem(scratch->p, got, tkinfo_key, sizeof tkinfo_key - 1);
-        if (hit && (size_t)(hit - scratch->p) + sizeof tkinfo_key + 16 <= got) { /* its digits all there */
+            hit = memmem(scratch->p, got, tkinfo_key, k);
+        if (hit && (size_t)(hit - scratch->p) + k + digits <= got) { /* its digits all there */
             *read = true;
             return tkinfo_release(hit, got - (size_t)(hit - scratch->p));
         }
@@ -156,10 +170,6 @@ static int cubin_release(const fc_object *obj, const fc_entry *e, const fc_optio
     return *read ? tkinfo_release(img, n) : 0;
 }
 
-/* What toolkit built the registered device code, at least: the newer of the newest PTX ISA
- * among its PTX (nvcc writes its own) and the note of its first cubin that has one. A lower
- * bound of the static runtime's release only: a program linked by CUDA 13 may hold PTX or
- * cubins an older toolkit made (review 2, R2). */
 static int toolkit_of(const fc_object *obj, const fc_options *opts, char *evidence, size_t size)
 {
     unsigned best_isa = 0;
