@@ -285,6 +285,36 @@ def files_read_whole_on_the_surveys_threads_are_told_as_if_read_in_the_walk():
 
 
 @test
+def files_over_64_mib_are_read_by_the_survey_last_several_at_once():
+    """Files over 64 MiB whose head shows something are read by the survey once the rest is,
+    largest first, a few at once on a few threads each (survey.c, read_big), and told by the
+    walk in its order: the output is one thread's, at any thread count, also when the
+    descriptors the survey may hold (an eighth of RLIMIT_NOFILE) leave some of them to the
+    walk. Six libraries grown past 64 MiB (sparse), a hard link and a symbolic link to them."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))  # 5 held: one of the six left
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "t")
+        for i in range(6):
+            big = os.path.join(root, "d%d" % (i % 2), "libbig%d.so" % i)
+            lib(big)
+            os.truncate(big, (65 + 3 * i) << 20)
+        lib(os.path.join(root, "small", "libsmall.so"))
+        os.link(os.path.join(root, "d1", "libbig3.so"), os.path.join(root, "d0", "hard.so"))
+        os.symlink("../d0/libbig4.so", os.path.join(root, "d1", "libbig4.so.1"))
+        for mode in ((), ("--json",), ("-l",)):
+            outs = [walk("-j", j, *mode, root) for j in ("1", "2", "8", "16")]
+            outs.append(walk("-j", "16", *mode, root, preexec_fn=limit))
+            for o in outs[1:]:
+                eq(o, outs[0], mode)
+        names = heads(walk("-j", "16", root)[1])
+        eq(len(names), 7, names)  # the six and libsmall.so; hard.so is libbig3.so's inode, read first
+        eq(names[0], os.path.join(root, "d0", "hard.so").encode())
+
+
+@test
 def a_root_folder_the_survey_keeps_no_listing_of_is_listed_by_the_walk():
     """The survey (survey.c) keeps no listing of a folder past its 32 MiB budget of listings;
     the walk then lists it itself. For the root, the survey's descriptor must not share the
