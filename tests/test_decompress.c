@@ -165,6 +165,11 @@ static void finding_a_key(void)
     ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_ERR_LIMIT && !hit,
        "past the decompression limit: FC_ERR_LIMIT");
     fc_options_init(&o);
+    e.uncompressed_size = 1ull << 42;
+    ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_ERR_LIMIT && !hit,
+       "a size declared past the limit is refused unread (review 6: bombs were inflated up to it)");
+    e.uncompressed_size = N;
+    fc_options_init(&o);
     ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small - 1, &hit, &avail) == FC_ERR_INVALID,
        "a window smaller than twice the key and what follows it is refused");
     obj.size = stored / 2;

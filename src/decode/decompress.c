@@ -392,6 +392,12 @@ fc_status fc_entry_find(const fc_object *obj, const fc_entry *e, const fc_option
         fc_options defaults;
         if (!(opts = fc_options_resolve(opts, &defaults)))
             return FC_ERR_INVALID;
+        /* A size declared past the limit is refused unread, as fc_decompress_buffer refuses it
+         * (review 6: a bomb declaring one was otherwise inflated up to the limit). */
+        unsigned long long said = ZSTD_getFrameContentSize(src, src_size);
+        if (e->uncompressed_size > opts->max_decompressed_size ||
+            (said != ZSTD_CONTENTSIZE_UNKNOWN && said != ZSTD_CONTENTSIZE_ERROR && said > opts->max_decompressed_size))
+            return FC_ERR_LIMIT;
         st = zstd_find(src, src_size, opts->max_decompressed_size, key, key_len, after, window, size, hit, avail);
     } else {
         return FC_ERR_UNSUPPORTED;

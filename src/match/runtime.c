@@ -188,14 +188,18 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
     fc_buffer scratch = {0};
     int cuda = 0;
     size_t read = 0; /* a file whose first cubins carry no note carries none (CUDA 11's) */
-    for (size_t c = 0; c < obj->n_containers && !cuda && read < 4; c++) {
+    size_t tried = 0; /* and cubins that cannot be read are tried only so often: each may be a
+                         bomb inflated up to the limit (review 6: 200 took 28 s) */
+    for (size_t c = 0; c < obj->n_containers && !cuda && read < 4 && tried < 8; c++) {
         const fc_container *ct = &obj->containers[c];
-        for (size_t e = 0; fc_origin_registered(ct->origin) && e < ct->n_entries && !cuda && read < 4; e++) {
+        for (size_t e = 0; fc_origin_registered(ct->origin) && e < ct->n_entries && !cuda && read < 4 && tried < 8;
+             e++) {
             bool readable = false;
             if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated)
                 continue;
             cuda = cubin_release(obj, &ct->entries[e], opts, &scratch, &readable);
             read += readable;
+            tried++;
         }
     }
     fc_buffer_free(&scratch);
