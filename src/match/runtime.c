@@ -136,12 +136,13 @@ static int tkinfo_release(const uint8_t *p, size_t n)
  * CuPy's CUB module, 13.8 MB: at 1.4 MB), so a compressed image is decompressed only up to
  * the note (fc_entry_find), and an LZ4 one, which cannot be, first as a head (half its
  * declared size, at most 1 MiB), whole only when the note is not there. *READ tells whether
- * the image could be read (a note found before its end counts as read). */
+ * the image could be read: a note found counts, also in an image damaged past it (its bytes
+ * were read; the driver's verdict on the rest comes from elsewhere). */
 #define FIND_WINDOW (256u << 10)
 static int cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
                          bool *read)
 {
-    const size_t k = sizeof tkinfo_key - 1, digits = 16;
+    const size_t k = sizeof tkinfo_key - 1, digits = 64; /* "13.0, V13.0.88", or longer made up */
     *read = false;
     if (e->compression != FC_COMPRESSION_LZ4) {
         if (scratch->cap < FIND_WINDOW && !fc_buffer_reserve(scratch, FIND_WINDOW))
