@@ -107,6 +107,25 @@ int main(void)
     snprintf(path, sizeof path, "%s/a/lib.so", root);
     stat(path, &lst);
     ok(fc_survey_still(k, &kst) && fc_survey_still(l, &lst), "both still the files read");
+    /* Looked up again under their names when the survey ended: fresh, taken by the walk
+     * without a system call. */
+    const struct stat *then = NULL;
+    const fc_dir_entry *fresh = NULL, *root_listed = NULL;
+    size_t fresh_n = 0, root_n = 0;
+    stat(root, &st);
+    fc_survey_listing(s, &st, &root_listed, &root_n);
+    snprintf(path, sizeof path, "%s/a", root);
+    struct stat ast;
+    stat(path, &ast);
+    e = entry(root_listed, root_n, "a");
+    ok(e && fc_survey_fresh_listing(e, &then, &fresh, &fresh_n) && fresh_n == 2 && fresh == listed &&
+           then->st_ino == ast.st_ino,
+       "a's listing: fresh when the survey ended");
+    ok(fc_survey_fresh_file(k) && fc_survey_fresh_file(l) && fc_survey_fresh_file(k)->st_ino == kst.st_ino,
+       "the files read whole: fresh when the survey ended");
+    e = entry(root_listed, root_n, "plain.txt");
+    ok(e && !fc_survey_fresh_file(e) && !fc_survey_fresh_listing(e, &then, &fresh, &fresh_n),
+       "a file whose head showed nothing: neither");
 
     next_tick();
     /* The cubin replaced by rename (a new inode), the library rewritten in place and cut. */
@@ -126,6 +145,15 @@ int main(void)
     ok(!fc_survey_listing(s, &st, &listed, &n), "a folder whose entries changed since: no listing (the walk lists it)");
     stat(root, &st);
     ok(fc_survey_listing(s, &st, &listed, &n), "its parent, unchanged: still listed");
+    fc_survey_free(s);
+
+    /* Surveyed under a name that leads elsewhere: nothing is fresh, the walk looks itself. */
+    snprintf(path, sizeof path, "%s/a", root);
+    s = fc_survey_run(&sc, open(path, O_RDONLY | O_DIRECTORY), root);
+    stat(path, &st);
+    ok(s && fc_survey_listing(s, &st, &listed, &n) && n == 2, "a surveyed under its parent's name");
+    k = s ? entry(listed, n, "k.cubin") : NULL;
+    ok(k && k->seen == FC_SEEN_KEPT && !fc_survey_fresh_file(k), "its file, looked up under the wrong name: not fresh");
     fc_survey_free(s);
     fc_scan_ctx_end(&sc);
     fc_survey_free(NULL);

@@ -4,7 +4,10 @@
  * and read whole the files whose head shows something (up to READ_WHOLE_MAX bytes each), on
  * one thread each, with callbacks that record what was said: progress, skips, errors, and
  * objects, kept with the file's mapping that their bytes lie in. Larger files are read whole
- * last, a few at once on a few threads each, largest first (read_big). Child folders are opened
+ * last, a few at once on a few threads each, largest first (read_big). Last, every folder
+ * listed and file read is looked up again under its name (recheck): what is unchanged then
+ * the walk takes without a system call of its own, so that a tree's state is the one at the
+ * survey's end, and what changed the walk reads itself. Child folders are opened
  * relative to their parent (O_NOFOLLOW, as the walk opens them) and pushed while the stack
  * has room, else surveyed at once on the same thread: the descriptors held stay few.
  * Listings are kept per worker in arenas, and found by the folder's device and inode, which
@@ -48,10 +51,12 @@ typedef struct arena_block {
     _Alignas(16) unsigned char data[];
 } arena_block;
 
-typedef struct listing {
+typedef struct fc_listing {
     struct stat st;  /* the folder's, when listed */
     fc_dir_entry *entries;
     size_t n;
+    const char *path;
+    bool fresh;      /* unchanged when the survey ended (recheck) */
 } listing;
 
 /* One thing a file said while read whole. */
@@ -66,6 +71,7 @@ typedef struct said {
 struct fc_kept {
     struct stat st;     /* the file's, when opened */
     const char *path;   /* the name it was read under, which its objects and messages carry */
+    bool fresh;         /* unchanged when the survey ended (recheck) */
     fc_open_file *file; /* its mapping, which objects read from, or NULL */
     int fd;             /* open while FILE is */
     said *said;
@@ -76,7 +82,7 @@ struct fc_kept {
 typedef struct worker {
     struct fc_survey *s;
     arena_block *blocks;
-    listing *listings;
+    listing **listings;    /* in the arena, where entries point at them */
     size_t n_listings, cap_listings;
     fc_dir_entry *scratch; /* the folder being listed */
     size_t cap_scratch;
@@ -136,6 +142,10 @@ struct fc_survey {
     size_t n_big, cap_big;
     atomic_size_t next_big;
     unsigned big_threads;
+    listing **check_listings; /* what recheck looks up: the listings, then the files read */
+    fc_kept **check_kept;
+    size_t n_check_listings, n_check;
+    atomic_size_t next_check;
     worker w[FC_MAX_THREADS];
     fc_inode_map table;    /* listings by folder, made when the workers are done */
     /* Folders listed so far: each once, however many names lead to it (a bind mount of an
@@ -143,6 +153,18 @@ struct fc_survey {
     pthread_mutex_t claims_lock;
     fc_inode_map claims;
 };
+
+static bool same_time(struct timespec a, struct timespec b)
+{
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* Whether NOW is the file or folder THEN was: the same inode and times (and size, with SIZE). */
+static bool same_stat(const struct stat *then, const struct stat *now, bool size)
+{
+    return then->st_dev == now->st_dev && then->st_ino == now->st_ino && (!size || then->st_size == now->st_size) &&
+           same_time(then->st_mtim, now->st_mtim) && same_time(then->st_ctim, now->st_ctim);
+}
 
 /* Whether folder (DEV, INO) is not yet listed, and now this caller's to list. */
 static bool claim(fc_survey *s, dev_t dev, ino_t ino)
@@ -307,7 +329,8 @@ static bool read_whole(worker *w, int fd, const char *path, const struct stat *s
         return false;
     }
     k->st = *st;
-    if (quiet_file) { /* its stat alone is kept */
+    k->path = path;
+    if (quiet_file) { /* its stat and name alone are kept */
         for (size_t i = 0; i < k->n; i++)
             said_free(&k->said[i]);
         k->n = 0;
@@ -316,7 +339,6 @@ static bool read_whole(worker *w, int fd, const char *path, const struct stat *s
         w->kept[w->n_kept++] = k;
         return false;
     }
-    k->path = path;
     k->file = file;
     k->fd = fd;
     w->kept[w->n_kept++] = k;
@@ -504,17 +526,17 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path, f
             break;
         }
         memcpy(name, de->d_name, len);
-        w->scratch[n++] = (fc_dir_entry){name, de->d_type, FC_SEEN_NOT, NULL};
+        w->scratch[n++] = (fc_dir_entry){name, de->d_type, FC_SEEN_NOT, NULL, NULL};
         layout |= strcmp(name, "oci-layout") == 0;
     }
     fc_dir_entry *entries = whole ? arena_alloc(w, n * sizeof *entries) : NULL;
-    listing *kept = NULL;
-    if (entries) {
-        kept = fc_grow(w->listings, &w->cap_listings, w->n_listings + 1, sizeof *kept, 64);
-        if (kept)
-            w->listings = kept;
+    listing *l = entries ? arena_alloc(w, sizeof *l) : NULL, **list = NULL;
+    if (l) {
+        list = fc_grow(w->listings, &w->cap_listings, w->n_listings + 1, sizeof *list, 64);
+        if (list)
+            w->listings = list;
     }
-    if (!kept) {
+    if (!list) {
         closedir(d);
         return;
     }
@@ -522,9 +544,12 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path, f
         memcpy(entries, w->scratch, n * sizeof *entries);
         qsort(entries, n, sizeof *entries, fc_dir_entry_cmp);
     }
-    w->listings[w->n_listings++] = (listing){st, entries, n};
-    if (as)
+    *l = (listing){st, entries, n, path, false};
+    w->listings[w->n_listings++] = l;
+    if (as) {
         as->seen = FC_SEEN_LISTED;
+        as->listing = l;
+    }
     /* An OCI image layout is read as one image, never as files: its listing is all the
      * walk needs. */
     if (layout) {
@@ -589,6 +614,23 @@ static void read_big(void *ctx)
             atomic_fetch_sub(&s->kept_files, 1);
         }
         b->fd = -1; /* closed, or the record's */
+    }
+}
+
+/* Looks up again, under its name, each folder listed and file read (s->recheck): what is
+ * as it was is fresh. */
+static void recheck(void *ctx)
+{
+    fc_survey *s = ctx;
+    for (size_t i; (i = atomic_fetch_add(&s->next_check, 1)) < s->n_check;) {
+        struct stat now;
+        if (i < s->n_check_listings) {
+            listing *l = s->check_listings[i];
+            l->fresh = lstat(l->path, &now) == 0 && S_ISDIR(now.st_mode) && same_stat(&l->st, &now, false);
+        } else {
+            fc_kept *k = s->check_kept[i - s->n_check_listings];
+            k->fresh = k->path && lstat(k->path, &now) == 0 && S_ISREG(now.st_mode) && same_stat(&k->st, &now, true);
+        }
     }
 }
 
@@ -668,21 +710,34 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
             if (s->big[i].fd >= 0)
                 close(s->big[i].fd);
     }
-    for (unsigned i = 0; i < FC_MAX_THREADS; i++)
+    size_t n_listings = 0, n_kept = 0;
+    for (unsigned i = 0; i < FC_MAX_THREADS; i++) {
+        n_listings += s->w[i].n_listings;
+        n_kept += s->w[i].n_kept;
         for (size_t k = 0; k < s->w[i].n_listings; k++) {
-            const listing *l = &s->w[i].listings[k];
+            const listing *l = s->w[i].listings[k];
             if (fc_inode_map_add(&s->table, l->st.st_dev, l->st.st_ino, l) < 0) {
                 fc_survey_free(s);
                 return NULL;
             }
         }
+    }
+    /* Without the lists, nothing is fresh: the walk looks at everything itself. */
+    s->check_listings = malloc((n_listings ? n_listings : 1) * sizeof *s->check_listings);
+    s->check_kept = malloc((n_kept ? n_kept : 1) * sizeof *s->check_kept);
+    if (s->check_listings && s->check_kept) {
+        for (unsigned i = 0; i < FC_MAX_THREADS; i++) {
+            for (size_t k = 0; k < s->w[i].n_listings; k++)
+                s->check_listings[s->n_check_listings++] = s->w[i].listings[k];
+            for (size_t k = 0; k < s->w[i].n_kept; k++)
+                s->check_kept[s->n_check++] = s->w[i].kept[k];
+        }
+        s->n_check += s->n_check_listings;
+        fc_pool_run(pool, recheck, s, threads - 1);
+    }
     return s;
 }
 
-static bool same_time(struct timespec a, struct timespec b)
-{
-    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
 
 bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_entry **entries, size_t *n)
 {
@@ -690,7 +745,7 @@ bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_
     if (!s || !fc_inode_map_get(&s->table, now->st_dev, now->st_ino, &found))
         return false;
     const listing *l = found;
-    if (!same_time(l->st.st_mtim, now->st_mtim) || !same_time(l->st.st_ctim, now->st_ctim))
+    if (!same_stat(&l->st, now, false))
         return false; /* changed since: the walk lists it itself */
     *entries = l->entries;
     *n = l->n;
@@ -699,10 +754,23 @@ bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_
 
 bool fc_survey_still(const fc_dir_entry *e, const struct stat *now)
 {
-    const struct stat *then = &e->kept->st;
-    return S_ISREG(now->st_mode) && then->st_dev == now->st_dev && then->st_ino == now->st_ino &&
-           then->st_size == now->st_size && same_time(then->st_mtim, now->st_mtim) &&
-           same_time(then->st_ctim, now->st_ctim);
+    return S_ISREG(now->st_mode) && same_stat(&e->kept->st, now, true);
+}
+
+bool fc_survey_fresh_listing(const fc_dir_entry *e, const struct stat **st, const fc_dir_entry **entries, size_t *n)
+{
+    const listing *l = e->seen == FC_SEEN_LISTED ? e->listing : NULL;
+    if (!l || !l->fresh)
+        return false;
+    *st = &l->st;
+    *entries = l->entries;
+    *n = l->n;
+    return true;
+}
+
+const struct stat *fc_survey_fresh_file(const fc_dir_entry *e)
+{
+    return (e->seen == FC_SEEN_QUIET || e->seen == FC_SEEN_KEPT) && e->kept->fresh ? &e->kept->st : NULL;
 }
 
 bool fc_survey_kept_as(const fc_dir_entry *e, const char *path)
@@ -766,6 +834,8 @@ void fc_survey_free(fc_survey *s)
         free(w->scratch);
     }
     free(s->big); /* each read, its descriptor kept or closed */
+    free(s->check_listings);
+    free(s->check_kept);
     /* Descriptors left stacked: none, once the workers finish. */
     fc_inode_map_free(&s->table);
     fc_inode_map_free(&s->claims);

@@ -28,13 +28,16 @@ typedef enum fc_seen {
 
 /* What a file read whole said, in order, kept for the walk to tell (fc_survey_tell). */
 typedef struct fc_kept fc_kept;
+/* A folder's listing, as the survey made it. */
+typedef struct fc_listing fc_listing;
 
 /* An entry of a folder, as readdir gave it, and what the survey saw of it. */
 typedef struct fc_dir_entry {
     char *name;
     unsigned char type; /* d_type: DT_UNKNOWN where the file system does not say */
     unsigned char seen; /* fc_seen */
-    fc_kept *kept;
+    fc_kept *kept;      /* FC_SEEN_QUIET, FC_SEEN_KEPT */
+    fc_listing *listing; /* FC_SEEN_LISTED */
 } fc_dir_entry;
 
 /* Orders entries by name (strcmp), as qsort and bsearch take it: the walk's name order. */
@@ -61,6 +64,16 @@ int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e);
  * when the survey made one and the folder has not changed since (the same modification and
  * change times: a file added, removed or renamed in it changes them). */
 bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_entry **entries, size_t *n);
+/* When the survey ends, every folder it listed and every file it read is looked up again
+ * under its name, on all threads: what is unchanged then (the same inode, and times, and a
+ * file's size) is fresh, and the walk takes it without a system call of its own. What
+ * changed, or could not be looked up, the walk looks at itself, through the calls above. */
+/* Whether folder E (FC_SEEN_LISTED) has a fresh listing: then *ENTRIES and *N get it and *ST
+ * the folder's stat. */
+bool fc_survey_fresh_listing(const fc_dir_entry *e, const struct stat **st, const fc_dir_entry **entries, size_t *n);
+/* File E's stat when the survey read it (FC_SEEN_QUIET or FC_SEEN_KEPT) and it is fresh;
+ * else NULL. */
+const struct stat *fc_survey_fresh_file(const fc_dir_entry *e);
 /* Accepts NULL. */
 void fc_survey_free(fc_survey *s);
 

@@ -207,6 +207,20 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
     return walk_dir(w, fd, &st, child, &me, depth + 1);
 }
 
+/* File E (CHILD), which the survey read whole and which is still the file ST describes:
+ * counted as seen by its inode, and what it said (if anything) told now, as if read here. */
+static int told(walker *w, const fc_dir_entry *e, const struct stat *st, const char *child)
+{
+    int added = set_add(&w->files, st->st_dev, st->st_ino);
+    if (added < 0)
+        return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
+    if (added && e->seen == FC_SEEN_KEPT)
+        return fc_survey_tell(w->sc, e);
+    if (added && w->sc->opts->on_file)
+        w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+    return 0;
+}
+
 /* Visits entry E of folder F (CHILD: its path, for messages and objects); SYMLINKS_PASS says
  * which pass this is (see walk_listing). Everything is looked up relative to the folder, so
  * that no path length limit applies. */
@@ -227,14 +241,24 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
             w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
         return 0;
     }
+    /* A folder the survey listed, or a file it read whole, unchanged when it ended (fresh):
+     * taken as it was then, with no system call. Its inode is the survey's; a file told was
+     * read under this very name. */
+    const struct stat *then;
+    const fc_dir_entry *listed;
+    size_t n;
+    if (!symlinks_pass && e->type == DT_DIR && depth + 1 <= fc_walk_max_depth(w->sc->opts) &&
+        fc_survey_fresh_listing(e, &then, &listed, &n))
+        return enter_listed(w, f, name, child, then, up, depth, listed, n);
+    if (!symlinks_pass && e->type == DT_REG && (then = fc_survey_fresh_file(e)) &&
+        (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child)))
+        return told(w, e, then, child);
     int rc, dirfd = folder_fd(w, f, &rc);
     if (dirfd < 0)
         return rc;
     /* A folder the survey listed, unchanged since (its lstat now): walked from that listing
      * without being opened. One changed since is opened and listed here. */
     struct stat now;
-    const fc_dir_entry *listed;
-    size_t n;
     if (!symlinks_pass && e->type == DT_DIR && e->seen == FC_SEEN_LISTED && depth + 1 <= fc_walk_max_depth(w->sc->opts) &&
         fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(now.st_mode) &&
         fc_survey_listing(w->survey, &now, &listed, &n))
@@ -245,16 +269,8 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
      * is read again here. */
     if (!symlinks_pass && e->type == DT_REG && (e->seen == FC_SEEN_QUIET || e->seen == FC_SEEN_KEPT) &&
         fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && fc_survey_still(e, &now) &&
-        (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child))) {
-        int added = set_add(&w->files, now.st_dev, now.st_ino);
-        if (added < 0)
-            return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
-        if (added && e->seen == FC_SEEN_KEPT)
-            return fc_survey_tell(w->sc, e);
-        if (added && w->sc->opts->on_file)
-            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
-        return 0;
-    }
+        (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child)))
+        return told(w, e, &now, child);
     if (!symlinks_pass && e->type == DT_REG && e->seen == FC_SEEN_NOT && fc_head_shows_nothing(dirfd, name)) {
         if (w->sc->opts->on_file)
             w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
@@ -310,7 +326,7 @@ static int walk_listing(walker *w, folder *f, const char *path, const ancestor *
     /* An OCI image layout is one image: read as one where packages are opened in folders,
      * else passed over as one (its blobs are no files of its own). Asked only of a folder
      * that lists the layout's marker: every other folder is spared a stat call. */
-    fc_dir_entry marker = {"oci-layout", 0, 0, NULL};
+    fc_dir_entry marker = {"oci-layout", 0, 0, NULL, NULL};
     if (depth > 0 && n && bsearch(&marker, names, n, sizeof *names, fc_dir_entry_cmp)) {
         if ((fd = folder_fd(w, f, &rc)) < 0)
             return rc;
@@ -374,7 +390,7 @@ static int walk_dir(walker *w, int fd, const struct stat *st, const char *path, 
             goto cleanup;
         }
         names = p;
-        names[n] = (fc_dir_entry){strdup(de->d_name), de->d_type, FC_SEEN_NOT, NULL};
+        names[n] = (fc_dir_entry){strdup(de->d_name), de->d_type, FC_SEEN_NOT, NULL, NULL};
         if (!names[n].name) {
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
             goto cleanup;
