@@ -138,10 +138,11 @@ struct fc_survey {
     atomic_uint kept_files;
     unsigned kept_files_max, stack_max; /* KEPT_FILES_MAX and STACK_MAX, or less under a low descriptor limit */
     atomic_uint workers;
-    big_file *big;         /* read after the rest, largest first (read_big) */
+    big_file *big;         /* files put off (put_off); under LOCK */
     size_t n_big, cap_big;
-    atomic_size_t next_big;
-    unsigned big_threads;
+    size_t next_big;       /* the next to read; under LOCK */
+    unsigned big_threads;  /* threads each is read with */
+    unsigned big_at_once, big_reading; /* at most, and now, read by workers with nothing else to do */
     listing **check_listings; /* what recheck looks up: the listings, then the files read */
     fc_kept **check_kept;
     size_t n_check_listings, n_check;
@@ -375,6 +376,7 @@ static bool put_off(worker *w, shared_folder *f, fc_dir_entry *e, int fd, const 
             s->big = more;
             s->big[s->n_big++] = (big_file){fd, path, *st, e};
             held = true;
+            pthread_cond_signal(&s->more); /* for a worker with nothing else to do */
         }
         pthread_mutex_unlock(&s->lock);
     }
@@ -598,22 +600,47 @@ static worker *new_worker(fc_survey *s, unsigned threads)
     return w;
 }
 
-/* Reads the files put off, largest first, each on s->big_threads threads (the sections of a
- * big library split among them: cuFFT's 278 MB of containers kept as data took 40 ms on one
- * thread of the H200, 18 ms on 4 and 16 ms on 16), several files at once. */
+/* Takes the next file put off, if any; the caller holds the lock. Its descriptor is then
+ * the caller's to keep or close. */
+static bool take_big(fc_survey *s, big_file *b)
+{
+    if (s->next_big >= s->n_big)
+        return false;
+    *b = s->big[s->next_big];
+    s->big[s->next_big++].fd = -1;
+    return true;
+}
+
+/* Reads big file B whole on s->big_threads threads (the sections of a big library split among
+ * them: cuFFT's 278 MB of containers kept as data took 40 ms on one thread of the H200, 18 ms
+ * on 4 and 16 ms on 16). */
+static void read_one_big(worker *w, big_file *b)
+{
+    unsigned threads = w->quiet.threads;
+    w->quiet.threads = w->s->big_threads;
+    if (!read_whole(w, b->fd, b->path, &b->st, b->e)) {
+        close(b->fd);
+        atomic_fetch_sub(&w->s->kept_files, 1);
+    }
+    w->quiet.threads = threads;
+}
+
+/* Reads the files put off that workers did not take while the rest was read, largest first,
+ * several at once. */
 static void read_big(void *ctx)
 {
     fc_survey *s = ctx;
     worker *w = new_worker(s, s->big_threads);
     if (!w)
         return;
-    for (size_t i; (i = atomic_fetch_add(&s->next_big, 1)) < s->n_big;) {
-        big_file *b = &s->big[i];
-        if (!read_whole(w, b->fd, b->path, &b->st, b->e)) {
-            close(b->fd);
-            atomic_fetch_sub(&s->kept_files, 1);
-        }
-        b->fd = -1; /* closed, or the record's */
+    for (;;) {
+        big_file b;
+        pthread_mutex_lock(&s->lock);
+        bool got = take_big(s, &b);
+        pthread_mutex_unlock(&s->lock);
+        if (!got)
+            break;
+        read_one_big(w, &b);
     }
 }
 
@@ -652,8 +679,21 @@ static void work(void *ctx)
     }
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (!s->stacked && s->busy && !s->finished)
+        /* A worker with nothing else to do reads a big file meanwhile, a few at once: the
+         * folders and heads left keep the others busy, but not all the CPUs. */
+        bool big = false;
+        while (!s->stacked && s->busy && !s->finished &&
+               !(big = s->next_big < s->n_big && s->big_reading < s->big_at_once))
             pthread_cond_wait(&s->more, &s->lock);
+        big_file b;
+        if (!s->stacked && big && take_big(s, &b)) {
+            s->big_reading++;
+            pthread_mutex_unlock(&s->lock);
+            read_one_big(w, &b);
+            pthread_mutex_lock(&s->lock);
+            s->big_reading--;
+            continue;
+        }
         if (!s->stacked) {
             s->finished = true;
             pthread_cond_broadcast(&s->more);
@@ -700,12 +740,12 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
     pthread_mutex_init(&s->claims_lock, NULL);
     s->stack[0] = (task){rootfd, 0, path, NULL, 0, 0, false, NULL};
     s->stacked = 1;
+    s->big_at_once = threads / BIG_THREADS ? threads / BIG_THREADS : 1;
+    s->big_threads = threads / s->big_at_once;
     fc_pool_run(pool, work, s, threads - 1);
-    if (s->n_big) {
-        unsigned at_once = threads / BIG_THREADS ? threads / BIG_THREADS : 1;
-        s->big_threads = threads / at_once;
-        qsort(s->big, s->n_big, sizeof *s->big, larger_first);
-        fc_pool_run(pool, read_big, s, at_once - 1);
+    if (s->next_big < s->n_big) {
+        qsort(s->big + s->next_big, s->n_big - s->next_big, sizeof *s->big, larger_first);
+        fc_pool_run(pool, read_big, s, s->big_at_once - 1);
         for (size_t i = 0; i < s->n_big; i++) /* none, unless no worker had a place left */
             if (s->big[i].fd >= 0)
                 close(s->big[i].fd);
