@@ -92,13 +92,13 @@ int main(void)
     const fc_dir_entry *listed = NULL, *e;
     size_t n = 0;
     stat(root, &st);
-    bool found = fc_survey_listing(s, &st, &listed, &n);
+    bool found = fc_survey_listing(s, &st, root, &listed, &n);
     ok(found && n == 2, "the root's listing, as it is (%zu entries)", n);
     ok((e = entry(listed, n, "plain.txt")) && e->seen == FC_SEEN_NOTHING, "a text file: its head shows nothing");
     ok((e = entry(listed, n, "a")) && e->seen == FC_SEEN_LISTED, "a folder: listed");
     snprintf(path, sizeof path, "%s/a", root);
     stat(path, &st);
-    ok(fc_survey_listing(s, &st, &listed, &n) && n == 2, "a's listing, as it is");
+    ok(fc_survey_listing(s, &st, path, &listed, &n) && n == 2, "a's listing, as it is");
     const fc_dir_entry *k = entry(listed, n, "k.cubin"), *l = entry(listed, n, "lib.so");
     ok(k && k->seen == FC_SEEN_KEPT && l && l->seen == FC_SEEN_KEPT, "the cubin and the library: read whole, kept");
     struct stat kst, lst;
@@ -113,18 +113,21 @@ int main(void)
     const fc_dir_entry *fresh = NULL, *root_listed = NULL;
     size_t fresh_n = 0, root_n = 0;
     stat(root, &st);
-    fc_survey_listing(s, &st, &root_listed, &root_n);
+    fc_survey_listing(s, &st, root, &root_listed, &root_n);
     snprintf(path, sizeof path, "%s/a", root);
     struct stat ast;
     stat(path, &ast);
     e = entry(root_listed, root_n, "a");
-    ok(e && fc_survey_fresh_listing(e, &then, &fresh, &fresh_n) && fresh_n == 2 && fresh == listed &&
+    ok(e && fc_survey_fresh_listing(e, path, &then, &fresh, &fresh_n) && fresh_n == 2 && fresh == listed &&
            then->st_ino == ast.st_ino,
        "a's listing: fresh when the survey ended");
-    ok(fc_survey_fresh_file(k) && fc_survey_fresh_file(l) && fc_survey_fresh_file(k)->st_ino == kst.st_ino,
+    char kpath[4200], lpath[4200];
+    snprintf(kpath, sizeof kpath, "%s/a/k.cubin", root);
+    snprintf(lpath, sizeof lpath, "%s/a/lib.so", root);
+    ok(fc_survey_fresh_file(k, kpath) && fc_survey_fresh_file(l, lpath) && fc_survey_fresh_file(k, kpath)->st_ino == kst.st_ino,
        "the files read whole: fresh when the survey ended");
     e = entry(root_listed, root_n, "plain.txt");
-    ok(e && !fc_survey_fresh_file(e) && !fc_survey_fresh_listing(e, &then, &fresh, &fresh_n),
+    ok(e && !fc_survey_fresh_file(e, path) && !fc_survey_fresh_listing(e, path, &then, &fresh, &fresh_n),
        "a file whose head showed nothing: neither");
 
     next_tick();
@@ -142,18 +145,18 @@ int main(void)
     ok(!fc_survey_still(l, &lst), "a file cut since: not the one read");
     snprintf(path, sizeof path, "%s/a", root);
     stat(path, &st);
-    ok(!fc_survey_listing(s, &st, &listed, &n), "a folder whose entries changed since: no listing (the walk lists it)");
+    ok(!fc_survey_listing(s, &st, path, &listed, &n), "a folder whose entries changed since: no listing (the walk lists it)");
     stat(root, &st);
-    ok(fc_survey_listing(s, &st, &listed, &n), "its parent, unchanged: still listed");
+    ok(fc_survey_listing(s, &st, root, &listed, &n), "its parent, unchanged: still listed");
     fc_survey_free(s);
 
     /* Surveyed under a name that leads elsewhere: nothing is fresh, the walk looks itself. */
     snprintf(path, sizeof path, "%s/a", root);
     s = fc_survey_run(&sc, open(path, O_RDONLY | O_DIRECTORY), root);
     stat(path, &st);
-    ok(s && fc_survey_listing(s, &st, &listed, &n) && n == 2, "a surveyed under its parent's name");
+    ok(s && fc_survey_listing(s, &st, root, &listed, &n) && n == 2, "a surveyed under its parent's name");
     k = s ? entry(listed, n, "k.cubin") : NULL;
-    ok(k && k->seen == FC_SEEN_KEPT && !fc_survey_fresh_file(k), "its file, looked up under the wrong name: not fresh");
+    ok(k && k->seen == FC_SEEN_KEPT && !fc_survey_fresh_file(k, kpath), "its file, looked up under the wrong name: not fresh");
     fc_survey_free(s);
     fc_scan_ctx_end(&sc);
     fc_survey_free(NULL);

@@ -268,6 +268,7 @@ int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_fi
         /* The mapping survives the file being cut short under the scan (file_map.h). */
         int err = fc_file_map_open(&file->map, fd, (size_t)st.st_size);
         if (err) {
+            sc->short_of_memory |= err == ENOMEM; /* the address space, under RLIMIT_AS */
             rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot map: %s", strerror(err));
         } else {
             /* Headers are read with pread (reader.c); through the mapping go libelf's section

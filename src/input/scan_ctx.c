@@ -98,6 +98,8 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
                     const char *fmt, ...)
 {
     char why[200];
+    if (status == FC_ERR_NOMEM)
+        sc->short_of_memory = true;
     if (sc->file && sc->file->change_reported)
         return 0; /* an echo of the change, said already */
     if (fc_file_changed(sc, why, sizeof why))

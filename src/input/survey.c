@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -137,7 +138,10 @@ struct fc_survey {
     atomic_size_t kept_bytes;
     atomic_uint kept_files;
     unsigned kept_files_max, stack_max; /* KEPT_FILES_MAX and STACK_MAX, or less under a low descriptor limit */
-    atomic_uint workers;
+    atomic_ullong mapped;  /* bytes of the files read whole and kept mapped, or being read */
+    unsigned long long mapped_max; /* a quarter of RLIMIT_AS: the walk maps files of its own
+                                      while these wait to be told (review 7, F3) */
+    atomic_uint workers, big_workers; /* places in W taken by work and by read_big */
     big_file *big;         /* files put off (put_off); under LOCK */
     size_t n_big, cap_big;
     size_t next_big;       /* the next to read; under LOCK */
@@ -266,7 +270,8 @@ static void recorded_object(void *user, fc_builder *from)
     worker *w = user;
     said *x = record(w, SAID_OBJECT);
     fc_builder *b = x ? malloc(sizeof *b) : NULL;
-    if (!b) {
+    if (!b || from->obj.status == FC_ERR_NOMEM) { /* an object cut short by memory: the walk's */
+        free(b);
         w->record_failed = true;
         return; /* FROM is reset by the caller */
     }
@@ -306,9 +311,16 @@ static void kept_free(fc_kept *k)
 static bool read_whole(worker *w, int fd, const char *path, const struct stat *st, fc_dir_entry *e)
 {
     fc_survey *s = w->s;
-    fc_kept *k = calloc(1, sizeof *k);
-    if (!k)
+    unsigned long long size = (unsigned long long)st->st_size;
+    if (atomic_fetch_add(&s->mapped, size) + size > s->mapped_max) {
+        atomic_fetch_sub(&s->mapped, size); /* left to the walk */
         return false;
+    }
+    fc_kept *k = calloc(1, sizeof *k);
+    if (!k) {
+        atomic_fetch_sub(&s->mapped, size);
+        return false;
+    }
     w->recording = k;
     w->record_failed = false;
     w->recorded_bytes = 0;
@@ -316,12 +328,16 @@ static bool read_whole(worker *w, int fd, const char *path, const struct stat *s
     fc_open_file *file = NULL;
     int rc = fc_scan_open_file_kept(&quiet, fd, path, &file);
     fc_scan_ctx_end(&quiet);
-    bool keep = rc == 0 && !w->record_failed &&
+    /* Short of memory, or of address space (big files' mappings held until told, under
+     * RLIMIT_AS: review 7, F3), the file is left to the walk, which reads it as -j 1 does. */
+    bool keep = rc == 0 && !w->record_failed && !quiet.short_of_memory &&
                 atomic_fetch_add(&s->kept_bytes, w->recorded_bytes) + w->recorded_bytes <= KEPT_BUDGET;
     bool quiet_file = keep && !file && k->n == 1 && k->said[0].kind == SAID_FILE;
     fc_kept **list = keep ? fc_grow(w->kept, &w->cap_kept, w->n_kept + 1, sizeof *list, 16) : NULL;
     if (list)
         w->kept = list;
+    if (!list || !file)
+        atomic_fetch_sub(&s->mapped, size); /* nothing kept mapped */
     if (!list) { /* left to the walk */
         if (file)
             fc_open_file_close(&quiet, file, -1); /* -1: no change check, no callback */
@@ -582,11 +598,11 @@ static void survey_folder(worker *w, int fd, unsigned depth, const char *path, f
     leave(f);
 }
 
-/* The next worker's place, its options set for reading files whole on THREADS threads with
- * callbacks that record; NULL past FC_MAX_THREADS. */
-static worker *new_worker(fc_survey *s, unsigned threads)
+/* The next worker's place by COUNTER, its options set for reading files whole on THREADS
+ * threads with callbacks that record; NULL past FC_MAX_THREADS. */
+static worker *new_worker(fc_survey *s, atomic_uint *counter, unsigned threads)
 {
-    unsigned me = atomic_fetch_add(&s->workers, 1);
+    unsigned me = atomic_fetch_add(counter, 1);
     if (me >= FC_MAX_THREADS)
         return NULL;
     worker *w = &s->w[me];
@@ -630,7 +646,9 @@ static void read_one_big(worker *w, big_file *b)
 static void read_big(void *ctx)
 {
     fc_survey *s = ctx;
-    worker *w = new_worker(s, s->big_threads);
+    /* The places of the workers before, done now: at -j 64 none is left beside them
+     * (review 7, F4). */
+    worker *w = new_worker(s, &s->big_workers, s->big_threads);
     if (!w)
         return;
     for (;;) {
@@ -670,7 +688,7 @@ static int larger_first(const void *a, const void *b)
 static void work(void *ctx)
 {
     fc_survey *s = ctx;
-    worker *w = new_worker(s, 1);
+    worker *w = new_worker(s, &s->workers, 1);
     if (!w)
         return;
     if ((w->bufs = malloc(FC_HEADS_BATCH * sizeof *w->bufs)) && !(w->heads = fc_heads_new())) {
@@ -735,6 +753,10 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
     rlim_t eighth = getrlimit(RLIMIT_NOFILE, &files) == 0 ? files.rlim_cur / 8 : 0;
     s->kept_files_max = eighth < KEPT_FILES_MAX ? (unsigned)eighth : KEPT_FILES_MAX;
     s->stack_max = eighth < STACK_MAX ? (unsigned)(eighth ? eighth : 1) : STACK_MAX;
+    struct rlimit space;
+    s->mapped_max = getrlimit(RLIMIT_AS, &space) == 0 && space.rlim_cur != RLIM_INFINITY
+                        ? (unsigned long long)space.rlim_cur / 4
+                        : ULLONG_MAX;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->more, NULL);
     pthread_mutex_init(&s->claims_lock, NULL);
@@ -779,13 +801,16 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
 }
 
 
-bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_entry **entries, size_t *n)
+bool fc_survey_listing(const fc_survey *s, const struct stat *now, const char *path, const fc_dir_entry **entries,
+                       size_t *n)
 {
     const void *found;
     if (!s || !fc_inode_map_get(&s->table, now->st_dev, now->st_ino, &found))
         return false;
     const listing *l = found;
-    if (!same_stat(&l->st, now, false))
+    /* Listed under another name (a bind mount of the folder): what its entries showed there
+     * (a head that showed nothing, a folder's listing) may not be what this name shows. */
+    if (strcmp(l->path, path) != 0 || !same_stat(&l->st, now, false))
         return false; /* changed since: the walk lists it itself */
     *entries = l->entries;
     *n = l->n;
@@ -797,10 +822,11 @@ bool fc_survey_still(const fc_dir_entry *e, const struct stat *now)
     return S_ISREG(now->st_mode) && same_stat(&e->kept->st, now, true);
 }
 
-bool fc_survey_fresh_listing(const fc_dir_entry *e, const struct stat **st, const fc_dir_entry **entries, size_t *n)
+bool fc_survey_fresh_listing(const fc_dir_entry *e, const char *path, const struct stat **st,
+                             const fc_dir_entry **entries, size_t *n)
 {
     const listing *l = e->seen == FC_SEEN_LISTED ? e->listing : NULL;
-    if (!l || !l->fresh)
+    if (!l || !l->fresh || strcmp(l->path, path) != 0) /* rechecked under another name */
         return false;
     *st = &l->st;
     *entries = l->entries;
@@ -808,9 +834,11 @@ bool fc_survey_fresh_listing(const fc_dir_entry *e, const struct stat **st, cons
     return true;
 }
 
-const struct stat *fc_survey_fresh_file(const fc_dir_entry *e)
+const struct stat *fc_survey_fresh_file(const fc_dir_entry *e, const char *path)
 {
-    return (e->seen == FC_SEEN_QUIET || e->seen == FC_SEEN_KEPT) && e->kept->fresh ? &e->kept->st : NULL;
+    return (e->seen == FC_SEEN_QUIET || e->seen == FC_SEEN_KEPT) && e->kept->fresh && strcmp(e->kept->path, path) == 0
+               ? &e->kept->st
+               : NULL;
 }
 
 bool fc_survey_kept_as(const fc_dir_entry *e, const char *path)

@@ -63,17 +63,19 @@ int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e);
 /* The listing of the folder that NOW (its stat, taken by the walk) describes, sorted by name,
  * when the survey made one and the folder has not changed since (the same modification and
  * change times: a file added, removed or renamed in it changes them). */
-bool fc_survey_listing(const fc_survey *s, const struct stat *now, const fc_dir_entry **entries, size_t *n);
+bool fc_survey_listing(const fc_survey *s, const struct stat *now, const char *path, const fc_dir_entry **entries,
+                       size_t *n);
 /* When the survey ends, every folder it listed and every file it read is looked up again
  * under its name, on all threads: what is unchanged then (the same inode, and times, and a
  * file's size) is fresh, and the walk takes it without a system call of its own. What
  * changed, or could not be looked up, the walk looks at itself, through the calls above. */
 /* Whether folder E (FC_SEEN_LISTED) has a fresh listing: then *ENTRIES and *N get it and *ST
  * the folder's stat. */
-bool fc_survey_fresh_listing(const fc_dir_entry *e, const struct stat **st, const fc_dir_entry **entries, size_t *n);
+bool fc_survey_fresh_listing(const fc_dir_entry *e, const char *path, const struct stat **st,
+                             const fc_dir_entry **entries, size_t *n);
 /* File E's stat when the survey read it (FC_SEEN_QUIET or FC_SEEN_KEPT) and it is fresh;
  * else NULL. */
-const struct stat *fc_survey_fresh_file(const fc_dir_entry *e);
+const struct stat *fc_survey_fresh_file(const fc_dir_entry *e, const char *path);
 /* Accepts NULL. */
 void fc_survey_free(fc_survey *s);
 

@@ -248,10 +248,9 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
     const fc_dir_entry *listed;
     size_t n;
     if (!symlinks_pass && e->type == DT_DIR && depth + 1 <= fc_walk_max_depth(w->sc->opts) &&
-        fc_survey_fresh_listing(e, &then, &listed, &n))
+        fc_survey_fresh_listing(e, child, &then, &listed, &n))
         return enter_listed(w, f, name, child, then, up, depth, listed, n);
-    if (!symlinks_pass && e->type == DT_REG && (then = fc_survey_fresh_file(e)) &&
-        (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child)))
+    if (!symlinks_pass && e->type == DT_REG && (then = fc_survey_fresh_file(e, child)))
         return told(w, e, then, child);
     int rc, dirfd = folder_fd(w, f, &rc);
     if (dirfd < 0)
@@ -261,7 +260,7 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
     struct stat now;
     if (!symlinks_pass && e->type == DT_DIR && e->seen == FC_SEEN_LISTED && depth + 1 <= fc_walk_max_depth(w->sc->opts) &&
         fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(now.st_mode) &&
-        fc_survey_listing(w->survey, &now, &listed, &n))
+        fc_survey_listing(w->survey, &now, child, &listed, &n))
         return enter_listed(w, f, name, child, &now, up, depth, listed, n);
     /* A file the survey read whole, still the one it read (its lstat now): counted as seen by
      * its inode, and what it said (if anything) told now, as if read here. A file replaced,
@@ -364,7 +363,7 @@ static int walk_dir(walker *w, int fd, const struct stat *st, const char *path, 
     size_t n = 0;
     int rc = 0;
     folder open = {fd, NULL, NULL, path, st->st_dev, st->st_ino, false};
-    if (fc_survey_listing(w->survey, st, &listed, &n)) {
+    if (fc_survey_listing(w->survey, st, path, &listed, &n)) {
         rc = walk_listing(w, &open, path, up, depth, listed, n);
         close(fd);
         return rc;
