@@ -88,7 +88,7 @@ static int scan_unknown(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uin
     }
     if (data != &whole)
         free(data);
-    if (b.obj.n_containers || b.obj.error)
+    if (b.obj.n_containers || b.obj.status != FC_OK) /* a failure without its message too */
         return fc_deliver(sc, &b);
     fc_builder_reset(&b);
     return named ? fc_report_error(sc, FC_ERR_FORMAT, path, ar_member,

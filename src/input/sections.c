@@ -95,7 +95,7 @@ static bool item_begin(const plan *pl, item *it, fc_reader *r, size_t cap)
  * data sections (-fdata-sections) would otherwise hold a builder for each. */
 static void keep_if_found(item *it)
 {
-    if (it->found && !it->found->obj.n_containers && !it->found->obj.error)
+    if (it->found && !it->found->obj.n_containers && it->found->obj.status == FC_OK)
         release(it);
 }
 
@@ -216,9 +216,14 @@ static fc_status copy_container(fc_builder *b, const fc_container *src)
     return FC_OK;
 }
 
-/* Moves the first problem an item's builder recorded into B. */
+/* Moves the first problem an item's builder recorded into B. A builder's failure is its
+ * status: its message may be missing, when there was no memory to write it (review 7's G4: a
+ * walk that ran out of memory was taken for one that found nothing, and a CUDA library was
+ * left out of a run unsaid). */
 static fc_status copy_failure(fc_builder *b, const fc_object *o)
 {
+    if (!o->error)
+        return fc_builder_fail(b, o->status, "%s", o->status == FC_ERR_NOMEM ? "out of memory" : fc_status_name(o->status));
     /* The message already starts with the label they share. */
     return fc_builder_fail(b, o->status, "%s", o->error + strlen(b->label) + (*b->label ? 2 : 0));
 }
@@ -239,7 +244,7 @@ static fc_status merge_walks(const plan *pl, fc_builder *b, const fc_region *g, 
             const fc_object *o = fc_builder_finish(it->found);
             for (size_t i = 0; i < o->n_containers && st == FC_OK; i++)
                 st = copy_container(b, &o->containers[i]);
-            if (st == FC_OK && o->error)
+            if (st == FC_OK && o->status != FC_OK)
                 st = copy_failure(b, o);
             cur = it->next;
             release(it);
@@ -291,7 +296,7 @@ static fc_status merge_searches(fc_builder *b, item **found, size_t n, uint64_t 
             if (st != FC_OK)
                 return st;
         }
-        if (o->error)
+        if (o->status != FC_OK)
             return copy_failure(b, o);
         release(it);
     }
