@@ -3,8 +3,9 @@
  * Workers take folders from a shared stack, list them, read the head of each regular file,
  * and read whole the files whose head shows something (up to READ_WHOLE_MAX bytes each), on
  * one thread each, with callbacks that record what was said: progress, skips, errors, and
- * objects, kept with the file's mapping that their bytes lie in. Larger files are read whole
- * last, a few at once on a few threads each, largest first (read_big). Last, every folder
+ * objects, kept with the file's mapping that their bytes lie in. Larger files are put off:
+ * read by workers that have nothing else to do, a few at once on a few threads each, and
+ * what is left when the rest is done, largest first (read_big). Last, every folder
  * listed and file read is looked up again under its name (recheck): what is unchanged then
  * the walk takes without a system call of its own, so that a tree's state is the one at the
  * survey's end, and what changed the walk reads itself. Child folders are opened
@@ -37,7 +38,7 @@
 #define RUN 32                       /* files of a folder looked at in one task: a big folder is shared */
 #define SHARE_MIN (1u << 20)         /* a file read whole in a task of its own when larger */
 #define LISTINGS_BUDGET (32u << 20)  /* bytes of listings and paths, all workers together */
-#define READ_WHOLE_MAX (64u << 20)   /* larger files are read when the rest is done, on several threads each */
+#define READ_WHOLE_MAX (64u << 20)   /* larger files are put off (put_off), and read on several threads each */
 #define BIG_THREADS 4                /* threads that read one larger file: its sections split among them */
 #define KEPT_FILES_MAX 64            /* files kept open and mapped (file_map.c has 256 places), and
                                         no more than an eighth of the descriptors the process may
@@ -99,7 +100,7 @@ typedef struct worker {
     size_t recorded_bytes;
 } worker;
 
-/* A file over READ_WHOLE_MAX bytes whose head shows something: read once the rest is. */
+/* A file over READ_WHOLE_MAX bytes whose head shows something, put off (put_off). */
 typedef struct big_file {
     int fd;
     const char *path;
