@@ -130,8 +130,7 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
      * object is not "no CUDA code" (review 4, F3). */
     if (b->obj.status != FC_OK && !b->obj.error) {
         const char *path = b->obj.path ? b->obj.path : sc->file ? sc->file->path : "(unknown)";
-        rc = fc_report_error(sc, b->obj.status, path, b->obj.member, "%s",
-                             b->obj.status == FC_ERR_NOMEM ? "out of memory" : fc_status_name(b->obj.status));
+        rc = fc_report_error(sc, b->obj.status, path, b->obj.member, "%s", fc_status_name(b->obj.status));
     }
     /* Files found in a directory are reported only when they hold CUDA code (or were
      * damaged); a file the caller named is always reported. */

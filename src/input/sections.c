@@ -223,7 +223,7 @@ static fc_status copy_container(fc_builder *b, const fc_container *src)
 static fc_status copy_failure(fc_builder *b, const fc_object *o)
 {
     if (!o->error)
-        return fc_builder_fail(b, o->status, "%s", o->status == FC_ERR_NOMEM ? "out of memory" : fc_status_name(o->status));
+        return fc_builder_fail(b, o->status, "%s", fc_status_name(o->status)); /* "out of memory" */
     /* The message already starts with the label they share. */
     return fc_builder_fail(b, o->status, "%s", o->error + strlen(b->label) + (*b->label ? 2 : 0));
 }

@@ -378,9 +378,9 @@ static bool push(fc_survey *s, const task *t)
     return room;
 }
 
-/* Puts off reading E, a file over READ_WHOLE_MAX bytes open on FD in folder F, until the
- * rest is read, holding its descriptor (one of the files kept open); false when it cannot
- * be, and the walk reads it. */
+/* Puts off reading E, a file over READ_WHOLE_MAX bytes open on FD in folder F, until a worker
+ * has nothing else to do (or the rest is read), holding its descriptor (one of the files kept
+ * open); false when it cannot be, and the walk reads it. */
 static bool put_off(worker *w, shared_folder *f, fc_dir_entry *e, int fd, const struct stat *st)
 {
     fc_survey *s = w->s;
@@ -663,6 +663,13 @@ static void read_big(void *ctx)
     }
 }
 
+/* Whether NOW (an lstat) is still the file K recorded: a regular file, the same inode, size
+ * and times. */
+static bool kept_still(const fc_kept *k, const struct stat *now)
+{
+    return S_ISREG(now->st_mode) && same_stat(&k->st, now, true);
+}
+
 /* Looks up again, under its name, each folder listed and file read (s->recheck): what is
  * as it was is fresh. */
 static void recheck(void *ctx)
@@ -675,7 +682,7 @@ static void recheck(void *ctx)
             l->fresh = lstat(l->path, &now) == 0 && S_ISDIR(now.st_mode) && same_stat(&l->st, &now, false);
         } else {
             fc_kept *k = s->check_kept[i - s->n_check_listings];
-            k->fresh = k->path && lstat(k->path, &now) == 0 && S_ISREG(now.st_mode) && same_stat(&k->st, &now, true);
+            k->fresh = k->path && lstat(k->path, &now) == 0 && kept_still(k, &now);
         }
     }
 }
@@ -769,7 +776,7 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
     if (s->next_big < s->n_big) {
         qsort(s->big + s->next_big, s->n_big - s->next_big, sizeof *s->big, larger_first);
         fc_pool_run(pool, read_big, s, s->big_at_once - 1);
-        for (size_t i = 0; i < s->n_big; i++) /* none, unless no worker had a place left */
+        for (size_t i = 0; i < s->n_big; i++) /* none: every one is taken (read_big has places) */
             if (s->big[i].fd >= 0)
                 close(s->big[i].fd);
     }
@@ -798,6 +805,10 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
         s->n_check += s->n_check_listings;
         fc_pool_run(pool, recheck, s, threads - 1);
     }
+    free(s->check_listings);
+    free(s->check_kept);
+    s->check_listings = NULL;
+    s->check_kept = NULL;
     return s;
 }
 
@@ -820,7 +831,7 @@ bool fc_survey_listing(const fc_survey *s, const struct stat *now, const char *p
 
 bool fc_survey_still(const fc_dir_entry *e, const struct stat *now)
 {
-    return S_ISREG(now->st_mode) && same_stat(&e->kept->st, now, true);
+    return kept_still(e->kept, now);
 }
 
 bool fc_survey_fresh_listing(const fc_dir_entry *e, const char *path, const struct stat **st,
@@ -903,8 +914,6 @@ void fc_survey_free(fc_survey *s)
         free(w->scratch);
     }
     free(s->big); /* each read, its descriptor kept or closed */
-    free(s->check_listings);
-    free(s->check_kept);
     /* Descriptors left stacked: none, once the workers finish. */
     fc_inode_map_free(&s->table);
     fc_inode_map_free(&s->claims);

@@ -207,6 +207,13 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
     return walk_dir(w, fd, &st, child, &me, depth + 1);
 }
 
+/* Tells the caller's progress that file CHILD was looked at and had nothing to say. */
+static void passed(walker *w, const char *child)
+{
+    if (w->sc->opts->on_file)
+        w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+}
+
 /* File E (CHILD), which the survey read whole and which is still the file ST describes:
  * counted as seen by its inode, and what it said (if anything) told now, as if read here. */
 static int told(walker *w, const fc_dir_entry *e, const struct stat *st, const char *child)
@@ -216,8 +223,8 @@ static int told(walker *w, const fc_dir_entry *e, const struct stat *st, const c
         return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
     if (added && e->seen == FC_SEEN_KEPT)
         return fc_survey_tell(w->sc, e);
-    if (added && w->sc->opts->on_file)
-        w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+    if (added)
+        passed(w, child);
     return 0;
 }
 
@@ -237,8 +244,7 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
      * file has its head read again. A head that shows something, or cannot be read, goes the
      * long way. */
     if (!symlinks_pass && e->type == DT_REG && e->seen == FC_SEEN_NOTHING) {
-        if (w->sc->opts->on_file)
-            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+        passed(w, child);
         return 0;
     }
     /* A folder the survey listed, or a file it read whole, unchanged when it ended (fresh):
@@ -271,8 +277,7 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
         (e->seen == FC_SEEN_QUIET || fc_survey_kept_as(e, child)))
         return told(w, e, &now, child);
     if (!symlinks_pass && e->type == DT_REG && e->seen == FC_SEEN_NOT && fc_head_shows_nothing(dirfd, name)) {
-        if (w->sc->opts->on_file)
-            w->sc->opts->on_file(w->sc->opts->on_file_ctx, child);
+        passed(w, child);
         return 0;
     }
     /* A folder, as readdir says: opened at once (O_NOFOLLOW: a real one) without a stat call
