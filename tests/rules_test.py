@@ -110,6 +110,34 @@ def ptx_older_than_its_target_cannot_be_compiled():
 
 
 @test
+def bytes_outside_ascii_fail_the_jit_by_its_release():
+    """A byte outside ASCII in PTX: CUDA 13.0's JIT rejects it anywhere ("Unexpected non-ASCII
+    character": driver 580.159.04 on tests/oracle's kernels.utf8*.ptx, lazy and eager; ptxas
+    13.0). Older ones read it in a comment (ptxas 11.8 and 12.4 compiled each comment case);
+    in a name they fail (11.8: "Parsing error"; 12.4 crashed) and in a string 12.4 crashed, so
+    a string counts as code for them. The same text with .version 7.8 and .target sm_80, which
+    a 12.4 driver takes."""
+    with open(os.path.join(FIXTURES, "kernels.ptx"), "rb") as f:
+        lines = f.read().replace(b".version 9.0", b".version 7.8").replace(b".target sm_89", b".target sm_80").split(b"\n")
+    cases = {"comment": (12, b"// caf\xc3\xa9"), "body comment": (22, b"\t// caf\xc3\xa9"),
+             "string": (12, b'.file 1 "/home/jos\xc3\xa9/k.cu"')}
+    want = {"comment": "CUDA_SUCCESS", "body comment": "CUDA_SUCCESS", "string": "CUDA_ERROR_INVALID_PTX",
+            "name": "CUDA_ERROR_INVALID_PTX"}
+    with tempfile.TemporaryDirectory() as tmp:
+        texts = {k: b"\n".join(lines[:at] + [line] + lines[at:]) for k, (at, line) in cases.items()}
+        texts["name"] = b"\n".join(lines).replace(b".entry fc_add(", b".entry fc_add\xc3\xa9(", 1)
+        for what, text in texts.items():
+            path = os.path.join(tmp, what.replace(" ", "_") + ".ptx")
+            open(path, "wb").write(text)
+            for driver in ("12.4", "13.0"):
+                rc, f, err = judge(path, "--gpu", "sm_90", "--driver", driver)
+                expected = want[what] if driver == "12.4" else "CUDA_ERROR_INVALID_PTX"
+                eq((what, driver, f["containers"][0]["loads"][0]["result"]), (what, driver, expected))
+        rc, f, err = judge(os.path.join(FIXTURES, "kernels.ptx"), "--gpu", "sm_90", "--driver", "13.0")
+        eq(f["containers"][0]["loads"][0]["result"], "CUDA_SUCCESS")
+
+
+@test
 def a_file_without_cuda_code_does_not_match_an_arch_list():
     """R7: --arch-list passed a CPU-only build (exit 0) while its JSON said "matches": false with
     nothing missing. A file named on the command line with no CUDA code at all lacks every image

@@ -490,8 +490,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                     fmt_count(v->invalid_ptx - v->unreadable_ptx, n1, sizeof n1),
                     v->invalid_ptx - v->unreadable_ptx == 1 ? "module holds" : "modules hold");
         if (v->unreadable_ptx)
-            fprintf(out, "    note: %s %s PTX the JIT cannot read (a byte outside ASCII anywhere, "
-                         "a byte order mark among them, a .version older than its .target, or text cut short)\n",
+            fprintf(out, "    note: %s %s PTX the JIT cannot read (a byte outside ASCII: anywhere for CUDA 13's "
+                         "JIT, outside comments for older ones; a byte order mark among them; a .version older than "
+                         "its .target; or text cut short)\n",
                     fmt_count(v->unreadable_ptx, n1, sizeof n1), v->unreadable_ptx == 1 ? "module holds" : "modules hold");
         if (v->unused_link_inputs)
             fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",

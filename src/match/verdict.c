@@ -315,7 +315,7 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
             fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
-                              : fc_refine_load(obj, ct, fc_predict_load(ct, tg, &o->jit), scan);
+                              : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda, scan);
             fc_link k = {FC_LINK_VIA_NONE, -1};
             if (l.result == FC_LOAD_LINK_INPUT) {
                 k = fc_predict_link(ct, tg);

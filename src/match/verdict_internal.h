@@ -1,5 +1,5 @@
 /* verdict_internal.h - the judgement handle, shared by verdict.c, missing_kernels.c and
- * advice.c. */
+ * advice.c; and the refinement of a prediction for one driver (module/link_state.c). */
 #ifndef FC_VERDICT_INTERNAL_H
 #define FC_VERDICT_INTERNAL_H
 
@@ -39,5 +39,10 @@ struct fc_judgement {
  * kernels no loadable module provides (missing_kernels.c). FC_ERR_NOMEM. */
 fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const fc_options *scan);
 void fc_missing_kernels_free(fc_judgement *j);
+
+/* fc_refine_load for a target whose driver supports CUDA DRIVER_CUDA (0: assumed new enough,
+ * which fc_refine_load assumes): JITs of different releases read PTX differently. */
+fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
+                           const fc_options *opts);
 
 #endif

@@ -22,6 +22,7 @@
 #include "fatcheck.h"
 #include "file_map.h"
 #include "grow.h"
+#include "verdict_internal.h"
 
 /* Functions the driver supplies to device code (its "system calls"). */
 static bool driver_supplied(const char *name, size_t len)
@@ -90,9 +91,10 @@ typedef struct ptx_facts {
                             or .weak without a body, defined nowhere in the text */
     bool needs_outside;  /* that, or a variable declared .extern (.shared aside) */
     bool damaged;        /* ptxas cannot read it: braces that do not close (text cut short, or
-                            cut by a NUL, where the driver stops reading), or a byte outside ASCII
-                            anywhere, in comments and strings too ("Unexpected non-ASCII
-                            character": driver 580.159.04, tests/oracle's kernels.utf8*.ptx) */
+                            cut by a NUL, where the driver stops reading) */
+    /* Bytes outside ASCII (before any NUL), which JITs of different releases take differently
+     * (fc_refine_load_for): anywhere, and outside comments (in a string too). */
+    bool non_ascii, non_ascii_in_code;
 } ptx_facts;
 
 /* A name seen in a function declaration, by its bytes in the text. */
@@ -166,6 +168,27 @@ static bool has_non_ascii(const uint8_t *t, size_t n)
     return false;
 }
 
+/* Whether T[0..N) holds a byte outside ASCII outside comments (ptx_scan reads comments and
+ * strings the same way; a string counts as code here). */
+static bool non_ascii_in_code(const uint8_t *t, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = skip_trivia(t, i, n);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (t[i] >= 0x80)
+            return true;
+        if (t[i] == '"')
+            for (i++; i < n && t[i] != '"' && t[i] != '\n'; i++)
+                if (t[i] >= 0x80)
+                    return true;
+        i++;
+    }
+    return false;
+}
+
 /* Inside a body only braces count, and the comments and strings that may hide them: the index
  * of the first '{', '}', '"' or '/' at or after I, or N. Blocks of 64 bytes are tested
  * branch-free first, so bodies, nearly all of a module, are passed over at memory speed
@@ -191,7 +214,8 @@ static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
     memset(f, 0, sizeof *f);
     const uint8_t *nul = memchr(text, 0, size);
     size_t n = nul ? (size_t)(nul - text) : size; /* the driver reads up to a NUL */
-    f->damaged = has_non_ascii(text, n);
+    f->non_ascii = has_non_ascii(text, n);
+    f->non_ascii_in_code = f->non_ascii && non_ascii_in_code(text, n); /* rare: read again */
     const uint8_t *t = text;
     ptx_names names = {0};
     int depth = 0;
@@ -314,9 +338,22 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
     return st;
 }
 
-/* Whether PTX compiled as a whole program fails the JIT: it calls a function it does not
- * define, or ptxas cannot read it. */
-static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts, bool *unreadable)
+/* Whether the JIT of a driver for CUDA DRIVER_CUDA (0: assumed new enough) cannot read text
+ * with the bytes outside ASCII F found. CUDA 13.0's rejects any ("Unexpected non-ASCII
+ * character"), in comments and strings too: driver 580.159.04 on tests/oracle's
+ * kernels.utf8*.ptx, lazy and eager, and ptxas 13.0. Older ones read comments: ptxas 11.8 and
+ * 12.4 compiled the same three files' comment cases, and failed a byte outside ASCII in a name
+ * (11.8: "Parsing error"; 12.4 crashed); in a .file string 11.8 compiled it and 12.4 crashed,
+ * so a string counts as code for them. No driver before 580 was asked. */
+static bool non_ascii_fails(const ptx_facts *f, int driver_cuda)
+{
+    return driver_cuda == 0 || driver_cuda >= 13000 ? f->non_ascii : f->non_ascii_in_code;
+}
+
+/* Whether PTX compiled as a whole program fails the JIT of a driver for CUDA DRIVER_CUDA: it
+ * calls a function it does not define, or that JIT cannot read it. */
+static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda,
+                            bool *unreadable)
 {
     fc_buffer scratch = {0};
     const uint8_t *src;
@@ -325,8 +362,8 @@ static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_op
     if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK)
         ptx_scan(src, n, &f);
     free(scratch.p);
-    *unreadable = f.damaged;
-    return f.calls_out || f.damaged;
+    *unreadable = f.damaged || non_ascii_fails(&f, driver_cuda);
+    return f.calls_out || *unreadable;
 }
 
 /* Whether PTX text starts with a byte outside ASCII: the driver then does not take it for PTX
@@ -367,6 +404,12 @@ static bool has_linked_cubin(const fc_object *obj, const fc_container *c)
 
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
 {
+    return fc_refine_load_for(obj, c, l, 0, opts);
+}
+
+fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
+                           const fc_options *opts)
+{
     if (c->role != FC_ROLE_MODULE || l.entry < 0 || (size_t)l.entry >= c->n_entries)
         return l;
     const fc_entry *e = &c->entries[l.entry];
@@ -389,7 +432,7 @@ fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, c
          * cubin fits); not in the thousands of containers a library keeps as data (cuFFT:
          * 11,000 PTX modules, 3 s to inflate and read), which its own build compiled. */
         if (c->origin != FC_ORIGIN_EMBEDDED && !(registered && has_linked_cubin(obj, c)) &&
-            ptx_fails_whole(obj, e, opts, &l.unreadable))
+            ptx_fails_whole(obj, e, opts, driver_cuda, &l.unreadable))
             l.result = l.unreadable && ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
     } else if (registered) {
         /* A registered cubin was linked when the program was; relocatable ones are not here. */
