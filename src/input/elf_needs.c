@@ -154,7 +154,9 @@ static int newest_runtime_call(const uint8_t *p, size_t n)
  * then the one linked last is read. */
 static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size)
 {
-    const uint64_t chunk = 4u << 20, overlap = 64; /* longer than every name with its NULs */
+    /* The first chunk holds the table in every library looked at; later ones grow to 4 MiB. */
+    uint64_t chunk = 256u << 10;
+    const uint64_t overlap = 64; /* longer than every name with its NULs */
     size_t shstrndx;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
         return 0;
@@ -183,6 +185,8 @@ static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base,
                 hit = q; /* the last in the chunk */
             fc_image_release(img, base + sh.sh_offset + start, stop - start);
             end = start;
+            if (chunk < (4u << 20))
+                chunk *= 2;
             if (!hit)
                 continue;
             uint64_t found = (uint64_t)(hit - (data + sh.sh_offset));
