@@ -420,6 +420,33 @@ def a_driver_that_never_answers_is_given_up_on():
 
 
 @test
+def the_gpus_are_asked_while_the_first_input_is_read():
+    # The answer is read at the first report: one given in time counts however late that
+    # is, and a driver that never answers is still given up on (and killed) then.
+    import time
+    import uuid
+    with open(fx("app"), "rb") as f:
+        data = f.read()
+    for env, targets, note in [(TWO_H200, 2, None),
+                               (dict(TWO_H200, FAKE_NVML_HANG="1"), 0,
+                                "no answer about the local GPUs within 0.1 s: stuck in NVML (libnvidia-ml.so.1); "
+                                "allow more time with --detect-timeout; name target GPUs with --gpu or --arch-list")]:
+        marker = uuid.uuid4().hex
+        p = subprocess.Popen([FATCHECK, "--json", "--detect-timeout", "0.1", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=dict(BASE_ENV, FATCHECK_TEST_MARK=marker, **env))
+        time.sleep(0.5)  # the input comes after the time limit
+        out, err = p.communicate(data, timeout=30)
+        eq(p.returncode, 0, err)
+        doc = json.loads(out)
+        eq(len(doc["targets"]), targets)
+        eq(doc.get("targets_note"), note)
+        eq(doc["files"][0]["containers"] != [], True)
+        time.sleep(0.1)
+        eq(processes_with("FATCHECK_TEST_MARK=" + marker), [], "the stuck child was killed")
+
+
+@test
 def driver_libraries_writing_to_stdout_do_not_reach_it():
     chatty = dict(TWO_H200, FAKE_CUDA_STDOUT="libcuda says hello\n", FAKE_NVML_STDOUT="nvml says hello\n")
     for env in [chatty, dict(chatty, LD_LIBRARY_PATH=FAKECUDA)]:
@@ -951,7 +978,12 @@ def progress_on_a_terminal_only_and_erased():
     eq(rc, 0)
     # erased before the line that closes the run
     skipped = "fatcheck: 13 packages not opened (--packages opens them)\n"
-    assert "fatcheck: 1 files... " in err and err.endswith("\r\x1b[K" + skipped.replace("\n", "\r\n")), \
+    # The no-GPU warning comes with the first report, while the first input is read (the GPUs
+    # are asked meanwhile): wherever it falls, once, the progress is erased before each line.
+    warning = NO_GPU.replace("\n", "\r\n")
+    eq(err.count(warning), 1)
+    rest = err.replace(warning, "")
+    assert "fatcheck: 1 files... " in rest and rest.endswith("\r\x1b[K" + skipped.replace("\n", "\r\n")), \
         repr(err[-200:])
     rc, out, err = run(FIXTURES)
     eq(err, NO_GPU + skipped)

@@ -61,6 +61,18 @@ FC_API fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const
 /* The same with the default options. */
 FC_API fc_status fc_detect_gpus(fc_target *out, size_t *n, size_t max, char *err, size_t err_size);
 
+/* fc_detect_gpus_ext in two steps, so that the caller can work while the driver answers (it
+ * is the two in a row). fc_detect_start forks the asking process (under the same conditions:
+ * before starting threads) and returns at once with *OUT set, or NULL with the status and
+ * ERR of fc_detect_gpus_ext's own failures (FC_ERR_IO, FC_ERR_NOMEM). fc_detect_finish
+ * waits for the answer until the time limit, counted from fc_detect_start (an answer already
+ * given counts however late it is asked for), answers as fc_detect_gpus_ext does, and frees
+ * D; it must be called once for every detection started, from any thread. */
+typedef struct fc_detection fc_detection;
+FC_API fc_status fc_detect_start(fc_detection **out, const fc_detect_options *opts, char *err, size_t err_size);
+FC_API fc_status fc_detect_finish(fc_detection *d, fc_target *out, size_t *n, size_t max, fc_detect_info *info,
+                                  char *err, size_t err_size);
+
 /* Asking the real driver (--probe): each image is loaded with cuModuleLoadData in a child
  * process, so that a driver crash is a finding, not the end of fatcheck. That child is forked
  * by the first fc_prober_load (every stdio stream flushed first; as for detection, call it

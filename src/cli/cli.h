@@ -35,6 +35,7 @@ typedef struct config {
     const char *detected_by;    /* "nvml", "driver", or NULL: who answered */
     char detect_note[320];      /* fc_detect_info.note: what CUDA_VISIBLE_DEVICES left out */
     char detect_driver_reason[320]; /* fc_detect_info.driver_reason */
+    fc_detection *detecting;    /* the local GPUs being asked (targets_begin), until targets_end */
     /* --torch-extensions: the extension being scanned, and the current Python and torch */
     bool torch_mode;
     const fc_torch_extension *torch_ext;

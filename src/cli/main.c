@@ -59,13 +59,68 @@ static const char usage_text[] =
 /* How standard input is named in reports, as grep names it. */
 #define STDIN_NAME "(standard input)"
 
+/* What the output needs to start once the targets are known (open_output). */
+typedef struct output_plan {
+    output_mode mode;
+    int list_elf, list_ptx;      /* --list-elf, --list-ptx */
+    bool require_targets;
+    bool probe;
+    const target_request *want;
+} output_plan;
+
 typedef struct run {
-    renderer *r;
+    renderer *r;             /* NULL until open_output */
     extractor *x;            /* --extract, or NULL */
     config *cfg;
     const fc_options *opts;
     tally t;
+    const output_plan *plan;
+    const char *first_input; /* begun before the renderer was there */
+    int fatal;               /* the exit status when open_output failed, else 0 */
 } run;
+
+/* The targets, then what reports on them: done at the first thing to report, so that the
+ * first input is read while the local GPUs are asked (NVML takes 17-19 ms on an H200; finding
+ * no driver about 1 ms here). False, with rn->fatal set, when the output could not start. */
+static bool open_output(run *rn)
+{
+    if (rn->r || rn->fatal)
+        return rn->r != NULL;
+    const output_plan *o = rn->plan;
+    config *cfg = rn->cfg;
+    char err[512];
+    targets_end(cfg, o->want, err, sizeof err); /* fails only for --probe, answered already */
+    progress_clear();
+    /* Never a silent pass: an exit status of 0 with nothing judged says nothing about
+     * loading, whoever reads standard error. */
+    if (!cfg->judge.n_targets)
+        fprintf(stderr, "fatcheck: %s: not judging any GPU: %s\n", o->require_targets ? "error" : "warning",
+                escaped(cfg->no_target_reason));
+    if (o->probe && fc_prober_open(&cfg->judge.prober) != FC_OK) {
+        fputs("fatcheck: out of memory\n", stderr);
+        rn->fatal = EXIT_INTERNAL;
+        return false;
+    }
+    renderer *r = NULL;
+    switch (o->mode) {
+    case OUT_SUMMARY: r = render_summary_new(stdout, cfg); break;
+    case OUT_ENTRIES: r = render_entries_new(stdout, cfg); break;
+    case OUT_JSON: r = render_json_new(stdout, cfg); break;
+    case OUT_CUOBJDUMP: r = render_cuobjdump_new(stdout, stderr, o->list_elf, o->list_ptx); break;
+    case OUT_GITHUB: r = render_github_new(stdout, cfg); break;
+    case OUT_JUNIT: r = render_junit_new(stdout, cfg); break;
+    case OUT_MARKDOWN: r = render_markdown_new(stdout, cfg); break;
+    }
+    if (!r) {
+        fputs("fatcheck: out of memory\n", stderr);
+        rn->fatal = EXIT_INTERNAL;
+        return false;
+    }
+    rn->r = r;
+    if (rn->first_input)
+        r->begin_input(r, rn->first_input);
+    return true;
+}
 
 /* --kernels: images that could not be decompressed or read, one stderr line each (--extract
  * does not repeat them). */
@@ -94,6 +149,8 @@ static int report_unreadable_images(const fc_object *obj, const fc_judgement *j)
 static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
+    if (!open_output(rn))
+        return 1;
     progress_clear();
     fc_judgement *j = NULL; /* without targets: what it needs, for the summary */
     if (fc_judge(&j, obj, &rn->cfg->judge) != FC_OK)
@@ -135,6 +192,8 @@ static int on_torch_extension(void *ctx, const fc_torch_extension *ext)
 static int on_error(void *ctx, const fc_error *err)
 {
     run *rn = ctx;
+    if (!open_output(rn))
+        return 1;
     progress_clear();
     print_message(stderr, err->message, err->path, err->member);
     rn->r->error(rn->r, err);
@@ -614,18 +673,9 @@ int main(int argc, char **argv)
         }
         cfg.accept = &rules;
     }
-    if (setup_targets(&cfg, &want, err, sizeof err) != 0) {
+    if (targets_begin(&cfg, &want, err, sizeof err) != 0) {
         fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", escaped(err));
         return EXIT_USAGE;
-    }
-    /* Never a silent pass: an exit status of 0 with nothing judged says nothing about
-     * loading, whoever reads standard error. */
-    if (!cfg.judge.n_targets)
-        fprintf(stderr, "fatcheck: %s: not judging any GPU: %s\n", require_targets ? "error" : "warning",
-                escaped(cfg.no_target_reason));
-    if (probe && fc_prober_open(&cfg.judge.prober) != FC_OK) {
-        fputs("fatcheck: out of memory\n", stderr);
-        return EXIT_INTERNAL;
     }
 
     /* Colour only for people: a terminal, no NO_COLOR (no-color.org), unless forced. */
@@ -645,34 +695,20 @@ int main(int argc, char **argv)
     static char out_buffer[1 << 16];
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
-    renderer *r = NULL;
-    switch (mode) {
-    case OUT_SUMMARY: r = render_summary_new(stdout, &cfg); break;
-    case OUT_ENTRIES: r = render_entries_new(stdout, &cfg); break;
-    case OUT_JSON: r = render_json_new(stdout, &cfg); break;
-    case OUT_CUOBJDUMP: r = render_cuobjdump_new(stdout, stderr, list_elf, list_ptx); break;
-    case OUT_GITHUB: r = render_github_new(stdout, &cfg); break;
-    case OUT_JUNIT: r = render_junit_new(stdout, &cfg); break;
-    case OUT_MARKDOWN: r = render_markdown_new(stdout, &cfg); break;
-    }
-    if (!r) {
-        fputs("fatcheck: out of memory\n", stderr);
-        return EXIT_INTERNAL;
-    }
-    run rn = {.r = r, .cfg = &cfg, .opts = &opts};
+    output_plan plan = {.mode = mode, .list_elf = list_elf, .list_ptx = list_ptx,
+                        .require_targets = require_targets, .probe = probe, .want = &want};
+    run rn = {.cfg = &cfg, .opts = &opts, .plan = &plan};
     extractor x;
     if (extract_dir) {
-        if (extractor_open(&x, extract_dir, force, opts.max_decompressed_size, stderr) != 0) {
-            render_free(r);
+        if (extractor_open(&x, extract_dir, force, opts.max_decompressed_size, stderr) != 0)
             return EXIT_INTERNAL;
-        }
         rn.x = &x;
     }
     if (cfg.torch_mode) {
         /* Each extension folder (default: PyTorch's own cache) is searched for the library
          * PyTorch loads, and that library is judged. */
         int n_dirs = argc - optind;
-        for (int i = 0; i < (n_dirs ? n_dirs : 1); i++) {
+        for (int i = 0; i < (n_dirs ? n_dirs : 1) && open_output(&rn); i++) {
             const char *dir = n_dirs ? argv[optind + i] : NULL;
             int rc = fc_torch_extensions(dir, on_torch_extension, &rn, err, sizeof err);
             if (rc < 0) {
@@ -681,9 +717,16 @@ int main(int argc, char **argv)
             }
         }
     }
-    for (int i = optind; i < argc && !cfg.torch_mode; i++) {
+    for (int i = optind; i < argc && !cfg.torch_mode && !rn.fatal; i++) {
         bool from_stdin = strcmp(argv[i], "-") == 0;
-        r->begin_input(r, from_stdin ? STDIN_NAME : argv[i]);
+        const char *name = from_stdin ? STDIN_NAME : argv[i];
+        /* Only the first input is read before the targets are known. */
+        if (i > optind && !open_output(&rn))
+            break;
+        if (rn.r)
+            rn.r->begin_input(rn.r, name);
+        else
+            rn.first_input = name;
         if (rn.x)
             extractor_begin_input(rn.x);
         if (!from_stdin && refused_pipe(&rn, argv[i]))
@@ -695,6 +738,9 @@ int main(int argc, char **argv)
             rn.t.internal = true;
         }
     }
+    if (!open_output(&rn)) /* nothing was reported: the targets are still said */
+        return rn.fatal;
+    renderer *r = rn.r;
     progress_clear();
     r->finish(r);
     render_free(r);

@@ -6,7 +6,7 @@
 
 #include "targets.h"
 
-int setup_targets(config *cfg, const target_request *req, char *err, size_t err_size)
+int targets_begin(config *cfg, const target_request *req, char *err, size_t err_size)
 {
     fc_judge_options *jo = &cfg->judge;
     /* A driver release, not a CUDA version: kept with the targets (container images check it). */
@@ -30,14 +30,38 @@ int setup_targets(config *cfg, const target_request *req, char *err, size_t err_
     }
     if (jo->n_targets && !req->probe)
         return 0;
+    fc_detect_options detect = req->detect;
+    /* --probe loads on device numbers: the driver's own numbering, not a reproduction. */
+    detect.method = req->probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
+    char why[512];
+    fc_status st = fc_detect_start(&cfg->detecting, &detect, why, sizeof why);
+    if (st == FC_OK && !req->probe)
+        return 0; /* answered in targets_end */
+    if (st == FC_OK)
+        return targets_end(cfg, req, err, err_size);
+    if (req->probe) {
+        snprintf(err, err_size, "%s", why);
+        return -1;
+    }
+    snprintf(cfg->no_target_reason, sizeof cfg->no_target_reason, "%s; name target GPUs with --gpu or --arch-list",
+             why);
+    cfg->detect_ran = true;
+    return 0;
+}
+
+int targets_end(config *cfg, const target_request *req, char *err, size_t err_size)
+{
+    if (!cfg->detecting)
+        return 0;
+    fc_judge_options *jo = &cfg->judge;
+    const char *release = req->driver_text && strtoul(req->driver_text, NULL, 10) >= 100 ? req->driver_text : NULL;
     fc_target local[FC_MAX_TARGETS];
     size_t n = 0;
     fc_detect_info info;
-    fc_detect_options detect = req->detect;
     char why[512];
-    /* --probe loads on device numbers: the driver's own numbering, not a reproduction. */
-    detect.method = req->probe ? FC_DETECT_DRIVER : FC_DETECT_AUTO;
-    if (fc_detect_gpus_ext(local, &n, FC_MAX_TARGETS, &detect, &info, why, sizeof why) == FC_OK) {
+    fc_status st = fc_detect_finish(cfg->detecting, local, &n, FC_MAX_TARGETS, &info, why, sizeof why);
+    cfg->detecting = NULL;
+    if (st == FC_OK) {
         for (size_t i = 0; i < n; i++) {
             if (req->driver_text && !req->probe) {
                 local[i].driver_cuda = req->driver;
@@ -60,4 +84,10 @@ int setup_targets(config *cfg, const target_request *req, char *err, size_t err_
     snprintf(cfg->detect_note, sizeof cfg->detect_note, "%s", info.note);
     snprintf(cfg->detect_driver_reason, sizeof cfg->detect_driver_reason, "%s", info.driver_reason);
     return 0;
+}
+
+int setup_targets(config *cfg, const target_request *req, char *err, size_t err_size)
+{
+    int rc = targets_begin(cfg, req, err, err_size);
+    return rc == 0 ? targets_end(cfg, req, err, err_size) : rc;
 }

@@ -20,5 +20,12 @@ typedef struct target_request {
  * arch list's targets from cfg->arch_list when cfg->judge.arch_list is set. Returns 0, or -1
  * with ERR set when REQ->probe and no local GPU could be found. */
 int setup_targets(config *cfg, const target_request *req, char *err, size_t err_size);
+/* The same in two steps, so that the first input is read while the local GPUs are asked:
+ * targets_begin fills the named targets and, when the local ones are wanted, starts asking
+ * (cfg->detecting; before any thread is started, see fc_detect_start); targets_end, before
+ * anything is judged, adds what the answer found. --probe's detection is done in
+ * targets_begin: it fails the run. Each returns as setup_targets does. */
+int targets_begin(config *cfg, const target_request *req, char *err, size_t err_size);
+int targets_end(config *cfg, const target_request *req, char *err, size_t err_size);
 
 #endif

@@ -231,21 +231,23 @@ static double now_ms(void)
 }
 
 /* Waits for the asking process's one-byte "done" until DEADLINE; 1 done, 0 died without
- * it, -1 out of time. */
+ * it, -1 out of time with none. An answer already there counts however late it is looked
+ * at: fc_detect_finish may come long after the deadline. */
 static int wait_done(int fd, double deadline)
 {
     for (;;) {
         double left = deadline - now_ms();
-        if (left <= 0)
-            return -1;
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        int r = poll(&p, 1, left > 1e6 ? 1000000 : (int)left + 1);
+        int r = poll(&p, 1, left <= 0 ? 0 : left > 1e6 ? 1000000 : (int)left + 1);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             return 0;
-        if (r == 0)
-            continue; /* the deadline is checked above */
+        if (r == 0) {
+            if (left <= 0)
+                return -1;
+            continue; /* the deadline is checked again */
+        }
         char c;
         ssize_t got = read(fd, &c, 1);
         if (got < 0 && errno == EINTR)
@@ -273,29 +275,40 @@ void fc_detect_options_init(fc_detect_options *o)
     o->timeout_ms = FC_DETECT_TIMEOUT_MS;
 }
 
-fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_detect_options *opts,
-                             fc_detect_info *info, char *err, size_t err_size)
+/* A detection under way: the page the asking process answers in, the pipe it says "done"
+ * on, and when its time is up (counted from its start). */
+struct fc_detection {
+    detection *page;
+    int done_fd;
+    double deadline;
+    unsigned timeout_ms;
+};
+
+fc_status fc_detect_start(fc_detection **out, const fc_detect_options *opts, char *err, size_t err_size)
 {
-    *n = 0;
+    *out = NULL;
     fc_detect_options defaults;
-    fc_detect_info scratch;
     if (!opts) {
         fc_detect_options_init(&defaults);
         opts = &defaults;
     }
-    if (!info)
-        info = &scratch;
-    memset(info, 0, sizeof *info);
-    unsigned timeout = opts->timeout_ms ? opts->timeout_ms : FC_DETECT_TIMEOUT_MS;
+    fc_detection *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, err_size, "cannot look for GPUs: out of memory");
+        return FC_ERR_NOMEM;
+    }
+    h->timeout_ms = opts->timeout_ms ? opts->timeout_ms : FC_DETECT_TIMEOUT_MS;
     detection *d = mmap(NULL, sizeof *d, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (d == MAP_FAILED) {
         snprintf(err, err_size, "cannot look for GPUs: %s", strerror(errno));
+        free(h);
         return FC_ERR_NOMEM;
     }
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         snprintf(err, err_size, "cannot look for GPUs: %s", strerror(errno));
         munmap(d, sizeof *d);
+        free(h);
         return FC_ERR_IO;
     }
     /* The asking process is a grandchild: its parent exits at once and is reaped here, and
@@ -303,13 +316,14 @@ fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_det
      * process exits (4 to 5 ms with NVML on two H200s) then runs beside fatcheck's own work,
      * and a process killed while stuck in the kernel leaves no zombie behind here. */
     fflush(NULL);
-    double deadline = now_ms() + timeout;
+    h->deadline = now_ms() + h->timeout_ms;
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, err_size, "cannot look for GPUs: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
         munmap(d, sizeof *d);
+        free(h);
         return FC_ERR_IO;
     }
     if (pid == 0) {
@@ -332,18 +346,34 @@ fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_det
         snprintf(err, err_size, "cannot look for GPUs: the asking process could not be started");
         close(fds[0]);
         munmap(d, sizeof *d);
+        free(h);
         return FC_ERR_IO;
     }
-    int done = wait_done(fds[0], deadline);
+    h->page = d;
+    h->done_fd = fds[0];
+    *out = h;
+    return FC_OK;
+}
+
+fc_status fc_detect_finish(fc_detection *h, fc_target *out, size_t *n, size_t max, fc_detect_info *info, char *err,
+                           size_t err_size)
+{
+    *n = 0;
+    fc_detect_info scratch;
+    if (!info)
+        info = &scratch;
+    memset(info, 0, sizeof *info);
+    detection *d = h->page;
+    int done = wait_done(h->done_fd, h->deadline);
     /* Out of time with the pipe still open: the worker still holds it, so it is alive and
      * its pid is still its own. */
     if (done < 0)
         kill(d->worker, SIGKILL);
-    close(fds[0]);
+    close(h->done_fd);
     fc_status st = FC_ERR_UNSUPPORTED;
     if (done < 0) {
         info->timed_out = true;
-        snprintf(err, err_size, "no answer about the local GPUs within %g s: stuck %s", timeout / 1000.0,
+        snprintf(err, err_size, "no answer about the local GPUs within %g s: stuck %s", h->timeout_ms / 1000.0,
                  stage_text(d->stage));
     } else if (!done || d->stage != STAGE_DONE) {
         snprintf(err, err_size, "the process asking about the local GPUs died %s", stage_text(d->stage));
@@ -374,7 +404,19 @@ fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_det
         }
     }
     munmap(d, sizeof *d);
+    free(h);
     return st;
+}
+
+fc_status fc_detect_gpus_ext(fc_target *out, size_t *n, size_t max, const fc_detect_options *opts,
+                             fc_detect_info *info, char *err, size_t err_size)
+{
+    fc_detection *h;
+    *n = 0;
+    if (info)
+        memset(info, 0, sizeof *info);
+    fc_status st = fc_detect_start(&h, opts, err, err_size);
+    return st == FC_OK ? fc_detect_finish(h, out, n, max, info, err, err_size) : st;
 }
 
 fc_status fc_detect_gpus(fc_target *out, size_t *n, size_t max, char *err, size_t err_size)
