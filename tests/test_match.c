@@ -227,6 +227,9 @@ static void test_gpu_names(void)
         {"NVIDIA RTX 4000 Ada Generation", 89, false}, {"RTX A6000", 86, false}, {"H200", 90, false},
         {"B200", 100, false}, {"GB300", 103, false}, {"Jetson Thor", 110, true}, {"A10G", 86, false},
         {"GeForce RTX 3060 Ti", 86, false}, {"RTX 5090", 120, false}, {"V100-SXM2-32GB", 70, false},
+        /* Review 8, A1: parts whose series says another generation than their chip. */
+        {"NVIDIA GeForce RTX 2050", 86, false}, {"RTX 2060", 75, false}, {"GeForce GTX 960M", 50, false},
+        {"GTX 950M", 50, false}, {"GTX 960", 52, false}, {"GTX 980M", 52, false},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         fc_target t;

@@ -29,7 +29,8 @@ typedef struct product {
  * ../shared/docs/targets.md. More specific patterns win (see match_score). */
 static const product products[] = {
     {"k80", 37, "K80"}, {"tesla k80", 37, NULL},
-    {"gtx 750*", 50, "GTX 750 Ti"}, {"gtx 9*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"},
+    {"gtx 750*", 50, "GTX 750 Ti"}, {"gtx 960m", 50, "GTX 960M"}, {"gtx 950m", 50, "GTX 950M"}, /* GM107 */
+    {"gtx 9*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"},
     {"jetson nano", 53, "Jetson Nano"}, {"jetson tx1", 53, "Jetson TX1"},
     {"p100", 60, "P100"}, {"gp100", 60, "GP100"},
     {"gtx 10*", 61, "GTX 1080"}, {"titan xp", 61, "TITAN Xp"}, {"titan x pascal", 61, "TITAN X Pascal"},
@@ -42,6 +43,7 @@ static const product products[] = {
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
     {"rtx a*", 86, "RTX A6000"}, {"rtx 30*", 86, "RTX 3090"},
+    {"rtx 2050", 86, "RTX 2050"}, /* a laptop GA107, Ampere despite its name (review 8, A1) */
     {"jetson agx orin", 87, "Jetson AGX Orin"}, {"jetson orin*", 87, "Jetson Orin Nano"}, {"orin", 87, NULL},
     {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40*", 89, "RTX 4090"},
     {"rtx * ada", 89, "RTX 6000 Ada"}, {"rtx * ada generation", 89, NULL},
@@ -61,7 +63,7 @@ static const struct {
     const char *names;
 } cc_products[] = {
     {37, "Tesla K80"},
-    {50, "GTX 750, 750 Ti"},
+    {50, "GTX 750, 750 Ti, 960M, 950M"},
     {52, "GTX 950-980 Ti, TITAN X (Maxwell)"},
     {53, "Jetson Nano, TX1"},
     {60, "Tesla P100"},
@@ -71,7 +73,7 @@ static const struct {
     {72, "Jetson AGX Xavier, Xavier NX"},
     {75, "T4, RTX 20xx, GTX 16xx, Quadro RTX"},
     {80, "A100, A30"},
-    {86, "A40, A10, A16, A2, RTX A2000-A6000, RTX 30xx"},
+    {86, "A40, A10, A16, A2, RTX A2000-A6000, RTX 30xx, RTX 2050"},
     {87, "Jetson AGX Orin, Orin NX, Orin Nano"},
     {89, "L4, L40, L40S, RTX 40xx, RTX Ada"},
     {90, "H100, H200, GH200"},
