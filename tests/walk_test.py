@@ -439,6 +439,34 @@ def a_folder_seen_through_two_mount_views_is_read_through_each():
 
 
 @test
+def ptx_files_whose_head_is_cut_anywhere_in_their_comments_are_read():
+    """A PTX file's comments may run past the head a walk reads first (4,096 bytes): a head
+    that ends on the '/' opening a "//", or within ".version" and its blank, decides nothing,
+    and the file is read (review 8, B1: left out unsaid, about one file in the comment line
+    length)."""
+    ptx = b".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        names = []
+        # The head ends on the first '/' of a comment line ...
+        for length in (13, 15, 21):  # 4096 % length == 1
+            names.append("slash%d.ptx" % length)
+            line = b"// " + b"x" * (length - 4) + b"\n"
+            with open(os.path.join(tmp, names[-1]), "wb") as f:
+                f.write(line * (5000 // length + 2) + ptx)
+        # ... or K bytes into ".version " (0 to 9 of them in the head).
+        for k in range(10):
+            names.append("version%d.ptx" % k)
+            pad = 4096 - k - 1  # comment bytes, then a newline
+            with open(os.path.join(tmp, names[-1]), "wb") as f:
+                f.write(b"//" + b"y" * (pad - 2) + b"\n" + ptx)
+        rc, out, err = walk(tmp)
+        eq((rc, err), (0, b""))
+        found = sorted(line.split(b":")[0].rsplit(b"/", 1)[1].decode() for line in out.splitlines()
+                       if line.startswith(tmp.encode()))
+        eq(found, sorted(names))
+
+
+@test
 def a_file_that_cannot_be_read_is_said():
     """A regular file whose head cannot be read (here /proc/self/mem, which gives EIO at
     offset 0) is said, not taken for an empty file (review 3, P2)."""

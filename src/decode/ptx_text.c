@@ -60,7 +60,13 @@ bool fc_ptx_text_probe(const uint8_t *buf, size_t size)
 bool fc_ptx_text_undecided(const uint8_t *buf, size_t size)
 {
     size_t from = after_bom(buf, size);
-    return size > from && skip_space(buf, size, from) == size;
+    if (size <= from)
+        return false;
+    /* Comments and space to the end, or cut on the '/' that may open one, or within
+     * ".version" and the blank after it: only more of the file tells (review 8, B1: a walk
+     * left such a file out unsaid, its head cut after the first '/' of a "//"). */
+    size_t i = skip_space(buf, size, from), left = size - i;
+    return left == 0 || (left == 1 && buf[i] == '/') || (left <= 8 && memcmp(buf + i, ".version", left) == 0);
 }
 
 /* What the directives at BUF[i..n) say, I at ".version": the PTX ISA version and the
