@@ -467,6 +467,24 @@ def ptx_files_whose_head_is_cut_anywhere_in_their_comments_are_read():
 
 
 @test
+def programs_with_bytes_appended_are_said_in_a_walk_too():
+    """An ELF with bytes appended that are not read (an AppImage, a PyInstaller program) is
+    said when found in a walk, as when named (review 8, B2: passed unsaid, exit 0)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open("/bin/true", "rb") as f:
+            elf = f.read()
+        path = os.path.join(tmp, "app.AppImage")
+        with open(path, "wb") as f:
+            f.write(elf + b"\x5a" * 100000)
+        named = walk(path)
+        rc, out, err = walk(tmp)
+        eq((rc, err), (0, b""))
+        assert b"100,000 bytes appended after it" in out and out.endswith(named[1]), out
+        doc = json.loads(walk("--json", tmp)[1])
+        eq([f["path"] for f in doc["files"]], [path])
+
+
+@test
 def a_file_that_cannot_be_read_is_said():
     """A regular file whose head cannot be read (here /proc/self/mem, which gives EIO at
     offset 0) is said, not taken for an empty file (review 3, P2)."""
