@@ -64,16 +64,14 @@ def github_annotations_name_file_target_and_reason():
                        cwd=FIXTURES)
     eq(rc, 1)
     got = [(level, props.get("file"), props.get("title")) for level, props, _ in annotations(out)]
-    eq(got, [("warning", fx("libmulti.so"), "fatcheck: partial on sm_90 (--gpu 9.0)"),
-             ("warning", fx("libmulti.so"), "fatcheck: partial on sm_80 (--gpu 8.0)"),
-             ("warning", fx("app"), "fatcheck: partial on sm_90 (--gpu 9.0)"),
+    eq(got, [("warning", fx("libmulti.so"), "fatcheck: partial on sm_80 (--gpu 8.0)"),
              ("error", fx("app"), "fatcheck: none on sm_80 (--gpu 8.0)"),
              ("error", fx("variants.fatbin"), "fatcheck: none on sm_80 (--gpu 8.0)")])
-    message = annotations(out)[3][2]
+    message = annotations(out)[1][2]
     eq(message, "%s: sm_80 (--gpu 8.0): none, no module can load (no kernel image for sm_80): every kernel "
                 "launch fails with \"no kernel image is available for execution on the device\"" % fx("app"))
     # --strict: partial fails the check, and is an error
-    rc, out, _ = run("--format=github", "--strict", "--gpu", "9.0", fx("libmulti.so"))
+    rc, out, _ = run("--format=github", "--strict", "--gpu", "8.0", fx("libmulti.so"))
     eq((rc, [a[0] for a in annotations(out)]), (1, ["error"]))
     # nothing to say for a file every target loads: no line at all, exit 0
     rc, out, _ = run("--format=github", "--gpu", "9.0", fx("kernels.sm_90.cubin"))
@@ -129,7 +127,7 @@ def junit_has_a_case_per_file_and_target():
         (fx("missing"), "read", "error")])
     assert cases[3][3].startswith("none, no module can load (no kernel image for sm_80)"), cases[3]
     # --strict: partial is a failure too
-    cases = junit(run("--format=junit", "--strict", "--gpu", "9.0", fx("libmulti.so"))[1])
+    cases = junit(run("--format=junit", "--strict", "--gpu", "8.0", fx("libmulti.so"))[1])
     eq([c[2] for c in cases], ["failure"])
     # a file named alone that holds no CUDA code is a passing case; no target, said
     rc, out, err = run("--format=junit", "/bin/sh")
@@ -170,14 +168,13 @@ def markdown_is_a_table_then_the_problems():
     eq(text.split("### Problems")[0],
        "## fatcheck\n\nJudged with a driver for CUDA 13.0.\n\n"
        "| file | sm\\_90 (--gpu 9.0) | sm\\_80 (--gpu 8.0) |\n|:--|:-:|:-:|\n"
-       "| libmulti.so | ⚠️ partial | ⚠️ partial |\n"
-       "| app | ⚠️ partial | ❌ none |\n"
+       "| libmulti.so | ✅ ok | ⚠️ partial |\n"
+       "| app | ✅ ok | ❌ none |\n"
        "| missing | ❌ not read | ❌ not read |\n\n")
     assert "- **app** on sm\\_80 (--gpu 8.0): none, no module can load" in text, text
     assert text.endswith("### Inputs that could not be read\n\n- missing: cannot open: No such file or directory\n"), text
     # -q: the rows of files with problems only
-    rc, out, _ = run("--format=markdown", "-q", "--strict", "--gpu", "9.0", "libmulti.so", "kernels.sm_90.cubin",
-                     cwd=FIXTURES)
+    rc, out, _ = run("--format=markdown", "-q", "--strict", "--gpu", "8.6", "libmulti.so", "app", cwd=FIXTURES)
     rows = [l for l in lines(out) if l.startswith("| ") and not l.startswith("| file")]
     eq(rows, ["| libmulti.so | ❌ partial |"])
 
@@ -333,6 +330,9 @@ def gpu_all_judges_every_architecture_by_cudas_rules():
                 load = c["loads"][t]
                 if load.get("unused_link_input"):
                     continue
+                if load.get("defines_nothing"):  # rule 10: nothing to launch, whatever it loads
+                    assert all(e["kind"] == "cubin" for e in c["entries"]), label
+                    continue
                 if c["role"] == "link_input":
                     want = expected_link(c["entries"], cc)
                     got = load["link"]["kind"] if load["link"] else None
@@ -367,7 +367,7 @@ def gpu_all_in_the_summary():
        "  ptx          1  compute_86:1\n"
        "  PTX ISA 9.0; stored: zstd 1, uncompressed 2\n"
        "  runtime: libcudart.so.13; needs a driver for CUDA 13.0 or newer (>= 580.65.06)\n"
-       "  coverage: native sm_86; compatible sm_89; partial sm_87 sm_90-sm_121; none\n"
+       "  coverage: native sm_86; compatible sm_89; JIT only sm_87 sm_90-sm_121; none\n"
        "    sm_37-sm_80\n")
     # with other targets: --gpu all,H100 is still every architecture once
     doc = json.loads(run("--json", "--gpu", "all,H100", fx("app"))[1])
@@ -378,7 +378,7 @@ def gpu_all_in_the_summary():
 @test
 def gpu_all_in_the_ci_formats():
     paths = [fx("app"), fx("all_archs.fatbin"), fx("kernels.ptx")]
-    want_groups = ["native sm_86; compatible sm_89; partial sm_87 sm_90-sm_121; none sm_37-sm_80",
+    want_groups = ["native sm_86; compatible sm_89; JIT only sm_87 sm_90-sm_121; none sm_37-sm_80",
                    "native sm_75-sm_121; none sm_37-sm_72", "JIT only sm_89-sm_121; none sm_37-sm_87"]
     # github: one annotation per file whose coverage is not whole, the groups as the summary has them
     rc, out, _ = run("--format=github", "--gpu", "all", *paths)
@@ -407,9 +407,8 @@ def arch_list_and_no_target_in_the_ci_formats():
     args = ["--gpu", "8.0", "--arch-list", "8.0;9.0", fx("app")]
     found = annotations(run("--format=github", *args)[1])
     eq([(level, props["title"]) for level, props, _ in found],
-       [("error", "fatcheck: none on sm_80 (--gpu 8.0, --arch-list)"), ("warning", "fatcheck: partial on sm_90 (--arch-list)"),
-        ("error", "fatcheck: not what the arch list builds")])
-    eq(found[2][2], "%s: arch list \"8.0;9.0\": missing sm_80; missing sm_90; not asked for: sm_86 compute_86" % fx("app"))
+       [("error", "fatcheck: none on sm_80 (--gpu 8.0, --arch-list)"), ("error", "fatcheck: not what the arch list builds")])
+    eq(found[1][2], "%s: arch list \"8.0;9.0\": missing sm_80; missing sm_90; not asked for: sm_86 compute_86" % fx("app"))
     eq(junit(run("--format=junit", *args)[1])[2],
        (fx("app"), "arch list", "failure", "arch list \"8.0;9.0\": missing sm_80; missing sm_90; not asked for: sm_86 "
                                            "compute_86"))
@@ -445,16 +444,16 @@ def accept_file(tmp, text):
 def accepted_verdicts_pass_the_check_and_say_why():
     with tempfile.TemporaryDirectory() as tmp:
         rules = accept_file(tmp, "# known\n"
-                                 "*/libmulti.so  sm_90  partial  sm_90 kernels of one module never launched here\n"
+                                 "*/libmulti.so  sm_86  partial  sm_90 kernels of one module never launched here\n"
                                  "\n"
                                  "*/app  8.0  none  \"Ampere\" is not deployed   \n"
                                  "*/nothing.so  *  none  left over\n")
         # without the rules: --strict fails on libmulti.so (partial) and app (none)
-        eq(run("--strict", "--gpu", "9.0,8.0", fx("libmulti.so"), fx("app"))[0], 1)
-        rc, out, err = run("--strict", "--gpu", "9.0", "--accept", rules, fx("libmulti.so"))
+        eq(run("--strict", "--gpu", "8.6,8.0", fx("libmulti.so"), fx("app"))[0], 1)
+        rc, out, err = run("--strict", "--gpu", "8.6", "--accept", rules, fx("libmulti.so"))
         eq(rc, 0)
         text = out.decode()
-        assert re.search(r"\n  sm_90 \(--gpu 9\.0\): partial, 2 of 3 modules load; 1 cannot\n    \(no kernel image for sm_90\)\n"
+        assert re.search(r"\n  sm_86 \(--gpu 8\.6\): partial, 1 of 2 modules load; 1 cannot\n    \(no kernel image for sm_86\)\n"
                          r"    accepted \(%s:2\): sm_90 kernels of one module never\s+launched here\n" % re.escape(rules),
                          text), text
         # the stale rule, on standard error (line 4's target, sm_80, is not judged: not stale);
@@ -462,30 +461,31 @@ def accepted_verdicts_pass_the_check_and_say_why():
         eq([l for l in err.decode().splitlines() if "stale" in l],
            ["fatcheck: %s:5: stale exception: no none or partial verdict of */nothing.so on any target to accept "
             "(remove the rule)" % rules])
-        rc, out, err = run("--strict", "--gpu", "9.0,8.0", "--accept", rules, fx("libmulti.so"))
+        rc, out, err = run("--strict", "--gpu", "8.6,8.0", "--accept", rules, fx("libmulti.so"))
         eq([l for l in err.decode().splitlines() if "stale" in l],
            ["fatcheck: %s:4: stale exception: no none or partial verdict of */app on 8.0 to accept (remove the rule)" % rules,
             "fatcheck: %s:5: stale exception: no none or partial verdict of */nothing.so on any target to accept "
             "(remove the rule)" % rules])
-        # app on sm_80 is accepted; on sm_90 it is partial, which --strict still fails: nothing new is hidden
-        rc, out, err = run("--strict", "--gpu", "9.0,8.0", "--accept", rules, fx("app"))
+        # app on sm_80 is accepted; libmulti.so on sm_80 is partial, which --strict still fails:
+        # nothing new is hidden
+        rc, out, err = run("--strict", "--gpu", "8.6,8.0", "--accept", rules, fx("libmulti.so"), fx("app"))
         eq(rc, 1)
         rc, out, err = run("--gpu", "8.0", "--accept", rules, fx("app"))
         eq(rc, 0)
         # JSON: the verdict's rule, and each rule's count
-        rc, out, err = run("--json", "--strict", "--gpu", "9.0,8.0", "--accept", rules, fx("libmulti.so"), fx("app"))
+        rc, out, err = run("--json", "--strict", "--gpu", "8.6,8.0", "--accept", rules, fx("libmulti.so"), fx("app"))
         doc = json.loads(out)
         eq(schema_validate.errors(doc), [])
         eq([[v.get("accepted") for v in f["verdicts"]] for f in doc["files"]],
            [[{"reason": "sm_90 kernels of one module never launched here", "line": 2}, None],
             [None, {"reason": "\"Ampere\" is not deployed", "line": 4}]])
         eq([(r["line"], r["pattern"], r["target"], r["status"], r["accepted"], r["stale"]) for r in doc["accept"]["rules"]],
-           [(2, "*/libmulti.so", "sm_90", "partial", 1, False), (4, "*/app", "8.0", "none", 1, False),
+           [(2, "*/libmulti.so", "sm_86", "partial", 1, False), (4, "*/app", "8.0", "none", 1, False),
             (5, "*/nothing.so", "*", "none", 0, True)])
-        eq(rc, 1)  # app on sm_90
+        eq(rc, 1)  # libmulti.so on sm_80
         # -q leaves out a file whose only problems are accepted
-        rc, out, err = run("-q", "--strict", "--gpu", "9.0", "--accept", rules, fx("libmulti.so"), fx("app"))
-        assert fx("libmulti.so").encode() not in out and (fx("app") + ":").encode() in out, out
+        rc, out, err = run("-q", "--strict", "--gpu", "8.6", "--accept", rules, fx("libmulti.so"), fx("kernels.sm_90.cubin"))
+        assert fx("libmulti.so").encode() not in out and (fx("kernels.sm_90.cubin") + ":").encode() in out, out
 
 
 @test
@@ -522,17 +522,17 @@ def a_partial_rule_does_not_accept_none():
 @test
 def accepted_in_every_format():
     with tempfile.TemporaryDirectory() as tmp:
-        rules = accept_file(tmp, "*app H100 partial the sm_90 module is never launched\n*x.so * none stale\n")
-        args = ["--strict", "--gpu", "9.0", "--accept", rules, fx("app")]
+        rules = accept_file(tmp, "*libmulti.so A100 partial the sm_90 module is never launched\n*x.so * none stale\n")
+        args = ["--strict", "--gpu", "8.0", "--accept", rules, fx("libmulti.so")]
         rc, out, _ = run("--format=github", *args)
         eq(rc, 0)
         eq([(level, props) for level, props, _ in annotations(out)],
-           [("notice", {"file": fx("app"), "title": "fatcheck: partial on sm_90 (--gpu 9.0), accepted"}),
+           [("notice", {"file": fx("libmulti.so"), "title": "fatcheck: partial on sm_80 (--gpu 8.0), accepted"}),
             ("warning", {"file": rules, "line": "2", "title": "fatcheck: stale exception"})])
         rc, out, _ = run("--format=junit", *args)
-        eq(junit(out), [(fx("app"), "sm_90 (--gpu 9.0)", "skipped",
+        eq(junit(out), [(fx("libmulti.so"), "sm_80 (--gpu 8.0)", "skipped",
                          "accepted (%s:1): the sm_90 module is never launched" % rules),
-                        ("--accept " + rules, "line 1: *app H100 partial", None, None),
+                        ("--accept " + rules, "line 1: *libmulti.so A100 partial", None, None),
                         ("--accept " + rules, "line 2: *x.so * none", "skipped",
                          "stale: no verdict to accept; remove the rule")])
         rc, out, _ = run("--format=markdown", *args)
@@ -710,15 +710,14 @@ def unread_images_are_errors_in_every_format():
 
 @test
 def quiet_list_shows_only_files_with_problems():
-    rc, out, _ = run("-q", "-l", "--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("app"), fx("kernels.sm_80.cubin")
-                     if os.path.exists(fx("kernels.sm_80.cubin")) else fx("kernels.ptx"))
+    rc, out, _ = run("-q", "-l", "--gpu", "8.6", fx("app"), fx("libmulti.so"))
     heads = [l for l in lines(out) if not l.startswith(" ")]
-    eq(heads, [])  # app is partial on sm_90: no problem without --strict
-    rc, out, _ = run("-q", "-l", "--strict", "--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("app"))
+    eq(heads, [])  # libmulti.so is partial on sm_86: no problem without --strict
+    rc, out, _ = run("-q", "-l", "--strict", "--gpu", "8.6", fx("app"), fx("libmulti.so"))
     heads = [l for l in lines(out) if not l.startswith(" ")]
-    eq(heads, [fx("app") + ":"])
+    eq(heads, [fx("libmulti.so") + ":"])
     # without -q, both
-    rc, out, _ = run("-l", "--strict", "--gpu", "9.0", fx("kernels.sm_90.cubin"), fx("app"))
+    rc, out, _ = run("-l", "--strict", "--gpu", "8.6", fx("app"), fx("libmulti.so"))
     eq(len([l for l in lines(out) if not l.startswith(" ")]), 2)
 
 

@@ -253,8 +253,8 @@ def local_gpus_of_two_models_are_numbered_by_the_driver():
     eq(rc, 0)
     eq(out.splitlines()[:4], ["judging for:", "  sm_90 (GPU 0: NVIDIA H200)", "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090)",
                               "  driver for CUDA 13.0"])
-    assert "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090): ok, 2 modules load: 2 through\n    compatible SASS\n" in out, out
-    assert "    note: 2 modules run older sm_86 SASS, not code built for sm_89\n" in out, out
+    assert "  sm_89 (GPU 1: NVIDIA GeForce RTX 4090): ok, 1 module loads: 1 through\n    compatible SASS\n" in out, out
+    assert "    note: 1 module runs older sm_86 SASS, not code built for sm_89\n" in out, out
     doc = json.loads(run("--json", fx("app"), env=H200_AND_4090)[1])
     eq([(t["target"], t["name"], t["source"], t["driver_cuda"]) for t in doc["targets"]],
        [("sm_90", "NVIDIA H200", "GPU 0", "13.0"), ("sm_89", "NVIDIA GeForce RTX 4090", "GPU 1", "13.0")])
@@ -516,10 +516,10 @@ def extension_built_for_8_6_on_sm_90_gets_the_exact_fix():
 
 @test
 def partial_is_success_unless_strict():
-    rc, out, err = run("--gpu", "9.0", fx("app"))
+    rc, out, err = run("--gpu", "8.0", fx("libmulti.so"))
     eq(rc, 0)
-    assert "  sm_90 (--gpu 9.0): partial, 1 of 2 modules load; 1 cannot\n    (no kernel image for sm_90)\n" in out, out
-    eq(run("--strict", "--gpu", "9.0", fx("app"))[0], 1)
+    assert "  sm_80 (--gpu 8.0): partial, 1 of 2 modules load; 1 cannot\n    (no kernel image for sm_80)\n" in out, out
+    eq(run("--strict", "--gpu", "8.0", fx("libmulti.so"))[0], 1)
 
 
 @test
@@ -685,7 +685,7 @@ def packages_are_read_without_unpacking():
 def packages_get_verdicts_like_files():
     rc, out, err = run("--gpu", "8.6", os.path.join(PKG, "libs.tar.gz"))
     assert "libs.tar.gz!lib/libmulti.so: 3 containers in .nv_fatbin\n" in out, out
-    assert "  sm_86 (--gpu 8.6): partial, 1 of 3 modules load; 2 cannot\n    (no kernel image for sm_86)\n" in out, out
+    assert "  sm_86 (--gpu 8.6): partial, 1 of 2 modules load; 1 cannot\n    (no kernel image for sm_86)\n" in out, out
 
 
 @test
@@ -961,13 +961,13 @@ def run_on_terminal(args, env=None, stdout_tty=True, stderr_tty=False):
 
 @test
 def colour_only_on_a_terminal_and_never_with_no_color():
-    rc, out, err = run_on_terminal(["--gpu", "9.0", fx("app")])
+    rc, out, err = run_on_terminal(["--gpu", "8.0", fx("libmulti.so")])
     assert "\x1b[33mpartial\x1b[0m" in out, repr(out)
-    rc, out, err = run_on_terminal(["--gpu", "9.0", fx("app")], env={"NO_COLOR": "1"})
+    rc, out, err = run_on_terminal(["--gpu", "8.0", fx("libmulti.so")], env={"NO_COLOR": "1"})
     assert "\x1b[" not in out and "partial" in out, repr(out)
-    rc, out, err = run("--gpu", "9.0", fx("app"))
+    rc, out, err = run("--gpu", "8.0", fx("libmulti.so"))
     assert "\x1b[" not in out
-    rc, out, err = run("--color=always", "--gpu", "9.0", fx("app"))
+    rc, out, err = run("--color=always", "--gpu", "8.0", fx("libmulti.so"))
     assert "\x1b[33mpartial" in out
     eq(run("--color=sometimes", fx("app"))[0], 2)
 
@@ -995,8 +995,8 @@ def quiet_shows_only_problems():
     eq(rc, 1)
     lines = [l for l in out.splitlines() if not l.startswith(" ")]
     eq(lines, [fx("kernels.sm_100.cubin") + ": cubin file"])
-    rc, out, err = run("--quiet", "--strict", "--gpu", "9.0", fx("app"), fx("kernels.sm_90.cubin"))
-    eq([l for l in out.splitlines() if not l.startswith(" ")], [fx("app") + ": 2 containers in .nv_fatbin"])
+    rc, out, err = run("--quiet", "--strict", "--gpu", "8.6", fx("libmulti.so"), fx("app"))
+    eq([l for l in out.splitlines() if not l.startswith(" ")], [fx("libmulti.so") + ": 3 containers in .nv_fatbin"])
     rc, out, err = run("--quiet", fx("missing"), fx("app"))
     eq((rc, out), (3, ""))
     eq(err, NO_GPU + "fatcheck: %s: cannot open: No such file or directory\n" % fx("missing"))

@@ -185,5 +185,94 @@ def zstd_images_need_a_driver_for_cuda_12_4():
     assert b"to build native code" not in out, out
 
 
+
+def symtab_entries(cubin):
+    """(file offset within CUBIN of each symbol's st_info byte, its type) of a 64-bit ELF's
+    .symtab."""
+    shoff = int.from_bytes(cubin[0x28:0x30], "little")
+    shentsize, shnum = (int.from_bytes(cubin[i:i + 2], "little") for i in (0x3a, 0x3c))
+    for i in range(shnum):
+        sh = cubin[shoff + i * shentsize:shoff + (i + 1) * shentsize]
+        if int.from_bytes(sh[4:8], "little") == 2:  # SHT_SYMTAB
+            off, size, entsize = (int.from_bytes(sh[k:k + 8], "little") for k in (0x18, 0x20, 0x38))
+            return [(off + k * entsize + 4, cubin[off + k * entsize + 4] & 15) for k in range(1, size // entsize)]
+    return []
+
+
+@test
+def a_cubin_that_defines_nothing_is_no_module():
+    """Review 8, C1: with code=sm_80 nvcc 13's device link step leaves a 1,448-byte sm_80
+    cubin whose symbols are its sections' own: nothing in it can be launched or reached. Every
+    "sm_80 plus PTX" build was partial on newer GPUs, exit 1 under --strict. Its load is still
+    predicted as the driver answers it (tests/oracle compares); the verdict leaves it out. A
+    cubin that defines a function, or cannot be read, still counts."""
+    path = rules("liblineinfo.so")
+    rc, f, err = judge(path, "--strict", "--gpu", "sm_90,sm_80", "--driver", "13.0")
+    eq((rc, err), (0, ""))
+    eq([(c["size"], [e["arch"] for e in c["entries"]], [(l["result"], l.get("defines_nothing")) for l in c["loads"]])
+        for c in f["containers"]],
+       [(1544, ["sm_80"], [("CUDA_ERROR_NO_BINARY_FOR_GPU", True), ("CUDA_SUCCESS", True)]),
+        (5680, ["compute_80", "sm_80"], [("CUDA_SUCCESS", None), ("CUDA_SUCCESS", None)])])
+    eq([counts(v) for v in f["verdicts"]],
+       [{"target": "sm_90", "status": "ok", "modules": 1, "loadable": 1, "jit": 1, "modules_defining_nothing": 1,
+         "runtime_starts": True},
+        {"target": "sm_80", "status": "ok", "modules": 1, "loadable": 1, "native": 1, "modules_defining_nothing": 1,
+         "runtime_starts": True}])
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", path)
+    assert b"sm_90 (--gpu sm_90): ok, 1 module loads: 1 only through PTX JIT\n" in out, out
+    data = open(path, "rb").read()
+    cubin = f["containers"][0]["entries"][0]["payload_offset"]
+    symbols = symtab_entries(data[cubin:cubin + 1448])
+    eq([t for _, t in symbols], [3, 3, 3, 3])  # STT_SECTION
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, patch, error in [
+                ("a symbol made a function", (cubin + symbols[0][0], 0x12), ""),
+                ("its ELF magic broken", (cubin + 1, ord("X")), None)]:
+            bad = bytearray(data)
+            bad[patch[0]] = patch[1]
+            p = os.path.join(tmp, "lib.so")
+            open(p, "wb").write(bad)
+            rc, g, err = judge(p, "--strict", "--gpu", "sm_90", "--driver", "13.0")
+            v = g["verdicts"][0]
+            eq((rc, v["status"], v["modules"], v.get("modules_defining_nothing"),
+                g["containers"][0]["loads"][0].get("defines_nothing")), (1, "partial", 2, None, None), what)
+            if error is not None:
+                eq(err, error, what)
+
+
+@test
+def a_library_whose_registered_code_defines_nothing_has_no_kernel_to_fail():
+    """Review 8, C1, the whole file: a translation unit without kernels (CUDA 13.0's
+    libcufftw.so.12 is such a library) registers cubins that define nothing. It was "none" on
+    every GPU but its own; nothing in it can be launched anywhere. It is no-code, said so, and
+    an arch list check fails on it as on a file without CUDA code."""
+    path = rules("libhostonly.so")
+    rc, f, err = judge(path, "--strict", "--gpu", "sm_90,sm_80", "--driver", "13.0")
+    eq((rc, err), (0, ""))
+    eq([[(l["result"], l.get("defines_nothing")) for l in c["loads"]] for c in f["containers"]],
+       [[("CUDA_ERROR_NO_BINARY_FOR_GPU", True), ("CUDA_SUCCESS", True)]] * 2)
+    eq([(v["status"], v["modules"], v["modules_defining_nothing"]) for v in f["verdicts"]],
+       [("no-code", 0, 2), ("no-code", 0, 2)])
+    rc, out, err = tap_cli.run("--gpu", "sm_90,sm_80", "--driver", "13.0", path)
+    eq(out.count(b"  no kernel to launch on any GPU: its 2 registered containers define no function\n"
+                 b"    and no variable\n"), 1)
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", "--arch-list", "8.0", path)
+    eq(rc, 5)
+    assert b'  arch list "8.0": missing every image: the file\'s registered code defines no kernel\n' in out, out
+
+@test
+def registered_ptx_beside_a_linked_cubin_is_still_read_for_its_bytes():
+    """Review 8, A3: a -lineinfo build puts its source's path in the PTX's .file string; built in
+    a folder named with an 'é' (0xE9) the CUDA 13 driver's JIT refuses it (tests/oracle's
+    kernels.utf8file.ptx, driver 580.159.04: CUDA_ERROR_INVALID_PTX). PTX registered beside a
+    linked cubin was never read, and such a build was judged to JIT on sm_90."""
+    rc, f, err = judge(rules("liblineinfo_e9.so"), "--gpu", "sm_90,sm_80", "--driver", "13.0")
+    eq((rc, err), (1, ""))
+    eq([l["result"] for l in f["containers"][1]["loads"]], ["CUDA_ERROR_INVALID_PTX", "CUDA_SUCCESS"])
+    eq([(v["status"], v["invalid_ptx"]) for v in f["verdicts"]], [("none", 1), ("ok", 0)])
+    # the same build from a folder named in ASCII: the PTX is read and loads
+    rc, f, err = judge(rules("liblineinfo.so"), "--gpu", "sm_90", "--driver", "13.0")
+    eq((rc, f["containers"][1]["loads"][0]["result"], f["verdicts"][0]["status"]), (0, "CUDA_SUCCESS", "ok"))
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

@@ -84,6 +84,9 @@ typedef struct fc_verdict {
     char container_why[240];
     uint32_t compatible_arch; /* the newest older-minor cubin arch used */
     uint32_t jit_arch;        /* the newest PTX arch compiled */
+    size_t defines_nothing;   /* registered containers whose cubins define no function and no
+                                 variable: nothing reachable, not counted above (docs/matching.md,
+                                 rule 10) */
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */
@@ -151,6 +154,9 @@ FC_API fc_link fc_judgement_link(const fc_judgement *j, size_t c, size_t t);
 /* Whether container C is an __nv_relfatbin link input of a file that has .nv_fatbin: the
  * runtime registers .nv_fatbin and never uses it. */
 FC_API bool fc_judgement_unused(const fc_judgement *j, size_t c);
+/* Whether container C is registered but its cubins define no function and no variable: its
+ * load is predicted, but it is left out of verdicts (docs/matching.md, rule 10). */
+FC_API bool fc_judgement_defines_nothing(const fc_judgement *j, size_t c);
 /* The driver's answer for container C on target T; NULL when nothing was probed. */
 FC_API const fc_probe_result *fc_judgement_probe(const fc_judgement *j, size_t c, size_t t);
 /* Over every container and target; NULL when nothing was probed. */

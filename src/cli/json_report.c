@@ -171,6 +171,8 @@ static void json_loads(jw *out, const fc_judge_options *jo, const fc_container *
         }
         if (fc_judgement_unused(j, ci)) /* never loaded by the runtime; not read for symbols unless probed */
             jw_puts(out, ",\"unused_link_input\":true");
+        if (fc_judgement_defines_nothing(j, ci)) /* nothing to launch in it: left out of verdicts */
+            jw_puts(out, ",\"defines_nothing\":true");
         const fc_probe_result *p = fc_judgement_probe(j, ci, t);
         if (p) {
             if (p->code != -3 && p->compared)
@@ -210,6 +212,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"unsupported_compression\":%zu", v->unsupported_compression);
         if (v->empty)
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
+        if (v->defines_nothing)
+            jw_printf(out, ",\"modules_defining_nothing\":%zu", v->defines_nothing);
         if (!runtime->cuda || !jo->targets[t].driver_cuda || (runtime->floor_only && !v->runtime_fails))
             jw_puts(out, ",\"runtime_starts\":null");
         else

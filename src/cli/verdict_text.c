@@ -357,7 +357,10 @@ bool print_arch_check(FILE *out, const config *cfg, const fc_judgement *j)
     if (!check || (!registered && !check->no_code))
         return false;
     fprintf(out, "  arch list \"%s\": ", escaped(cfg->arch_list_text));
-    if (check->no_code) {
+    const fc_verdict *v = fc_judgement_verdict(j, 0);
+    if (check->no_code && v && (v->defines_nothing || v->empty)) {
+        fputs("missing every image: the file's registered code defines no kernel\n", out);
+    } else if (check->no_code) {
         fputs("missing every image: the file holds no CUDA code (built without CUDA?)\n", out);
     } else if (check->matches) {
         fputs("the file holds exactly what it builds\n", out);
@@ -405,7 +408,7 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
 {
     const fc_runtime_need *runtime = fc_judgement_runtime(j);
     char n1[32], n2[32], label[300];
-    bool explained = false;
+    bool explained = false, explained_idle = false;
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
         const fc_verdict *v = fc_judgement_verdict(j, t);
         const fc_target *tg = &cfg->judge.targets[t];
@@ -415,8 +418,16 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             print_accepted(out, cfg, t);
             continue;
         }
-        if (v->status == FC_VERDICT_NO_CODE)
+        if (v->status == FC_VERDICT_NO_CODE) {
+            /* Said once: the same on every target. */
+            if (v->defines_nothing && !explained_idle)
+                fprintf(out, "  no kernel to launch on any GPU: its %s registered %s define%s no function\n"
+                             "    and no variable\n",
+                        fmt_count(v->defines_nothing, n1, sizeof n1),
+                        v->defines_nothing == 1 ? "container" : "containers", v->defines_nothing == 1 ? "s" : "");
+            explained_idle = true;
             continue;
+        }
         /* The verdict is one sentence, wrapped to 80 columns. */
         char *sentence = NULL;
         size_t sentence_len = 0;

@@ -219,8 +219,8 @@ static void check_arch_list(fc_judgement *j, const fc_object *obj, const fc_arch
     size_t n_unexpected = 0;
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (fc_container_kept_as_data(ct) || !ct->n_entries) /* an empty one holds nothing */
-            continue;
+        if (fc_container_kept_as_data(ct) || !ct->n_entries || j->idle[c]) /* nothing in an empty one, */
+            continue;                                                      /* nor in one that defines nothing */
         for (size_t k = 0; k < n; k++) {
             fc_arch_expectation *x = &j->expected[k];
             bool found = false;
@@ -254,9 +254,13 @@ static void check_arch_list(fc_judgement *j, const fc_object *obj, const fc_arch
         }
     }
     /* A file with no CUDA code at all cannot hold what a non-empty list builds: the build that
-     * this option exists to catch fell back to CPU only (review 2, R7). Files kept only as
-     * data by a library are not judged by the list. */
-    bool no_code = !obj->n_containers && !obj->registered_undecoded;
+     * this option exists to catch fell back to CPU only (review 2, R7); nor can one whose
+     * registered containers are all empty or define nothing. Files kept only as data by a
+     * library are not judged by the list. */
+    bool registers = false;
+    for (size_t c = 0; c < obj->n_containers && !registers; c++)
+        registers = !fc_container_kept_as_data(&obj->containers[c]);
+    bool no_code = !obj->registered_undecoded && !j->registered && (!obj->n_containers || registers);
     for (size_t k = 0; no_code && k < n; k++)
         j->expected[k].lacking = 1;
     bool matches = n_unexpected == 0 && j->registered > 0;
@@ -282,6 +286,16 @@ static void image_runtime(const fc_oci_image *img, fc_runtime_need *out)
     snprintf(out->decided_by, sizeof out->decided_by, "%s", base ? base + 1 : oldest->path);
 }
 
+/* Whether the file holds -rdc objects (__nv_relfatbin), whose registration makes the runtime
+ * register the device link step's container too. */
+static bool has_relfatbin(const fc_object *obj)
+{
+    for (size_t c = 0; c < obj->n_containers; c++)
+        if (obj->containers[c].section && fc_section_is_relfatbin(obj->containers[c].section))
+            return true;
+    return false;
+}
+
 /* Rule: a container without entries holds no kernel, so nothing launched can fail from it; it
  * is not a module. nvcc 13 writes one in every PTX-only build: its device link step
  * (nvlink --register-link-binaries, then fatbinary -link) finds no cubin to make and leaves
@@ -297,10 +311,20 @@ static bool empty_is_no_module(const fc_object *obj, const fc_container *ct)
      * first entry (also without entries here) is registered code that fails. */
     if (ct->n_entries || ct->size != FC_CONTAINER_HEADER || ct->role == FC_ROLE_LINK_INPUT)
         return false;
-    for (size_t c = 0; c < obj->n_containers; c++)
-        if (obj->containers[c].section && fc_section_is_relfatbin(obj->containers[c].section))
-            return false;
-    return true;
+    return !has_relfatbin(obj);
+}
+
+/* Rule: a registered container whose cubins define nothing (no function, no variable) gives
+ * a program nothing to launch or reach, whether it loads or not: it is not counted as a
+ * module. The device link step above leaves one with code=sm_XX (a 1,448-byte sm_80 cubin),
+ * and CUDA 11.8's libraries hold dozens. Its load is still predicted as the driver would
+ * answer (the oracle compares it); only the verdict leaves it out (review 8, C1: every
+ * "sm_80 plus PTX" build was partial on newer GPUs, failing --strict). As with empty ones,
+ * not where the file holds -rdc objects. */
+static bool defines_nothing(const fc_object *obj, const fc_container *ct, const fc_options *scan)
+{
+    return ct->role != FC_ROLE_LINK_INPUT && fc_origin_registered(ct->origin) && !fc_container_kept_as_data(ct) &&
+           fc_container_defines_nothing(obj, ct, scan) && !has_relfatbin(obj);
 }
 
 /* Predicts every container on every target and counts the verdicts. */
@@ -311,7 +335,8 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
         bool empty = empty_is_no_module(obj, ct);
-        j->registered += !fc_container_kept_as_data(ct) && !empty;
+        bool idle = j->idle[c] = !empty && defines_nothing(obj, ct, scan);
+        j->registered += !fc_container_kept_as_data(ct) && !empty && !idle;
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
             fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
@@ -327,6 +352,8 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
                 j->verdicts[t].unused_link_inputs++;
             else if (empty)
                 j->verdicts[t].empty++;
+            else if (idle)
+                j->verdicts[t].defines_nothing++;
             else if (l.result == FC_LOAD_LINK_INPUT)
                 count_link(&j->verdicts[t], k);
             else
@@ -356,7 +383,8 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     j->n_targets = o->n_targets;
     size_t cells = 0;
     j->unused = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->unused);
-    if (!j->unused || !fc_mul_ok(obj->n_containers, j->n_targets, &cells))
+    j->idle = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->idle);
+    if (!j->unused || !j->idle || !fc_mul_ok(obj->n_containers, j->n_targets, &cells))
         goto nomem;
     if (cells) {
         j->loads = calloc(cells, sizeof *j->loads);
@@ -416,6 +444,7 @@ void fc_judgement_free(fc_judgement *j)
     free(j->loads);
     free(j->links);
     free(j->unused);
+    free(j->idle);
     free(j->probes);
     free(j);
 }
@@ -437,6 +466,11 @@ fc_link fc_judgement_link(const fc_judgement *j, size_t c, size_t t)
 bool fc_judgement_unused(const fc_judgement *j, size_t c)
 {
     return j && c < j->n_containers && j->unused[c];
+}
+
+bool fc_judgement_defines_nothing(const fc_judgement *j, size_t c)
+{
+    return j && c < j->n_containers && j->idle[c];
 }
 
 const fc_probe_result *fc_judgement_probe(const fc_judgement *j, size_t c, size_t t)

@@ -17,6 +17,7 @@ struct fc_judgement {
     bool probed;
     fc_probe_totals probe_totals;
     bool *unused;            /* per container: fc_judgement_unused */
+    bool *idle;              /* per container: fc_judgement_defines_nothing */
     fc_verdict verdicts[FC_MAX_TARGETS];
     size_t registered;       /* containers not kept as data */
     fc_runtime_need runtime;
@@ -44,5 +45,10 @@ void fc_missing_kernels_free(fc_judgement *j);
  * which fc_refine_load assumes): JITs of different releases read PTX differently. */
 fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
                            const fc_options *opts);
+
+/* Whether container C holds only cubins that define nothing a program can reach (no function,
+ * no variable): uncompressed ones of at most 64 KiB are read (link_state.c). nvcc 13's device
+ * link step leaves one with code=sm_XX (review 8, C1). */
+bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts);
 
 #endif

@@ -366,6 +366,30 @@ static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_op
     return f.calls_out || *unreadable;
 }
 
+/* Whether the JIT of a driver for CUDA DRIVER_CUDA cannot read PTX entry E for its bytes
+ * outside ASCII alone: the part of ptx_fails_whole that still holds with a linked cubin beside
+ * the PTX. That cubin's ptxas compiled the PTX, but an older ptxas than the driver's JIT reads
+ * comments and strings a newer JIT refuses (non_ascii_fails; review 8, A3: a -lineinfo build
+ * from a folder named with an 'é' was judged to JIT on sm_90). Only the bytes are looked at,
+ * up to a NUL as the driver reads them. */
+static bool ptx_unreadable(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda)
+{
+    fc_buffer scratch = {0};
+    const uint8_t *src;
+    size_t n;
+    bool bad = false;
+    if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK) {
+        const uint8_t *nul = memchr(src, 0, n);
+        if (nul)
+            n = (size_t)(nul - src);
+        ptx_facts f = {.non_ascii = has_non_ascii(src, n)};
+        f.non_ascii_in_code = f.non_ascii && non_ascii_in_code(src, n);
+        bad = non_ascii_fails(&f, driver_cuda);
+    }
+    free(scratch.p);
+    return bad;
+}
+
 /* Whether PTX text starts with a byte outside ASCII: the driver then does not take it for PTX
  * at all (a byte order mark: CUDA_ERROR_INVALID_IMAGE, "Binary format for key='0', ident=''
  * is not recognized"; H200, driver 580.159.04, 2026-12-01). */
@@ -402,6 +426,53 @@ static bool has_linked_cubin(const fc_object *obj, const fc_container *c)
     return false;
 }
 
+/* Whether cubin image IMG defines nothing a program could reach: no function and no variable
+ * in its symbol table (only the sections' own symbols). */
+static bool cubin_defines_nothing(const uint8_t *img, size_t size, const fc_options *opts)
+{
+    fc_status why;
+    Elf *elf = fc_elf_cubin_open(img, size, opts, &why);
+    if (!elf)
+        return false;
+    bool nothing = false, symtab = false;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) {
+            symtab = false; /* unread: something */
+            break;
+        }
+        if (sh.sh_type != SHT_SYMTAB)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d || !sh.sh_entsize)
+            break;
+        symtab = nothing = true;
+        size_t n = d->d_size / sh.sh_entsize;
+        for (size_t i = 1; i < n && nothing; i++) {
+            GElf_Sym sym;
+            int type = gelf_getsym(d, (int)i, &sym) ? GELF_ST_TYPE(sym.st_info) : STT_FUNC;
+            nothing = type == STT_NOTYPE || type == STT_SECTION || type == STT_FILE;
+        }
+    }
+    elf_end(elf);
+    return symtab && nothing;
+}
+
+bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts)
+{
+    if (!obj->image || !c->n_entries || c->role != FC_ROLE_MODULE)
+        return false;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const fc_entry *e = &c->entries[i];
+        if (e->kind != FC_IMAGE_CUBIN || e->compression != FC_COMPRESSION_NONE || e->obfuscated ||
+            e->stored_size > (64u << 10) || e->payload_offset > obj->size ||
+            e->stored_size > obj->size - e->payload_offset ||
+            !cubin_defines_nothing((const uint8_t *)obj->image + e->payload_offset, (size_t)e->stored_size, opts))
+            return false;
+    }
+    return true;
+}
+
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
 {
     return fc_refine_load_for(obj, c, l, 0, opts);
@@ -431,9 +502,11 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
          * way: review 2, R10), only when it is what the driver compiles for the target (no
          * cubin fits); not in the thousands of containers a library keeps as data (cuFFT:
          * 11,000 PTX modules, 3 s to inflate and read), which its own build compiled. */
-        if (c->origin != FC_ORIGIN_EMBEDDED && !(registered && has_linked_cubin(obj, c)) &&
-            ptx_fails_whole(obj, e, opts, driver_cuda, &l.unreadable))
+        bool linked = c->origin != FC_ORIGIN_EMBEDDED && registered && has_linked_cubin(obj, c);
+        if (c->origin != FC_ORIGIN_EMBEDDED && !linked && ptx_fails_whole(obj, e, opts, driver_cuda, &l.unreadable))
             l.result = l.unreadable && ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
+        else if (linked && (l.unreadable = ptx_unreadable(obj, e, opts, driver_cuda)))
+            l.result = ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
     } else if (registered) {
         /* A registered cubin was linked when the program was; relocatable ones are not here. */
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
