@@ -389,6 +389,12 @@ fc_status fc_entry_kernels(fc_kernel_list **out, const fc_object *obj, const fc_
  * image larger than it is decompressed while no other buffer is held. */
 #define KERNEL_BUFFER_BUDGET (96u << 20)
 
+/* At most this many threads read one object's images, whatever -j says: each thread past it
+ * kept more of its own memory (its allocator arena, its lists' growth) than the budget above
+ * bounds. libtorch_cuda.so on the H200 (16 CPUs): 223 MB at -j 16, 245-287 MB at -j 64 and
+ * -j 128 (runs 40-42), over the 256 MiB the kernel view is to stay within. */
+#define KERNEL_THREADS_MAX 16
+
 typedef struct kernels_job {
     const fc_object *obj;
     const fc_options *opts;
@@ -484,6 +490,8 @@ fc_status fc_object_kernels(fc_kernel_list ***out, fc_status **status, size_t *n
     pthread_mutex_init(&j.lock, NULL);
     pthread_cond_init(&j.room, NULL);
     size_t nt = fc_thread_count(opts);
+    if (nt > KERNEL_THREADS_MAX)
+        nt = KERNEL_THREADS_MAX;
     if (nt > total)
         nt = total ? total : 1;
     pthread_t tids[FC_MAX_THREADS];
