@@ -102,6 +102,13 @@ typedef enum fc_format {
 
 /* One image inside a container. Offsets are bytes from the start of the file, or of the
  * archive member for members. Strings are NUL-terminated copies, or NULL when absent. */
+/* What the first bytes of an uncompressed cubin showed (fc_entry.cubin_header). */
+typedef enum fc_cubin_header {
+    FC_CUBIN_HEADER_UNREAD = 0, /* not at hand when decoding (or not an uncompressed cubin) */
+    FC_CUBIN_HEADER_OK,         /* "\177ELF", 64-bit, e_machine EM_CUDA */
+    FC_CUBIN_HEADER_DAMAGED,    /* anything else: the driver refuses it (CUDA_ERROR_INVALID_IMAGE) */
+} fc_cubin_header;
+
 typedef struct fc_entry {
     uint64_t offset;            /* of the entry header */
     uint32_t header_size;       /* the payload starts this many bytes after offset */
@@ -121,6 +128,8 @@ typedef struct fc_entry {
     bool obfuscated;            /* the payload is obfuscated (LTO-IR); it cannot be decompressed */
     const char *identifier;     /* usually the source file name, present with -G */
     const char *options;        /* ptxas/compile options, when stored as text */
+    fc_cubin_header cubin_header; /* an uncompressed cubin's first bytes, when the decoder had
+                                     them with the entry header (most entries) */
 } fc_entry;
 
 /* What a container is for: loaded as a module by the CUDA runtime (or the library that holds

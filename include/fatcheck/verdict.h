@@ -87,6 +87,8 @@ typedef struct fc_verdict {
     size_t defines_nothing;   /* registered containers whose cubins define no function and no
                                  variable: nothing reachable, not counted above (docs/matching.md,
                                  rule 10) */
+    size_t damaged_cubins;    /* modules whose chosen cubin's ELF header the driver refuses
+                                 (FC_LOAD_INVALID_IMAGE): the file is damaged */
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

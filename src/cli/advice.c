@@ -92,7 +92,7 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
         const fc_verdict *v = fc_judgement_verdict(j, t);
         size_t failing = v->modules - (v->native + v->compatible + v->jit);
         /* Damage, and images this driver cannot decompress, are no matter of build targets. */
-        size_t not_targets = v->undecoded + v->unsupported_compression;
+        size_t not_targets = v->undecoded + v->unsupported_compression + v->damaged_cubins;
         bool only_damage = not_targets && failing == not_targets && v->link_inputs == v->linkable &&
                            !v->runtime_fails;
         outcome o = target_outcome(cfg, j, t);

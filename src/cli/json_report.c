@@ -212,6 +212,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"unsupported_compression\":%zu", v->unsupported_compression);
         if (v->empty)
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
+        if (v->damaged_cubins)
+            jw_printf(out, ",\"damaged_cubins\":%zu", v->damaged_cubins);
         if (v->defines_nothing)
             jw_printf(out, ",\"modules_defining_nothing\":%zu", v->defines_nothing);
         if (!runtime->cuda || !jo->targets[t].driver_cuda || (runtime->floor_only && !v->runtime_fails))

@@ -54,6 +54,10 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
         fprintf(out, "%simages compressed with zstd, which drivers before CUDA 12.4 cannot read", sep);
         sep = "; ";
     }
+    if (v->damaged_cubins) {
+        fprintf(out, "%sa cubin whose ELF header is damaged", sep);
+        sep = "; ";
+    }
     if (v->undecoded) {
         fprintf(out, "%sregistered code that could not be decoded", sep);
         sep = "; ";
@@ -334,7 +338,7 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             fprintf(out, "): every kernel launch fails with \"%s\"",
                     v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
                         ? "the provided PTX was compiled with an unsupported toolchain."
-                    : v->invalid_image == v->modules || v->unsupported_compression == v->modules
+                    : v->invalid_image + v->damaged_cubins == v->modules || v->unsupported_compression == v->modules
                         ? "device kernel image is invalid"
                     : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
                         ? "a PTX JIT compilation failed"
@@ -505,6 +509,10 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                          "JIT, outside comments for older ones; a byte order mark among them; a .version older than "
                          "its .target; or text cut short)\n",
                     fmt_count(v->unreadable_ptx, n1, sizeof n1), v->unreadable_ptx == 1 ? "module holds" : "modules hold");
+        if (v->damaged_cubins)
+            fprintf(out, "    note: %s %s a cubin whose ELF header is damaged: the driver refuses\n"
+                         "          it, PTX beside it or not; the file is corrupt\n",
+                    fmt_count(v->damaged_cubins, n1, sizeof n1), v->damaged_cubins == 1 ? "module holds" : "modules hold");
         if (v->unused_link_inputs)
             fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
                     fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "input" : "inputs");

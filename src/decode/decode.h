@@ -156,6 +156,9 @@ void fc_buffer_free(fc_buffer *buf);
 fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_size, uint64_t declared,
                                uint64_t limit, fc_buffer *buf, size_t *len);
 
+/* What the first N bytes of an uncompressed cubin say of it (UNREAD below 20 bytes). */
+fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n);
+
 /* The image of entry E of OBJ: *BYTES points into the object's image, or, when stored
  * compressed, into SCRATCH, decompressed under opts->max_decompressed_size. */
 fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,

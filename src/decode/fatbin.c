@@ -138,8 +138,21 @@ static const char *header_text(const uint8_t *h, uint32_t off, uint32_t len, cha
     return buf;
 }
 
-/* Decodes the entry header at H, AVAIL bytes before the container's end, at file offset OFF. */
-static fc_status decode_entry(fc_builder *b, const uint8_t *h, uint64_t avail, uint64_t off,
+/* What the first bytes of an uncompressed cubin say of it: what the H200's driver (580.159.04)
+ * refused with CUDA_ERROR_INVALID_IMAGE, lazy and eager, with or without PTX beside it, was a
+ * broken magic, a 32-bit class and a machine other than EM_CUDA (tests/oracle's
+ * kernels.bad*.fatbin; review 8, C2). */
+fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n)
+{
+    if (n < 20)
+        return FC_CUBIN_HEADER_UNREAD;
+    bool ok = memcmp(p, "\177ELF", 4) == 0 && p[4] == 2 /* ELFCLASS64 */ && fc_rd16(p + 18) == 190 /* EM_CUDA */;
+    return ok ? FC_CUBIN_HEADER_OK : FC_CUBIN_HEADER_DAMAGED;
+}
+
+/* Decodes the entry header at H (HELD bytes at hand there), AVAIL bytes before the container's
+ * end, at file offset OFF. */
+static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint64_t avail, uint64_t off,
                               uint64_t *consumed)
 {
     entry_problem p = check_entry(h, avail);
@@ -172,6 +185,10 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, uint64_t avail, u
             e.stored_size = csz;
         e.uncompressed_size = fc_rd64(h + 56);
     }
+    /* The payload's first bytes usually came with the header: looked at for free. */
+    if (e.kind == FC_IMAGE_CUBIN && e.compression == FC_COMPRESSION_NONE && !e.obfuscated &&
+        e.payload_size >= 20 && held >= (uint64_t)e.header_size + 20)
+        e.cubin_header = fc_cubin_header_of(h + e.header_size, 20);
     char ident[1024], opts[4096];
     if (fc_rd32(h + 36))
         e.identifier = header_text(h, fc_rd32(h + 32), fc_rd32(h + 36), ident, sizeof ident);
@@ -193,8 +210,9 @@ static fc_status read_failure(fc_builder *b, const fc_reader *r, const char *whe
 
 /* The header of the entry at OFF, AVAIL bytes before its container's end: at least
  * min(AVAIL, 64) bytes, and the whole header when its declared size is plausible, which is
- * all that check_entry and decode_entry read. NULL when the bytes could not be read. */
-static const uint8_t *entry_header(fc_reader *r, uint64_t off, uint64_t avail)
+ * all that check_entry and decode_entry read; *HELD is how many bytes are at hand there.
+ * NULL when the bytes could not be read. */
+static const uint8_t *entry_header(fc_reader *r, uint64_t off, uint64_t avail, size_t *held)
 {
     size_t got, want = avail < FC_ENTRY_MIN_HEADER ? (size_t)avail : FC_ENTRY_MIN_HEADER;
     const uint8_t *h = fc_reader_get(r, off, want, &got);
@@ -206,6 +224,7 @@ static const uint8_t *entry_header(fc_reader *r, uint64_t off, uint64_t avail)
             (!(h = fc_reader_get(r, off, hs, &got)) || got < hs))
             return NULL;
     }
+    *held = got < avail ? got : (size_t)avail;
     return h;
 }
 
@@ -241,12 +260,13 @@ fc_status fc_fatbin_decode_one(fc_builder *b, fc_reader *r, uint64_t off, uint64
     uint64_t pos = hsz, end = hsz + body;
     while (pos < end) {
         uint64_t used = 0;
-        const uint8_t *h = entry_header(r, off + pos, end - pos);
+        size_t held = 0;
+        const uint8_t *h = entry_header(r, off + pos, end - pos, &held);
         if (!h) {
             fc_where(b, off + pos, where, sizeof where);
             return read_failure(b, r, where);
         }
-        st = decode_entry(b, h, end - pos, off + pos, &used);
+        st = decode_entry(b, h, held, end - pos, off + pos, &used);
         if (st != FC_OK)
             return st;
         pos += used;
@@ -309,7 +329,8 @@ bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *le
         return false;
     uint64_t pos = FC_CONTAINER_HEADER, end = FC_CONTAINER_HEADER + body;
     while (pos < end) {
-        const uint8_t *h = entry_header(r, off + pos, end - pos);
+        size_t held;
+        const uint8_t *h = entry_header(r, off + pos, end - pos, &held);
         if (!h || check_entry(h, end - pos) != EP_NONE || kind_of(fc_rd16(h)) == FC_IMAGE_UNKNOWN ||
             fc_rd16(h + 2) != 0x0101 || fc_rd32(h + 4) % 8)
             return false;

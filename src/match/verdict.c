@@ -90,7 +90,12 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_JIT_DISABLED: v->jit_disabled++; break;
     case FC_LOAD_INVALID_PTX: v->invalid_ptx++, v->unreadable_ptx += l.unreadable; break;
     case FC_LOAD_RELOCATABLE: v->relocatable++; break;
-    case FC_LOAD_INVALID_IMAGE: v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++; break;
+    case FC_LOAD_INVALID_IMAGE:
+        if (c->entries[l.entry].kind == FC_IMAGE_CUBIN)
+            v->damaged_cubins++;
+        else
+            v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++;
+        break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     case FC_LOAD_EMPTY: break;      /* not a module */
     case FC_LOAD_UNSUPPORTED_COMPRESSION: v->unsupported_compression++; break;

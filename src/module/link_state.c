@@ -473,6 +473,21 @@ bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, c
     return true;
 }
 
+/* Whether entry E is an uncompressed cubin whose ELF header the driver refuses: as the
+ * decoder found it, or, where its first bytes were not at hand then, as they are. A
+ * compressed one is not inflated for this (its damage shows with --kernels). */
+static bool cubin_damaged(const fc_object *obj, const fc_entry *e)
+{
+    if (e->kind != FC_IMAGE_CUBIN || e->compression != FC_COMPRESSION_NONE || e->obfuscated)
+        return false;
+    if (e->cubin_header != FC_CUBIN_HEADER_UNREAD || !obj->image)
+        return e->cubin_header == FC_CUBIN_HEADER_DAMAGED;
+    uint8_t head[20];
+    size_t got = 0;
+    return fc_entry_head(obj, e, head, sizeof head, &got) == FC_OK &&
+           fc_cubin_header_of(head, got) == FC_CUBIN_HEADER_DAMAGED;
+}
+
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
 {
     return fc_refine_load_for(obj, c, l, 0, opts);
@@ -490,6 +505,10 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
     bool registered = fc_origin_registered(c->origin);
     if (registered && l.result == FC_LOAD_SUCCESS && fc_entry_compiled_relocatable(e)) {
         l.result = FC_LOAD_RELOCATABLE;
+        return l;
+    }
+    if (l.result == FC_LOAD_SUCCESS && cubin_damaged(obj, e)) {
+        l.result = FC_LOAD_INVALID_IMAGE;
         return l;
     }
     if (!obj->image)

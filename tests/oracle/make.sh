@@ -67,4 +67,22 @@ after() { awk -v n="$1" -v t="$2" '{ print } NR == n { print t }' "$K"; }
 after 12 '// caf\303\251' > "$out/kernels.utf8comment.ptx"
 after 22 '\t// caf\303\251' > "$out/kernels.utf8bodycomment.ptx"
 after 12 '.file 1 "/home/jos\303\251/k.cu"' > "$out/kernels.utf8string.ptx"
+# An uncompressed sm_90 cubin damaged in its ELF header (review 8, C2): the magic, the class
+# (32-bit) and the machine (x86-64 for EM_CUDA), alone and with the same kernels' PTX beside
+# it, which tells whether the driver falls back to the PTX.
+nv -fatbin --compress-mode=none -gencode arch=compute_90,code=sm_90 -o "$out/c2.sm_90.fatbin" "$here/../../fixtures/src/kernels.cu"
+nv -fatbin --compress-mode=none -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
+    -o "$out/c2.sm_90+ptx.fatbin" "$here/../../fixtures/src/kernels.cu"
+python3 - "$out" <<'PY'
+import os, sys
+out = sys.argv[1]
+for name in ("c2.sm_90", "c2.sm_90+ptx"):
+    data = open(os.path.join(out, name + ".fatbin"), "rb").read()
+    at = data.index(b"\x7fELF")
+    for what, off, new in (("badmagic", 1, b"X"), ("badclass", 4, b"\x01"), ("badmachine", 18, b"\x3e\x00")):
+        bad = bytearray(data)
+        bad[at + off:at + off + len(new)] = new
+        open(os.path.join(out, "kernels.%s.%s.fatbin" % (what, name[3:])), "wb").write(bytes(bad))
+    os.remove(os.path.join(out, name + ".fatbin"))
+PY
 ls "$out" | wc -l
