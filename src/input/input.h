@@ -55,6 +55,10 @@ typedef struct fc_scan_ctx {
      * open (fc_scan_open_file_kept). The walk's survey reads so (survey.c). */
     void (*keep)(void *user, fc_builder *b);
     bool kept;             /* keep was called since the file was opened */
+    /* An object to keep lay in bytes the file's mapping does not hold (a section stored
+     * compressed, decompressed onto the heap): it cannot outlive the scan, so it was not
+     * kept, and the survey leaves the file to the walk. */
+    bool unkeepable;
     /* An allocation or a mapping failed: what was said is the memory's answer, not the file's
      * (the survey then leaves the file to the walk, which reads it as -j 1 would). */
     bool short_of_memory;

@@ -122,6 +122,17 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
     return rc;
 }
 
+/* Whether OBJ's bytes lie in F's mapping (or it has none): what stays readable while a kept
+ * object waits to be told. */
+static bool in_mapping(const fc_open_file *f, const fc_object *obj)
+{
+    const uint8_t *p = obj->image;
+    if (!p || !obj->size)
+        return true;
+    return f && f->map.data && p >= f->map.data && (size_t)(p - f->map.data) <= f->map.size &&
+           obj->size <= f->map.size - (size_t)(p - f->map.data);
+}
+
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
 {
     int rc = 0;
@@ -155,7 +166,9 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     const fc_object *obj = fc_builder_finish(b);
     if (wanted && rc == 0) {
         sc->delivered++;
-        if (sc->keep) {
+        if (sc->keep && !in_mapping(f, &b->obj)) {
+            sc->unkeepable = true; /* judged later, it would read freed bytes */
+        } else if (sc->keep) {
             sc->kept = true;
             sc->keep(sc->user, b); /* B is left empty */
         } else {

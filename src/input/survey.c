@@ -331,7 +331,7 @@ static bool read_whole(worker *w, int fd, const char *path, const struct stat *s
     fc_scan_ctx_end(&quiet);
     /* Short of memory, or of address space (big files' mappings held until told, under
      * RLIMIT_AS: review 7, F3), the file is left to the walk, which reads it as -j 1 does. */
-    bool keep = rc == 0 && !w->record_failed && !quiet.short_of_memory &&
+    bool keep = rc == 0 && !w->record_failed && !quiet.short_of_memory && !quiet.unkeepable &&
                 atomic_fetch_add(&s->kept_bytes, w->recorded_bytes) + w->recorded_bytes <= KEPT_BUDGET;
     bool quiet_file = keep && !file && k->n == 1 && k->said[0].kind == SAID_FILE;
     fc_kept **list = keep ? fc_grow(w->kept, &w->cap_kept, w->n_kept + 1, sizeof *list, 16) : NULL;
