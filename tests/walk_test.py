@@ -485,6 +485,30 @@ def programs_with_bytes_appended_are_said_in_a_walk_too():
 
 
 @test
+def cupy_kernel_cache_files_are_read_in_a_walk():
+    """CuPy's kernel cache (~/.cupy/kernel_cache) keeps each cubin after its hex digest (MD5,
+    32 digits; SHA-1, 40): a walk of the folder said nothing, exit 0, where each file named was
+    searched and judged (review 8, B3). Digits followed by anything else stay unread."""
+    import hashlib
+    cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"md5.cubin": hashlib.md5(cubin).hexdigest().encode() + cubin,
+                 "sha1.cubin": hashlib.sha1(cubin).hexdigest().encode() + cubin,
+                 "notes.txt": hashlib.md5(cubin).hexdigest().encode() + b"\nnot a cubin\n"}
+        for name, data in files.items():
+            with open(os.path.join(tmp, name), "wb") as f:
+                f.write(data)
+        rc, out, err = run("--gpu", "sm_80", "--json", tmp)
+        doc = json.loads(out)
+        eq((rc, err), (1, b""))
+        eq([(os.path.basename(f["path"]), f["format"], f["verdicts"][0]["status"]) for f in doc["files"]],
+           [("md5.cubin", "data", "none"), ("sha1.cubin", "data", "none")])
+        rc, out, err = walk(tmp)
+        eq(rc, 0)
+        assert out.count(b": a file of no known format, searched whole\n") == 2, out
+
+
+@test
 def a_walk_never_keeps_an_object_past_its_bytes():
     """A walk's helpers keep the objects of a file they read until the walk tells them, with
     the file's mapping; an object read from a section stored compressed lay in bytes

@@ -1,5 +1,6 @@
 /* scan.c - the scan: what an input is (a directory, a file, a caller's buffer), which reader
  * reads it, and a file's mapping while it is read. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -57,6 +58,24 @@ static size_t data_extents(const fc_image *img, fc_region **out)
     }
     *out = g;
     return n;
+}
+
+/* Whether HEAD is a CuPy kernel cache file's: the cubin's hex digest (32 digits for MD5, 40
+ * for SHA-1), then the cubin (cupy/cuda/compiler.py writes `tf.write(cubin_hash);
+ * tf.write(cubin)`; review 8, B3). Read as a file of no known format, searched whole. */
+static bool cupy_cache_head(const uint8_t *head, size_t n)
+{
+    static const size_t digits[] = {32, 40};
+    for (size_t d = 0; d < 2; d++) {
+        size_t k = digits[d], i = 0;
+        if (n < k + 4)
+            return false;
+        while (i < k && isxdigit(head[i]))
+            i++;
+        if (i == k && memcmp(head + k, "\177ELF", 4) == 0)
+            return true;
+    }
+    return false;
 }
 
 /* Bytes of no known format, at BASE in IMG (SIZE of them): model blobs and custom loaders
@@ -132,11 +151,11 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
         return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {
-        if (!sc->named)
+        if (!sc->named && !cupy_cache_head(img->data, img->size))
             return 0;
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
-        return scan_unknown(sc, img, 0, img->size, path, NULL, true);
+        return scan_unknown(sc, img, 0, img->size, path, NULL, sc->named);
     }
     return scan_bare(sc, img, 0, img->size, path, NULL, f);
 }
@@ -179,7 +198,8 @@ fc_head fc_head_decide(const uint8_t *head, ssize_t n)
     if (n <= 0)
         return FC_HEAD_NOTHING; /* an empty file, or a FIFO or device swapped in (the caller
                                  * says when a regular file cannot be read) */
-    if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n))
+    if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n) ||
+        cupy_cache_head(head, (size_t)n))
         return FC_HEAD_READ;
     return fc_sniff_package(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;
 }
