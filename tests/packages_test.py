@@ -212,6 +212,26 @@ def a_zip_member_marked_directory_that_holds_bytes_is_said():
 
 
 @test
+def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
+    # Review 8, A4: Unix attributes of a symbolic link (0o120777) on a member holding a
+    # library: pip extracts it as a file of those bytes; libarchive takes them for the link's
+    # target. It was "no CUDA code", exit 0, from the file (a pipe sees no attributes and
+    # reads it). A real link (its target a path) is passed over, as before.
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x-1.0-py3-none-any.whl")
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in (("x/libmulti.so", lib), ("x/link.so", b"libmulti.so")):
+                info = zipfile.ZipInfo(name)
+                info.create_system, info.external_attr = 3, 0o120777 << 16
+                z.writestr(info, data)
+        rc, out, err, _ = run(path)
+        eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: a symbolic link by its attributes whose "
+                                   "bytes are no path (pip extracts it as a file); not read\n" % path))
+
+
+@test
 def deb_and_rpm_in_directories_only_with_packages():
     with tempfile.TemporaryDirectory() as d:
         for name in LINUX_PACKAGES:

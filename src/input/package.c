@@ -327,6 +327,16 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     return rc;
 }
 
+/* Whether a symbolic link's target reads as a path: no control byte (as libarchive gives it,
+ * up to its first NUL). */
+static bool link_target_is_text(const char *target)
+{
+    for (const unsigned char *p = (const unsigned char *)target; p && *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
 static int scan_entries(fc_scan_ctx *sc, level *lv)
 {
     const fc_archive_api *la = lv->la;
@@ -354,6 +364,19 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                                  "that holds %lld bytes (pip extracts it as a file); not read",
                                  (int)(n && name[n - 1] == '/' ? n - 1 : n), name ? name : "",
                                  (long long)la->entry_size(e));
+            continue;
+        }
+        if (type == AE_IFLNK && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+            !link_target_is_text(la->entry_symlink(e))) {
+            /* The same for a zip member whose attributes say symbolic link but whose bytes are
+             * no path (control bytes: an ELF's magic is "\177ELF\2\1\1"): pip writes it as a
+             * file of those bytes; libarchive takes them for the link's target (review 8, A4:
+             * an ELF so held was "no CUDA code" from the file, and judged from a pipe, which
+             * sees no attributes). */
+            const char *name = la->entry_pathname(e);
+            rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL, "member %s: a symbolic link by its "
+                                 "attributes whose bytes are no path (pip extracts it as a file); not read",
+                                 name ? name : "");
             continue;
         }
         if (type != AE_IFREG && !lv->deb)
