@@ -274,5 +274,74 @@ def registered_ptx_beside_a_linked_cubin_is_still_read_for_its_bytes():
     rc, f, err = judge(rules("liblineinfo.so"), "--gpu", "sm_90", "--driver", "13.0")
     eq((rc, f["containers"][1]["loads"][0]["result"], f["verdicts"][0]["status"]), (0, "CUDA_SUCCESS", "ok"))
 
+def inventory(tmp, *drivers):
+    """An nvidia-smi inventory of one H100 per driver, in that order."""
+    path = os.path.join(tmp, "inventory.csv")
+    with open(path, "w") as f:
+        f.write("index, name, compute_cap, driver_version\n")
+        for i, d in enumerate(drivers):
+            f.write("%d, NVIDIA H100 80GB HBM3, 9.0, %s\n" % (i, d))
+    return path
+
+
+def ptx_entry(path):
+    """(entry header offset, payload offset, stored size) of liblineinfo*.so's PTX entry."""
+    rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")
+    e = [e for e in f["containers"][1]["entries"] if e["kind"] == "ptx"][0]
+    return e["offset"], e["payload_offset"], e["size"]
+
+
+def zstd_ptx(data, hdr, at, size):
+    """DATA with the PTX entry at HDR stored as a zstd frame, as nvcc stores PTX by default: the
+    frame at the payload's start, its size at +16, the image's at +56, flag 0x8000."""
+    import struct
+    import subprocess
+    frame = subprocess.run(["zstd", "-q", "-c", "-19"], input=bytes(data[at:at + size]), stdout=subprocess.PIPE,
+                           check=True).stdout
+    assert len(frame) < size, (len(frame), size)
+    data[at:at + size] = frame + bytes(size - len(frame))
+    struct.pack_into("<I", data, hdr + 16, len(frame))
+    struct.pack_into("<Q", data, hdr + 56, size)
+    struct.pack_into("<Q", data, hdr + 40, struct.unpack_from("<Q", data, hdr + 40)[0] | 0x8000)
+    return data
+
+
+@test
+def ptx_beside_a_linked_cubin_read_once_for_several_drivers():
+    """PTX registered beside a linked cubin is read for its bytes outside ASCII once per
+    container, not once per target, and stored zstd it is inflated a piece at a time: each
+    target still gets its own driver's rule. A comment holding bytes outside ASCII fails CUDA
+    13's JIT and not CUDA 12.8's (non_ascii_fails), whichever target comes first; a .file string
+    fails both. The variants are patched here: the comment written over liblineinfo.so's
+    leading blank lines, its .version made 8.7 (what a 12.8 driver reads), and each stored as
+    zstd as nvcc stores PTX."""
+    import struct
+    hdr, at, size = ptx_entry(rules("liblineinfo.so"))
+    comment = bytearray(open(rules("liblineinfo.so"), "rb").read())
+    assert comment[at:at + 8] == b"\n" * 8
+    comment[at:at + 8] = b"//\xe9t\xe9\n\n\n"
+    v = comment.index(b".version 9.0", at)
+    comment[v:v + 12] = b".version 8.7"
+    assert struct.unpack_from("<HH", comment, hdr + 24) == (0, 9)
+    struct.pack_into("<HH", comment, hdr + 24, 7, 8)
+    in_string = bytearray(open(rules("liblineinfo_e9.so"), "rb").read())
+    v = in_string.index(b".version 9.0", at)
+    in_string[v:v + 12] = b".version 8.7"
+    struct.pack_into("<HH", in_string, hdr + 24, 7, 8)
+    old, new = "570.86.10", "580.65.06"
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data, loads in (("comment", comment, {old: "CUDA_SUCCESS", new: "CUDA_ERROR_INVALID_PTX"}),
+                                  ("string", in_string, {old: "CUDA_ERROR_INVALID_PTX",
+                                                         new: "CUDA_ERROR_INVALID_PTX"})):
+            for stored, image in (("plain", bytes(data)), ("zstd", bytes(zstd_ptx(bytearray(data), hdr, at, size)))):
+                path = os.path.join(tmp, "lib%s_%s.so" % (name, stored))
+                open(path, "wb").write(image)
+                for order in ((old, new), (new, old)):
+                    rc, f, err = judge(path, "--gpus-from", inventory(tmp, *order))
+                    eq((name, stored, order, f["containers"][1]["entries"][0]["compression"],
+                        [l["result"] for l in f["containers"][1]["loads"]]),
+                       (name, stored, order, "none" if stored == "plain" else "zstd", [loads[d] for d in order]))
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

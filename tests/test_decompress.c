@@ -1,6 +1,7 @@
 /* test_decompress.c - zstd and LZ4 payloads against the same image stored uncompressed. */
 #include <stdlib.h>
 #include <string.h>
+#include <lz4.h>
 #include <zstd.h>
 
 #include "decode.h"
@@ -184,6 +185,107 @@ static void finding_a_key(void)
     free(window);
 }
 
+/* fc_entry_pieces: the pieces, put together, are fc_entry_image's bytes, whatever the window,
+ * for each way an image is stored; and its status is fc_entry_image's where that fails. */
+typedef struct joined {
+    unsigned char *p;
+    size_t n, cap, calls;
+} joined;
+
+static void join_piece(void *ctx, const uint8_t *piece, size_t n)
+{
+    joined *j = ctx;
+    if (j->n + n <= j->cap)
+        memcpy(j->p + j->n, piece, n);
+    j->n += n;
+    j->calls++;
+}
+
+static void reading_in_pieces(void)
+{
+    enum { N = 300000 };
+    unsigned char *data = malloc(N), *frame = malloc(ZSTD_compressBound(N) + 8), *window = malloc(1u << 18);
+    char *lz4 = malloc((size_t)LZ4_compressBound(N));
+    uint32_t x = 11;
+    for (size_t i = 0; i < N; i++) { /* text-like: compressible */
+        x = x * 1103515245u + 12345u;
+        data[i] = (unsigned char)(' ' + ((x >> 16) % 40));
+    }
+    size_t zstored = ZSTD_compress(frame, ZSTD_compressBound(N), data, N, 3);
+    int lstored = LZ4_compress_default((const char *)data, lz4, N, LZ4_compressBound(N));
+    fc_options o;
+    fc_options_init(&o);
+    joined j = {.p = malloc(N + 1), .cap = N + 1};
+    int bad = 0;
+    for (int how = 0; how < 3; how++) {
+        fc_entry e;
+        memset(&e, 0, sizeof e);
+        e.compression = how == 0 ? FC_COMPRESSION_NONE : how == 1 ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_LZ4;
+        e.stored_size = how == 0 ? N : how == 1 ? zstored : (uint64_t)lstored;
+        e.uncompressed_size = N;
+        fc_object obj;
+        memset(&obj, 0, sizeof obj);
+        obj.image = how == 0 ? (const void *)data : how == 1 ? (const void *)frame : (const void *)lz4;
+        obj.size = e.stored_size;
+        const size_t sizes[] = {1, 4096, 1u << 18, 0};
+        for (size_t w = 0; w < sizeof sizes / sizeof *sizes; w++) {
+            fc_buffer scratch = {0};
+            j.n = j.calls = 0;
+            fc_status st = fc_entry_pieces(&obj, &e, &o, window, sizes[w], &scratch, join_piece, &j);
+            bool pieces = how == 1 && sizes[w] ? j.calls >= (N + sizes[w] - 1) / sizes[w] : j.calls == 1;
+            if (st != FC_OK || j.n != N || memcmp(j.p, data, N) != 0 || !pieces) {
+                bad++;
+                printf("# stored %d, window %zu: %s, %zu bytes in %zu pieces\n", how, sizes[w], fc_status_name(st), j.n,
+                       j.calls);
+            }
+            fc_buffer_free(&scratch);
+        }
+    }
+    ok(bad == 0, "an image read in pieces is the image, stored plain, zstd and LZ4, in windows of 1 byte to 256 KiB");
+    fc_entry e;
+    memset(&e, 0, sizeof e);
+    e.compression = FC_COMPRESSION_ZSTD;
+    e.stored_size = zstored;
+    e.uncompressed_size = N;
+    fc_object obj;
+    memset(&obj, 0, sizeof obj);
+    obj.image = frame;
+    obj.size = zstored;
+    fc_buffer scratch = {0};
+    const uint8_t *bytes;
+    size_t n;
+    const struct {
+        uint64_t stored, declared, limit;
+        const char *what;
+    } cases[] = {
+        {0, N, 0, "whole"},
+        {0, N, N / 2, "past the decompression limit"},
+        {0, 1ull << 42, 0, "a size declared past the limit"},
+        {1, N, 0, "cut short"},
+        {2, N, 0, "cut to its header"},
+        {3, N, 0, "not a frame"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        e.stored_size = obj.size = cases[c].stored == 0 ? zstored : cases[c].stored == 1 ? zstored / 2 : 6;
+        e.uncompressed_size = cases[c].declared;
+        obj.image = cases[c].stored == 3 ? (const void *)data : frame;
+        fc_options_init(&o);
+        if (cases[c].limit)
+            o.max_decompressed_size = cases[c].limit;
+        fc_status whole = fc_entry_image(&obj, &e, &o, &scratch, &bytes, &n);
+        j.n = j.calls = 0;
+        fc_status st = fc_entry_pieces(&obj, &e, &o, window, 4096, &scratch, join_piece, &j);
+        ok(st == whole && (c == 0) == (st == FC_OK), "zstd %s: %s in pieces, %s whole", cases[c].what,
+           fc_status_name(st), fc_status_name(whole));
+    }
+    fc_buffer_free(&scratch);
+    free(j.p);
+    free(data);
+    free(frame);
+    free(lz4);
+    free(window);
+}
+
 int main(void)
 {
     fixture plain = load("compress_none.fatbin");
@@ -278,6 +380,7 @@ int main(void)
 
     frames_that_say_their_size();
     finding_a_key();
+    reading_in_pieces();
     drop(&plain);
     drop(&zstd);
     drop(&lz4);

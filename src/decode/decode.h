@@ -179,6 +179,16 @@ fc_status fc_entry_find(const fc_object *obj, const fc_entry *e, const fc_option
                         size_t key_len, size_t after, uint8_t *window, size_t size, const uint8_t **hit,
                         size_t *avail);
 
+/* Hands entry E's image to FN a piece at a time, in order, zstd decompressing through WINDOW
+ * (SIZE bytes) rather than into one buffer: reading a large image whole then costs a window's
+ * memory, not the image's (a 70 MB PTX module read for its bytes). Every piece is handed, to
+ * the image's end, and the status is fc_entry_image's for the same image. An image stored
+ * uncompressed is one piece, in place; LZ4, whose blocks are decompressed whole, one piece in
+ * SCRATCH. Decompresses at most opts->max_decompressed_size. */
+typedef void (*fc_piece_fn)(void *ctx, const uint8_t *piece, size_t n);
+fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_options *opts, uint8_t *window,
+                          size_t size, fc_buffer *scratch, fc_piece_fn fn, void *ctx);
+
 /* What a container is for (container_role.c): whether an entry was compiled to be linked
  * (LTO-IR, PTX stored with the ptxas option --compile-only). */
 bool fc_entry_compiled_relocatable(const fc_entry *e);

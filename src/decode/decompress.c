@@ -275,6 +275,66 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
     return st;
 }
 
+/* ZSTD's part of fc_entry_pieces: the first frame, as zstd_stream decodes it, through WINDOW. */
+static fc_status zstd_pieces(const uint8_t *src, size_t src_size, uint64_t limit, uint8_t *window, size_t size,
+                             fc_piece_fn fn, void *ctx)
+{
+    ZSTD_DCtx *dctx = thread_dctx();
+    if (!dctx)
+        return FC_ERR_NOMEM;
+    ZSTD_inBuffer in = {src, src_size, 0};
+    uint64_t total = 0;
+    for (;;) {
+        ZSTD_outBuffer ob = {window, size, 0};
+        size_t r = ZSTD_decompressStream(dctx, &ob, &in);
+        if (ZSTD_isError(r))
+            return FC_ERR_FORMAT;
+        total += ob.pos;
+        if (total > limit)
+            return FC_ERR_LIMIT;
+        if (ob.pos)
+            fn(ctx, window, ob.pos);
+        if (r == 0) /* frame complete */
+            return FC_OK;
+        if (in.pos == in.size && ob.pos < ob.size) /* input ended inside the frame */
+            return FC_ERR_FORMAT;
+    }
+}
+
+fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_options *opts, uint8_t *window,
+                          size_t size, fc_buffer *scratch, fc_piece_fn fn, void *ctx)
+{
+    if (e->compression != FC_COMPRESSION_ZSTD || !size) {
+        const uint8_t *bytes;
+        size_t n;
+        fc_status st = fc_entry_image(obj, e, opts, scratch, &bytes, &n);
+        if (st == FC_OK && n)
+            fn(ctx, bytes, n);
+        return st;
+    }
+    if (!obj->image)
+        return FC_ERR_UNSUPPORTED;
+    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return FC_ERR_FORMAT;
+    fc_options defaults;
+    if (!(opts = fc_options_resolve(opts, &defaults)))
+        return FC_ERR_INVALID;
+    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    size_t src_size = (size_t)e->stored_size;
+    /* Refused unread where fc_decompress_buffer refuses: a declared size, the entry's or the
+     * frame's, past the limit, or no frame. */
+    unsigned long long fcs = ZSTD_getFrameContentSize(src, src_size);
+    if (fcs == ZSTD_CONTENTSIZE_ERROR)
+        return FC_ERR_FORMAT;
+    if (e->uncompressed_size > opts->max_decompressed_size ||
+        (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs > opts->max_decompressed_size))
+        return FC_ERR_LIMIT;
+    fc_status st = zstd_pieces(src, src_size, opts->max_decompressed_size, window, size, fn, ctx);
+    if (obj->image_reclaimable && fc_file_map_range_changed(src, src_size))
+        st = FC_ERR_IO; /* the file was cut short meanwhile: zeros were read (file_map.h) */
+    return st;
+}
+
 fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got)
 {
     *got = 0;

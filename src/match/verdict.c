@@ -342,10 +342,11 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
         bool empty = empty_is_no_module(obj, ct);
         bool idle = j->idle[c] = !empty && defines_nothing(obj, ct, scan);
         j->registered += !fc_container_kept_as_data(ct) && !empty && !idle;
+        fc_ptx_memo memo = {0};
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
             fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
-                              : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda, scan);
+                              : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda, scan, &memo);
             fc_link k = {FC_LINK_VIA_NONE, -1};
             if (l.result == FC_LOAD_LINK_INPUT) {
                 k = fc_predict_link(ct, tg);

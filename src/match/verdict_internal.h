@@ -41,10 +41,23 @@ struct fc_judgement {
 fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const fc_options *scan);
 void fc_missing_kernels_free(fc_judgement *j);
 
+/* What fc_refine_load_for read of one PTX entry, kept while a container is judged for several
+ * targets so that the text is read once, not once a target (a 70 MB module in cuSPARSELt's
+ * libcusparseLt.so.0 took 90 ms a target to inflate and read on the H200). Zeroed before each
+ * container. */
+typedef struct fc_ptx_memo {
+    const fc_entry *entry;  /* the entry the rest is about; NULL: nothing kept */
+    bool whole;             /* read whole (calls, braces) rather than for its bytes alone */
+    bool readable;          /* its image could be read: what follows holds */
+    bool calls_out, damaged, non_ascii;
+    bool in_code_known, non_ascii_in_code;
+} fc_ptx_memo;
+
 /* fc_refine_load for a target whose driver supports CUDA DRIVER_CUDA (0: assumed new enough,
- * which fc_refine_load assumes): JITs of different releases read PTX differently. */
+ * which fc_refine_load assumes): JITs of different releases read PTX differently. MEMO, when
+ * not NULL, keeps what was read for the same container's next target. */
 fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
-                           const fc_options *opts);
+                           const fc_options *opts, fc_ptx_memo *memo);
 
 /* Whether container C holds only cubins that define nothing a program can reach (no function,
  * no variable): uncompressed ones of at most 64 KiB are read (link_state.c). nvcc 13's device

@@ -350,44 +350,104 @@ static bool non_ascii_fails(const ptx_facts *f, int driver_cuda)
     return driver_cuda == 0 || driver_cuda >= 13000 ? f->non_ascii : f->non_ascii_in_code;
 }
 
+/* Reads PTX entry E into MEMO, whole (ptx_scan) when WHOLE, else for its bytes outside ASCII
+ * alone, unless MEMO holds that already. */
+static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e, const fc_options *opts, bool whole);
+
 /* Whether PTX compiled as a whole program fails the JIT of a driver for CUDA DRIVER_CUDA: it
  * calls a function it does not define, or that JIT cannot read it. */
-static bool ptx_fails_whole(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda,
-                            bool *unreadable)
+static bool ptx_fails_whole(fc_ptx_memo *m, const fc_object *obj, const fc_entry *e, const fc_options *opts,
+                            int driver_cuda, bool *unreadable)
 {
-    fc_buffer scratch = {0};
-    const uint8_t *src;
-    size_t n;
-    ptx_facts f = {0};
-    if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK)
-        ptx_scan(src, n, &f);
-    free(scratch.p);
+    ptx_read(m, obj, e, opts, true);
+    ptx_facts f = {.calls_out = m->calls_out, .damaged = m->damaged, .non_ascii = m->non_ascii,
+                   .non_ascii_in_code = m->non_ascii_in_code};
+    if (!m->readable) /* not read: nothing said against it, as ever */
+        f = (ptx_facts){0};
     *unreadable = f.damaged || non_ascii_fails(&f, driver_cuda);
     return f.calls_out || *unreadable;
+}
+
+/* has_non_ascii over an image handed in pieces, up to its first NUL. */
+typedef struct ascii_pieces {
+    bool nul, non_ascii;
+} ascii_pieces;
+
+static void ascii_piece(void *ctx, const uint8_t *p, size_t n)
+{
+    ascii_pieces *a = ctx;
+    if (a->nul || a->non_ascii)
+        return; /* the rest is still inflated: a damaged tail fails as fc_entry_image fails */
+    const uint8_t *nul = memchr(p, 0, n);
+    if (nul)
+        n = (size_t)(nul - p), a->nul = true;
+    a->non_ascii = has_non_ascii(p, n);
+}
+
+#define PIECE_SIZE (256u << 10) /* what a piece of a PTX module read for its bytes takes */
+
+static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e, const fc_options *opts, bool whole)
+{
+    if (memo->entry == e && (memo->whole || !whole))
+        return;
+    *memo = (fc_ptx_memo){.entry = e, .whole = whole};
+    fc_buffer scratch = {0};
+    if (whole) {
+        const uint8_t *src;
+        size_t n;
+        ptx_facts f = {0};
+        if ((memo->readable = fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK))
+            ptx_scan(src, n, &f);
+        memo->calls_out = f.calls_out;
+        memo->damaged = f.damaged;
+        memo->non_ascii = f.non_ascii;
+        memo->non_ascii_in_code = f.non_ascii_in_code;
+        memo->in_code_known = true;
+    } else {
+        /* Inflated a piece at a time, never whole: most such modules hold nothing outside
+         * ASCII, and those that do are read again, whole, only for a driver that needs to
+         * know where (ptx_unreadable). */
+        ascii_pieces a = {0};
+        size_t size = e->uncompressed_size < PIECE_SIZE ? (size_t)e->uncompressed_size + 1 : PIECE_SIZE;
+        uint8_t *window = malloc(size); /* none: fc_entry_pieces reads it whole */
+        memo->readable = fc_entry_pieces(obj, e, opts, window, window ? size : 0, &scratch, ascii_piece, &a) == FC_OK;
+        free(window);
+        memo->non_ascii = a.non_ascii;
+        memo->in_code_known = !a.non_ascii;
+    }
+    free(scratch.p);
 }
 
 /* Whether the JIT of a driver for CUDA DRIVER_CUDA cannot read PTX entry E for its bytes
  * outside ASCII alone: the part of ptx_fails_whole that still holds with a linked cubin beside
  * the PTX. That cubin's ptxas compiled the PTX, but an older ptxas than the driver's JIT reads
  * comments and strings a newer JIT refuses (non_ascii_fails; review 8, A3: a -lineinfo build
- * from a folder named with an 'é' was judged to JIT on sm_90). Only the bytes are looked at,
- * up to a NUL as the driver reads them. */
-static bool ptx_unreadable(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda)
+ * from a folder named with an 'e acute' was judged to JIT on sm_90). Only the bytes are looked
+ * at, up to a NUL as the driver reads them. */
+static bool ptx_unreadable(fc_ptx_memo *m, const fc_object *obj, const fc_entry *e, const fc_options *opts,
+                           int driver_cuda)
 {
-    fc_buffer scratch = {0};
-    const uint8_t *src;
-    size_t n;
-    bool bad = false;
-    if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK) {
-        const uint8_t *nul = memchr(src, 0, n);
-        if (nul)
-            n = (size_t)(nul - src);
-        ptx_facts f = {.non_ascii = has_non_ascii(src, n)};
-        f.non_ascii_in_code = f.non_ascii && non_ascii_in_code(src, n);
-        bad = non_ascii_fails(&f, driver_cuda);
+    ptx_read(m, obj, e, opts, false);
+    if (!m->readable || !m->non_ascii)
+        return false;
+    if (!m->in_code_known && !(driver_cuda == 0 || driver_cuda >= 13000)) {
+        fc_buffer scratch = {0};
+        const uint8_t *src;
+        size_t n;
+        m->non_ascii_in_code = false;
+        if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK) {
+            const uint8_t *nul = memchr(src, 0, n);
+            m->non_ascii_in_code = non_ascii_in_code(src, nul ? (size_t)(nul - src) : n);
+        } else {
+            m->readable = false; /* as fc_entry_image failing before: nothing said */
+        }
+        m->in_code_known = true;
+        free(scratch.p);
+        if (!m->readable)
+            return false;
     }
-    free(scratch.p);
-    return bad;
+    ptx_facts f = {.non_ascii = true, .non_ascii_in_code = m->non_ascii_in_code};
+    return non_ascii_fails(&f, driver_cuda);
 }
 
 /* Whether PTX text starts with a byte outside ASCII: the driver then does not take it for PTX
@@ -490,12 +550,15 @@ static bool cubin_damaged(const fc_object *obj, const fc_entry *e)
 
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
 {
-    return fc_refine_load_for(obj, c, l, 0, opts);
+    return fc_refine_load_for(obj, c, l, 0, opts, NULL);
 }
 
 fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
-                           const fc_options *opts)
+                           const fc_options *opts, fc_ptx_memo *memo)
 {
+    fc_ptx_memo none = {0};
+    if (!memo)
+        memo = &none;
     if (c->role != FC_ROLE_MODULE || l.entry < 0 || (size_t)l.entry >= c->n_entries)
         return l;
     const fc_entry *e = &c->entries[l.entry];
@@ -522,9 +585,10 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
          * cubin fits); not in the thousands of containers a library keeps as data (cuFFT:
          * 11,000 PTX modules, 3 s to inflate and read), which its own build compiled. */
         bool linked = c->origin != FC_ORIGIN_EMBEDDED && registered && has_linked_cubin(obj, c);
-        if (c->origin != FC_ORIGIN_EMBEDDED && !linked && ptx_fails_whole(obj, e, opts, driver_cuda, &l.unreadable))
+        if (c->origin != FC_ORIGIN_EMBEDDED && !linked &&
+            ptx_fails_whole(memo, obj, e, opts, driver_cuda, &l.unreadable))
             l.result = l.unreadable && ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
-        else if (linked && (l.unreadable = ptx_unreadable(obj, e, opts, driver_cuda)))
+        else if (linked && (l.unreadable = ptx_unreadable(memo, obj, e, opts, driver_cuda)))
             l.result = ptx_starts_outside_ascii(obj, e) ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_PTX;
     } else if (registered) {
         /* A registered cubin was linked when the program was; relocatable ones are not here. */
