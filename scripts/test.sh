@@ -92,6 +92,9 @@ if command -v clang >/dev/null 2>&1; then
         check "packages, -j 4" "0 1" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures/packages
         # A tree's files looked at on the scan's threads (walk.c); the odd files exit 3.
         check "a tree of folders, -j 4" "3" build-tsan/fatcheck --gpu 9.0 -j 4 fixtures tests
+        # The readers judge what they read (fc_options.ahead), the first settling the targets
+        # while the local GPUs are asked (none here).
+        check "a tree judged ahead, targets detected, -j 4" "0 1" build-tsan/fatcheck -j 4 fixtures
         # The survey reads files whole on every thread and keeps what they said (survey.c).
         check "damaged files and fixtures in a tree, kernel view, -j 8" "3" build-tsan/fatcheck --gpu 9.0 -j 8 -k \
             fixtures fuzz/broken

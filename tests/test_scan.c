@@ -1,5 +1,6 @@
 /* test_scan.c - files, archives, cubins, PTX, embedded data and directory trees. */
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -282,11 +283,73 @@ static void test_tree(void)
         printf("# cleanup failed\n");
 }
 
+/* fc_options.ahead: a walk's readers hand each object they read to the hook, and on_object
+ * gets it back as obj->ahead, in order, for the same object; every value is freed once,
+ * delivered or not (a scan stopped early). */
+typedef struct ahead_count {
+    atomic_int made, freed;
+    int delivered, with_ahead, mismatched, stop_after;
+} ahead_count;
+
+static void *label_ahead(void *ctx, const fc_object *o)
+{
+    ahead_count *a = ctx;
+    atomic_fetch_add(&a->made, 1);
+    return strdup(o->label);
+}
+
+static void free_ahead(void *ctx, void *ahead)
+{
+    ahead_count *a = ctx;
+    atomic_fetch_add(&a->freed, 1);
+    free(ahead);
+}
+
+static int check_ahead(void *ctx, const fc_object *o)
+{
+    ahead_count *a = ctx;
+    a->delivered++;
+    if (o->ahead) {
+        a->with_ahead++;
+        a->mismatched += strcmp(o->ahead, o->label) != 0;
+    }
+    return a->stop_after && a->delivered >= a->stop_after ? FC_STOP : 0;
+}
+
+static void test_ahead(void)
+{
+    fc_options opts;
+    fc_options_init(&opts);
+    opts.threads = 4;
+    ahead_count a = {0};
+    opts.ahead = label_ahead;
+    opts.ahead_free = free_ahead;
+    opts.ahead_ctx = &a;
+    fc_scan(FIXTURES_DIR, &opts, check_ahead, NULL, &a);
+    ok(a.with_ahead > 0 && a.mismatched == 0 && a.with_ahead == a.made && a.freed == a.made,
+       "a walk on 4 threads: %d of %d objects came with what the hook made for them (%d made, %d freed, %d for "
+       "another object)",
+       a.with_ahead, a.delivered, (int)a.made, (int)a.freed, a.mismatched);
+    ahead_count stop = {.stop_after = 10};
+    opts.ahead_ctx = &stop;
+    int rc = fc_scan(FIXTURES_DIR, &opts, check_ahead, NULL, &stop);
+    ok(rc == FC_STOP && stop.delivered == 10 && stop.made > 10 && stop.freed == stop.made,
+       "a walk stopped at its tenth object frees what was made for the rest (%d made, %d freed)", (int)stop.made,
+       (int)stop.freed);
+    ahead_count one = {0};
+    opts.ahead_ctx = &one;
+    opts.threads = 1;
+    fc_scan(FIXTURES_DIR, &opts, check_ahead, NULL, &one);
+    ok(one.delivered == a.delivered && one.made == 0 && one.with_ahead == 0,
+       "on one thread the walk reads every file itself: no hook, the same %d objects", one.delivered);
+}
+
 int main(void)
 {
     test_files();
     test_details();
     test_stop_value();
     test_tree();
+    test_ahead();
     return tap_done();
 }

@@ -261,6 +261,7 @@ typedef struct fc_object {
     const fc_oci_file *in_image; /* in a container image: the image and the file's path there;
                                     NULL elsewhere. PATH is then the archive or layout, MEMBER
                                     and LABEL "app:1.0:/usr/lib/x.so" */
+    void *ahead;                /* what fc_options.ahead returned for this object, or NULL */
 } fc_object;
 
 /* Whether OBJ is a Windows file (PE image or COFF object): the driver releases fatcheck
@@ -342,6 +343,15 @@ typedef struct fc_options {
      * packages_in_dirs. PATH is the symlink's or the package's path. */
     void (*on_skip)(void *ctx, fc_skip_kind kind, const char *path);
     void *on_skip_ctx;
+    /* Called, when set, in a directory walk that reads files on several threads, on the thread
+     * that read an object, as soon as it is read, with the object on_object is later called
+     * with (in the walk's order, on the walk's thread): work on it that may be done in
+     * parallel, such as judging it. What it returns is the object's AHEAD when on_object is
+     * called; ahead_free is called with it afterwards, or when the object is never delivered
+     * (the scan stopped). Objects read on the walk's own thread come with AHEAD NULL. */
+    void *(*ahead)(void *ctx, const fc_object *obj);
+    void (*ahead_free)(void *ctx, void *ahead);
+    void *ahead_ctx;
 } fc_options;
 
 /* Fills *OPTS, of SIZE bytes, with the defaults and sets OPTS->size to SIZE. Called through

@@ -1,6 +1,7 @@
 /* main.c - the fatcheck command: options, targets, exit codes, and the scan loop. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,22 @@ typedef struct run {
     const output_plan *plan;
     const char *first_input; /* begun before the renderer was there */
     int fatal;               /* the exit status when open_output failed, else 0 */
+    /* The targets are settled once, by the first to need them: open_output, or a walk's
+     * reader judging ahead (judge_ahead), on another thread. */
+    pthread_mutex_t targets_lock;
+    bool targets_settled;
 } run;
+
+/* Settles the targets (waits for the local GPUs' answer when none were named). */
+static void settle_targets(run *rn)
+{
+    char err[512];
+    pthread_mutex_lock(&rn->targets_lock);
+    if (!rn->targets_settled)
+        targets_end(rn->cfg, rn->plan->want, err, sizeof err); /* fails only for --probe, answered already */
+    rn->targets_settled = true;
+    pthread_mutex_unlock(&rn->targets_lock);
+}
 
 /* The targets, then what reports on them: done at the first thing to report, so that the
  * first input is read while the local GPUs are asked (NVML takes 17-19 ms on an H200; finding
@@ -88,8 +104,7 @@ static bool open_output(run *rn)
         return rn->r != NULL;
     const output_plan *o = rn->plan;
     config *cfg = rn->cfg;
-    char err[512];
-    targets_end(cfg, o->want, err, sizeof err); /* fails only for --probe, answered already */
+    settle_targets(rn);
     progress_clear();
     /* Never a silent pass: an exit status of 0 with nothing judged says nothing about
      * loading, whoever reads standard error. */
@@ -146,15 +161,40 @@ static int report_unreadable_images(const fc_object *obj, const fc_judgement *j)
     return bad;
 }
 
+/* fc_options.ahead: a walk's reader judges the object it read, in parallel with the rest of
+ * the walk, rather than the walk's thread when it reaches it (a 70 MB PTX module, inflated for
+ * its bytes, took 90 ms of site-packages' run there). NULL, to be judged in on_object, when
+ * judging fails. */
+static void *judge_ahead(void *ctx, const fc_object *obj)
+{
+    run *rn = ctx;
+    settle_targets(rn);
+    fc_judgement *j = NULL;
+    if (fc_judge(&j, obj, &rn->cfg->judge) != FC_OK) {
+        fc_judgement_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+static void judge_ahead_free(void *ctx, void *ahead)
+{
+    (void)ctx;
+    fc_judgement_free(ahead);
+}
+
 static int on_object(void *ctx, const fc_object *obj)
 {
     run *rn = ctx;
     if (!open_output(rn))
         return 1;
     progress_clear();
-    fc_judgement *j = NULL; /* without targets: what it needs, for the summary */
-    if (fc_judge(&j, obj, &rn->cfg->judge) != FC_OK)
+    fc_judgement *own = NULL; /* without targets: what it needs, for the summary */
+    fc_judgement *j = obj->ahead; /* judged by the reader: freed by the scan */
+    if (!j && fc_judge(&own, obj, &rn->cfg->judge) != FC_OK)
         rn->t.internal = true;
+    if (!j)
+        j = own;
     accept_object(rn->cfg, obj, j);
     rn->r->object(rn->r, obj, j);
     if (obj->error)
@@ -172,7 +212,7 @@ static int on_object(void *ctx, const fc_object *obj)
     if (unread && rn->r->images_unread)
         rn->r->images_unread(rn->r, obj);
     tally_object(&rn->t, object_problems(rn->cfg, obj, j));
-    fc_judgement_free(j);
+    fc_judgement_free(own);
     return 0;
 }
 
@@ -697,7 +737,15 @@ int main(int argc, char **argv)
         setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     output_plan plan = {.mode = mode, .list_elf = list_elf, .list_ptx = list_ptx,
                         .require_targets = require_targets, .probe = probe, .want = &want};
-    run rn = {.cfg = &cfg, .opts = &opts, .plan = &plan};
+    run rn = {.cfg = &cfg, .opts = &opts, .plan = &plan, .targets_lock = PTHREAD_MUTEX_INITIALIZER};
+    /* Judged by a walk's readers, but not the kernel view (each judgement reads every image on
+     * up to 16 threads of its own, within a memory budget) nor the driver's probe (loads in the
+     * driver, made by the walk's thread in order). */
+    if (!cfg.judge.kernels && !probe) {
+        opts.ahead = judge_ahead;
+        opts.ahead_free = judge_ahead_free;
+        opts.ahead_ctx = &rn;
+    }
     extractor x;
     if (extract_dir) {
         if (extractor_open(&x, extract_dir, force, opts.max_decompressed_size, stderr) != 0)

@@ -22,6 +22,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -266,6 +268,19 @@ static int recorded_error(void *ctx, const fc_error *err)
     return 0;
 }
 
+/* Drops from the resident set what work on OBJ read of its file's mapping (the page cache
+ * keeps it, and a later read faults it back): a file's mapping is held until the walk
+ * delivers its objects, and pages read ahead would stay counted until then (the eras corpus
+ * judged ahead: 122 MB peak became 470 MB). */
+static void drop_pages(const fc_object *obj)
+{
+    if (!obj->image_reclaimable || !obj->size)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = (uintptr_t)obj->image;
+    uintptr_t start = at & ~(page - 1), end = (at + (uintptr_t)obj->size + page - 1) & ~(page - 1);
+    madvise((void *)start, end - start, MADV_DONTNEED); /* a private mapping never written */
+}
+
 static void recorded_object(void *user, fc_builder *from)
 {
     worker *w = user;
@@ -278,6 +293,13 @@ static void recorded_object(void *user, fc_builder *from)
     }
     fc_builder_move(b, from);
     x->b = b;
+    /* Work the caller does on each object, here on the worker, in parallel, rather than when
+     * the walk delivers it (the CLI judges: a 70 MB PTX module to inflate took 90 ms). */
+    const fc_options *o = w->s->opts;
+    if (o->ahead) {
+        b->obj.ahead = o->ahead(o->ahead_ctx, &b->obj);
+        drop_pages(&b->obj);
+    }
     w->recorded_bytes += b->cap_containers * sizeof *b->containers + b->cap_entries * sizeof *b->entries +
                          b->n_strings * 64 + sizeof *b;
 }
@@ -287,6 +309,8 @@ static void said_free(said *x)
     free(x->path);
     free(x->member);
     free(x->message);
+    if (x->b && x->b->obj.ahead && x->b->opts->ahead_free) /* delivered, or never to be */
+        x->b->opts->ahead_free(x->b->opts->ahead_ctx, x->b->obj.ahead);
     if (x->b)
         fc_builder_reset(x->b);
     free(x->b);
