@@ -95,6 +95,20 @@ static void frames_that_say_their_size(void)
     free(frames);
 }
 
+/* OBJ holds SIZE bytes at IMAGE, and E is an entry whose image they all are, stored as HOW
+ * and declared to be DECLARED bytes once decompressed. */
+static void stored_image(fc_object *obj, fc_entry *e, const void *image, size_t size, fc_compression how,
+                         uint64_t declared)
+{
+    memset(e, 0, sizeof *e);
+    e->compression = how;
+    e->stored_size = size;
+    e->uncompressed_size = declared;
+    memset(obj, 0, sizeof *obj);
+    obj->image = image;
+    obj->size = size;
+}
+
 /* fc_entry_find: a key somewhere in a long image, found as it is decompressed through a window,
  * wherever it lies against the window's edges, with the bytes after it; or said absent. */
 static void finding_a_key(void)
@@ -123,14 +137,9 @@ static void finding_a_key(void)
         size_t stored = ZSTD_compress(frame, ZSTD_compressBound(N), data, N, 3);
         for (int packed = 0; packed < 2; packed++) {
             fc_entry e;
-            memset(&e, 0, sizeof e);
-            e.compression = packed ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_NONE;
-            e.stored_size = packed ? stored : N;
-            e.uncompressed_size = N;
             fc_object obj;
-            memset(&obj, 0, sizeof obj);
-            obj.image = packed ? (const void *)frame : data;
-            obj.size = e.stored_size;
+            stored_image(&obj, &e, packed ? (const void *)frame : data, packed ? stored : N,
+                         packed ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_NONE, N);
             for (size_t w = small; w <= (1u << 18); w = w == small ? 1u << 18 : w + 1) {
                 const uint8_t *hit;
                 size_t avail, want = N - places[p] < k + AFTER ? N - places[p] : k + AFTER;
@@ -151,13 +160,8 @@ static void finding_a_key(void)
        sizeof places / sizeof *places, small, cases);
     size_t stored = ZSTD_compress(frame, ZSTD_compressBound(N), data, N, 3);
     fc_entry e;
-    memset(&e, 0, sizeof e);
-    e.compression = FC_COMPRESSION_ZSTD;
-    e.stored_size = stored;
     fc_object obj;
-    memset(&obj, 0, sizeof obj);
-    obj.image = frame;
-    obj.size = stored;
+    stored_image(&obj, &e, frame, stored, FC_COMPRESSION_ZSTD, 0);
     const uint8_t *hit = (const uint8_t *)"x";
     size_t avail = 1;
     ok(fc_entry_find(&obj, &e, &o, key, k, AFTER, window, small, &hit, &avail) == FC_OK && !hit && !avail,
@@ -219,14 +223,10 @@ static void reading_in_pieces(void)
     int bad = 0;
     for (int how = 0; how < 3; how++) {
         fc_entry e;
-        memset(&e, 0, sizeof e);
-        e.compression = how == 0 ? FC_COMPRESSION_NONE : how == 1 ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_LZ4;
-        e.stored_size = how == 0 ? N : how == 1 ? zstored : (uint64_t)lstored;
-        e.uncompressed_size = N;
         fc_object obj;
-        memset(&obj, 0, sizeof obj);
-        obj.image = how == 0 ? (const void *)data : how == 1 ? (const void *)frame : (const void *)lz4;
-        obj.size = e.stored_size;
+        stored_image(&obj, &e, how == 0 ? (const void *)data : how == 1 ? (const void *)frame : (const void *)lz4,
+                     how == 0 ? N : how == 1 ? zstored : (size_t)lstored,
+                     how == 0 ? FC_COMPRESSION_NONE : how == 1 ? FC_COMPRESSION_ZSTD : FC_COMPRESSION_LZ4, N);
         const size_t sizes[] = {1, 4096, 1u << 18, 0};
         for (size_t w = 0; w < sizeof sizes / sizeof *sizes; w++) {
             fc_buffer scratch = {0};
@@ -243,14 +243,8 @@ static void reading_in_pieces(void)
     }
     ok(bad == 0, "an image read in pieces is the image, stored plain, zstd and LZ4, in windows of 1 byte to 256 KiB");
     fc_entry e;
-    memset(&e, 0, sizeof e);
-    e.compression = FC_COMPRESSION_ZSTD;
-    e.stored_size = zstored;
-    e.uncompressed_size = N;
     fc_object obj;
-    memset(&obj, 0, sizeof obj);
-    obj.image = frame;
-    obj.size = zstored;
+    stored_image(&obj, &e, frame, zstored, FC_COMPRESSION_ZSTD, N);
     fc_buffer scratch = {0};
     const uint8_t *bytes;
     size_t n;

@@ -248,16 +248,27 @@ fc_status fc_decompress(void **out, size_t *out_size, fc_compression m, const vo
     return FC_OK;
 }
 
+/* Where entry E's stored image lies in OBJ's bytes: FC_ERR_UNSUPPORTED without them,
+ * FC_ERR_FORMAT when it runs past them. */
+static fc_status entry_source(const fc_object *obj, const fc_entry *e, const uint8_t **src)
+{
+    if (!obj->image)
+        return FC_ERR_UNSUPPORTED;
+    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return FC_ERR_FORMAT;
+    *src = (const uint8_t *)obj->image + e->payload_offset;
+    return FC_OK;
+}
+
 fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
                          const uint8_t **bytes, size_t *len)
 {
     *bytes = NULL;
     *len = 0;
-    if (!obj->image)
-        return FC_ERR_UNSUPPORTED;
-    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
-        return FC_ERR_FORMAT;
-    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    const uint8_t *src;
+    fc_status where = entry_source(obj, e, &src);
+    if (where != FC_OK)
+        return where;
     if (e->compression == FC_COMPRESSION_NONE) {
         *bytes = src;
         *len = (size_t)e->stored_size;
@@ -312,14 +323,13 @@ fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_opti
             fn(ctx, bytes, n);
         return st;
     }
-    if (!obj->image)
-        return FC_ERR_UNSUPPORTED;
-    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
-        return FC_ERR_FORMAT;
+    const uint8_t *src;
+    fc_status where = entry_source(obj, e, &src);
+    if (where != FC_OK)
+        return where;
     fc_options defaults;
     if (!(opts = fc_options_resolve(opts, &defaults)))
         return FC_ERR_INVALID;
-    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
     size_t src_size = (size_t)e->stored_size;
     /* Refused unread where fc_decompress_buffer refuses: a declared size, the entry's or the
      * frame's, past the limit, or no frame. */
@@ -338,11 +348,10 @@ fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_opti
 fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got)
 {
     *got = 0;
-    if (!obj->image)
-        return FC_ERR_UNSUPPORTED;
-    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
-        return FC_ERR_FORMAT;
-    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    const uint8_t *src;
+    fc_status where = entry_source(obj, e, &src);
+    if (where != FC_OK)
+        return where;
     size_t src_size = (size_t)e->stored_size;
     switch (e->compression) {
     case FC_COMPRESSION_NONE:
@@ -439,11 +448,11 @@ fc_status fc_entry_find(const fc_object *obj, const fc_entry *e, const fc_option
         return FC_ERR_UNSUPPORTED;
     if (key_len == 0 || after > SIZE_MAX / 4 - key_len || size < 2 * (key_len + after))
         return FC_ERR_INVALID;
-    if (e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
-        return FC_ERR_FORMAT;
-    const uint8_t *src = (const uint8_t *)obj->image + e->payload_offset;
+    const uint8_t *src;
+    fc_status st = entry_source(obj, e, &src);
+    if (st != FC_OK)
+        return st;
     size_t src_size = (size_t)e->stored_size;
-    fc_status st;
     if (e->compression == FC_COMPRESSION_NONE) {
         *hit = memmem(src, src_size, key, key_len);
         *avail = *hit ? src_size - (size_t)(*hit - src) : 0;

@@ -22,8 +22,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,6 +29,7 @@
 #include "callback.h"
 #include "grow.h"
 #include "heads.h"
+#include "image.h"
 #include "inode_map.h"
 #include "pool.h"
 #include "survey.h"
@@ -268,19 +267,6 @@ static int recorded_error(void *ctx, const fc_error *err)
     return 0;
 }
 
-/* Drops from the resident set what work on OBJ read of its file's mapping (the page cache
- * keeps it, and a later read faults it back): a file's mapping is held until the walk
- * delivers its objects, and pages read ahead would stay counted until then (the eras corpus
- * judged ahead: 122 MB peak became 470 MB). */
-static void drop_pages(const fc_object *obj)
-{
-    if (!obj->image_reclaimable || !obj->size)
-        return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = (uintptr_t)obj->image;
-    uintptr_t start = at & ~(page - 1), end = (at + (uintptr_t)obj->size + page - 1) & ~(page - 1);
-    madvise((void *)start, end - start, MADV_DONTNEED); /* a private mapping never written */
-}
-
 static void recorded_object(void *user, fc_builder *from)
 {
     worker *w = user;
@@ -298,7 +284,12 @@ static void recorded_object(void *user, fc_builder *from)
     const fc_options *o = w->s->opts;
     if (o->ahead) {
         b->obj.ahead = o->ahead(o->ahead_ctx, &b->obj);
-        drop_pages(&b->obj);
+        /* What it read of the file's mapping leaves the resident set (the page cache keeps
+         * it): the mapping is held until the walk delivers the file, and pages read ahead
+         * would stay counted until then (the eras corpus judged ahead: 122 MB peak became
+         * 470 MB). */
+        fc_image img = {b->obj.image, (size_t)b->obj.size, -1, b->obj.image_reclaimable};
+        fc_image_release(&img, 0, b->obj.size);
     }
     w->recorded_bytes += b->cap_containers * sizeof *b->containers + b->cap_entries * sizeof *b->entries +
                          b->n_strings * 64 + sizeof *b;
@@ -717,6 +708,12 @@ static int larger_first(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Whether a big file waits for a worker, fewer than big_at_once being read; under LOCK. */
+static bool big_waiting(const fc_survey *s)
+{
+    return s->next_big < s->n_big && s->big_reading < s->big_at_once;
+}
+
 static void work(void *ctx)
 {
     fc_survey *s = ctx;
@@ -734,13 +731,10 @@ static void work(void *ctx)
          * of a walk, and it ends the survey when it starts late (site-packages: cuSPARSELt's
          * judgement, 73-87 ms, started 37 to 89 ms in, and the walk's first delivery followed
          * it). */
-        bool big = s->next_big < s->n_big && s->big_reading < s->big_at_once;
-        while (!big && !s->stacked && s->busy && !s->finished) {
+        while (!big_waiting(s) && !s->stacked && s->busy && !s->finished)
             pthread_cond_wait(&s->more, &s->lock);
-            big = s->next_big < s->n_big && s->big_reading < s->big_at_once;
-        }
         big_file b;
-        if (big && take_big(s, &b)) {
+        if (big_waiting(s) && take_big(s, &b)) {
             s->big_reading++;
             pthread_mutex_unlock(&s->lock);
             read_one_big(w, &b);

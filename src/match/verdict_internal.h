@@ -41,16 +41,29 @@ struct fc_judgement {
 fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const fc_options *scan);
 void fc_missing_kernels_free(fc_judgement *j);
 
+/* What a reading of PTX text tells about loading it (checked with ptxas 13.0 here, and the
+ * driver's JIT on tests/oracle's images). */
+typedef struct ptx_facts {
+    bool calls_out;      /* a function another translation unit must define: declared .extern
+                            or .weak without a body, defined nowhere in the text */
+    bool needs_outside;  /* that, or a variable declared .extern (.shared aside) */
+    bool damaged;        /* ptxas cannot read it: braces that do not close (text cut short, or
+                            cut by a NUL, where the driver stops reading) */
+    /* Bytes outside ASCII (before any NUL), which JITs of different releases take differently
+     * (fc_refine_load_for): anywhere, and outside comments (in a string too). */
+    bool non_ascii, non_ascii_in_code;
+} ptx_facts;
+
 /* What fc_refine_load_for read of one PTX entry, kept while a container is judged for several
  * targets so that the text is read once, not once a target (a 70 MB module in cuSPARSELt's
  * libcusparseLt.so.0 took 90 ms a target to inflate and read on the H200). Zeroed before each
  * container. */
 typedef struct fc_ptx_memo {
     const fc_entry *entry;  /* the entry the rest is about; NULL: nothing kept */
-    bool whole;             /* read whole (calls, braces) rather than for its bytes alone */
-    bool readable;          /* its image could be read: what follows holds */
-    bool calls_out, damaged, non_ascii;
-    bool in_code_known, non_ascii_in_code;
+    bool whole;             /* read whole (ptx_scan) rather than for its bytes alone, when only
+                               facts.non_ascii holds */
+    bool readable;          /* its image could be read: FACTS holds */
+    ptx_facts facts;
 } fc_ptx_memo;
 
 /* fc_refine_load for a target whose driver supports CUDA DRIVER_CUDA (0: assumed new enough,

@@ -84,19 +84,6 @@ static bool is_ident(uint8_t c)
            c == '$' || c == '%' || c == '.';
 }
 
-/* What a reading of PTX text tells about loading it (checked with ptxas 13.0 here, and the
- * driver's JIT on tests/oracle's images). */
-typedef struct ptx_facts {
-    bool calls_out;      /* a function another translation unit must define: declared .extern
-                            or .weak without a body, defined nowhere in the text */
-    bool needs_outside;  /* that, or a variable declared .extern (.shared aside) */
-    bool damaged;        /* ptxas cannot read it: braces that do not close (text cut short, or
-                            cut by a NUL, where the driver stops reading) */
-    /* Bytes outside ASCII (before any NUL), which JITs of different releases take differently
-     * (fc_refine_load_for): anywhere, and outside comments (in a string too). */
-    bool non_ascii, non_ascii_in_code;
-} ptx_facts;
-
 /* A name seen in a function declaration, by its bytes in the text. */
 typedef struct ptx_name {
     const uint8_t *p;
@@ -345,9 +332,14 @@ fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const
  * 12.4 compiled the same three files' comment cases, and failed a byte outside ASCII in a name
  * (11.8: "Parsing error"; 12.4 crashed); in a .file string 11.8 compiled it and 12.4 crashed,
  * so a string counts as code for them. No driver before 580 was asked. */
+static bool jit_reads_comments(int driver_cuda)
+{
+    return driver_cuda != 0 && driver_cuda < 13000;
+}
+
 static bool non_ascii_fails(const ptx_facts *f, int driver_cuda)
 {
-    return driver_cuda == 0 || driver_cuda >= 13000 ? f->non_ascii : f->non_ascii_in_code;
+    return jit_reads_comments(driver_cuda) ? f->non_ascii_in_code : f->non_ascii;
 }
 
 /* Reads PTX entry E into MEMO, whole (ptx_scan) when WHOLE, else for its bytes outside ASCII
@@ -360,10 +352,7 @@ static bool ptx_fails_whole(fc_ptx_memo *m, const fc_object *obj, const fc_entry
                             int driver_cuda, bool *unreadable)
 {
     ptx_read(m, obj, e, opts, true);
-    ptx_facts f = {.calls_out = m->calls_out, .damaged = m->damaged, .non_ascii = m->non_ascii,
-                   .non_ascii_in_code = m->non_ascii_in_code};
-    if (!m->readable) /* not read: nothing said against it, as ever */
-        f = (ptx_facts){0};
+    ptx_facts f = m->readable ? m->facts : (ptx_facts){0}; /* not read: nothing said against it */
     *unreadable = f.damaged || non_ascii_fails(&f, driver_cuda);
     return f.calls_out || *unreadable;
 }
@@ -395,14 +384,8 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
     if (whole) {
         const uint8_t *src;
         size_t n;
-        ptx_facts f = {0};
         if ((memo->readable = fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK))
-            ptx_scan(src, n, &f);
-        memo->calls_out = f.calls_out;
-        memo->damaged = f.damaged;
-        memo->non_ascii = f.non_ascii;
-        memo->non_ascii_in_code = f.non_ascii_in_code;
-        memo->in_code_known = true;
+            ptx_scan(src, n, &memo->facts);
     } else {
         /* Inflated a piece at a time, never whole: most such modules hold nothing outside
          * ASCII, and those that do are read again, whole, only for a driver that needs to
@@ -412,8 +395,7 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
         uint8_t *window = malloc(size); /* none: fc_entry_pieces reads it whole */
         memo->readable = fc_entry_pieces(obj, e, opts, window, window ? size : 0, &scratch, ascii_piece, &a) == FC_OK;
         free(window);
-        memo->non_ascii = a.non_ascii;
-        memo->in_code_known = !a.non_ascii;
+        memo->facts.non_ascii = a.non_ascii;
     }
     free(scratch.p);
 }
@@ -428,26 +410,9 @@ static bool ptx_unreadable(fc_ptx_memo *m, const fc_object *obj, const fc_entry 
                            int driver_cuda)
 {
     ptx_read(m, obj, e, opts, false);
-    if (!m->readable || !m->non_ascii)
-        return false;
-    if (!m->in_code_known && !(driver_cuda == 0 || driver_cuda >= 13000)) {
-        fc_buffer scratch = {0};
-        const uint8_t *src;
-        size_t n;
-        m->non_ascii_in_code = false;
-        if (fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK) {
-            const uint8_t *nul = memchr(src, 0, n);
-            m->non_ascii_in_code = non_ascii_in_code(src, nul ? (size_t)(nul - src) : n);
-        } else {
-            m->readable = false; /* as fc_entry_image failing before: nothing said */
-        }
-        m->in_code_known = true;
-        free(scratch.p);
-        if (!m->readable)
-            return false;
-    }
-    ptx_facts f = {.non_ascii = true, .non_ascii_in_code = m->non_ascii_in_code};
-    return non_ascii_fails(&f, driver_cuda);
+    if (m->readable && m->facts.non_ascii && jit_reads_comments(driver_cuda))
+        ptx_read(m, obj, e, opts, true); /* where those bytes lie (comments or code): rare */
+    return m->readable && m->facts.non_ascii && non_ascii_fails(&m->facts, driver_cuda);
 }
 
 /* Whether PTX text starts with a byte outside ASCII: the driver then does not take it for PTX
