@@ -260,12 +260,32 @@ def a_library_whose_registered_code_defines_nothing_has_no_kernel_to_fail():
     eq(rc, 5)
     assert b'  arch list "8.0": missing every image: the file\'s registered code defines no kernel\n' in out, out
 
+NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"
+NOTE_12_8 = b"ptxas\0Cuda compilation tools, release 12.8, V12.8.93\0"
+
+
+def from_ptxas(data, release, note=NOTE_13):
+    """DATA (liblineinfo*.so) with its cubin's toolkit NOTE made to name ptxas of RELEASE, or
+    another tool, in as many bytes."""
+    data = bytes(data)
+    eq((data.count(note), len(release)), (1, len(note)))
+    return data.replace(note, release)
+
+
+def as_12_8(data):
+    """DATA (liblineinfo.so, built by nvcc 13.0) as a CUDA 12.8 build, as liblineinfo_e9.so is:
+    its cubin's note names ptxas 12.8, whose input may hold bytes outside ASCII (ptxas 13.0
+    refuses them: ascii_by_ptxas)."""
+    return from_ptxas(data, NOTE_12_8)
+
+
 @test
 def registered_ptx_beside_a_linked_cubin_is_still_read_for_its_bytes():
     """Review 8, A3: a -lineinfo build puts its source's path in the PTX's .file string; built in
     a folder named with an 'é' (0xE9) the CUDA 13 driver's JIT refuses it (tests/oracle's
     kernels.utf8file.ptx, driver 580.159.04: CUDA_ERROR_INVALID_PTX). PTX registered beside a
-    linked cubin was never read, and such a build was judged to JIT on sm_90."""
+    linked cubin was never read, and such a build was judged to JIT on sm_90. nvcc 13.0 cannot
+    make one (its ptxas refuses the PTX): the fixture's note names ptxas 12.8."""
     rc, f, err = judge(rules("liblineinfo_e9.so"), "--gpu", "sm_90,sm_80", "--driver", "13.0")
     eq((rc, err), (1, ""))
     eq([l["result"] for l in f["containers"][1]["loads"]], ["CUDA_ERROR_INVALID_PTX", "CUDA_SUCCESS"])
@@ -273,6 +293,39 @@ def registered_ptx_beside_a_linked_cubin_is_still_read_for_its_bytes():
     # the same build from a folder named in ASCII: the PTX is read and loads
     rc, f, err = judge(rules("liblineinfo.so"), "--gpu", "sm_90", "--driver", "13.0")
     eq((rc, f["containers"][1]["loads"][0]["result"], f["verdicts"][0]["status"]), (0, "CUDA_SUCCESS", "ok"))
+
+
+@test
+def ptx_beside_a_cubin_ptxas_13_compiled_from_it_is_not_read():
+    """ptxas 13.0 refuses a byte outside ASCII anywhere in PTX (fixtures/rules/make.sh checks it),
+    so PTX beside a linked cubin of its architecture from that ptxas holds none, and is not
+    inflated to be sure (cuSPARSELt's 70 MB compute_75 module). Shown with a build no nvcc 13
+    makes: liblineinfo_e9.so with its cubin's note made ptxas 13.0's loads, its 0xE9 bytes
+    unread; the same note written by another tool, by a ptxas of 12.8 (as built) or 9.2, or a
+    cubin of another architecture, proves nothing, and the PTX is read."""
+    import struct
+    data = from_ptxas(open(rules("liblineinfo_e9.so"), "rb").read(), NOTE_13, NOTE_12_8)
+    rc, f, err = judge(rules("liblineinfo_e9.so"), "--gpu", "sm_90", "--driver", "13.0")
+    eq([(e["kind"], e["arch"]) for e in f["containers"][1]["entries"]], [("ptx", "compute_80"), ("cubin", "sm_80")])
+    other_arch = bytearray(data)  # the cubin's entry made sm_86's: PTX and cubin of two architectures
+    hdr = f["containers"][1]["entries"][1]["offset"]
+    eq(struct.unpack_from("<I", other_arch, hdr + 28)[0], 80)
+    struct.pack_into("<I", other_arch, hdr + 28, 86)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, image, result in (
+                ("13.0", data, "CUDA_SUCCESS"),
+                ("nvlink", from_ptxas(data, b"nvlnk\0Cuda compilation tools, release 13.0, V13.0.88\0"),
+                 "CUDA_ERROR_INVALID_PTX"),
+                ("12.8", as_12_8(data), "CUDA_ERROR_INVALID_PTX"),
+                ("9.2", from_ptxas(data, b"ptxas\0Cuda compilation tools, release 9.2, V9.2.88.0\0"),
+                 "CUDA_ERROR_INVALID_PTX"),
+                ("13.1", from_ptxas(data, b"ptxas\0Cuda compilation tools, release 13.1, V13.1.80\0"),
+                 "CUDA_SUCCESS"),
+                ("sm_86 cubin", bytes(other_arch), "CUDA_ERROR_INVALID_PTX")):
+            path = os.path.join(tmp, "lib.so")
+            open(path, "wb").write(image)
+            rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")
+            eq((name, [l["result"] for l in f["containers"][1]["loads"]]), (name, [result]))
 
 def inventory(tmp, *drivers):
     """An nvidia-smi inventory of one H100 per driver, in that order."""
@@ -314,10 +367,10 @@ def ptx_beside_a_linked_cubin_read_once_for_several_drivers():
     13's JIT and not CUDA 12.8's (non_ascii_fails), whichever target comes first; a .file string
     fails both. The variants are patched here: the comment written over liblineinfo.so's
     leading blank lines, its .version made 8.7 (what a 12.8 driver reads), and each stored as
-    zstd as nvcc stores PTX."""
+    zstd as nvcc stores PTX; both as CUDA 12.8 builds (as_12_8, and liblineinfo_e9.so as built)."""
     import struct
     hdr, at, size = ptx_entry(rules("liblineinfo.so"))
-    comment = bytearray(open(rules("liblineinfo.so"), "rb").read())
+    comment = bytearray(as_12_8(open(rules("liblineinfo.so"), "rb").read()))
     assert comment[at:at + 8] == b"\n" * 8
     comment[at:at + 8] = b"//\xe9t\xe9\n\n\n"
     v = comment.index(b".version 9.0", at)

@@ -107,70 +107,6 @@ int fc_cuda_library_version(const char *soname)
     return 0;
 }
 
-/* What a cubin's ".note.nv.tkinfo" says before its release: "Cuda compilation tools, release
- * 13.0, V13.0.88" (CUDA 12 and later; 11.8's cubins have no such note). */
-static const char tkinfo_key[] = "Cuda compilation tools, release ";
-
-/* The CUDA release a cubin's ptxas came from, from the first note in P[0..n). */
-static int tkinfo_release(const uint8_t *p, size_t n)
-{
-    const size_t k = sizeof tkinfo_key - 1;
-    const uint8_t *hit = n > k + 3 ? memmem(p, n - 3, tkinfo_key, k) : NULL;
-    if (hit) {
-        size_t i = (size_t)(hit - p);
-        unsigned major = 0, minor = 0;
-        size_t j = i + k;
-        while (j < n && p[j] >= '0' && p[j] <= '9' && major < 1000)
-            major = major * 10 + (unsigned)(p[j++] - '0');
-        if (j >= n || p[j++] != '.')
-            return 0;
-        while (j < n && p[j] >= '0' && p[j] <= '9' && minor < 1000)
-            minor = minor * 10 + (unsigned)(p[j++] - '0');
-        return major >= 9 && major < 100 && minor < 10 ? (int)(major * 1000 + minor * 10) : 0;
-    }
-    return 0;
-}
-
-/* The release in cubin E's note, reading as little of its image as finds it. The note lies 5
- * to 60% into a cubin, after its string and symbol tables (cuDNN's 7 MB cubins: at 468 KB;
- * CuPy's CUB module, 13.8 MB: at 1.4 MB), so a compressed image is decompressed only up to
- * the note (fc_entry_find), and an LZ4 one, which cannot be, first as a head (half its
- * declared size, at most 1 MiB), whole only when the note is not there. *READ tells whether
- * the image could be read: a note found counts, also in an image damaged past it (its bytes
- * were read; the driver's verdict on the rest comes from elsewhere). */
-#define FIND_WINDOW (256u << 10)
-static int cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,
-                         bool *read)
-{
-    const size_t k = sizeof tkinfo_key - 1, digits = 64; /* "13.0, V13.0.88", or longer made up */
-    *read = false;
-    if (e->compression != FC_COMPRESSION_LZ4) {
-        if (scratch->cap < FIND_WINDOW && !fc_buffer_reserve(scratch, FIND_WINDOW))
-            return 0;
-        const uint8_t *hit;
-        size_t avail;
-        if (fc_entry_find(obj, e, opts, tkinfo_key, k, digits, scratch->p, FIND_WINDOW, &hit, &avail) != FC_OK)
-            return 0;
-        *read = true;
-        return hit ? tkinfo_release(hit, avail) : 0;
-    }
-    size_t head = e->uncompressed_size / 2 < (1u << 20) ? (size_t)(e->uncompressed_size / 2) : 1u << 20;
-    if (head >= (256u << 10) && (scratch->cap >= head || fc_buffer_reserve(scratch, head))) {
-        size_t got;
-        const uint8_t *hit = NULL;
-        if (fc_entry_head(obj, e, scratch->p, head, &got) == FC_OK && got == head)
-            hit = memmem(scratch->p, got, tkinfo_key, k);
-        if (hit && (size_t)(hit - scratch->p) + k + digits <= got) { /* its digits all there */
-            *read = true;
-            return tkinfo_release(hit, got - (size_t)(hit - scratch->p));
-        }
-    }
-    const uint8_t *img;
-    size_t n;
-    *read = fc_entry_image(obj, e, opts, scratch, &img, &n) == FC_OK;
-    return *read ? tkinfo_release(img, n) : 0;
-}
-
 static int toolkit_of(const fc_object *obj, const fc_options *opts, char *evidence, size_t size)
 {
     unsigned best_isa = 0;
@@ -198,7 +134,7 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
             bool readable = false;
             if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated)
                 continue;
-            cuda = cubin_release(obj, &ct->entries[e], opts, &scratch, &readable);
+            cuda = fc_cubin_release(obj, &ct->entries[e], opts, false, &scratch, &readable);
             read += readable;
             tried++;
         }
