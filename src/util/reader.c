@@ -14,6 +14,11 @@ bool fc_reader_file(fc_reader *r, int fd, uint64_t file_pos, uint64_t lo, uint64
 {
     if (cap < FC_READER_MIN_CAP)
         cap = FC_READER_MIN_CAP;
+    /* No read returns more than the region holds: a buffer for a small one is its size (an
+     * object of 300,000 data sections of 88 bytes had 300,000 buffers of 64 KiB to 256 KiB
+     * allocated and freed, each an mmap and munmap under AddressSanitizer: 85 s). */
+    if (hi > lo && hi - lo < cap)
+        cap = (size_t)(hi - lo);
     *r = (fc_reader){.fd = fd, .file_pos = file_pos, .lo = lo, .hi = hi < lo ? lo : hi, .cap = cap,
                      .read_size = FC_READER_SMALL_READ};
     r->buf = malloc(cap);

@@ -35,7 +35,7 @@ typedef struct fc_reader {
 /* A reader of memory: offset LO is MEM[0], and offsets up to HI may be read. */
 void fc_reader_memory(fc_reader *r, const uint8_t *mem, uint64_t lo, uint64_t hi);
 /* A reader of file FD, offset LO at position FILE_POS, with a buffer of CAP bytes (at least
- * FC_READER_MIN_CAP). False when out of memory. */
+ * FC_READER_MIN_CAP, or the region's size when smaller). False when out of memory. */
 bool fc_reader_file(fc_reader *r, int fd, uint64_t file_pos, uint64_t lo, uint64_t hi, size_t cap);
 void fc_reader_free(fc_reader *r);
 
