@@ -411,16 +411,20 @@ static int cubin_type(const fc_object *obj, const fc_entry *e);
  * architecture was compiled from other PTX, and tells nothing here. */
 static bool ascii_by_ptxas(const fc_object *obj, const fc_container *c, const fc_entry *e, const fc_options *opts)
 {
-    bool ascii = false;
-    fc_buffer scratch = {0};
-    for (size_t i = 0; i < c->n_entries && !ascii; i++) {
+    for (size_t i = 0; i < c->n_entries; i++) {
         const fc_entry *cu = &c->entries[i];
+        if (cu->kind != FC_IMAGE_CUBIN || cu->obfuscated || cu->arch != e->arch || cu->variant != e->variant ||
+            cubin_type(obj, cu) != ET_EXEC)
+            continue;
+        /* The first such cubin only: nvcc writes one per architecture, and a hostile container
+         * of many would each be inflated up to the limit to find a note. */
+        fc_buffer scratch = {0};
         bool read;
-        ascii = cu->kind == FC_IMAGE_CUBIN && !cu->obfuscated && cu->arch == e->arch && cu->variant == e->variant &&
-                cubin_type(obj, cu) == ET_EXEC && fc_cubin_release(obj, cu, opts, true, &scratch, &read) >= 13000;
+        bool ascii = fc_cubin_release(obj, cu, opts, true, &scratch, &read) >= 13000;
+        fc_buffer_free(&scratch);
+        return ascii;
     }
-    fc_buffer_free(&scratch);
-    return ascii;
+    return false;
 }
 
 /* Whether the JIT of a driver for CUDA DRIVER_CUDA cannot read PTX entry E of container C for
