@@ -301,14 +301,18 @@ def ptx_beside_a_cubin_ptxas_13_compiled_from_it_is_not_read():
     so PTX beside a linked cubin of its architecture from that ptxas holds none, and is not
     inflated to be sure (cuSPARSELt's 70 MB compute_75 module). Shown with a build no nvcc 13
     makes: liblineinfo_e9.so with its cubin's note made ptxas 13.0's loads, its 0xE9 bytes
-    unread; the same note written by another tool, by a ptxas of 12.8 (as built) or 9.2, or a
-    cubin of another architecture, proves nothing, and the PTX is read."""
+    unread, also with the cubin stored zstd (the notes found by inflating its first part); the
+    same note written by another tool, by a ptxas of 12.8 (as built) or 9.2, or a cubin of
+    another architecture, proves nothing, and the PTX is read. ('a' PTX, always read, cannot be
+    shown here: sm_90 does not JIT compute_80a.)"""
     import struct
     data = from_ptxas(open(rules("liblineinfo_e9.so"), "rb").read(), NOTE_13, NOTE_12_8)
     rc, f, err = judge(rules("liblineinfo_e9.so"), "--gpu", "sm_90", "--driver", "13.0")
     eq([(e["kind"], e["arch"]) for e in f["containers"][1]["entries"]], [("ptx", "compute_80"), ("cubin", "sm_80")])
     other_arch = bytearray(data)  # the cubin's entry made sm_86's: PTX and cubin of two architectures
-    hdr = f["containers"][1]["entries"][1]["offset"]
+    cubin = f["containers"][1]["entries"][1]
+    hdr = cubin["offset"]
+    zstd_cubin = bytes(zstd_ptx(bytearray(data), hdr, cubin["payload_offset"], cubin["size"]))
     eq(struct.unpack_from("<I", other_arch, hdr + 28)[0], 80)
     struct.pack_into("<I", other_arch, hdr + 28, 86)
     with tempfile.TemporaryDirectory() as tmp:
@@ -321,11 +325,26 @@ def ptx_beside_a_cubin_ptxas_13_compiled_from_it_is_not_read():
                  "CUDA_ERROR_INVALID_PTX"),
                 ("13.1", from_ptxas(data, b"ptxas\0Cuda compilation tools, release 13.1, V13.1.80\0"),
                  "CUDA_SUCCESS"),
-                ("sm_86 cubin", bytes(other_arch), "CUDA_ERROR_INVALID_PTX")):
+                ("sm_86 cubin", bytes(other_arch), "CUDA_ERROR_INVALID_PTX"),
+                ("13.0, cubin stored zstd", zstd_cubin, "CUDA_SUCCESS")):
             path = os.path.join(tmp, "lib.so")
             open(path, "wb").write(image)
             rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")
             eq((name, [l["result"] for l in f["containers"][1]["loads"]]), (name, [result]))
+
+@test
+def ptx_beside_a_cubin_from_other_ptx_is_read():
+    """nvcc compiles a cubin from other PTX than it stores: libother_virtual.so (nvcc 13.0) holds
+    an sm_86 cubin compiled from compute_80 PTX, and compute_86 PTX that ptxas never read, with
+    a byte outside ASCII in inline PTX only compute_86 gets. On the H200 (driver 580.159.04) its
+    kernel failed with cudaErrorInvalidPtx (review of 2026-12-02); the cubin's notes name ptxas
+    13.0 but compute_80, so the PTX is read. Judged ok by cbf958f, which asked the note's
+    release and the cubin's architecture only."""
+    rc, f, err = judge(rules("libother_virtual.so"), "--gpu", "sm_90,sm_86", "--driver", "13.0")
+    eq([(e["kind"], e["arch"]) for e in f["containers"][1]["entries"]], [("cubin", "sm_86"), ("ptx", "compute_86")])
+    eq((rc, [l["result"] for l in f["containers"][1]["loads"]]), (1, ["CUDA_ERROR_INVALID_PTX", "CUDA_SUCCESS"]))
+    eq([v["status"] for v in f["verdicts"]], ["none", "ok"])
+
 
 def inventory(tmp, *drivers):
     """An nvidia-smi inventory of one H100 per driver, in that order."""

@@ -189,13 +189,18 @@ typedef void (*fc_piece_fn)(void *ctx, const uint8_t *piece, size_t n);
 fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_options *opts, uint8_t *window,
                           size_t size, fc_buffer *scratch, fc_piece_fn fn, void *ctx);
 
-/* The CUDA release of the tool that wrote cubin entry E, from its toolkit note (tkinfo.c):
- * 13000 for "Cuda compilation tools, release 13.0", 0 when it has none or it cannot be read;
- * with PTXAS_ONLY, only a note ptxas wrote. SCRATCH holds what is decompressed. *READ tells
+/* The CUDA release of the tool that wrote cubin entry E, from its first toolkit note
+ * (tkinfo.c): 13000 for "Cuda compilation tools, release 13.0", 0 when it has none or it cannot
+ * be read. SCRATCH holds what is decompressed. *READ tells
  * whether the image could be read: a note found counts, also in an image damaged past it (its
  * bytes were read; the driver's verdict on the rest comes from elsewhere). */
-int fc_cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, bool ptxas_only,
-                     fc_buffer *scratch, bool *read);
+int fc_cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch, bool *read);
+/* Whether ptxas wrote cubin entry E itself (its first toolkit note is ptxas's, not nvlink's),
+ * and from PTX of which virtual architecture: *RELEASE its CUDA release (13000), and
+ * *VIRTUAL_ARCH the compute_XX it compiled (80), from the cubin's notes, reading as little of
+ * its image as finds them. False, both 0, when either is missing or cannot be read. */
+bool fc_cubin_ptxas(const fc_object *obj, const fc_entry *e, const fc_options *opts, int *release,
+                    unsigned *virtual_arch);
 
 /* What a container is for (container_role.c): whether an entry was compiled to be linked
  * (LTO-IR, PTX stored with the ptxas option --compile-only). */

@@ -134,7 +134,7 @@ static int toolkit_of(const fc_object *obj, const fc_options *opts, char *eviden
             bool readable = false;
             if (ct->entries[e].kind != FC_IMAGE_CUBIN || ct->entries[e].obfuscated)
                 continue;
-            cuda = fc_cubin_release(obj, &ct->entries[e], opts, false, &scratch, &readable);
+            cuda = fc_cubin_release(obj, &ct->entries[e], opts, &scratch, &readable);
             read += readable;
             tried++;
         }

@@ -402,27 +402,30 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
 
 static int cubin_type(const fc_object *obj, const fc_entry *e);
 
-/* Whether ptxas of CUDA 13.0 or later wrote a linked cubin of container C for PTX entry E's
- * architecture: nvcc compiles that cubin from the PTX it stores beside it, and that ptxas
- * refuses a byte outside ASCII anywhere in its input ("Unexpected non-ASCII character", in
- * comments and strings too: ptxas 13.0.88 here), so E holds none. Its note lies in the
- * cubin's first part, where E would be inflated whole to be sure (cuSPARSELt's compute_75
- * module: 70 MB, 113 ms on the H200, beside an sm_75 cubin). A cubin for another
- * architecture was compiled from other PTX, and tells nothing here. */
+/* Whether ptxas of CUDA 13.0 or later compiled PTX entry E, as it lies in container C, into a
+ * linked cubin beside it: that ptxas refuses a byte outside ASCII anywhere in its input
+ * ("Unexpected non-ASCII character", in comments and strings too: ptxas 13.0.88 here), so E
+ * holds none, where it would otherwise be inflated whole to be sure (cuSPARSELt's compute_75
+ * module: 70 MB, 111-115 ms on the H200, beside an sm_75 cubin). The cubin's notes must say
+ * that ptxas wrote it (not nvlink, whose cubin carries its inputs' notes after its own) from
+ * compute_XX of E's architecture: nvcc compiles a cubin from other PTX than it stores
+ * (-gencode arch=compute_80,code=sm_86 beside arch=compute_86,code=compute_86: the stored
+ * compute_86 PTX is never given to ptxas, and a byte outside ASCII in it failed on the H200;
+ * review of 2026-12-02). Only plain architectures: the note names compute_90 and compute_90a
+ * alike, and their PTX differs. The first such cubin only: nvcc writes one per architecture,
+ * and a hostile container of many would each be inflated up to the limit to find a note. */
 static bool ascii_by_ptxas(const fc_object *obj, const fc_container *c, const fc_entry *e, const fc_options *opts)
 {
+    if (e->variant != FC_VARIANT_NONE)
+        return false;
     for (size_t i = 0; i < c->n_entries; i++) {
         const fc_entry *cu = &c->entries[i];
-        if (cu->kind != FC_IMAGE_CUBIN || cu->obfuscated || cu->arch != e->arch || cu->variant != e->variant ||
+        if (cu->kind != FC_IMAGE_CUBIN || cu->obfuscated || cu->arch != e->arch || cu->variant != FC_VARIANT_NONE ||
             cubin_type(obj, cu) != ET_EXEC)
             continue;
-        /* The first such cubin only: nvcc writes one per architecture, and a hostile container
-         * of many would each be inflated up to the limit to find a note. */
-        fc_buffer scratch = {0};
-        bool read;
-        bool ascii = fc_cubin_release(obj, cu, opts, true, &scratch, &read) >= 13000;
-        fc_buffer_free(&scratch);
-        return ascii;
+        int release;
+        unsigned from;
+        return fc_cubin_ptxas(obj, cu, opts, &release, &from) && release >= 13000 && from == e->arch;
     }
     return false;
 }
