@@ -226,19 +226,21 @@ def registered_code_that_cannot_be_decoded_is_never_judged_ok():
     path = v["vsize16.dll"]
     rc, out, err = run("--gpu", "sm_90", path)
     eq((rc, err), (3, "fatcheck: %s: .nv_fatb+0x0: container of 7640 bytes runs past the end (0 bytes left)\n" % path))
+    # Its registered code fails, while the PTX it keeps as data loads: none (rule 12).
     eq(out.split("\n")[3:10], [
         path + ": its registered code could not be decoded",
         "  embedded as data, loaded by the library itself: 1 container in .rdata",
         "    ptx          1  compute_80:1",
         "    PTX ISA 9.0; stored: zstd 1",
-        "  sm_90 (--gpu sm_90): partial, 1 of 2 modules load; 1 cannot",
-        "    (registered code that could not be decoded)",
-        "    (their kernels fail only if launched here; libraries often carry modules"])
+        "  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load",
+        "    (registered code that could not be decoded): every kernel launched through",
+        "    the runtime fails; only 1 module that the library loads itself loads"])
     assert "to build native code" not in out, out  # damage is no matter of build flags
     doc = json.loads(run("--json", "--gpu", "sm_90", path)[1])
     eq(schema_errors(doc)[:5], [])
     verdict = doc["files"][0]["verdicts"][0]
-    eq((verdict["status"], verdict["modules"], verdict["loadable"], verdict["undecoded"]), ("partial", 2, 1, 1))
+    eq((verdict["status"], verdict["modules"], verdict["loadable"], verdict["undecoded"], verdict["registered_all_fail"],
+        verdict["registered_modules"]), ("none", 2, 1, 1, True, 1))
     # The same in an ELF file, a record leading to a container damaged past its first entry:
     # the three containers read (one in part), and what could not be read as one more module
     # (the sm_75 one of the link step defines nothing and is none: rule 10).

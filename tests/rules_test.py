@@ -260,6 +260,37 @@ def a_library_whose_registered_code_defines_nothing_has_no_kernel_to_fail():
     eq(rc, 5)
     assert b'  arch list "8.0": missing every image: the file\'s registered code defines no kernel\n' in out, out
 
+@test
+def registered_code_that_fails_beside_kept_code_that_loads_is_none():
+    """Review 8, A2 (rule 12): a library whose registered modules all fail on a target while a
+    module it keeps as data loads there was partial, exit 0; every kernel it launches through
+    the runtime fails. A registered cubin that defines nothing, even stored compressed, is no
+    such module (CUDA 13.0's cuFFT registers only one): that library stays partial, whatever
+    other targets are judged beside."""
+    path = rules("libkept_loads.so")
+    for gpus in ("sm_90,sm_80", "sm_90"):
+        rc, f, err = judge(path, "--gpu", gpus, "--driver", "13.0")
+        eq((rc, err), (1, ""), gpus)
+        eq([c["origin"] for c in f["containers"]], ["section", "section", "embedded"], gpus)
+        eq(counts(f["verdicts"][0]),
+           {"target": "sm_90", "status": "none", "modules": 2, "loadable": 1, "native": 1, "no_binary": 1,
+            "modules_defining_nothing": 1, "registered_all_fail": True, "registered_modules": 1,
+            "runtime_starts": True}, gpus)
+    rc, f, err = judge(path, "--gpu", "sm_80", "--driver", "13.0")
+    eq((rc, f["verdicts"][0]["status"], f["verdicts"][0].get("registered_all_fail")), (0, "partial", None))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", path)
+    assert (b"  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load\n"
+            b"    (no kernel image for sm_90): every kernel launched through the runtime\n"
+            b"    fails; only 1 module that the library loads itself loads\n") in out, out
+    path = rules("libkept_idle.so")
+    for gpus in ("sm_90,sm_80", "sm_90", "sm_80"):
+        rc, f, err = judge(path, "--gpu", gpus, "--driver", "13.0")
+        eq((rc, err), (0, ""), gpus)
+        eq([[e["compression"] for e in c["entries"]] for c in f["containers"]], [["zstd"], ["zstd"], ["none"]], gpus)
+        eq([(v["target"], v["status"], v["modules"], v.get("registered_all_fail")) for v in f["verdicts"]],
+           [(t, "partial", 3, None) for t in gpus.split(",")], gpus)
+
+
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"
 NOTE_12_8 = b"ptxas\0Cuda compilation tools, release 12.8, V12.8.93\0"
 

@@ -89,6 +89,13 @@ typedef struct fc_verdict {
                                  rule 10) */
     size_t damaged_cubins;    /* modules whose chosen cubin's ELF header the driver refuses
                                  (FC_LOAD_INVALID_IMAGE): the file is damaged */
+    /* Of the modules and link inputs counted above, those the CUDA runtime registers (all but
+     * the ones a library keeps as data and loads itself), and how many of them load or link.
+     * When a file has both kinds and none of the registered ones is usable, the verdict is
+     * none whatever the kept ones do: every kernel launched through the runtime fails
+     * (registered_all_fail; docs/matching.md, rule 12). */
+    size_t registered_units, registered_usable;
+    bool registered_all_fail;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

@@ -333,6 +333,18 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             fputs(")", out);
             break;
         case FC_VERDICT_NONE:
+            if (v->registered_all_fail) { /* rule 12: only what the library loads itself loads */
+                size_t kept = ok - v->registered_usable;
+                fprintf(out, "%snone%s, %s %s %s the CUDA runtime registers %s (", colour_on(cfg, "none"),
+                        colour_off(cfg), v->registered_units == 1 ? "its" : "none of its",
+                        fmt_count(v->registered_units, n1, sizeof n1), modules(v->registered_units),
+                        v->registered_units == 1 ? "cannot load" : "can load");
+                print_failures(out, v, tg->cc);
+                fprintf(out, "): every kernel launched through the runtime fails; only %s %s that the "
+                             "library loads itself load%s", fmt_count(kept, n2, sizeof n2), modules(kept),
+                        kept == 1 ? "s" : "");
+                break;
+            }
             fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
             print_failures(out, v, tg->cc);
             fprintf(out, "): every kernel launch fails with \"%s\"",

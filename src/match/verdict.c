@@ -112,7 +112,7 @@ static void count_link(fc_verdict *v, fc_link k)
 
 /* Rule: the status from the counts. Nothing runs when the runtime or the container cannot
  * start, or when the code was never device-linked. */
-static void finish_verdict(fc_verdict *v)
+static void finish_verdict(fc_verdict *v, bool registered_all_fail)
 {
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->linkable;
@@ -126,8 +126,19 @@ static void finish_verdict(fc_verdict *v)
         v->status = FC_VERDICT_OK;
     else if (ok == 0)
         v->status = FC_VERDICT_NONE;
+    else if (registered_all_fail)
+        v->status = FC_VERDICT_NONE, v->registered_all_fail = true; /* only kept code loads: rule 12 */
     else
         v->status = FC_VERDICT_PARTIAL;
+}
+
+/* Rule 12: a unit the runtime registers, and whether it is usable, beside the counts. */
+static void count_registered(fc_verdict *v, const fc_container *c, fc_load l, fc_link k)
+{
+    if (fc_container_kept_as_data(c))
+        return;
+    v->registered_units++;
+    v->registered_usable += l.result == FC_LOAD_LINK_INPUT ? k.via != FC_LINK_VIA_NONE : l.result == FC_LOAD_SUCCESS;
 }
 
 /* Rule: the CUresult that the prediction stands for (modules only: a link input is no claim
@@ -326,22 +337,21 @@ static bool empty_is_no_module(const fc_object *obj, const fc_container *ct)
  * answer (the oracle compares it); only the verdict leaves it out (review 8, C1: every
  * "sm_80 plus PTX" build was partial on newer GPUs, failing --strict). As with empty ones,
  * not where the file holds -rdc objects. */
-static bool defines_nothing(const fc_object *obj, const fc_container *ct, const fc_options *scan)
+static bool defines_nothing(const fc_object *obj, const fc_container *ct, const fc_options *scan, bool inflate)
 {
     return ct->role != FC_ROLE_LINK_INPUT && fc_origin_registered(ct->origin) && !fc_container_kept_as_data(ct) &&
-           fc_container_defines_nothing(obj, ct, scan) && !has_relfatbin(obj);
+           fc_container_defines_nothing(obj, ct, scan, inflate) && !has_relfatbin(obj);
 }
 
-/* Predicts every container on every target and counts the verdicts. */
+/* Predicts every container on every target. */
 static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options *scan)
 {
     const fc_judge_options *o = j->opts;
     size_t nt = j->n_targets;
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        bool empty = empty_is_no_module(obj, ct);
-        bool idle = j->idle[c] = !empty && defines_nothing(obj, ct, scan);
-        j->registered += !fc_container_kept_as_data(ct) && !empty && !idle;
+        bool empty = j->empty[c] = empty_is_no_module(obj, ct);
+        j->idle[c] = !empty && defines_nothing(obj, ct, scan, false);
         fc_ptx_memo memo = {0};
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
@@ -354,20 +364,68 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
             }
             j->loads[c * nt + t] = l;
             j->links[c * nt + t] = k;
-            if (j->unused[c])
-                j->verdicts[t].unused_link_inputs++;
-            else if (empty)
-                j->verdicts[t].empty++;
-            else if (idle)
-                j->verdicts[t].defines_nothing++;
-            else if (l.result == FC_LOAD_LINK_INPUT)
-                count_link(&j->verdicts[t], k);
-            else
-                count_load(&j->verdicts[t], ct, l);
         }
         if (j->probes)
             probe_container(j, obj, c);
     }
+}
+
+/* Counts the predictions into each target's verdict, from nothing. */
+static void count_all(fc_judgement *j, const fc_object *obj)
+{
+    size_t nt = j->n_targets;
+    memset(j->verdicts, 0, sizeof j->verdicts);
+    j->registered = 0;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        bool empty = j->empty[c], idle = j->idle[c];
+        j->registered += !fc_container_kept_as_data(ct) && !empty && !idle;
+        for (size_t t = 0; t < nt; t++) {
+            fc_load l = j->loads[c * nt + t];
+            fc_link k = j->links[c * nt + t];
+            fc_verdict *v = &j->verdicts[t];
+            if (j->unused[c])
+                v->unused_link_inputs++;
+            else if (empty)
+                v->empty++;
+            else if (idle)
+                v->defines_nothing++;
+            else if (l.result == FC_LOAD_LINK_INPUT)
+                count_link(v, k);
+            else
+                count_load(v, ct, l);
+            if (!j->unused[c] && !empty && !idle)
+                count_registered(v, ct, l, k);
+        }
+    }
+}
+
+/* Rule 12: whether target T's registered code all fails while code the file keeps as data
+ * is usable there, so that every kernel launched through the runtime fails. A registered
+ * container that fails only counts here when it may hold something: small compressed cubins
+ * are inflated to see whether they define nothing (CUDA 12.4's and 13.0's cuFFT register only
+ * such a cubin; its kernels lie in .ldata). Only here, for the containers of such a target,
+ * each once (HOLDS: 0 not asked, 1 holds something, 2 defines nothing): most libraries hold a
+ * thousand small compressed cubins (cuBLASLt 13.0: 1,024 under 3 KiB), and the counts stay as
+ * the other rules made them, whatever targets are judged beside. */
+static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
+                                uint8_t *holds)
+{
+    const fc_verdict *v = &j->verdicts[t];
+    if (!v->registered_units || v->registered_usable || !(v->native + v->compatible + v->jit + v->linkable))
+        return false;
+    if (obj->registered_undecoded)
+        return true; /* what it held is unknown */
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        const fc_container *ct = &obj->containers[c];
+        if (fc_container_kept_as_data(ct) || j->unused[c] || j->idle[c] || j->empty[c])
+            continue;
+        if (!holds[c])
+            holds[c] = defines_nothing(obj, ct, scan, true) ? 2 : 1;
+        if (holds[c] == 1)
+            return true;
+    }
+    return false;
 }
 
 fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_options *o)
@@ -390,7 +448,8 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     size_t cells = 0;
     j->unused = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->unused);
     j->idle = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->idle);
-    if (!j->unused || !j->idle || !fc_mul_ok(obj->n_containers, j->n_targets, &cells))
+    j->empty = calloc(obj->n_containers ? obj->n_containers : 1, sizeof *j->empty);
+    if (!j->unused || !j->idle || !j->empty || !fc_mul_ok(obj->n_containers, j->n_targets, &cells))
         goto nomem;
     if (cells) {
         j->loads = calloc(cells, sizeof *j->loads);
@@ -405,6 +464,10 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     mark_unused_link_inputs(j, obj);
     find_ptx_need(j, obj);
     predict_all(j, obj, scan);
+    count_all(j, obj);
+    uint8_t *holds = calloc(obj->n_containers ? obj->n_containers : 1, 1);
+    if (!holds)
+        goto nomem;
     fc_object_runtime(&j->runtime, obj, scan);
     if (obj->format == FC_FORMAT_IMAGE)
         image_runtime(obj->in_image->image, &j->runtime);
@@ -416,6 +479,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         if (obj->registered_undecoded) {
             v->modules++;
             v->undecoded++;
+            v->registered_units++;
         }
         if (obj->in_image)
             v->container = fc_oci_requirements_check(obj->in_image->image, &o->targets[t], v->container_why,
@@ -429,8 +493,9 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
                 memcpy(v->container_why, compat_why, sizeof compat_why);
             v->container = FC_REQUIRE_UNKNOWN;
         }
-        finish_verdict(v);
+        finish_verdict(v, registered_all_fail(j, obj, scan, t, holds));
     }
+    free(holds);
     if (o->arch_list)
         check_arch_list(j, obj, o->arch_list);
     if (o->kernels && fc_missing_kernels_find(j, obj, scan) != FC_OK)
@@ -451,6 +516,7 @@ void fc_judgement_free(fc_judgement *j)
     free(j->links);
     free(j->unused);
     free(j->idle);
+    free(j->empty);
     free(j->probes);
     free(j);
 }

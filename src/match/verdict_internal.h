@@ -18,6 +18,7 @@ struct fc_judgement {
     fc_probe_totals probe_totals;
     bool *unused;            /* per container: fc_judgement_unused */
     bool *idle;              /* per container: fc_judgement_defines_nothing */
+    bool *empty;             /* per container: no module (rule 10, FC_LOAD_EMPTY) */
     fc_verdict verdicts[FC_MAX_TARGETS];
     size_t registered;       /* containers not kept as data */
     fc_runtime_need runtime;
@@ -73,8 +74,9 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
                            const fc_options *opts, fc_ptx_memo *memo);
 
 /* Whether container C holds only cubins that define nothing a program can reach (no function,
- * no variable): uncompressed ones of at most 64 KiB are read (link_state.c). nvcc 13's device
- * link step leaves one with code=sm_XX (review 8, C1). */
-bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts);
+ * no variable): uncompressed ones of at most 64 KiB are read, and with INFLATE compressed ones
+ * of at most 16 KiB (link_state.c). nvcc 13's device link step leaves one with code=sm_XX
+ * (review 8, C1); CUDA 12.4's and 13.0's cuFFT register one compressed. */
+bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate);
 
 #endif
