@@ -104,6 +104,27 @@ def main():
         report("embedded" not in out and "1 container in .nv_fatbin" in out,
                "cuFFT with --no-embedded: only the registered container", out)
 
+    # Rule 12 on NVIDIA's own: cuFFT registers one compressed cubin that defines nothing and
+    # keeps its kernels in .ldata, so it stays partial where that cubin fails (sm_90); CUDA
+    # 13.0's cuSPARSE registers no code for sm_70, and only what it links itself has an image
+    # there: none (it was partial, exit 0), with the advice of the last toolkit for sm_70.
+    cases = (("libcufft.so.12", "sm_90", "partial", None, None),
+             ("libcusparse.so.12", "sm_70", "none", 133,
+              "fix: this is NVIDIA's libcusparse (a CUDA 13 build), with no code for sm_70:\n"
+              "         use libcusparse from CUDA 12.x, the last release that supports sm_70\n"))
+    for name, target, status, registered, fix in cases:
+        path = os.path.join(LIBDIR, name)
+        what = "rule 12: %s on %s is %s" % (name, target, status)
+        if name not in present:
+            report(None, what, "%s is absent or another build" % path)
+            continue
+        p = fatcheck("--json", "--gpu", target, "--driver", "13.0", path)
+        v = json.loads(p.stdout)["files"][0]["verdicts"][0]
+        got = (p.returncode, v["status"], v.get("registered_all_fail"), v.get("registered_modules"))
+        want = (1 if status == "none" else 0, status, True if registered else None, registered)
+        text = fatcheck("--gpu", target, "--driver", "13.0", path).stdout.decode()
+        report(got == want and (fix is None or fix in text), what, "%r %s" % (got, text))
+
     # The default search for embedded containers looks at a section in full only when its
     # head holds one (.cask_resource always): it must find all that a full search finds.
     for name in ("libcublasLt.so.13", "libcufft.so.12", "libcusparse.so.12", "libcudnn_engines_precompiled.so.9"):

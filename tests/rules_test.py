@@ -67,6 +67,26 @@ def an_empty_fat_binary_is_no_module():
 
 
 @test
+def a_fat_binary_of_empty_containers_holds_no_kernel():
+    """Rule 10 on a bare fat binary of nothing but 16-byte headers: no kernel to launch, said
+    so (not a "stored:" line with nothing after it). 200,000 of them: asking every container
+    whether the file holds -rdc objects made the judgement quadratic (35 s here, 2026-12-02)."""
+    header = (0xBA55ED50).to_bytes(4, "little") + (1).to_bytes(2, "little") + (16).to_bytes(2, "little") + bytes(8)
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (1, 200000):
+            path = os.path.join(tmp, "empty%d.fatbin" % n)
+            open(path, "wb").write(header * n)
+            rc, out, err = tap_cli.run("--gpu", "sm_90", path, timeout=120)
+            eq((rc, err, out.decode().split("\n")[3:]), (0, b"", [
+                "%s: %s container%s (bare fat binary)" % (path, "{:,}".format(n), "" if n == 1 else "s"),
+                "  no images: its containers hold no entries",
+                "  no kernel to launch on any GPU: its %s %s no image" % (
+                    "{:,}".format(n), "container holds" if n == 1 else "containers hold"), ""]), n)
+            rc, f, err = judge(path, "--gpu", "sm_90")
+            eq(counts(f["verdicts"][0]), {"target": "sm_90", "status": "no-code", "empty_containers": n}, n)
+
+
+@test
 def registered_whole_program_ptx_is_read_for_unresolved_calls():
     """R10: PTX the runtime registers, compiled as a whole program, is JIT-compiled by the driver
     as a bare fat binary's is: a call to a function defined nowhere fails it (rule 6). It was

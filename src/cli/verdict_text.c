@@ -334,15 +334,23 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             break;
         case FC_VERDICT_NONE:
             if (v->registered_all_fail) { /* rule 12: only what the library loads itself loads */
-                size_t kept = ok - v->registered_usable;
+                /* None registered is usable: every module that loads and every link input
+                 * with an image is one the library keeps itself. */
                 fprintf(out, "%snone%s, %s %s %s the CUDA runtime registers %s (", colour_on(cfg, "none"),
                         colour_off(cfg), v->registered_units == 1 ? "its" : "none of its",
                         fmt_count(v->registered_units, n1, sizeof n1), modules(v->registered_units),
                         v->registered_units == 1 ? "cannot load" : "can load");
                 print_failures(out, v, tg->cc);
-                fprintf(out, "): every kernel launched through the runtime fails; only %s %s that the "
-                             "library loads itself load%s", fmt_count(kept, n2, sizeof n2), modules(kept),
-                        kept == 1 ? "s" : "");
+                fputs("): every kernel launched through the runtime fails; only ", out);
+                if (ok)
+                    fprintf(out, "%s %s that the library loads itself load%s", fmt_count(ok, n2, sizeof n2),
+                            modules(ok), ok == 1 ? "s" : "");
+                if (ok && v->linkable)
+                    fputs(", and ", out);
+                if (v->linkable)
+                    fprintf(out, "%s link input%s that it links itself ha%s an image for sm_%u",
+                            fmt_count(v->linkable, n3, sizeof n3), v->linkable == 1 ? "" : "s",
+                            v->linkable == 1 ? "s" : "ve", tg->cc);
                 break;
             }
             fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
@@ -441,6 +449,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                              "    and no variable\n",
                         fmt_count(v->defines_nothing, n1, sizeof n1),
                         v->defines_nothing == 1 ? "container" : "containers", v->defines_nothing == 1 ? "s" : "");
+            else if (v->empty && !explained_idle)
+                fprintf(out, "  no kernel to launch on any GPU: its %s %s no image\n",
+                        fmt_count(v->empty, n1, sizeof n1), v->empty == 1 ? "container holds" : "containers hold");
             explained_idle = true;
             continue;
         }

@@ -94,10 +94,11 @@ int fc_judgement_built_by(const fc_judgement *j)
 {
     if (!j)
         return 0;
-    if (j->runtime.library_cuda) /* a CUDA library dates itself by its soname */
-        return j->runtime.library_cuda / 1000;
-    if (j->runtime.built_by)
-        return j->runtime.built_by / 1000;
+    /* A CUDA library dates itself by its soname, no later than the toolkit that built it says:
+     * CUDA 13.0 ships cuSPARSE as libcusparse.so.12, with a static CUDA 13 runtime. */
+    int library = j->runtime.library_cuda / 1000, built = j->runtime.built_by / 1000;
+    if (library || built)
+        return library > built ? library : built;
     if (j->runtime.kind == FC_RUNTIME_SHARED && j->runtime.cuda >= 11000)
         return j->runtime.cuda / 1000;
     return j->ptx.cuda / 1000;

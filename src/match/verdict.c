@@ -321,13 +321,13 @@ static bool has_relfatbin(const fc_object *obj)
  * file has __nv_relfatbin) the runtime does register it, and what it does with the objects
  * then was not checked: it is still counted as a module that fails there. A damaged container
  * decoded without entries is never taken for an empty one. */
-static bool empty_is_no_module(const fc_object *obj, const fc_container *ct)
+static bool empty_is_no_module(const fc_container *ct, bool relfatbin)
 {
     /* Exactly a header that declares no entries: a container cut short or damaged before its
      * first entry (also without entries here) is registered code that fails. */
     if (ct->n_entries || ct->size != FC_CONTAINER_HEADER || ct->role == FC_ROLE_LINK_INPUT)
         return false;
-    return !has_relfatbin(obj);
+    return !relfatbin;
 }
 
 /* Rule: a registered container whose cubins define nothing (no function, no variable) gives
@@ -337,10 +337,11 @@ static bool empty_is_no_module(const fc_object *obj, const fc_container *ct)
  * answer (the oracle compares it); only the verdict leaves it out (review 8, C1: every
  * "sm_80 plus PTX" build was partial on newer GPUs, failing --strict). As with empty ones,
  * not where the file holds -rdc objects. */
-static bool defines_nothing(const fc_object *obj, const fc_container *ct, const fc_options *scan, bool inflate)
+static bool defines_nothing(const fc_judgement *j, const fc_object *obj, const fc_container *ct,
+                            const fc_options *scan, bool inflate)
 {
     return ct->role != FC_ROLE_LINK_INPUT && fc_origin_registered(ct->origin) && !fc_container_kept_as_data(ct) &&
-           fc_container_defines_nothing(obj, ct, scan, inflate) && !has_relfatbin(obj);
+           !j->relfatbin && fc_container_defines_nothing(obj, ct, scan, inflate);
 }
 
 /* Predicts every container on every target. */
@@ -350,8 +351,8 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
     size_t nt = j->n_targets;
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
-        bool empty = j->empty[c] = empty_is_no_module(obj, ct);
-        j->idle[c] = !empty && defines_nothing(obj, ct, scan, false);
+        bool empty = j->empty[c] = empty_is_no_module(ct, j->relfatbin);
+        j->idle[c] = !empty && defines_nothing(j, obj, ct, scan, false);
         fc_ptx_memo memo = {0};
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
@@ -421,7 +422,7 @@ static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, con
         if (fc_container_kept_as_data(ct) || j->unused[c] || j->idle[c] || j->empty[c])
             continue;
         if (!holds[c])
-            holds[c] = defines_nothing(obj, ct, scan, true) ? 2 : 1;
+            holds[c] = defines_nothing(j, obj, ct, scan, true) ? 2 : 1;
         if (holds[c] == 1)
             return true;
     }
@@ -461,6 +462,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     }
     if (o->prober)
         j->probed = true;
+    j->relfatbin = has_relfatbin(obj); /* once: asked of every container (200,000 empty ones took 35 s) */
     mark_unused_link_inputs(j, obj);
     find_ptx_need(j, obj);
     predict_all(j, obj, scan);

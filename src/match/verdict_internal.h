@@ -19,6 +19,7 @@ struct fc_judgement {
     bool *unused;            /* per container: fc_judgement_unused */
     bool *idle;              /* per container: fc_judgement_defines_nothing */
     bool *empty;             /* per container: no module (rule 10, FC_LOAD_EMPTY) */
+    bool relfatbin;          /* the object holds -rdc objects (__nv_relfatbin) */
     fc_verdict verdicts[FC_MAX_TARGETS];
     size_t registered;       /* containers not kept as data */
     fc_runtime_need runtime;
