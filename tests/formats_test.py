@@ -234,7 +234,7 @@ def registered_code_that_cannot_be_decoded_is_never_judged_ok():
         "    PTX ISA 9.0; stored: zstd 1",
         "  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load",
         "    (registered code that could not be decoded): every kernel launched through",
-        "    the runtime fails; only 1 module that the library loads itself loads"])
+        "    the runtime fails; only 1 module that it loads itself loads"])
     assert "to build native code" not in out, out  # damage is no matter of build flags
     doc = json.loads(run("--json", "--gpu", "sm_90", path)[1])
     eq(schema_errors(doc)[:5], [])

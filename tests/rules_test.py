@@ -301,7 +301,7 @@ def registered_code_that_fails_beside_kept_code_that_loads_is_none():
     rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", path)
     assert (b"  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load\n"
             b"    (no kernel image for sm_90): every kernel launched through the runtime\n"
-            b"    fails; only 1 module that the library loads itself loads\n") in out, out
+            b"    fails; only 1 module that it loads itself loads\n") in out, out
     path = rules("libkept_idle.so")
     for gpus in ("sm_90,sm_80", "sm_90", "sm_80"):
         rc, f, err = judge(path, "--gpu", gpus, "--driver", "13.0")
@@ -309,6 +309,28 @@ def registered_code_that_fails_beside_kept_code_that_loads_is_none():
         eq([[e["compression"] for e in c["entries"]] for c in f["containers"]], [["zstd"], ["zstd"], ["none"]], gpus)
         eq([(v["target"], v["status"], v["modules"], v.get("registered_all_fail")) for v in f["verdicts"]],
            [(t, "partial", 3, None) for t in gpus.split(",")], gpus)
+
+
+@test
+def registered_code_that_holds_nothing_or_links_itself_is_not_all_that_fails():
+    """Rule 12's edges (review of 2026-12-02): registered PTX that declares nothing (a
+    translation unit without kernels built -arch=compute_80) holds no kernel to fail; a
+    kernel-less module that loads does not make the kernels that fail usable; and where the
+    file holds -rdc objects the runtime links their code itself (the H200 ran such a library),
+    which rule 12 does not judge."""
+    cases = (("libkept_ptxstub.so", "sm_75", 0, "partial", None),   # was none
+             ("libkept_mixed.so", "sm_86", 1, "none", 1),           # was partial
+             ("libkept_mixed.so", "sm_75", 0, "partial", None),
+             ("libkept_rdc.so", "sm_90", 0, "partial", None))       # was none
+    for name, target, code, status, failing in cases:
+        rc, f, err = judge(rules(name), "--gpu", target, "--driver", "13.0")
+        v = f["verdicts"][0]
+        eq((rc, err, v["status"], v.get("registered_all_fail"), v.get("registered_modules")),
+           (code, "", status, True if failing else None, failing), (name, target))
+    rc, out, err = tap_cli.run("--gpu", "sm_86", "--driver", "13.0", rules("libkept_mixed.so"))
+    assert (b"  sm_86 (--gpu sm_86): none, its 1 module the CUDA runtime registers cannot load\n"
+            b"    (no kernel image for sm_86): every kernel launched through the runtime\n"
+            b"    fails; only 1 module that it loads itself loads\n") in out, out
 
 
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"

@@ -90,12 +90,15 @@ typedef struct fc_verdict {
     size_t damaged_cubins;    /* modules whose chosen cubin's ELF header the driver refuses
                                  (FC_LOAD_INVALID_IMAGE): the file is damaged */
     /* Of the modules and link inputs counted above, those the CUDA runtime registers (all but
-     * the ones a library keeps as data and loads itself), and how many of them load or link.
-     * When a file has both kinds and none of the registered ones is usable, the verdict is
-     * none whatever the kept ones do: every kernel launched through the runtime fails
-     * (registered_all_fail; docs/matching.md, rule 12). */
-    size_t registered_units, registered_usable;
+     * the ones a file keeps as data and loads or links itself), and of them those that load
+     * and those that link. */
+    size_t registered_units, registered_loading, registered_linkable;
+    /* None of the registered ones that hold code is usable on the target, while code the file
+     * keeps is: every kernel launched through the runtime fails, and the status is none
+     * (docs/matching.md, rule 12); registered_failing counts the registered ones that hold
+     * code (or may: not decoded), which all fail. */
     bool registered_all_fail;
+    size_t registered_failing;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

@@ -217,7 +217,7 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
         if (v->defines_nothing)
             jw_printf(out, ",\"modules_defining_nothing\":%zu", v->defines_nothing);
         if (v->registered_all_fail)
-            jw_printf(out, ",\"registered_all_fail\":true,\"registered_modules\":%zu", v->registered_units);
+            jw_printf(out, ",\"registered_all_fail\":true,\"registered_modules\":%zu", v->registered_failing);
         if (!runtime->cuda || !jo->targets[t].driver_cuda || (runtime->floor_only && !v->runtime_fails))
             jw_puts(out, ",\"runtime_starts\":null");
         else

@@ -333,24 +333,23 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             fputs(")", out);
             break;
         case FC_VERDICT_NONE:
-            if (v->registered_all_fail) { /* rule 12: only what the library loads itself loads */
-                /* None registered is usable: every module that loads and every link input
-                 * with an image is one the library keeps itself. */
+            if (v->registered_all_fail) { /* rule 12: only what the file keeps itself is usable */
+                size_t n = v->registered_failing, loading = ok - v->registered_loading,
+                       linking = v->linkable - v->registered_linkable;
                 fprintf(out, "%snone%s, %s %s %s the CUDA runtime registers %s (", colour_on(cfg, "none"),
-                        colour_off(cfg), v->registered_units == 1 ? "its" : "none of its",
-                        fmt_count(v->registered_units, n1, sizeof n1), modules(v->registered_units),
-                        v->registered_units == 1 ? "cannot load" : "can load");
+                        colour_off(cfg), n == 1 ? "its" : "none of its", fmt_count(n, n1, sizeof n1), modules(n),
+                        n == 1 ? "cannot load" : "can load");
                 print_failures(out, v, tg->cc);
                 fputs("): every kernel launched through the runtime fails; only ", out);
-                if (ok)
-                    fprintf(out, "%s %s that the library loads itself load%s", fmt_count(ok, n2, sizeof n2),
-                            modules(ok), ok == 1 ? "s" : "");
-                if (ok && v->linkable)
+                if (loading)
+                    fprintf(out, "%s %s that it loads itself load%s", fmt_count(loading, n2, sizeof n2),
+                            modules(loading), loading == 1 ? "s" : "");
+                if (loading && linking)
                     fputs(", and ", out);
-                if (v->linkable)
+                if (linking)
                     fprintf(out, "%s link input%s that it links itself ha%s an image for sm_%u",
-                            fmt_count(v->linkable, n3, sizeof n3), v->linkable == 1 ? "" : "s",
-                            v->linkable == 1 ? "s" : "ve", tg->cc);
+                            fmt_count(linking, n3, sizeof n3), linking == 1 ? "" : "s", linking == 1 ? "s" : "ve",
+                            tg->cc);
                 break;
             }
             fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));

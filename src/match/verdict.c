@@ -138,7 +138,10 @@ static void count_registered(fc_verdict *v, const fc_container *c, fc_load l, fc
     if (fc_container_kept_as_data(c))
         return;
     v->registered_units++;
-    v->registered_usable += l.result == FC_LOAD_LINK_INPUT ? k.via != FC_LINK_VIA_NONE : l.result == FC_LOAD_SUCCESS;
+    if (l.result == FC_LOAD_LINK_INPUT)
+        v->registered_linkable += k.via != FC_LINK_VIA_NONE;
+    else
+        v->registered_loading += l.result == FC_LOAD_SUCCESS;
 }
 
 /* Rule: the CUresult that the prediction stands for (modules only: a link input is no claim
@@ -401,32 +404,46 @@ static void count_all(fc_judgement *j, const fc_object *obj)
     }
 }
 
-/* Rule 12: whether target T's registered code all fails while code the file keeps as data
- * is usable there, so that every kernel launched through the runtime fails. A registered
- * container that fails only counts here when it may hold something: small compressed cubins
- * are inflated to see whether they define nothing (CUDA 12.4's and 13.0's cuFFT register only
- * such a cubin; its kernels lie in .ldata). Only here, for the containers of such a target,
- * each once (HOLDS: 0 not asked, 1 holds something, 2 defines nothing): most libraries hold a
- * thousand small compressed cubins (cuBLASLt 13.0: 1,024 under 3 KiB), and the counts stay as
- * the other rules made them, whatever targets are judged beside. */
+/* Rule 12: whether target T's registered code all fails while code the file keeps is usable
+ * there, so that every kernel launched through the runtime fails; *FAILING gets how many
+ * registered units that hold code (all failing) there are. Registered containers count only
+ * when they may hold code: small ones are inflated and read to see whether they define
+ * nothing (CUDA 12.4's and 13.0's cuFFT register only a compressed cubin without a symbol and
+ * keep their kernels in .ldata; a translation unit without kernels built -arch=compute_80
+ * registers PTX that declares nothing), here only, each container once (HOLDS: 0 not asked,
+ * 1 holds code, 2 defines nothing): most libraries hold a thousand small compressed cubins
+ * (cuBLASLt 13.0: 1,024 under 3 KiB), and the counts stay as the other rules made them,
+ * whatever targets are judged beside. Not where the file holds -rdc objects: the runtime
+ * links their __nv_relfatbin code itself, which works (H200, review of 2026-12-02), and
+ * fatcheck does not judge that link (rule 5). */
 static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
-                                uint8_t *holds)
+                                uint8_t *holds, size_t *failing)
 {
     const fc_verdict *v = &j->verdicts[t];
-    if (!v->registered_units || v->registered_usable || !(v->native + v->compatible + v->jit + v->linkable))
-        return false;
-    if (obj->registered_undecoded)
-        return true; /* what it held is unknown */
-    for (size_t c = 0; c < obj->n_containers; c++) {
-        const fc_container *ct = &obj->containers[c];
-        if (fc_container_kept_as_data(ct) || j->unused[c] || j->idle[c] || j->empty[c])
-            continue;
-        if (!holds[c])
-            holds[c] = defines_nothing(j, obj, ct, scan, true) ? 2 : 1;
-        if (holds[c] == 1)
-            return true;
-    }
-    return false;
+    size_t usable = v->native + v->compatible + v->jit + v->linkable;
+    size_t registered_usable = v->registered_loading + v->registered_linkable;
+    *failing = 0;
+    if (j->relfatbin || !v->registered_units || usable == registered_usable || registered_usable == v->registered_units)
+        return false; /* nothing kept is usable, or every registered unit is */
+    size_t nt = j->n_targets;
+    for (size_t pass = 0; pass < 2; pass++) /* first whether a usable one holds code: cheaper */
+        for (size_t c = 0; c < obj->n_containers; c++) {
+            const fc_container *ct = &obj->containers[c];
+            if (fc_container_kept_as_data(ct) || j->unused[c] || j->idle[c] || j->empty[c])
+                continue;
+            fc_load l = j->loads[c * nt + t];
+            bool ok = l.result == FC_LOAD_LINK_INPUT ? j->links[c * nt + t].via != FC_LINK_VIA_NONE
+                                                     : l.result == FC_LOAD_SUCCESS;
+            if (ok != (pass == 0))
+                continue;
+            if (!holds[c])
+                holds[c] = defines_nothing(j, obj, ct, scan, true) ? 2 : 1;
+            if (holds[c] == 1 && ok)
+                return false;
+            *failing += holds[c] == 1;
+        }
+    *failing += obj->registered_undecoded; /* what it held is unknown */
+    return *failing > 0;
 }
 
 fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_options *o)
@@ -495,7 +512,11 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
                 memcpy(v->container_why, compat_why, sizeof compat_why);
             v->container = FC_REQUIRE_UNKNOWN;
         }
-        finish_verdict(v, registered_all_fail(j, obj, scan, t, holds));
+        size_t failing;
+        bool all_fail = registered_all_fail(j, obj, scan, t, holds, &failing);
+        finish_verdict(v, all_fail);
+        if (v->registered_all_fail)
+            v->registered_failing = failing;
     }
     free(holds);
     if (o->arch_list)

@@ -518,34 +518,51 @@ static bool cubin_defines_nothing(const uint8_t *img, size_t size, const fc_opti
     return symtab && nothing;
 }
 
-/* Compressed cubins are inflated for this only when this small: one that defines nothing is
- * 1-2 KiB (CUDA 12.4's and 13.0's cuFFT register one, LZ4 and zstd, of 872 and 1,896 bytes),
- * and a declared size that lies only costs this much work or counts the container. */
-#define SMALL_COMPRESSED_CUBIN (16u << 10)
+/* Compressed cubins and PTX are read for this only when this small: a cubin that defines
+ * nothing is 1-2 KiB (CUDA 12.4's and 13.0's cuFFT register one, LZ4 and zstd, of 872 and
+ * 1,896 bytes), PTX that declares nothing less, and a declared size that lies only costs this
+ * much work or counts the container. */
+#define SMALL_IMAGE (16u << 10)
 
-/* Whether cubin entry E defines nothing, as cubin_defines_nothing says of its image: an
- * uncompressed one of at most 64 KiB, or, with INFLATE, a compressed one of at most
- * SMALL_COMPRESSED_CUBIN. */
+/* Whether PTX text P (N bytes) declares nothing a program could reach: no kernel, function or
+ * module-scope variable or reference; read as bytes, so that a directive in a comment or
+ * string counts too (more than nothing). A translation unit without kernels built
+ * -arch=compute_80 stores only .version, .target and .address_size. */
+static bool ptx_declares_nothing(const uint8_t *p, size_t n)
+{
+    static const char *const reachable[] = {".entry", ".func", ".global", ".const", ".tex", ".surf", ".sampler"};
+    for (size_t i = 0; i < sizeof reachable / sizeof *reachable; i++)
+        if (memmem(p, n, reachable[i], strlen(reachable[i])))
+            return false;
+    return true;
+}
+
+/* Whether entry E defines nothing a program could reach: an uncompressed cubin of at most
+ * 64 KiB whose symbol table says so (cubin_defines_nothing); with INFLATE also a compressed
+ * cubin, or PTX, of at most SMALL_IMAGE. */
 static bool entry_defines_nothing(const fc_object *obj, const fc_entry *e, const fc_options *opts, bool inflate)
 {
-    if (e->kind != FC_IMAGE_CUBIN || e->obfuscated || e->payload_offset > obj->size ||
-        e->stored_size > obj->size - e->payload_offset)
+    if ((e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX) || e->obfuscated ||
+        e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
         return false;
-    if (e->compression == FC_COMPRESSION_NONE)
+    if (e->kind == FC_IMAGE_CUBIN && e->compression == FC_COMPRESSION_NONE)
         return e->stored_size <= (64u << 10) &&
                cubin_defines_nothing((const uint8_t *)obj->image + e->payload_offset, (size_t)e->stored_size, opts);
-    if (!inflate || e->stored_size > SMALL_COMPRESSED_CUBIN || e->uncompressed_size > SMALL_COMPRESSED_CUBIN)
+    if (!inflate || e->stored_size > SMALL_IMAGE ||
+        (e->compression != FC_COMPRESSION_NONE && e->uncompressed_size > SMALL_IMAGE))
         return false;
     fc_options storage, small;
     const fc_options *resolved = fc_options_resolve(opts, &storage);
     if (!resolved)
         return false;
     small = *resolved;
-    small.max_decompressed_size = SMALL_COMPRESSED_CUBIN; /* larger: FC_ERR_LIMIT, counted */
+    if (small.max_decompressed_size > SMALL_IMAGE)
+        small.max_decompressed_size = SMALL_IMAGE; /* larger: FC_ERR_LIMIT, counted */
     fc_buffer scratch = {0};
     const uint8_t *img;
     size_t len;
-    bool nothing = fc_entry_image(obj, e, &small, &scratch, &img, &len) == FC_OK && cubin_defines_nothing(img, len, opts);
+    bool nothing = fc_entry_image(obj, e, &small, &scratch, &img, &len) == FC_OK &&
+                   (e->kind == FC_IMAGE_PTX ? ptx_declares_nothing(img, len) : cubin_defines_nothing(img, len, opts));
     fc_buffer_free(&scratch);
     return nothing;
 }
