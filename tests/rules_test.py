@@ -371,8 +371,9 @@ def registered_ptx_beside_a_linked_cubin_is_still_read_for_its_bytes():
 @test
 def ptx_beside_a_cubin_ptxas_13_compiled_from_it_is_not_read():
     """ptxas 13.0 refuses a byte outside ASCII anywhere in PTX (fixtures/rules/make.sh checks it),
-    so PTX beside a linked cubin of its architecture from that ptxas holds none, and is not
-    inflated to be sure (cuSPARSELt's 70 MB compute_75 module). Shown with a build no nvcc 13
+    so PTX of 1 MiB or more beside a linked cubin of its architecture from that ptxas holds
+    none, and is not inflated to be sure (cuSPARSELt's 70 MB compute_75 module); smaller PTX is
+    read (a review made one by hand, edited after ptxas ran). Shown with a build no nvcc 13
     makes: liblineinfo_e9.so with its cubin's note made ptxas 13.0's loads, its 0xE9 bytes
     unread, also with the cubin stored zstd (the notes found by inflating its first part); the
     same note written by another tool, by a ptxas of 12.8 (as built) or 9.2, or a cubin of
@@ -383,23 +384,31 @@ def ptx_beside_a_cubin_ptxas_13_compiled_from_it_is_not_read():
     rc, f, err = judge(rules("liblineinfo_e9.so"), "--gpu", "sm_90", "--driver", "13.0")
     eq([(e["kind"], e["arch"]) for e in f["containers"][1]["entries"]], [("ptx", "compute_80"), ("cubin", "sm_80")])
     other_arch = bytearray(data)  # the cubin's entry made sm_86's: PTX and cubin of two architectures
-    cubin = f["containers"][1]["entries"][1]
+    ptx, cubin = f["containers"][1]["entries"]
     hdr = cubin["offset"]
     zstd_cubin = bytes(zstd_ptx(bytearray(data), hdr, cubin["payload_offset"], cubin["size"]))
     eq(struct.unpack_from("<I", other_arch, hdr + 28)[0], 80)
     struct.pack_into("<I", other_arch, hdr + 28, 86)
+
+    def large(image):
+        """IMAGE with its PTX stored zstd and declared 2 MiB: the notes are trusted from 1 MiB on
+        (smaller PTX is read: a hand-assembled fat binary can hold PTX edited after ptxas ran)."""
+        b = zstd_ptx(bytearray(image), ptx["offset"], ptx["payload_offset"], ptx["size"])
+        struct.pack_into("<Q", b, ptx["offset"] + 56, 2 << 20)
+        return bytes(b)
     with tempfile.TemporaryDirectory() as tmp:
         for name, image, result in (
-                ("13.0", data, "CUDA_SUCCESS"),
-                ("nvlink", from_ptxas(data, b"nvlnk\0Cuda compilation tools, release 13.0, V13.0.88\0"),
+                ("13.0", large(data), "CUDA_SUCCESS"),
+                ("13.0, PTX of %d bytes" % ptx["size"], data, "CUDA_ERROR_INVALID_PTX"),
+                ("nvlink", large(from_ptxas(data, b"nvlnk\0Cuda compilation tools, release 13.0, V13.0.88\0")),
                  "CUDA_ERROR_INVALID_PTX"),
-                ("12.8", as_12_8(data), "CUDA_ERROR_INVALID_PTX"),
-                ("9.2", from_ptxas(data, b"ptxas\0Cuda compilation tools, release 9.2, V9.2.88.0\0"),
+                ("12.8", large(as_12_8(data)), "CUDA_ERROR_INVALID_PTX"),
+                ("9.2", large(from_ptxas(data, b"ptxas\0Cuda compilation tools, release 9.2, V9.2.88.0\0")),
                  "CUDA_ERROR_INVALID_PTX"),
-                ("13.1", from_ptxas(data, b"ptxas\0Cuda compilation tools, release 13.1, V13.1.80\0"),
+                ("13.1", large(from_ptxas(data, b"ptxas\0Cuda compilation tools, release 13.1, V13.1.80\0")),
                  "CUDA_SUCCESS"),
-                ("sm_86 cubin", bytes(other_arch), "CUDA_ERROR_INVALID_PTX"),
-                ("13.0, cubin stored zstd", zstd_cubin, "CUDA_SUCCESS")):
+                ("sm_86 cubin", large(bytes(other_arch)), "CUDA_ERROR_INVALID_PTX"),
+                ("13.0, cubin stored zstd", large(zstd_cubin), "CUDA_SUCCESS")):
             path = os.path.join(tmp, "lib.so")
             open(path, "wb").write(image)
             rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")

@@ -402,6 +402,13 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
 
 static int cubin_type(const fc_object *obj, const fc_entry *e);
 
+/* PTX smaller than this (its declared size) is read, whatever the notes say: they cannot show
+ * that the stored PTX is what ptxas read (a fat binary assembled by hand from nvcc's
+ * intermediates, its PTX edited after ptxas ran, was judged ok on sm_90 while the H200's driver
+ * returned CUDA_ERROR_INVALID_PTX; review of 2026-12-02), and reading small PTX costs little.
+ * The trust is kept for what it was made for: cuSPARSELt's 70 MB module. */
+#define PTX_WORTH_TRUSTING (1u << 20)
+
 /* Whether ptxas of CUDA 13.0 or later compiled PTX entry E, as it lies in container C, into a
  * linked cubin beside it: that ptxas refuses a byte outside ASCII anywhere in its input
  * ("Unexpected non-ASCII character", in comments and strings too: ptxas 13.0.88 here), so E
@@ -416,7 +423,8 @@ static int cubin_type(const fc_object *obj, const fc_entry *e);
  * and a hostile container of many would each be inflated up to the limit to find a note. */
 static bool ascii_by_ptxas(const fc_object *obj, const fc_container *c, const fc_entry *e, const fc_options *opts)
 {
-    if (e->variant != FC_VARIANT_NONE)
+    uint64_t size = e->compression == FC_COMPRESSION_NONE ? e->stored_size : e->uncompressed_size;
+    if (e->variant != FC_VARIANT_NONE || size < PTX_WORTH_TRUSTING)
         return false;
     for (size_t i = 0; i < c->n_entries; i++) {
         const fc_entry *cu = &c->entries[i];
