@@ -77,10 +77,7 @@ static void print_details(FILE *out, const stats *s, const char *indent)
 {
     char n[32];
     fputs(indent, out);
-    size_t images = 0;
-    for (size_t i = 0; i < sizeof s->by_compression / sizeof *s->by_compression; i++)
-        images += s->by_compression[i];
-    if (!images && !s->n_isas) { /* every container a bare header: said, not an empty "stored:" */
+    if (!s->entries) { /* every container a bare header: said, not an empty "stored:" */
         fputs("no images: its containers hold no entries\n", out);
         return;
     }

@@ -132,6 +132,12 @@ static void finish_verdict(fc_verdict *v, bool registered_all_fail)
         v->status = FC_VERDICT_PARTIAL;
 }
 
+/* Whether a unit is usable on a target: a module that loads, a link input the linker takes. */
+static bool unit_usable(fc_load l, fc_link k)
+{
+    return l.result == FC_LOAD_LINK_INPUT ? k.via != FC_LINK_VIA_NONE : l.result == FC_LOAD_SUCCESS;
+}
+
 /* Rule 12: a unit the runtime registers, and whether it is usable, beside the counts. */
 static void count_registered(fc_verdict *v, const fc_container *c, fc_load l, fc_link k)
 {
@@ -139,9 +145,9 @@ static void count_registered(fc_verdict *v, const fc_container *c, fc_load l, fc
         return;
     v->registered_units++;
     if (l.result == FC_LOAD_LINK_INPUT)
-        v->registered_linkable += k.via != FC_LINK_VIA_NONE;
+        v->registered_linkable += unit_usable(l, k);
     else
-        v->registered_loading += l.result == FC_LOAD_SUCCESS;
+        v->registered_loading += unit_usable(l, k);
 }
 
 /* Rule: the CUresult that the prediction stands for (modules only: a link input is no claim
@@ -374,12 +380,10 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
     }
 }
 
-/* Counts the predictions into each target's verdict, from nothing. */
+/* Counts the predictions into each target's verdict. */
 static void count_all(fc_judgement *j, const fc_object *obj)
 {
     size_t nt = j->n_targets;
-    memset(j->verdicts, 0, sizeof j->verdicts);
-    j->registered = 0;
     for (size_t c = 0; c < obj->n_containers; c++) {
         const fc_container *ct = &obj->containers[c];
         bool empty = j->empty[c], idle = j->idle[c];
@@ -431,9 +435,7 @@ static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, con
             const fc_container *ct = &obj->containers[c];
             if (fc_container_kept_as_data(ct) || j->unused[c] || j->idle[c] || j->empty[c])
                 continue;
-            fc_load l = j->loads[c * nt + t];
-            bool ok = l.result == FC_LOAD_LINK_INPUT ? j->links[c * nt + t].via != FC_LINK_VIA_NONE
-                                                     : l.result == FC_LOAD_SUCCESS;
+            bool ok = unit_usable(j->loads[c * nt + t], j->links[c * nt + t]);
             if (ok != (pass == 0))
                 continue;
             if (!holds[c])

@@ -74,10 +74,11 @@ typedef struct fc_ptx_memo {
 fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
                            const fc_options *opts, fc_ptx_memo *memo);
 
-/* Whether container C holds only cubins that define nothing a program can reach (no function,
- * no variable): uncompressed ones of at most 64 KiB are read, and with INFLATE compressed ones
- * of at most 16 KiB (link_state.c). nvcc 13's device link step leaves one with code=sm_XX
- * (review 8, C1); CUDA 12.4's and 13.0's cuFFT register one compressed. */
+/* Whether container C holds only images that define nothing a program can reach (no function,
+ * no variable): uncompressed cubins of at most 64 KiB are read, and with INFLATE compressed
+ * cubins and PTX of at most 16 KiB (link_state.c). nvcc 13's device link step leaves such a
+ * cubin with code=sm_XX (review 8, C1); CUDA 12.4's and 13.0's cuFFT register one compressed;
+ * a translation unit without kernels built -arch=compute_80 registers such PTX. */
 bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate);
 
 #endif
