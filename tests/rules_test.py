@@ -315,9 +315,8 @@ def registered_code_that_fails_beside_kept_code_that_loads_is_none():
 def registered_code_that_holds_nothing_or_links_itself_is_not_all_that_fails():
     """Rule 12's edges (review of 2026-12-02): registered PTX that declares nothing (a
     translation unit without kernels built -arch=compute_80) holds no kernel to fail; a
-    kernel-less module that loads does not make the kernels that fail usable; and where the
-    file holds -rdc objects the runtime links their code itself (the H200 ran such a library),
-    which rule 12 does not judge."""
+    kernel-less module that loads does not make the kernels that fail usable; and -rdc objects
+    that hold no code (the H200 ran such a library) make nothing fail."""
     cases = (("libkept_ptxstub.so", "sm_75", 0, "partial", None),   # was none
              ("libkept_mixed.so", "sm_86", 1, "none", 1),           # was partial
              ("libkept_mixed.so", "sm_75", 0, "partial", None),
@@ -331,6 +330,32 @@ def registered_code_that_holds_nothing_or_links_itself_is_not_all_that_fails():
     assert (b"  sm_86 (--gpu sm_86): none, its 1 module the CUDA runtime registers cannot load\n"
             b"    (no kernel image for sm_86): every kernel launched through the runtime\n"
             b"    fails; only 1 module that it loads itself loads\n") in out, out
+
+
+@test
+def rdc_code_the_runtime_cannot_link_beside_kept_code_is_none():
+    """Rule 12 where the file holds -rdc objects: where the linked image does not fit, the
+    runtime links the __nv_relfatbin objects itself, so registered code fails only where none
+    of them that holds code has an image a link for the target could take. A library of
+    tu_a.cu built -rdc code=sm_80 beside kept sm_90 code failed its launch with error 500 on
+    the H200 and was partial, exit 0 (review of 2026-12-02); built code=[sm_80,compute_80] it
+    ran, and stays partial, as does one whose other -rdc object has PTX."""
+    cases = (("libkept_rdc_sm80.so", "sm_90", 1, "none", 1, 1),
+             ("libkept_rdc_sm80.so", "sm_86", 0, "ok", None, None),
+             ("libkept_rdc_ptx.so", "sm_90", 0, "partial", None, None),
+             ("libkept_rdc_ptx.so", "sm_75", 1, "none", 1, 1),    # compute_80 PTX: not for sm_75
+             ("libkept_rdc_mix.so", "sm_90", 0, "partial", None, None),
+             ("libkept_rdc.so", "sm_90", 0, "partial", None, None))
+    for name, target, code, status, failing, unlinkable in cases:
+        rc, f, err = judge(rules(name), "--gpu", target, "--driver", "13.0")
+        v = f["verdicts"][0]
+        eq((rc, err, v["status"], v.get("registered_all_fail"), v.get("registered_modules"), v.get("rdc_unlinkable")),
+           (code, "", status, True if failing else None, failing, unlinkable), (name, target))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", rules("libkept_rdc_sm80.so"))
+    assert (b"  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load\n"
+            b"    (no kernel image for sm_90), nor has its 1 -rdc object an image the runtime\n"
+            b"    could link for sm_90: every kernel launched through the runtime fails; only\n"
+            b"    1 module that it loads itself loads\n") in out, out
 
 
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"

@@ -99,6 +99,9 @@ typedef struct fc_verdict {
      * code (or may: not decoded), which all fail. */
     bool registered_all_fail;
     size_t registered_failing;
+    size_t rdc_unlinkable; /* with registered_all_fail: the file's -rdc objects (__nv_relfatbin)
+                              that hold code, none of which has an image the runtime could link
+                              for the target (0: the file has none) */
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

@@ -218,6 +218,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"modules_defining_nothing\":%zu", v->defines_nothing);
         if (v->registered_all_fail)
             jw_printf(out, ",\"registered_all_fail\":true,\"registered_modules\":%zu", v->registered_failing);
+        if (v->rdc_unlinkable)
+            jw_printf(out, ",\"rdc_unlinkable\":%zu", v->rdc_unlinkable);
         if (!runtime->cuda || !jo->targets[t].driver_cuda || (runtime->floor_only && !v->runtime_fails))
             jw_puts(out, ",\"runtime_starts\":null");
         else

@@ -340,7 +340,12 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
                         colour_off(cfg), n == 1 ? "its" : "none of its", fmt_count(n, n1, sizeof n1), modules(n),
                         n == 1 ? "cannot load" : "can load");
                 print_failures(out, v, tg->cc);
-                fputs("): every kernel launched through the runtime fails; only ", out);
+                fputs(")", out);
+                if (v->rdc_unlinkable)
+                    fprintf(out, ", nor ha%s %s -rdc object%s an image the runtime could link for sm_%u",
+                            v->rdc_unlinkable == 1 ? "s its" : "s any of its",
+                            fmt_count(v->rdc_unlinkable, n3, sizeof n3), v->rdc_unlinkable == 1 ? "" : "s", tg->cc);
+                fputs(": every kernel launched through the runtime fails; only ", out);
                 if (loading)
                     fprintf(out, "%s %s that it loads itself load%s", fmt_count(loading, n2, sizeof n2),
                             modules(loading), loading == 1 ? "s" : "");

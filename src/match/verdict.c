@@ -408,6 +408,34 @@ static void count_all(fc_judgement *j, const fc_object *obj)
     }
 }
 
+/* Rule 12 where the file holds -rdc objects: where the image the device link step made does
+ * not fit, the runtime links the __nv_relfatbin objects itself (rule 5: on the H200, -rdc
+ * libraries with compute_80 PTX there ran their kernel on sm_90), so registered code counts as
+ * failing only when no -rdc object that holds code has an image a link for target T could
+ * take (one built code=sm_80 alone failed with error 500 there). Whether the objects hold code
+ * is asked as of registered containers (HOLDS); a file whose -rdc objects hold none, or whose
+ * __nv_relfatbin is all it has, is not judged by the rule. *UNLINKABLE gets how many hold code. */
+static bool runtime_may_link(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
+                             uint8_t *holds, size_t *unlinkable)
+{
+    size_t nt = j->n_targets;
+    *unlinkable = 0;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        if (!j->unused[c]) /* __nv_relfatbin beside .nv_fatbin */
+            continue;
+        if (!holds[c])
+            holds[c] = fc_images_define_nothing(obj, &obj->containers[c], scan, true) ? 2 : 1;
+        if (holds[c] == 2)
+            continue;
+        if (j->links[c * nt + t].via != FC_LINK_VIA_NONE) {
+            *unlinkable = 0;
+            return true;
+        }
+        ++*unlinkable;
+    }
+    return *unlinkable == 0;
+}
+
 /* Rule 12: whether target T's registered code all fails while code the file keeps is usable
  * there, so that every kernel launched through the runtime fails; *FAILING gets how many
  * registered units that hold code (all failing) there are. Registered containers count only
@@ -417,18 +445,19 @@ static void count_all(fc_judgement *j, const fc_object *obj)
  * registers PTX that declares nothing), here only, each container once (HOLDS: 0 not asked,
  * 1 holds code, 2 defines nothing): most libraries hold a thousand small compressed cubins
  * (cuBLASLt 13.0: 1,024 under 3 KiB), and the counts stay as the other rules made them,
- * whatever targets are judged beside. Not where the file holds -rdc objects: the runtime
- * links their __nv_relfatbin code itself, which works (H200, review of 2026-12-02), and
- * fatcheck does not judge that link (rule 5). */
+ * whatever targets are judged beside. Where the file holds -rdc objects, only when none of
+ * them that holds code has an image a link for the target could take (runtime_may_link). */
 static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
-                                uint8_t *holds, size_t *failing)
+                                uint8_t *holds, size_t *failing, size_t *rdc_unlinkable)
 {
     const fc_verdict *v = &j->verdicts[t];
     size_t usable = v->native + v->compatible + v->jit + v->linkable;
     size_t registered_usable = v->registered_loading + v->registered_linkable;
-    *failing = 0;
-    if (j->relfatbin || !v->registered_units || usable == registered_usable || registered_usable == v->registered_units)
+    *failing = *rdc_unlinkable = 0;
+    if (!v->registered_units || usable == registered_usable || registered_usable == v->registered_units)
         return false; /* nothing kept is usable, or every registered unit is */
+    if (j->relfatbin && runtime_may_link(j, obj, scan, t, holds, rdc_unlinkable))
+        return false;
     size_t nt = j->n_targets;
     for (size_t pass = 0; pass < 2; pass++) /* first whether a usable one holds code: cheaper */
         for (size_t c = 0; c < obj->n_containers; c++) {
@@ -514,11 +543,13 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
                 memcpy(v->container_why, compat_why, sizeof compat_why);
             v->container = FC_REQUIRE_UNKNOWN;
         }
-        size_t failing;
-        bool all_fail = registered_all_fail(j, obj, scan, t, holds, &failing);
+        size_t failing, rdc_unlinkable;
+        bool all_fail = registered_all_fail(j, obj, scan, t, holds, &failing, &rdc_unlinkable);
         finish_verdict(v, all_fail);
-        if (v->registered_all_fail)
+        if (v->registered_all_fail) {
             v->registered_failing = failing;
+            v->rdc_unlinkable = rdc_unlinkable;
+        }
     }
     free(holds);
     if (o->arch_list)

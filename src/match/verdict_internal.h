@@ -81,4 +81,8 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
  * a translation unit without kernels built -arch=compute_80 registers such PTX. */
 bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate);
 
+/* The same of any container, link inputs too: whether an -rdc object holds code (a function a
+ * relocatable cubin only refers to counts as code). */
+bool fc_images_define_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate);
+
 #endif

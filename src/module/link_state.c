@@ -575,14 +575,19 @@ static bool entry_defines_nothing(const fc_object *obj, const fc_entry *e, const
     return nothing;
 }
 
-bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate)
+bool fc_images_define_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate)
 {
-    if (!obj->image || !c->n_entries || c->role != FC_ROLE_MODULE)
+    if (!obj->image || !c->n_entries)
         return false;
     for (size_t i = 0; i < c->n_entries; i++)
         if (!entry_defines_nothing(obj, &c->entries[i], opts, inflate))
             return false;
     return true;
+}
+
+bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate)
+{
+    return c->role == FC_ROLE_MODULE && fc_images_define_nothing(obj, c, opts, inflate);
 }
 
 /* Whether entry E is an uncompressed cubin whose ELF header the driver refuses: as the
