@@ -21,9 +21,9 @@ def rules(name):
     return os.path.join(RULES, name)
 
 
-def judge(path, *args):
+def judge(path, *args, env=None):
     """(exit status, the file's JSON, stderr) for fatcheck --json ARGS PATH."""
-    rc, out, err = tap_cli.run("--json", *args, path, timeout=120)
+    rc, out, err = tap_cli.run("--json", *args, path, env=env, timeout=120)
     return rc, json.loads(out)["files"][0], err.decode("utf-8", "replace")
 
 
@@ -316,11 +316,12 @@ def registered_code_that_holds_nothing_or_links_itself_is_not_all_that_fails():
     """Rule 12's edges (review of 2026-12-02): registered PTX that declares nothing (a
     translation unit without kernels built -arch=compute_80) holds no kernel to fail; a
     kernel-less module that loads does not make the kernels that fail usable; and -rdc objects
-    that hold no code (the H200 ran such a library) make nothing fail."""
+    that hold no code (the H200 ran such a library) make nothing fail: the runtime's own link
+    of them (rule 5) has nothing to miss."""
     cases = (("libkept_ptxstub.so", "sm_75", 0, "partial", None),   # was none
              ("libkept_mixed.so", "sm_86", 1, "none", 1),           # was partial
              ("libkept_mixed.so", "sm_75", 0, "partial", None),
-             ("libkept_rdc.so", "sm_90", 0, "partial", None))       # was none
+             ("libkept_rdc.so", "sm_90", 0, "ok", None))            # was none, then partial
     for name, target, code, status, failing in cases:
         rc, f, err = judge(rules(name), "--gpu", target, "--driver", "13.0")
         v = f["verdicts"][0]
@@ -339,23 +340,56 @@ def rdc_code_the_runtime_cannot_link_beside_kept_code_is_none():
     of them that holds code has an image a link for the target could take. A library of
     tu_a.cu built -rdc code=sm_80 beside kept sm_90 code failed its launch with error 500 on
     the H200 and was partial, exit 0 (review of 2026-12-02); built code=[sm_80,compute_80] it
-    ran, and stays partial, as does one whose other -rdc object has PTX."""
+    ran (rule 5: the runtime links the object's PTX itself), and is ok there; one whose other
+    -rdc object has PTX ran that object's kernel and failed the other's (error 500): partial."""
     cases = (("libkept_rdc_sm80.so", "sm_90", 1, "none", 1, 1),
              ("libkept_rdc_sm80.so", "sm_86", 0, "ok", None, None),
-             ("libkept_rdc_ptx.so", "sm_90", 0, "partial", None, None),
+             ("libkept_rdc_ptx.so", "sm_90", 0, "ok", None, None),
              ("libkept_rdc_ptx.so", "sm_75", 1, "none", 1, 1),    # compute_80 PTX: not for sm_75
              ("libkept_rdc_mix.so", "sm_90", 0, "partial", None, None),
-             ("libkept_rdc.so", "sm_90", 0, "partial", None, None))
+             ("libkept_rdc.so", "sm_90", 0, "ok", None, None))
     for name, target, code, status, failing, unlinkable in cases:
         rc, f, err = judge(rules(name), "--gpu", target, "--driver", "13.0")
         v = f["verdicts"][0]
         eq((rc, err, v["status"], v.get("registered_all_fail"), v.get("registered_modules"), v.get("rdc_unlinkable")),
            (code, "", status, True if failing else None, failing, unlinkable), (name, target))
+    rc, f, err = judge(rules("libkept_rdc_ptx.so"), "--gpu", "sm_90,sm_80", "--driver", "13.0")
+    eq([c.get("device_link") for c in f["containers"]], [True, None, None])
+    eq([(v["status"], v["loadable"], v.get("runtime_linked")) for v in f["verdicts"]],
+       [("ok", 2, 1), ("partial", 1, None)])  # on sm_80 the linked image loads; the kept code has none
+    rc, f, err = judge(rules("libkept_rdc_mix.so"), "--gpu", "sm_90", "--driver", "13.0")
+    eq((f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), ("partial", None))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", rules("libkept_rdc_ptx.so"))
+    assert (b"  sm_90 (--gpu sm_90): ok, 2 modules load: 1 native, 1 only through the\n"
+            b"    runtime's own link\n"
+            b"    note: 1 module has no code for sm_90 as linked; the CUDA runtime links the\n"
+            b"          file's -rdc objects itself when it is loaded, each with an image for\n"
+            b"          sm_90 (slow first load where they are PTX)\n") in out, out
+    rc, f, err = judge(rules("libkept_rdc_ptx.so"), "--gpu", "sm_90", "--driver", "13.0",
+                       env={"CUDA_DISABLE_PTX_JIT": "1"})
+    eq((rc, f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), (1, "none", None))
     rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", rules("libkept_rdc_sm80.so"))
     assert (b"  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load\n"
             b"    (no kernel image for sm_90), nor has its 1 -rdc object an image the runtime\n"
             b"    could link for sm_90: every kernel launched through the runtime fails; only\n"
             b"    1 module that it loads itself loads\n") in out, out
+
+
+@test
+def rdc_libraries_of_cuda_11_8_fare_as_the_h200_ran_them():
+    """Rules 5 and 12 with CUDA 11.8's nvcc and runtime (scripts/make-rdc-runtimes.sh; Debian
+    12's toolkit, clang-14 as host compiler): on the H200 (driver 580.159.04, lazy and eager,
+    the library's own runtime asked) the kernel of libkept_loads.so (code=sm_80) failed with
+    209 and that of librdc_sm80.so (-rdc code=sm_80) with 500, while each library's kept sm_90
+    code ran; librdc_ptx.so's (-rdc code=[sm_80,compute_80]) ran; librdc_mix.so ran its PTX
+    object's kernel and failed the other's with 500."""
+    cases = (("libkept_loads.so", 1, "none", None), ("librdc_sm80.so", 1, "none", None),
+             ("librdc_ptx.so", 0, "ok", 1), ("librdc_mix.so", 0, "partial", None))
+    for name, code, status, runtime_linked in cases:
+        rc, f, err = judge(rules(os.path.join("cuda11.8", name)), "--gpu", "sm_90", "--driver", "13.0")
+        v = f["verdicts"][0]
+        eq((rc, err, v["status"], v.get("runtime_linked"), f["runtime"]["decided_by"]),
+           (code, "", status, runtime_linked, "libcudart.so.11.0"), name)
 
 
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"

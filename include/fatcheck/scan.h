@@ -151,6 +151,10 @@ typedef struct fc_container {
     const fc_entry *entries;
     size_t n_entries;
     fc_role role;
+    bool device_link;           /* the device link step's output in .nv_fatbin: a link record
+                                   (version 2, the -rdc objects it was linked from beside) leads
+                                   to it. Where it does not fit a GPU, the CUDA runtime links
+                                   those objects itself (docs/matching.md, rule 5) */
 } fc_container;
 
 /* ---- Container images ---------------------------------------------------------------

@@ -99,6 +99,10 @@ typedef struct fc_verdict {
      * code (or may: not decoded), which all fail. */
     bool registered_all_fail;
     size_t registered_failing;
+    size_t runtime_linked; /* modules (counted in modules, as loading) that cannot load as they
+                              are, the device link step's output, where the CUDA runtime links
+                              the file's -rdc objects itself, each with an image for the
+                              target (docs/matching.md, rule 5) */
     size_t rdc_unlinkable; /* with registered_all_fail: the file's -rdc objects (__nv_relfatbin)
                               that hold code, none of which has an image the runtime could link
                               for the target (0: the file has none) */

@@ -37,7 +37,7 @@ static group group_of(const config *cfg, const fc_judgement *j, size_t t)
     }
     if (!v->modules)
         return G_LINKS;
-    return v->jit ? G_JIT : v->compatible ? G_COMPATIBLE : G_NATIVE;
+    return v->jit || v->runtime_linked ? G_JIT : v->compatible ? G_COMPATIBLE : G_NATIVE;
 }
 
 bool write_coverage(FILE *out, const config *cfg, const fc_judgement *j)

@@ -203,9 +203,11 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
                 ",\"modules\":%zu,\"loadable\":%zu,\"native\":%zu,\"compatible\":%zu,\"jit\":%zu,"
                 "\"no_binary\":%zu,\"unsupported_ptx\":%zu,\"jit_disabled\":%zu,\"invalid_ptx\":%zu,"
                 "\"relocatable\":%zu,\"link_inputs\":%zu,\"linkable\":%zu,\"unused_link_inputs\":%zu",
-                v->modules, v->native + v->compatible + v->jit, v->native, v->compatible, v->jit, v->no_binary,
+                v->modules, v->native + v->compatible + v->jit + v->runtime_linked, v->native, v->compatible, v->jit, v->no_binary,
                 v->unsupported_ptx, v->jit_disabled, v->invalid_ptx, v->relocatable, v->link_inputs, v->linkable,
                 v->unused_link_inputs);
+        if (v->runtime_linked)
+            jw_printf(out, ",\"runtime_linked\":%zu", v->runtime_linked);
         if (v->undecoded)
             jw_printf(out, ",\"undecoded\":%zu", v->undecoded);
         if (v->unsupported_compression)
@@ -348,6 +350,8 @@ void json_report_object(json_report *s, const fc_object *o, const fc_judgement *
         jw_field_string(out, ",\"section\":", c->section);
         jw_field_string(out, ",\"origin\":", fc_origin_name(c->origin));
         jw_field_string(out, ",\"role\":", fc_role_name(c->role));
+        if (c->device_link)
+            jw_puts(out, ",\"device_link\":true");
         jw_puts(out, ",\"entries\":[");
         for (size_t k = 0; k < c->n_entries; k++) {
             jw_puts(out, k ? ",\n  " : "\n  ");

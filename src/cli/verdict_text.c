@@ -233,8 +233,12 @@ static void print_ways(FILE *out, const fc_verdict *v)
         fprintf(out, "%s%s through compatible SASS", sep, fmt_count(v->compatible, n, sizeof n));
         sep = ", ";
     }
-    if (v->jit)
+    if (v->jit) {
         fprintf(out, "%s%s only through PTX JIT", sep, fmt_count(v->jit, n, sizeof n));
+        sep = ", ";
+    }
+    if (v->runtime_linked)
+        fprintf(out, "%s%s only through the runtime's own link", sep, fmt_count(v->runtime_linked, n, sizeof n));
 }
 
 /* "    missing here: 3 kernels: a, b, c" with at most five names, each cut to fit. */
@@ -270,7 +274,7 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
     }
     if (v->status == FC_VERDICT_NO_CODE)
         return false;
-    size_t ok = v->native + v->compatible + v->jit;
+    size_t ok = v->native + v->compatible + v->jit + v->runtime_linked;
     if (v->unlinked) {
         fprintf(out, "%snone%s, its relocatable device code (-rdc) was never device-linked: loading it "
                      "fails with \"undefined symbol: __cudaRegisterLinkedBinary_...\"",
@@ -540,7 +544,13 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             fprintf(out, "    note: %s %s a cubin whose ELF header is damaged: the driver refuses\n"
                          "          it, PTX beside it or not; the file is corrupt\n",
                     fmt_count(v->damaged_cubins, n1, sizeof n1), v->damaged_cubins == 1 ? "module holds" : "modules hold");
-        if (v->unused_link_inputs)
+        if (v->runtime_linked)
+            fprintf(out, "    note: %s %s no code for sm_%u as linked; the CUDA runtime links the\n"
+                         "          file's -rdc objects itself when it is loaded, each with an image for\n"
+                         "          sm_%u (slow first load where they are PTX)\n",
+                    fmt_count(v->runtime_linked, n1, sizeof n1), v->runtime_linked == 1 ? "module has" : "modules have",
+                    tg->cc, tg->cc);
+        if (v->unused_link_inputs && !v->runtime_linked)
             fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
                     fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "input" : "inputs");
         if (fc_judgement_probe_totals(j)) {

@@ -194,6 +194,8 @@ void fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const str
 /* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,
  * u32 version, u64 address of the container, u64 link data}. */
 #define FC_WRAPPER_MAGIC 0x466243B1u
+#define FC_WRAPPER_LINK_VERSION 2u /* fatbinary_section.h: the record of the device link step's
+                                     output, with the -rdc objects ("prelinked fatbins") */
 #define FC_WRAPPER_SIZE 24u
 #define FC_WRAPPER_TABLE_MAX (4u << 20) /* bytes of a table read at most */
 typedef struct fc_wrapper {

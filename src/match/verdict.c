@@ -115,7 +115,7 @@ static void count_link(fc_verdict *v, fc_link k)
 static void finish_verdict(fc_verdict *v, bool registered_all_fail)
 {
     size_t units = v->modules + v->link_inputs;
-    size_t ok = v->native + v->compatible + v->jit + v->linkable;
+    size_t ok = v->native + v->compatible + v->jit + v->runtime_linked + v->linkable;
     bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID ||
                    v->container == FC_REQUIRE_NO_DRIVER;
     if (v->runtime_fails || v->unlinked || refused)
@@ -380,6 +380,69 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
     }
 }
 
+/* Rule 5's exception: whether the CUDA runtime, linking -rdc object C (an unused
+ * __nv_relfatbin container) itself, has an image of it for target T: a cubin a link takes, or
+ * PTX the target's driver compiles. Not with CUDA_FORCE_PTX_JIT or CUDA_DISABLE_PTX_JIT set,
+ * nor from LTO-IR, nor zstd for a driver before CUDA 12.4: no runtime was seen doing so. */
+static bool runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
+{
+    const fc_target *tg = &j->opts->targets[t];
+    const fc_container *ct = &obj->containers[c];
+    fc_link k = j->links[c * j->n_targets + t];
+    if (j->opts->jit.force_ptx_jit || j->opts->jit.disable_ptx_jit || k.entry < 0 || (size_t)k.entry >= ct->n_entries)
+        return false;
+    const fc_entry *e = &ct->entries[k.entry];
+    if (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040)
+        return false;
+    if (k.via == FC_LINK_VIA_CUBIN)
+        return true;
+    int needs = fc_ptx_isa_cuda_version(e->version_major, e->version_minor);
+    return k.via == FC_LINK_VIA_PTX && needs && (!tg->driver_cuda || needs <= tg->driver_cuda);
+}
+
+/* Of the -rdc objects beside .nv_fatbin (unused __nv_relfatbin containers) that hold code,
+ * how many the runtime links for each target and how many it cannot. Whether they hold code
+ * is read as of registered containers (HOLDS: 0 not asked, 1 holds code, 2 defines nothing;
+ * a function a relocatable cubin only refers to counts as code). */
+static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_options *scan, uint8_t *holds)
+{
+    size_t with_code = 0;
+    for (size_t c = 0; c < obj->n_containers; c++) {
+        if (!j->unused[c])
+            continue;
+        if (!holds[c])
+            holds[c] = fc_images_define_nothing(obj, &obj->containers[c], scan, true) ? 2 : 1;
+        if (holds[c] == 2)
+            continue;
+        with_code++;
+        for (size_t t = 0; t < j->n_targets; t++) {
+            bool linked = runtime_links_object(j, obj, c, t);
+            j->rdc_linkable[t] += linked;
+            j->rdc_unlinkable[t] += !linked;
+        }
+    }
+    /* Rule 10 then holds for the device link step's output: linked from objects that hold no
+     * code, and itself defining nothing, it is no module (a translation unit without kernels
+     * built -rdc: fixtures/rules/libkept_rdc.so). */
+    for (size_t c = 0; j->relfatbin && !with_code && c < obj->n_containers; c++)
+        if (obj->containers[c].device_link && !j->empty[c] && !j->idle[c] && fc_origin_registered(obj->containers[c].origin))
+            j->idle[c] = fc_images_define_nothing(obj, &obj->containers[c], scan, true);
+}
+
+/* Rule 5's exception: the device link step's output (a version-2 registration record leads to
+ * it) that cannot load on T is not the end where the file holds -rdc objects: the runtime then
+ * links them itself (H200, driver 580.159.04: the runtimes of CUDA 11.8 and 13.0, shared and
+ * static, ran the kernel of such a library built code=[sm_80,compute_80] on sm_90, and failed
+ * that of one built code=sm_80 with error 500). It loads when every object that holds code has
+ * an image that link takes (runtime_links_object); where one has none, its kernels fail
+ * (with two objects, one with PTX and one without, the first's kernel ran and the second's
+ * failed), and the module counts as failing, as the driver answers. */
+static bool runtime_links_instead(const fc_judgement *j, const fc_container *ct, fc_load l, size_t t)
+{
+    return ct->device_link && l.result != FC_LOAD_SUCCESS && l.result != FC_LOAD_LINK_INPUT &&
+           l.result != FC_LOAD_EMPTY && j->relfatbin && j->rdc_unlinkable[t] == 0;
+}
+
 /* Counts the predictions into each target's verdict. */
 static void count_all(fc_judgement *j, const fc_object *obj)
 {
@@ -392,47 +455,35 @@ static void count_all(fc_judgement *j, const fc_object *obj)
             fc_load l = j->loads[c * nt + t];
             fc_link k = j->links[c * nt + t];
             fc_verdict *v = &j->verdicts[t];
+            bool runtime_link = !j->unused[c] && !empty && !idle && runtime_links_instead(j, ct, l, t);
             if (j->unused[c])
                 v->unused_link_inputs++;
             else if (empty)
                 v->empty++;
             else if (idle)
                 v->defines_nothing++;
+            else if (runtime_link)
+                v->modules++, v->runtime_linked++;
             else if (l.result == FC_LOAD_LINK_INPUT)
                 count_link(v, k);
             else
                 count_load(v, ct, l);
-            if (!j->unused[c] && !empty && !idle)
+            if (runtime_link && !fc_container_kept_as_data(ct))
+                v->registered_units++, v->registered_loading++;
+            else if (!j->unused[c] && !empty && !idle)
                 count_registered(v, ct, l, k);
         }
     }
 }
 
 /* Rule 12 where the file holds -rdc objects: where the image the device link step made does
- * not fit, the runtime links the __nv_relfatbin objects itself (rule 5: on the H200, -rdc
- * libraries with compute_80 PTX there ran their kernel on sm_90), so registered code counts as
- * failing only when no -rdc object that holds code has an image a link for target T could
- * take (one built code=sm_80 alone failed with error 500 there). Whether the objects hold code
- * is asked as of registered containers (HOLDS); a file whose -rdc objects hold none, or whose
- * __nv_relfatbin is all it has, is not judged by the rule. *UNLINKABLE gets how many hold code. */
-static bool runtime_may_link(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
-                             uint8_t *holds, size_t *unlinkable)
+ * not fit, the runtime links the __nv_relfatbin objects itself (rule 5), so registered code
+ * counts as failing only when none of those that hold code has an image that link takes for
+ * target T (rdc_objects_count); a file whose -rdc objects hold none, or whose __nv_relfatbin
+ * is all it has, is not judged by the rule. *UNLINKABLE gets how many hold code. */
+static bool runtime_may_link(const fc_judgement *j, size_t t, size_t *unlinkable)
 {
-    size_t nt = j->n_targets;
-    *unlinkable = 0;
-    for (size_t c = 0; c < obj->n_containers; c++) {
-        if (!j->unused[c]) /* __nv_relfatbin beside .nv_fatbin */
-            continue;
-        if (!holds[c])
-            holds[c] = fc_images_define_nothing(obj, &obj->containers[c], scan, true) ? 2 : 1;
-        if (holds[c] == 2)
-            continue;
-        if (j->links[c * nt + t].via != FC_LINK_VIA_NONE) {
-            *unlinkable = 0;
-            return true;
-        }
-        ++*unlinkable;
-    }
+    *unlinkable = j->rdc_linkable[t] ? 0 : j->rdc_unlinkable[t];
     return *unlinkable == 0;
 }
 
@@ -451,12 +502,12 @@ static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, con
                                 uint8_t *holds, size_t *failing, size_t *rdc_unlinkable)
 {
     const fc_verdict *v = &j->verdicts[t];
-    size_t usable = v->native + v->compatible + v->jit + v->linkable;
+    size_t usable = v->native + v->compatible + v->jit + v->runtime_linked + v->linkable;
     size_t registered_usable = v->registered_loading + v->registered_linkable;
     *failing = *rdc_unlinkable = 0;
     if (!v->registered_units || usable == registered_usable || registered_usable == v->registered_units)
         return false; /* nothing kept is usable, or every registered unit is */
-    if (j->relfatbin && runtime_may_link(j, obj, scan, t, holds, rdc_unlinkable))
+    if (j->relfatbin && runtime_may_link(j, t, rdc_unlinkable))
         return false;
     size_t nt = j->n_targets;
     for (size_t pass = 0; pass < 2; pass++) /* first whether a usable one holds code: cheaper */
@@ -514,10 +565,11 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     mark_unused_link_inputs(j, obj);
     find_ptx_need(j, obj);
     predict_all(j, obj, scan);
-    count_all(j, obj);
     uint8_t *holds = calloc(obj->n_containers ? obj->n_containers : 1, 1);
     if (!holds)
         goto nomem;
+    rdc_objects_count(j, obj, scan, holds);
+    count_all(j, obj);
     fc_object_runtime(&j->runtime, obj, scan);
     if (obj->format == FC_FORMAT_IMAGE)
         image_runtime(obj->in_image->image, &j->runtime);

@@ -20,6 +20,9 @@ struct fc_judgement {
     bool *idle;              /* per container: fc_judgement_defines_nothing */
     bool *empty;             /* per container: no module (rule 10, FC_LOAD_EMPTY) */
     bool relfatbin;          /* the object holds -rdc objects (__nv_relfatbin) */
+    /* Per target, of the -rdc objects beside .nv_fatbin that hold code: how many the CUDA
+     * runtime can link itself and how many it cannot (rdc_objects_count) */
+    size_t rdc_linkable[FC_MAX_TARGETS], rdc_unlinkable[FC_MAX_TARGETS];
     fc_verdict verdicts[FC_MAX_TARGETS];
     size_t registered;       /* containers not kept as data */
     fc_runtime_need runtime;
