@@ -357,8 +357,12 @@ def rdc_code_the_runtime_cannot_link_beside_kept_code_is_none():
     eq([c.get("device_link") for c in f["containers"]], [True, None, None])
     eq([(v["status"], v["loadable"], v.get("runtime_linked")) for v in f["verdicts"]],
        [("ok", 2, 1), ("partial", 1, None)])  # on sm_80 the linked image loads; the kept code has none
-    rc, f, err = judge(rules("libkept_rdc_mix.so"), "--gpu", "sm_90", "--driver", "13.0")
+    rc, f, err = judge(rules("libkept_rdc_mix.so"), "--gpu", "sm_90", "--driver", "13.0", "--kernels")
     eq((f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), ("partial", None))
+    # The H200 ran tu_a's kernel (its object has PTX) and failed tu_b's.
+    eq([k["name"] for k in f["verdicts"][0]["missing_kernels"]], ["fc_tu_b_square"])
+    rc, f, err = judge(rules("libkept_rdc_ptx.so"), "--gpu", "sm_90", "--driver", "13.0", "--kernels")
+    eq(f["verdicts"][0].get("missing_kernels", []), [])
     rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", rules("libkept_rdc_ptx.so"))
     assert (b"  sm_90 (--gpu sm_90): ok, 2 modules load: 1 native, 1 only through the\n"
             b"    runtime's own link\n"

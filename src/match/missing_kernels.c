@@ -109,19 +109,36 @@ static const fc_kernel_list *entry_kernels(const fc_judgement *j, size_t c, size
     return j->lists[j->first[c] + e];
 }
 
+/* Whether the device link step's output cannot load on T, so that the runtime links the -rdc
+ * objects itself (rule 5). */
+static bool device_link_fails(const fc_judgement *j, const fc_object *obj, size_t t)
+{
+    for (size_t c = 0; c < obj->n_containers; c++)
+        if (fc_device_link_fails(j, &obj->containers[c], c, t))
+            return true;
+    return false;
+}
+
 /* Rule: a container provides its kernels on a target when it loads there (or, a link input, the
  * device linker has an image for it); unused link inputs and containers kept as data count
- * neither way (their kernels are the program's business). */
-static bool provides(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
+ * neither way (their kernels are the program's business), but for the -rdc objects the
+ * runtime links itself where the device link step's output cannot load (LINKS_RDC), each
+ * providing its own kernels when it has an image for the target (rule 5). */
+static bool provides(const fc_judgement *j, const fc_object *obj, const fc_container *ct, size_t c, size_t t,
+                     bool links_rdc)
 {
     fc_load l = j->loads[c * j->n_targets + t];
-    bool loads = l.result == FC_LOAD_SUCCESS ||
+    if (j->unused[c])
+        return links_rdc && fc_runtime_links_object(j, obj, c, t);
+    bool loads = l.result == FC_LOAD_SUCCESS || fc_runtime_links_instead(j, ct, c, t) ||
                  (l.result == FC_LOAD_LINK_INPUT && j->links[c * j->n_targets + t].via != FC_LINK_VIA_NONE);
-    return loads && !fc_container_kept_as_data(ct) && !j->unused[c];
+    return loads && !fc_container_kept_as_data(ct);
 }
 
 static bool fails(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
 {
+    if (fc_runtime_links_instead(j, ct, c, t))
+        return false;
     fc_load l = j->loads[c * j->n_targets + t];
     bool failed = l.result == FC_LOAD_NO_BINARY || l.result == FC_LOAD_UNSUPPORTED_PTX ||
                   l.result == FC_LOAD_JIT_DISABLED || l.result == FC_LOAD_INVALID_PTX ||
@@ -136,9 +153,10 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
     name_set provided = {0}, failing = {0};
     bool ok = true;
     /* Kernels that some loadable registered module provides. */
+    bool links_rdc = device_link_fails(j, obj, t);
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (!provides(j, ct, c, t))
+        if (!provides(j, obj, ct, c, t, links_rdc))
             continue;
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
             const fc_kernel_list *kl = entry_kernels(j, c, e);

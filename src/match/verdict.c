@@ -384,7 +384,7 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
  * __nv_relfatbin container) itself, has an image of it for target T: a cubin a link takes, or
  * PTX the target's driver compiles. Not with CUDA_FORCE_PTX_JIT or CUDA_DISABLE_PTX_JIT set,
  * nor from LTO-IR, nor zstd for a driver before CUDA 12.4: no runtime was seen doing so. */
-static bool runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
+bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
 {
     const fc_target *tg = &j->opts->targets[t];
     const fc_container *ct = &obj->containers[c];
@@ -416,7 +416,7 @@ static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
             continue;
         with_code++;
         for (size_t t = 0; t < j->n_targets; t++) {
-            bool linked = runtime_links_object(j, obj, c, t);
+            bool linked = fc_runtime_links_object(j, obj, c, t);
             j->rdc_linkable[t] += linked;
             j->rdc_unlinkable[t] += !linked;
         }
@@ -434,13 +434,19 @@ static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
  * links them itself (H200, driver 580.159.04: the runtimes of CUDA 11.8 and 13.0, shared and
  * static, ran the kernel of such a library built code=[sm_80,compute_80] on sm_90, and failed
  * that of one built code=sm_80 with error 500). It loads when every object that holds code has
- * an image that link takes (runtime_links_object); where one has none, its kernels fail
+ * an image that link takes (fc_runtime_links_object); where one has none, its kernels fail
  * (with two objects, one with PTX and one without, the first's kernel ran and the second's
  * failed), and the module counts as failing, as the driver answers. */
-static bool runtime_links_instead(const fc_judgement *j, const fc_container *ct, fc_load l, size_t t)
+bool fc_device_link_fails(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
 {
-    return ct->device_link && l.result != FC_LOAD_SUCCESS && l.result != FC_LOAD_LINK_INPUT &&
-           l.result != FC_LOAD_EMPTY && j->relfatbin && j->rdc_unlinkable[t] == 0;
+    fc_load l = j->loads[c * j->n_targets + t];
+    return ct->device_link && j->relfatbin && !j->unused[c] && !j->empty[c] && !j->idle[c] &&
+           l.result != FC_LOAD_SUCCESS && l.result != FC_LOAD_LINK_INPUT && l.result != FC_LOAD_EMPTY;
+}
+
+bool fc_runtime_links_instead(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
+{
+    return fc_device_link_fails(j, ct, c, t) && j->rdc_unlinkable[t] == 0;
 }
 
 /* Counts the predictions into each target's verdict. */
@@ -455,7 +461,7 @@ static void count_all(fc_judgement *j, const fc_object *obj)
             fc_load l = j->loads[c * nt + t];
             fc_link k = j->links[c * nt + t];
             fc_verdict *v = &j->verdicts[t];
-            bool runtime_link = !j->unused[c] && !empty && !idle && runtime_links_instead(j, ct, l, t);
+            bool runtime_link = fc_runtime_links_instead(j, ct, c, t);
             if (j->unused[c])
                 v->unused_link_inputs++;
             else if (empty)

@@ -41,6 +41,14 @@ struct fc_judgement {
     size_t *n_missing, *missing_cap;
 };
 
+/* Rule 5 (verdict.c): whether the CUDA runtime, linking -rdc object C (an unused
+ * __nv_relfatbin container) itself, has an image of it for target T; whether container C is
+ * the device link step's output and cannot load on T as it is; and whether, so, the runtime
+ * links the objects instead, each with such an image (the output counts as loading). */
+bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t);
+bool fc_device_link_fails(const fc_judgement *j, const fc_container *ct, size_t c, size_t t);
+bool fc_runtime_links_instead(const fc_judgement *j, const fc_container *ct, size_t c, size_t t);
+
 /* Reads the kernels of every entry of OBJ and, with J's predictions, works out per target the
  * kernels no loadable module provides (missing_kernels.c). FC_ERR_NOMEM. */
 fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const fc_options *scan);
