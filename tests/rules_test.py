@@ -396,6 +396,31 @@ def rdc_libraries_of_cuda_11_8_fare_as_the_h200_ran_them():
            (code, "", status, runtime_linked, "libcudart.so.11.0"), name)
 
 
+@test
+def the_runtime_links_only_what_it_can_read_and_only_for_want_of_an_image():
+    """Rule 5, after a review (2026-12-02) found two false oks on the H200: an -rdc object's PTX
+    that the target's JIT cannot read (a byte outside ASCII: error 218) or that calls a function
+    defined nowhere (error 300; a 1 MB library, not kept here) gives the runtime nothing to
+    link, and a device link output
+    that fails for another reason than a missing image (a damaged cubin: error 200) is not made
+    up for by the objects."""
+    path = rules("librdc_plain.so")
+    rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")
+    eq((rc, f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), (0, "ok", 1))
+    data = open(path, "rb").read()
+    blank = b"\n" * 8 + b".version 9.0\n.target sm_80\n"
+    eq(data.count(blank), 1)
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "e9.so")  # a comment with an "e acute" in Latin-1: JITs from 13.0 refuse it
+        open(p, "wb").write(data.replace(blank, b"//\xe9\xe9\n\n\n\n" + blank[8:]))
+        rc, f, err = judge(p, "--gpu", "sm_90", "--driver", "13.0")
+        v = f["verdicts"][0]
+        eq((rc, v["status"], v.get("runtime_linked")), (1, "none", None))
+    rc, f, err = judge(rules("librdc_damaged.so"), "--gpu", "sm_90", "--driver", "13.0")
+    v = f["verdicts"][0]
+    eq((rc, v["status"], v.get("runtime_linked"), v.get("damaged_cubins")), (1, "none", None, 1))
+
+
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"
 NOTE_12_8 = b"ptxas\0Cuda compilation tools, release 12.8, V12.8.93\0"
 

@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "fatcheck.h"
+#include "verdict_internal.h"
 
 static unsigned major_of(unsigned cc)
 {
@@ -46,7 +47,7 @@ void fc_jit_policy_from_env(fc_jit_policy *p)
 }
 
 /* Whether PTX names a .target its .version predates: ptxas, and so the JIT, refuses it. */
-static bool ptx_isa_predates_target(const fc_entry *e)
+bool fc_ptx_isa_predates_target(const fc_entry *e)
 {
     unsigned min = fc_ptx_target_min_isa(e->arch, e->variant);
     return min && (e->version_major || e->version_minor) && e->version_major * 10u + e->version_minor < min;
@@ -124,7 +125,7 @@ static fc_load choose_load(const fc_container *c, const fc_target *t, const fc_j
     if (ptx >= 0 && p->disable_ptx_jit)
         return (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx, false};
     if (ptx >= 0) /* PTX older than its target: the JIT cannot read it (review 2, R5) */
-        return ptx_isa_predates_target(&c->entries[ptx]) ? (fc_load){FC_LOAD_INVALID_PTX, FC_VIA_JIT, ptx, true}
+        return fc_ptx_isa_predates_target(&c->entries[ptx]) ? (fc_load){FC_LOAD_INVALID_PTX, FC_VIA_JIT, ptx, true}
                                                           : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx, false};
     if (refused_ptx >= 0)
         return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx, false}

@@ -384,7 +384,8 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
  * __nv_relfatbin container) itself, has an image of it for target T: a cubin a link takes, or
  * PTX the target's driver compiles. Not with CUDA_FORCE_PTX_JIT or CUDA_DISABLE_PTX_JIT set,
  * nor from LTO-IR, nor zstd for a driver before CUDA 12.4: no runtime was seen doing so. */
-bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
+static bool links_object(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t c, size_t t,
+                         fc_ptx_memo *memo)
 {
     const fc_target *tg = &j->opts->targets[t];
     const fc_container *ct = &obj->containers[c];
@@ -392,21 +393,32 @@ bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t
     if (j->opts->jit.force_ptx_jit || j->opts->jit.disable_ptx_jit || k.entry < 0 || (size_t)k.entry >= ct->n_entries)
         return false;
     const fc_entry *e = &ct->entries[k.entry];
-    if (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040)
+    if (e->obfuscated || (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040))
         return false;
     if (k.via == FC_LINK_VIA_CUBIN)
         return true;
     int needs = fc_ptx_isa_cuda_version(e->version_major, e->version_minor);
-    return k.via == FC_LINK_VIA_PTX && needs && (!tg->driver_cuda || needs <= tg->driver_cuda);
+    return k.via == FC_LINK_VIA_PTX && needs && (!tg->driver_cuda || needs <= tg->driver_cuda) &&
+           !fc_ptx_isa_predates_target(e) && fc_rdc_ptx_links(obj, e, scan, tg->driver_cuda, memo);
+}
+
+bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
+{
+    (void)obj;
+    return j->rdc_links && j->unused[c] && j->rdc_links[c * j->n_targets + t];
 }
 
 /* Of the -rdc objects beside .nv_fatbin (unused __nv_relfatbin containers) that hold code,
  * how many the runtime links for each target and how many it cannot. Whether they hold code
  * is read as of registered containers (HOLDS: 0 not asked, 1 holds code, 2 defines nothing;
  * a function a relocatable cubin only refers to counts as code). */
-static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_options *scan, uint8_t *holds)
+static bool rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_options *scan, uint8_t *holds)
 {
-    size_t with_code = 0;
+    size_t with_code = 0, cells = j->n_containers * j->n_targets; /* checked in fc_judge */
+    if (!j->relfatbin)
+        return true;
+    if (cells && !(j->rdc_links = calloc(cells, 1)))
+        return false;
     for (size_t c = 0; c < obj->n_containers; c++) {
         if (!j->unused[c])
             continue;
@@ -415,8 +427,10 @@ static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
         if (holds[c] == 2)
             continue;
         with_code++;
+        fc_ptx_memo memo = {0};
         for (size_t t = 0; t < j->n_targets; t++) {
-            bool linked = fc_runtime_links_object(j, obj, c, t);
+            bool linked = links_object(j, obj, scan, c, t, &memo);
+            j->rdc_links[c * j->n_targets + t] = linked;
             j->rdc_linkable[t] += linked;
             j->rdc_unlinkable[t] += !linked;
         }
@@ -427,6 +441,7 @@ static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
     for (size_t c = 0; j->relfatbin && !with_code && c < obj->n_containers; c++)
         if (obj->containers[c].device_link && !j->empty[c] && !j->idle[c] && fc_origin_registered(obj->containers[c].origin))
             j->idle[c] = fc_images_define_nothing(obj, &obj->containers[c], scan, true);
+    return true;
 }
 
 /* Rule 5's exception: the device link step's output (a version-2 registration record leads to
@@ -436,12 +451,14 @@ static void rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
  * that of one built code=sm_80 with error 500). It loads when every object that holds code has
  * an image that link takes (fc_runtime_links_object); where one has none, its kernels fail
  * (with two objects, one with PTX and one without, the first's kernel ran and the second's
- * failed), and the module counts as failing, as the driver answers. */
+ * failed), and the module counts as failing, as the driver answers. Only an output with no
+ * image for T (CUDA_ERROR_NO_BINARY_FOR_GPU) is made up for so: one whose sm_90 cubin was
+ * damaged failed with error 200 on sm_90 though its objects had PTX (review, H200). */
 bool fc_device_link_fails(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
 {
     fc_load l = j->loads[c * j->n_targets + t];
     return ct->device_link && j->relfatbin && !j->unused[c] && !j->empty[c] && !j->idle[c] &&
-           l.result != FC_LOAD_SUCCESS && l.result != FC_LOAD_LINK_INPUT && l.result != FC_LOAD_EMPTY;
+           l.result == FC_LOAD_NO_BINARY;
 }
 
 bool fc_runtime_links_instead(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
@@ -574,7 +591,10 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     uint8_t *holds = calloc(obj->n_containers ? obj->n_containers : 1, 1);
     if (!holds)
         goto nomem;
-    rdc_objects_count(j, obj, scan, holds);
+    if (!rdc_objects_count(j, obj, scan, holds)) {
+        free(holds);
+        goto nomem;
+    }
     count_all(j, obj);
     fc_object_runtime(&j->runtime, obj, scan);
     if (obj->format == FC_FORMAT_IMAGE)
@@ -632,6 +652,7 @@ void fc_judgement_free(fc_judgement *j)
     free(j->idle);
     free(j->empty);
     free(j->probes);
+    free(j->rdc_links);
     free(j);
 }
 

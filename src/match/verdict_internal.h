@@ -23,6 +23,8 @@ struct fc_judgement {
     /* Per target, of the -rdc objects beside .nv_fatbin that hold code: how many the CUDA
      * runtime can link itself and how many it cannot (rdc_objects_count) */
     size_t rdc_linkable[FC_MAX_TARGETS], rdc_unlinkable[FC_MAX_TARGETS];
+    uint8_t *rdc_links;      /* n_containers x n_targets, where the file has -rdc objects: 1 where
+                                the runtime's own link takes that object for that target */
     fc_verdict verdicts[FC_MAX_TARGETS];
     size_t registered;       /* containers not kept as data */
     fc_runtime_need runtime;
@@ -84,6 +86,19 @@ typedef struct fc_ptx_memo {
  * not NULL, keeps what was read for the same container's next target. */
 fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
                            const fc_options *opts, fc_ptx_memo *memo);
+
+/* Rule 5: whether the runtime's own link can take PTX entry E of an -rdc object for a target
+ * whose driver supports CUDA DRIVER_CUDA (link_state.c): its text is read (MEMO keeps it for
+ * the next target), and it must be readable by that driver's JIT (rule 6) and call or need
+ * nothing outside itself but what the driver supplies. That last is stricter than the runtime:
+ * a call into another -rdc object links (H200: review of 2026-12-02, xref.so ran), but one
+ * into nothing fails (error 300), and which names other objects define is not read. */
+bool fc_rdc_ptx_links(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda,
+                      fc_ptx_memo *memo);
+
+/* Whether PTX entry E names a .target its .version predates (match.c): ptxas, and so the JIT,
+ * refuses it. */
+bool fc_ptx_isa_predates_target(const fc_entry *e);
 
 /* Whether container C holds only images that define nothing a program can reach (no function,
  * no variable): uncompressed cubins of at most 64 KiB are read, and with INFLATE compressed

@@ -357,6 +357,14 @@ static bool ptx_fails_whole(fc_ptx_memo *m, const fc_object *obj, const fc_entry
     return f.calls_out || *unreadable;
 }
 
+bool fc_rdc_ptx_links(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda,
+                      fc_ptx_memo *memo)
+{
+    ptx_read(memo, obj, e, opts, true);
+    const ptx_facts *f = &memo->facts;
+    return memo->readable && !f->damaged && !non_ascii_fails(f, driver_cuda) && !f->needs_outside;
+}
+
 /* has_non_ascii over an image handed in pieces, up to its first NUL. */
 typedef struct ascii_pieces {
     bool nul, non_ascii;
