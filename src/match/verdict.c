@@ -382,8 +382,10 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
 
 /* Rule 5's exception: whether the CUDA runtime, linking -rdc object C (an unused
  * __nv_relfatbin container) itself, has an image of it for target T: a cubin a link takes, or
- * PTX the target's driver compiles. Not with CUDA_FORCE_PTX_JIT or CUDA_DISABLE_PTX_JIT set,
- * nor from LTO-IR, nor zstd for a driver before CUDA 12.4: no runtime was seen doing so. */
+ * PTX the target's driver compiles, read as rule 6 reads PTX (fc_rdc_ptx_links: a call into
+ * nothing failed with 300, a byte outside ASCII with 218). Not with CUDA_FORCE_PTX_JIT or
+ * CUDA_DISABLE_PTX_JIT set, nor from LTO-IR, nor zstd for a driver before CUDA 12.4: no
+ * runtime was seen doing so. MEMO keeps the PTX read for C's next target. */
 static bool links_object(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t c, size_t t,
                          fc_ptx_memo *memo)
 {
