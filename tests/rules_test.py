@@ -399,9 +399,9 @@ def rdc_libraries_of_cuda_11_8_fare_as_the_h200_ran_them():
 @test
 def the_runtime_links_only_what_it_can_read_and_only_for_want_of_an_image():
     """Rule 5, after a review (2026-12-02) found two false oks on the H200: an -rdc object's PTX
-    that the target's JIT cannot read (a byte outside ASCII: error 218) or that calls a function
-    defined nowhere (error 300; a 1 MB library, not kept here) gives the runtime nothing to
-    link, and a device link output
+    that the target's JIT cannot read (a byte outside ASCII: error 218) gives the runtime
+    nothing to link (nor does one calling a function defined nowhere: the next test), and a
+    device link output
     that fails for another reason than a missing image (a damaged cubin: error 200) is not made
     up for by the objects."""
     path = rules("librdc_plain.so")
@@ -419,6 +419,32 @@ def the_runtime_links_only_what_it_can_read_and_only_for_want_of_an_image():
     rc, f, err = judge(rules("librdc_damaged.so"), "--gpu", "sm_90", "--driver", "13.0")
     v = f["verdicts"][0]
     eq((rc, v["status"], v.get("runtime_linked"), v.get("damaged_cubins")), (1, "none", None, 1))
+
+
+@test
+def rdc_calls_link_where_another_object_defines_the_function():
+    """Rule 5: -rdc PTX that calls a function it does not define links where another object the
+    runtime links defines it (the review's xref.so and dp.so ran on the H200) and not where none
+    does (a call into nothing failed with 300). librdc_xref.so: a kernel calling fc_rdc_twice,
+    defined in the other object; patched so that the caller's PTX alone names another function."""
+    path = rules("librdc_xref.so")
+    rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")
+    eq((rc, f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), (0, "ok", 1))
+    data = open(path, "rb").read()
+    texts = [i for i in range(len(data)) if data.startswith(b".version 9.0\n", i)]
+    callers = [i for i in texts if b".extern .func" in data[i:data.index(b"\0", i)]]
+    eq((len(texts), len(callers)), (2, 1))
+    start, end = callers[0], data.index(b"\0", callers[0])
+    caller = data[start:end]
+    assert caller.count(b"_Z12fc_rdc_twicef") >= 2, caller
+    patched = data[:start] + caller.replace(b"_Z12fc_rdc_twicef", b"_Z12fc_rdc_twiceX") + data[end:]
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "nowhere.so")
+        open(p, "wb").write(patched)
+        rc, f, err = judge(p, "--gpu", "sm_90", "--driver", "13.0")
+        eq((rc, f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), (1, "none", None))
+        rc, f, err = judge(p, "--gpu", "sm_80", "--driver", "13.0")  # its linked sm_80 image loads
+        eq((rc, f["verdicts"][0]["status"]), (0, "ok"))
 
 
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"

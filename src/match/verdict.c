@@ -386,8 +386,9 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
  * nothing failed with 300, a byte outside ASCII with 218). Not with CUDA_FORCE_PTX_JIT or
  * CUDA_DISABLE_PTX_JIT set, nor from LTO-IR, nor zstd for a driver before CUDA 12.4: no
  * runtime was seen doing so. MEMO keeps the PTX read for C's next target. */
-static bool links_object(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t c, size_t t,
-                         fc_ptx_memo *memo)
+enum { LINK_NO = 0, LINK_YES = 1, LINK_IF_CALLS_RESOLVE = 2 };
+static int links_object(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t c, size_t t,
+                        fc_ptx_memo *memo)
 {
     const fc_target *tg = &j->opts->targets[t];
     const fc_container *ct = &obj->containers[c];
@@ -398,10 +399,88 @@ static bool links_object(const fc_judgement *j, const fc_object *obj, const fc_o
     if (e->obfuscated || (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040))
         return false;
     if (k.via == FC_LINK_VIA_CUBIN)
-        return true;
+        return LINK_YES;
     int needs = fc_ptx_isa_cuda_version(e->version_major, e->version_minor);
-    return k.via == FC_LINK_VIA_PTX && needs && (!tg->driver_cuda || needs <= tg->driver_cuda) &&
-           !fc_ptx_isa_predates_target(e) && fc_rdc_ptx_links(obj, e, scan, tg->driver_cuda, memo);
+    bool calls_out = false;
+    if (k.via != FC_LINK_VIA_PTX || !needs || (tg->driver_cuda && needs > tg->driver_cuda) ||
+        fc_ptx_isa_predates_target(e) || !fc_rdc_ptx_links(obj, e, scan, tg->driver_cuda, memo, &calls_out))
+        return LINK_NO;
+    return calls_out ? LINK_IF_CALLS_RESOLVE : LINK_YES;
+}
+
+/* The functions an -rdc object's image defines and needs, read once (rdc_calls_resolve). */
+typedef struct rdc_functions {
+    const fc_entry *entry;
+    bool ok;
+    fc_names defined, needed;
+} rdc_functions;
+
+typedef struct rdc_cache {
+    rdc_functions *items;
+    size_t n, cap;
+} rdc_cache;
+
+static const rdc_functions *functions_of(rdc_cache *cache, const fc_object *obj, const fc_entry *e,
+                                         const fc_options *scan)
+{
+    for (size_t i = 0; i < cache->n; i++)
+        if (cache->items[i].entry == e)
+            return &cache->items[i];
+    rdc_functions *more = fc_grow(cache->items, &cache->cap, cache->n + 1, sizeof *more, 8);
+    if (!more)
+        return NULL;
+    cache->items = more;
+    rdc_functions *f = &cache->items[cache->n++];
+    memset(f, 0, sizeof *f);
+    f->entry = e;
+    f->ok = fc_rdc_functions(obj, e, scan, &f->defined, &f->needed);
+    return f;
+}
+
+static void cache_free(rdc_cache *cache)
+{
+    for (size_t i = 0; i < cache->n; i++) {
+        fc_names_free(&cache->items[i].defined);
+        fc_names_free(&cache->items[i].needed);
+    }
+    free(cache->items);
+}
+
+/* Rule 5: PTX of an -rdc object that calls functions it does not define links only where
+ * another object the runtime links for target T defines them (H200, review of 2026-12-02: a
+ * kernel calling a function of another object with PTX ran, as did one using dynamic
+ * parallelism, whose calls libcudadevrt's objects define; a call into nothing failed with
+ * 300). STATE (a row per container, LINK_*) is settled for T: objects that link define what is
+ * called; one whose calls some name no such object defines, or whose functions could not be
+ * read, does not link, which may leave another's calls unresolved in turn. */
+static void rdc_calls_resolve(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
+                              uint8_t *state, rdc_cache *cache)
+{
+    size_t nt = j->n_targets;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t c = 0; c < obj->n_containers; c++) {
+            if (state[c * nt + t] != LINK_IF_CALLS_RESOLVE)
+                continue;
+            const rdc_functions *f = functions_of(cache, obj, &obj->containers[c].entries[j->links[c * nt + t].entry], scan);
+            bool resolved = f && f->ok;
+            for (size_t i = 0; resolved && i < f->needed.n; i++) {
+                bool found = false;
+                for (size_t d = 0; !found && d < obj->n_containers; d++) {
+                    if (d == c || state[d * nt + t] == LINK_NO || !j->unused[d])
+                        continue;
+                    const rdc_functions *g =
+                        functions_of(cache, obj, &obj->containers[d].entries[j->links[d * nt + t].entry], scan);
+                    found = g && g->ok && fc_names_has(&g->defined, f->needed.items[i]);
+                }
+                resolved = found;
+            }
+            if (!resolved) {
+                state[c * nt + t] = LINK_NO;
+                changed = true;
+            }
+        }
+    }
 }
 
 bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
@@ -430,13 +509,22 @@ static bool rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
             continue;
         with_code++;
         fc_ptx_memo memo = {0};
-        for (size_t t = 0; t < j->n_targets; t++) {
-            bool linked = links_object(j, obj, scan, c, t, &memo);
+        for (size_t t = 0; t < j->n_targets; t++)
+            j->rdc_links[c * j->n_targets + t] = (uint8_t)links_object(j, obj, scan, c, t, &memo);
+    }
+    rdc_cache cache = {0};
+    for (size_t t = 0; t < j->n_targets; t++) {
+        rdc_calls_resolve(j, obj, scan, t, j->rdc_links, &cache);
+        for (size_t c = 0; c < obj->n_containers; c++) {
+            if (!j->unused[c] || holds[c] != 1)
+                continue;
+            bool linked = j->rdc_links[c * j->n_targets + t] != LINK_NO;
             j->rdc_links[c * j->n_targets + t] = linked;
             j->rdc_linkable[t] += linked;
             j->rdc_unlinkable[t] += !linked;
         }
     }
+    cache_free(&cache);
     /* Rule 10 then holds for the device link step's output: linked from objects that hold no
      * code, and itself defining nothing, it is no module (a translation unit without kernels
      * built -rdc: fixtures/rules/libkept_rdc.so). */

@@ -62,6 +62,7 @@ typedef struct ptx_facts {
     bool calls_out;      /* a function another translation unit must define: declared .extern
                             or .weak without a body, defined nowhere in the text */
     bool needs_outside;  /* that, or a variable declared .extern (.shared aside) */
+    bool extern_var;     /* a variable declared .extern (.shared aside) */
     bool damaged;        /* ptxas cannot read it: braces that do not close (text cut short, or
                             cut by a NUL, where the driver stops reading) */
     /* Bytes outside ASCII (before any NUL), which JITs of different releases take differently
@@ -89,12 +90,28 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
 
 /* Rule 5: whether the runtime's own link can take PTX entry E of an -rdc object for a target
  * whose driver supports CUDA DRIVER_CUDA (link_state.c): its text is read (MEMO keeps it for
- * the next target), and it must be readable by that driver's JIT (rule 6) and call or need
- * nothing outside itself but what the driver supplies. That last is stricter than the runtime:
- * a call into another -rdc object links (H200: review of 2026-12-02, xref.so ran), but one
- * into nothing fails (error 300), and which names other objects define is not read. */
+ * the next target), and it must be readable by that driver's JIT (rule 6) and need no
+ * variable from outside; *CALLS_OUT says whether it calls functions it does not define (other
+ * than the driver's), which another object must then define (H200, review of 2026-12-02: a
+ * call into another -rdc object linked, one into nothing failed with error 300). */
 bool fc_rdc_ptx_links(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda,
-                      fc_ptx_memo *memo);
+                      fc_ptx_memo *memo, bool *calls_out);
+
+/* A set of names, owned. */
+typedef struct fc_names {
+    char **items;
+    size_t n, cap;
+    bool failed; /* out of memory: incomplete */
+} fc_names;
+void fc_names_free(fc_names *s);
+bool fc_names_has(const fc_names *s, const char *name);
+
+/* The functions entry E of an -rdc object defines (a PTX body; a relocatable cubin's global or
+ * weak function symbol with a section), into DEFINED, and, of PTX, those it declares without a
+ * body that the driver does not supply, into NEEDED (link_state.c). False when the image
+ * could not be read whole or the sets are incomplete. */
+bool fc_rdc_functions(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_names *defined,
+                      fc_names *needed);
 
 /* Whether PTX entry E names a .target its .version predates (match.c): ptxas, and so the JIT,
  * refuses it. */

@@ -196,7 +196,15 @@ static size_t next_in_body(const uint8_t *t, size_t i, size_t n)
     return i;
 }
 
+/* ptx_scan, handing the functions it met to KEEP (pointers into TEXT) when not NULL. */
+static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_names *keep);
+
 static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
+{
+    ptx_scan_names(text, size, f, NULL);
+}
+
+static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_names *keep)
 {
     memset(f, 0, sizeof *f);
     const uint8_t *nul = memchr(text, 0, size);
@@ -257,7 +265,7 @@ static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
                 if (!driver_supplied((const char *)fname, fname_len))
                     name_at(&names, fname, fname_len); /* declared only, so far */
             } else if (var_extern) {
-                f->needs_outside = true;
+                f->needs_outside = f->extern_var = true;
             }
             in_func = linkage_extern = linkage_weak = var_extern = false, fname = NULL;
             parens = 0;
@@ -295,7 +303,10 @@ static void ptx_scan(const uint8_t *text, size_t size, ptx_facts *f)
     if (names.failed) /* out of memory: say what is safe, that it may call out */
         f->calls_out = true;
     f->needs_outside |= f->calls_out;
-    free(names.items);
+    if (keep)
+        *keep = names;
+    else
+        free(names.items);
 }
 
 fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const fc_options *opts)
@@ -358,11 +369,100 @@ static bool ptx_fails_whole(fc_ptx_memo *m, const fc_object *obj, const fc_entry
 }
 
 bool fc_rdc_ptx_links(const fc_object *obj, const fc_entry *e, const fc_options *opts, int driver_cuda,
-                      fc_ptx_memo *memo)
+                      fc_ptx_memo *memo, bool *calls_out)
 {
     ptx_read(memo, obj, e, opts, true);
     const ptx_facts *f = &memo->facts;
-    return memo->readable && !f->damaged && !non_ascii_fails(f, driver_cuda) && !f->needs_outside;
+    *calls_out = f->calls_out;
+    return memo->readable && !f->damaged && !non_ascii_fails(f, driver_cuda) && !f->extern_var;
+}
+
+void fc_names_free(fc_names *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->items[i]);
+    free(s->items);
+    memset(s, 0, sizeof *s);
+}
+
+bool fc_names_has(const fc_names *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->items[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void names_add(fc_names *s, const char *p, size_t len)
+{
+    char **more = s->failed ? NULL : fc_grow(s->items, &s->cap, s->n + 1, sizeof *more, 16);
+    char *copy = more ? malloc(len + 1) : NULL;
+    if (!copy) {
+        s->failed = true;
+        return;
+    }
+    s->items = more;
+    memcpy(copy, p, len);
+    copy[len] = '\0';
+    s->items[s->n++] = copy;
+}
+
+bool fc_rdc_functions(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_names *defined,
+                      fc_names *needed)
+{
+    if (!obj->image || e->obfuscated || (e->kind != FC_IMAGE_CUBIN && e->kind != FC_IMAGE_PTX))
+        return false;
+    fc_buffer scratch = {0};
+    const uint8_t *src;
+    size_t n;
+    bool ok = fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK;
+    if (ok && e->kind == FC_IMAGE_PTX) {
+        ptx_facts f;
+        ptx_names names = {0};
+        ptx_scan_names(src, n, &f, &names);
+        ok = !names.failed;
+        for (size_t i = 0; i < names.n; i++) {
+            const ptx_name *m = &names.items[i];
+            if (m->defined)
+                names_add(defined, (const char *)m->p, m->len);
+            else if (!driver_supplied((const char *)m->p, m->len))
+                names_add(needed, (const char *)m->p, m->len);
+        }
+        free(names.items);
+    } else if (ok) {
+        fc_status why;
+        Elf *elf = fc_elf_cubin_open(src, n, opts, &why);
+        ok = elf != NULL;
+        for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+            GElf_Shdr sh;
+            if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+                continue;
+            Elf_Data *d = elf_getdata(scn, NULL);
+            size_t count = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+            for (size_t i = 1; i < count; i++) {
+                GElf_Sym sym;
+                if (!gelf_getsym(d, (int)i, &sym)) {
+                    ok = false;
+                    break;
+                }
+                int bind = GELF_ST_BIND(sym.st_info);
+                if (sym.st_shndx == SHN_UNDEF || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+                    (bind != STB_GLOBAL && bind != STB_WEAK))
+                    continue;
+                const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+                if (name && *name)
+                    names_add(defined, name, strlen(name));
+            }
+        }
+        if (elf)
+            elf_end(elf);
+    }
+    free(scratch.p);
+    /* Bytes past the end of a file cut short meanwhile read as zeros (file_map.h). */
+    if (ok && obj->image_reclaimable &&
+        fc_file_map_range_changed((const uint8_t *)obj->image + e->payload_offset, e->stored_size))
+        ok = false;
+    return ok && !defined->failed && !needed->failed;
 }
 
 /* has_non_ascii over an image handed in pieces, up to its first NUL. */
