@@ -7,6 +7,7 @@ Usage: rules_test.py FATCHECK FIXTURES_DIR FAKECUDA
 Writes TAP."""
 import json
 import os
+import struct
 import sys
 import tempfile
 
@@ -398,12 +399,11 @@ def rdc_libraries_of_cuda_11_8_fare_as_the_h200_ran_them():
 
 @test
 def the_runtime_links_only_what_it_can_read_and_only_for_want_of_an_image():
-    """Rule 5, after a review (2026-12-02) found two false oks on the H200: an -rdc object's PTX
+    """Rule 5, after a review (2026-12-02) found false oks on the H200: an -rdc object's PTX
     that the target's JIT cannot read (a byte outside ASCII: error 218) gives the runtime
     nothing to link (nor does one calling a function defined nowhere: the next test), and a
-    device link output
-    that fails for another reason than a missing image (a damaged cubin: error 200) is not made
-    up for by the objects."""
+    device link output that fails for another reason than a missing image (a damaged cubin:
+    error 200) is not made up for by the objects."""
     path = rules("librdc_plain.so")
     rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "13.0")
     eq((rc, f["verdicts"][0]["status"], f["verdicts"][0].get("runtime_linked")), (0, "ok", 1))
@@ -416,9 +416,19 @@ def the_runtime_links_only_what_it_can_read_and_only_for_want_of_an_image():
         rc, f, err = judge(p, "--gpu", "sm_90", "--driver", "13.0")
         v = f["verdicts"][0]
         eq((rc, v["status"], v.get("runtime_linked")), (1, "none", None))
-    rc, f, err = judge(rules("librdc_damaged.so"), "--gpu", "sm_90", "--driver", "13.0")
-    v = f["verdicts"][0]
-    eq((rc, v["status"], v.get("runtime_linked"), v.get("damaged_cubins")), (1, "none", None, 1))
+        # The device link step's sm_80 cubin with its ELF magic overwritten: on sm_80 the driver
+        # refuses it (a review's library so damaged failed with error 200 on the H200, on sm_90,
+        # though its object had PTX), and the runtime does not link the objects instead.
+        container = data.index(b"\x50\xed\x55\xba")  # the first container in the file: .nv_fatbin's
+        entry = container + struct.unpack_from("<H", data, container + 6)[0]
+        image = entry + struct.unpack_from("<I", data, entry + 4)[0]
+        eq(data[image:image + 4], b"\x7fELF")
+        p = os.path.join(d, "damaged.so")
+        open(p, "wb").write(data[:image] + b"XELF" + data[image + 4:])
+        rc, f, err = judge(p, "--gpu", "sm_80", "--driver", "13.0")
+        eq([(c["offset"], c.get("device_link")) for c in f["containers"]][0], (container, True))
+        v = f["verdicts"][0]
+        eq((rc, v["status"], v.get("runtime_linked"), v.get("damaged_cubins")), (1, "none", None, 1))
 
 
 @test
