@@ -124,12 +124,11 @@ static bool device_link_fails(const fc_judgement *j, const fc_object *obj, size_
  * neither way (their kernels are the program's business), but for the -rdc objects the
  * runtime links itself where the device link step's output cannot load (LINKS_RDC), each
  * providing its own kernels when it has an image for the target (rule 5). */
-static bool provides(const fc_judgement *j, const fc_object *obj, const fc_container *ct, size_t c, size_t t,
-                     bool links_rdc)
+static bool provides(const fc_judgement *j, const fc_container *ct, size_t c, size_t t, bool links_rdc)
 {
     fc_load l = j->loads[c * j->n_targets + t];
     if (j->unused[c])
-        return links_rdc && fc_runtime_links_object(j, obj, c, t);
+        return links_rdc && fc_runtime_links_object(j, c, t);
     bool loads = l.result == FC_LOAD_SUCCESS || fc_runtime_links_instead(j, ct, c, t) ||
                  (l.result == FC_LOAD_LINK_INPUT && j->links[c * j->n_targets + t].via != FC_LINK_VIA_NONE);
     return loads && !fc_container_kept_as_data(ct);
@@ -156,7 +155,7 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
     bool links_rdc = device_link_fails(j, obj, t);
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (!provides(j, obj, ct, c, t, links_rdc))
+        if (!provides(j, ct, c, t, links_rdc))
             continue;
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
             const fc_kernel_list *kl = entry_kernels(j, c, e);

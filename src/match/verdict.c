@@ -394,10 +394,10 @@ static int links_object(const fc_judgement *j, const fc_object *obj, const fc_op
     const fc_container *ct = &obj->containers[c];
     fc_link k = j->links[c * j->n_targets + t];
     if (j->opts->jit.force_ptx_jit || j->opts->jit.disable_ptx_jit || k.entry < 0 || (size_t)k.entry >= ct->n_entries)
-        return false;
+        return LINK_NO;
     const fc_entry *e = &ct->entries[k.entry];
     if (e->obfuscated || (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040))
-        return false;
+        return LINK_NO;
     if (k.via == FC_LINK_VIA_CUBIN)
         return LINK_YES;
     int needs = fc_ptx_isa_cuda_version(e->version_major, e->version_minor);
@@ -483,9 +483,8 @@ static void rdc_calls_resolve(const fc_judgement *j, const fc_object *obj, const
     }
 }
 
-bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t)
+bool fc_runtime_links_object(const fc_judgement *j, size_t c, size_t t)
 {
-    (void)obj;
     return j->rdc_links && j->unused[c] && j->rdc_links[c * j->n_targets + t];
 }
 
@@ -528,7 +527,7 @@ static bool rdc_objects_count(fc_judgement *j, const fc_object *obj, const fc_op
     /* Rule 10 then holds for the device link step's output: linked from objects that hold no
      * code, and itself defining nothing, it is no module (a translation unit without kernels
      * built -rdc: fixtures/rules/libkept_rdc.so). */
-    for (size_t c = 0; j->relfatbin && !with_code && c < obj->n_containers; c++)
+    for (size_t c = 0; !with_code && c < obj->n_containers; c++)
         if (obj->containers[c].device_link && !j->empty[c] && !j->idle[c] && fc_origin_registered(obj->containers[c].origin))
             j->idle[c] = fc_images_define_nothing(obj, &obj->containers[c], scan, true);
     return true;

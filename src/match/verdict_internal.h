@@ -47,7 +47,7 @@ struct fc_judgement {
  * __nv_relfatbin container) itself, has an image of it for target T; whether container C is
  * the device link step's output and cannot load on T as it is; and whether, so, the runtime
  * links the objects instead, each with such an image (the output counts as loading). */
-bool fc_runtime_links_object(const fc_judgement *j, const fc_object *obj, size_t c, size_t t);
+bool fc_runtime_links_object(const fc_judgement *j, size_t c, size_t t);
 bool fc_device_link_fails(const fc_judgement *j, const fc_container *ct, size_t c, size_t t);
 bool fc_runtime_links_instead(const fc_judgement *j, const fc_container *ct, size_t c, size_t t);
 
