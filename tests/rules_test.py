@@ -457,6 +457,47 @@ def rdc_calls_link_where_another_object_defines_the_function():
         eq((rc, f["verdicts"][0]["status"]), (0, "ok"))
 
 
+def without_section_table(data):
+    """DATA (a 64-bit ELF file) as sstrip leaves it: e_shoff, e_shentsize, e_shnum and
+    e_shstrndx zeroed, its section headers left as bytes no one points at."""
+    data = bytearray(data)
+    struct.pack_into("<Q", data, 0x28, 0)
+    struct.pack_into("<HHH", data, 0x3a, 0, 0, 0)
+    return bytes(data)
+
+
+@test
+def rdc_objects_are_known_by_their_records_without_a_section_table():
+    """Rule 5 without __nv_relfatbin's name: nvcc gives each -rdc object a version-1
+    registration record that only the device link step's code reads, beside the output's
+    version-2 one. With the section table gone, a container a version-1 record leads to that
+    holds relocatable code only is such an object, not a module the runtime registers (they
+    were judged as modules: libkept_rdc_ptx.so, whose kernel ran on the H200, was "none"), and
+    the output's 16-byte empty container (libptxonly.so) is no damaged registration. Each file
+    is judged as with its section table, on every target."""
+    targets = "sm_75,sm_80,sm_86,sm_90,sm_100,sm_120"
+    with tempfile.TemporaryDirectory() as d:
+        for name in ("librdc_plain.so", "librdc_xref.so", "libkept_rdc_ptx.so", "libkept_rdc_sm80.so",
+                     "libkept_rdc_mix.so", "libkept_rdc.so", "libptxonly.so", "libkept_ptxstub.so"):
+            stripped = os.path.join(d, name)
+            open(stripped, "wb").write(without_section_table(open(rules(name), "rb").read()))
+            rc, f, err = judge(rules(name), "--gpu", targets, "--driver", "13.0")
+            rc2, f2, err2 = judge(stripped, "--gpu", targets, "--driver", "13.0")
+            eq((rc2, [v["status"] for v in f2["verdicts"]]), (rc, [v["status"] for v in f["verdicts"]]), name)
+            roles = sorted((c["role"], bool(c.get("device_link"))) for c in f["containers"] if c["origin"] != "embedded")
+            roles2 = sorted((c["role"], bool(c.get("device_link"))) for c in f2["containers"] if c["origin"] != "embedded")
+            eq(roles2, roles, name)
+        rc, out, err = tap_cli.run("--gpu", "sm_80", "--driver", "13.0", os.path.join(d, "libkept_rdc_sm80.so"))
+        assert (b"    note: 1 -rdc object not counted: the runtime registers the device link\n"
+                b"          step's output\n") in out, out
+        # Whole-program code (version-1 records, no output) stays registered modules.
+        stripped = os.path.join(d, "libkept_loads.so")
+        open(stripped, "wb").write(without_section_table(open(rules("libkept_loads.so"), "rb").read()))
+        rc, f, err = judge(stripped, "--gpu", "sm_90", "--driver", "13.0")
+        eq(sorted((c["origin"], c["role"]) for c in f["containers"]),
+           [("embedded", "module"), ("wrapper", "module"), ("wrapper", "module")])
+
+
 NOTE_13 = b"ptxas\0Cuda compilation tools, release 13.0, V13.0.88\0"
 NOTE_12_8 = b"ptxas\0Cuda compilation tools, release 12.8, V12.8.93\0"
 

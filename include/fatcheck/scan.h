@@ -155,6 +155,11 @@ typedef struct fc_container {
                                    (version 2, the -rdc objects it was linked from beside) leads
                                    to it. Where it does not fit a GPU, the CUDA runtime links
                                    those objects itself (docs/matching.md, rule 5) */
+    bool rdc_object;            /* an -rdc object's container, which the runtime hands to its own
+                                   link and never registers as a module (a link input): one in
+                                   __nv_relfatbin, or, where the section table is gone, one a
+                                   version-1 record leads to beside a device link output that
+                                   holds relocatable code only */
 } fc_container;
 
 /* ---- Container images ---------------------------------------------------------------

@@ -227,7 +227,9 @@ const fc_object *fc_builder_finish(fc_builder *b)
         size_t end = i + 1 < n ? b->first_entry[i + 1] : b->n_entries;
         b->containers[i].entries = b->entries ? b->entries + first : NULL;
         b->containers[i].n_entries = end - first;
-        b->containers[i].role = fc_container_role(&b->containers[i]);
+        fc_container *c = &b->containers[i];
+        c->rdc_object |= c->section && fc_section_is_relfatbin(c->section);
+        c->role = fc_container_role(c);
     }
     b->obj.containers = b->containers;
     b->obj.needed = b->needed;

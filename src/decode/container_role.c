@@ -15,9 +15,14 @@ bool fc_section_is_relfatbin(const char *name)
     return strcmp(name, "__nv_relfatbin") == 0 || strcmp(name, "__nv_rel") == 0;
 }
 
+bool fc_container_is_rdc_object(const fc_container *c)
+{
+    return c->rdc_object || (c->section && fc_section_is_relfatbin(c->section));
+}
+
 fc_role fc_container_role(const fc_container *c)
 {
-    if (c->section && fc_section_is_relfatbin(c->section))
+    if (fc_container_is_rdc_object(c))
         return FC_ROLE_LINK_INPUT;
     /* What the runtime registers is loaded as a module, whatever it holds: relocatable code
      * there fails (fc_refine_load), it is not excused as a link input. */

@@ -116,6 +116,10 @@ fc_status fc_fatbin_decode_one(fc_builder *b, fc_reader *r, uint64_t off, uint64
  * consistent: the test for containers found by scanning plain data. On success *len is the
  * container's length. Reads only headers. */
 bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len);
+/* Whether a container header declaring no entries stands at OFF (*LEN = its 16 bytes): what
+ * nvcc's device link step leaves in a PTX-only build (verdict.c, empty_is_no_module). Too
+ * little to believe in arbitrary data; where a registration record points, it is one. */
+bool fc_fatbin_empty(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len);
 
 /* PTX text (ptx_text.c): whether BUF looks like PTX text; a PTX file decoded into B as one
  * pseudo-container holding it. */
@@ -215,6 +219,9 @@ static inline bool fc_origin_registered(fc_origin o)
  * by their ELF names or as PE images cut them to 8 characters (.nv_fatb, __nv_rel). */
 bool fc_section_is_fatbin(const char *name);
 bool fc_section_is_relfatbin(const char *name);
+/* Whether C is an -rdc object's container: in __nv_relfatbin, or marked so by the reader
+ * (fc_container.rdc_object; also for containers a caller made). */
+bool fc_container_is_rdc_object(const fc_container *c);
 /* The role container C's headers give it (fc_builder_finish sets it). */
 fc_role fc_container_role(const fc_container *c);
 

@@ -315,6 +315,17 @@ fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64
     return fc_fatbin_walk(b, r, off, off + size, off + size, origin, section, &next);
 }
 
+bool fc_fatbin_empty(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len)
+{
+    size_t got;
+    const uint8_t *buf = fc_reader_get(r, off, FC_CONTAINER_HEADER, &got);
+    if (size < FC_CONTAINER_HEADER || !buf || got < FC_CONTAINER_HEADER || fc_rd32(buf) != FC_FATBIN_MAGIC ||
+        fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER || fc_rd64(buf + 8) != 0)
+        return false;
+    *len = FC_CONTAINER_HEADER;
+    return true;
+}
+
 bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len)
 {
     /* Stricter than decoding: a hit in arbitrary data must look exactly like what nvcc

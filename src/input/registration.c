@@ -161,7 +161,8 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
     const uint8_t *head = fc_reader_get(&r, off, 4, &got);
     if (fc_container_index_at(k, b, off)) {
         *leads = true; /* decoded already: by a section's walk or the run of another record */
-    } else if (head && got >= 4 && fc_rd32(head) == FC_FATBIN_MAGIC && !fc_fatbin_plausible(&r, off, avail, &len)) {
+    } else if (head && got >= 4 && fc_rd32(head) == FC_FATBIN_MAGIC && !fc_fatbin_plausible(&r, off, avail, &len) &&
+               !fc_fatbin_empty(&r, off, avail, &len)) {
         /* A record points at a damaged container: the runtime would try to load it. Decoding
          * it records why it cannot. */
         *leads = true;
@@ -170,7 +171,8 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
         fc_reader_free(&r);
         return 1;
     }
-    while (pos < end && fc_fatbin_plausible(&r, pos, end - pos, &len)) {
+    while (pos < end && (fc_fatbin_plausible(&r, pos, end - pos, &len) ||
+                         (pos == off && fc_fatbin_empty(&r, pos, end - pos, &len)))) {
         *leads = true;
         fc_container *c = fc_container_index_at(k, b, pos);
         if (c && c->origin == FC_ORIGIN_WRAPPER)
@@ -196,6 +198,55 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
     }
     fc_reader_free(&r);
     return n;
+}
+
+/* Whether entry E (decoded into B) holds code compiled to be linked: PTX stored with
+ * --compile-only, LTO-IR, or a relocatable (ET_REL) cubin, whose ELF header is read, inflating
+ * no more than its first bytes. */
+static bool entry_relocatable(fc_builder *b, const fc_entry *e)
+{
+    if (e->kind != FC_IMAGE_CUBIN)
+        return fc_entry_compiled_relocatable(e);
+    uint8_t head[18];
+    size_t got;
+    return fc_entry_head(&b->obj, e, head, sizeof head, &got) == FC_OK && got == sizeof head &&
+           memcmp(head, "\177ELF", 4) == 0 && head[5] == 1 /* little-endian */ &&
+           fc_rd16(head + 16) == 1 /* ET_REL */;
+}
+
+/* Where the section table does not say which containers are -rdc objects (__nv_relfatbin),
+ * their registration records do, with what they hold: nvcc gives each -rdc translation unit
+ * a version-1 record that only the device link step's code reads (crt/link.stub hands it to
+ * the runtime's own link, never to __cudaRegisterFatBinary), and a whole-program one never
+ * holds relocatable code. So beside a device link output, a container outside .nv_fatbin that
+ * a version-1 record leads to and that holds relocatable code only is taken for an -rdc
+ * object; one that cannot be read stays a module, which fails (the safe side). */
+static void mark_rdc_objects(fc_builder *b, fc_container_index *k, const fc_wrapper *w, size_t n,
+                             const fc_address_map *map)
+{
+    bool output = false;
+    for (size_t c = 0; c < b->obj.n_containers && !output; c++)
+        output = b->containers[c].device_link;
+    for (size_t i = 0; output && i < n; i++) {
+        uint64_t off, avail;
+        const char *section = NULL;
+        if (w[i].version == FC_WRAPPER_LINK_VERSION || !w[i].data ||
+            !map->to_offset(map->ctx, w[i].data, &off, &avail, &section))
+            continue;
+        fc_container *c = fc_container_index_at(k, b, off);
+        if (!c || c->device_link || c->rdc_object || (c->section && fc_section_is_fatbin(c->section)))
+            continue;
+        size_t at = (size_t)(c - b->containers);
+        size_t first = b->first_entry[at];
+        size_t end = at + 1 < b->obj.n_containers ? b->first_entry[at + 1] : b->n_entries;
+        bool relocatable = end > first;
+        for (size_t e = first; relocatable && e < end; e++)
+            relocatable = entry_relocatable(b, &b->entries[e]);
+        if (relocatable) {
+            c->rdc_object = true;
+            c->role = FC_ROLE_LINK_INPUT;
+        }
+    }
 }
 
 size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *img, uint64_t base,
@@ -238,5 +289,6 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
                             i + 1, (unsigned long long)w[i].offset, (unsigned long long)w[i].data,
                             (unsigned long long)off);
     }
+    mark_rdc_objects(b, k, w, n, map);
     return found;
 }

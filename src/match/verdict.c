@@ -170,15 +170,17 @@ static bool probe_agrees(int code, fc_load predicted)
 }
 
 /* Rule: a library with both sections registers .nv_fatbin; its __nv_relfatbin holds link
- * inputs that are never loaded (cuobjdump lists only .nv_fatbin then too). */
+ * inputs that are never loaded (cuobjdump lists only .nv_fatbin then too). Without a section
+ * table, the device link step's output stands for .nv_fatbin, and the -rdc objects its
+ * records show (fc_container.rdc_object) for __nv_relfatbin. */
 static void mark_unused_link_inputs(fc_judgement *j, const fc_object *obj)
 {
     bool has_fatbin = false;
     for (size_t c = 0; c < obj->n_containers && !has_fatbin; c++)
-        has_fatbin = obj->containers[c].section && fc_section_is_fatbin(obj->containers[c].section);
+        has_fatbin = obj->containers[c].device_link ||
+                     (obj->containers[c].section && fc_section_is_fatbin(obj->containers[c].section));
     for (size_t c = 0; c < obj->n_containers; c++)
-        j->unused[c] = has_fatbin && obj->containers[c].section &&
-                       fc_section_is_relfatbin(obj->containers[c].section);
+        j->unused[c] = has_fatbin && fc_container_is_rdc_object(&obj->containers[c]);
 }
 
 /* Rule: a file's PTX needs a driver for the newest PTX ISA among it (rule 3). */
@@ -316,7 +318,7 @@ static void image_runtime(const fc_oci_image *img, fc_runtime_need *out)
 static bool has_relfatbin(const fc_object *obj)
 {
     for (size_t c = 0; c < obj->n_containers; c++)
-        if (obj->containers[c].section && fc_section_is_relfatbin(obj->containers[c].section))
+        if (fc_container_is_rdc_object(&obj->containers[c]))
             return true;
     return false;
 }
