@@ -252,6 +252,24 @@ def a_cuda_library_dates_itself_by_its_soname():
 
 
 @test
+def containers_kept_deep_in_data_are_found_through_their_pointers():
+    # CUDA 11.8's cuFFT keeps 22,346 containers in .data, the first 2.8 MiB in, past the 1 MiB
+    # head that decides whether a section is searched: they were missed, and the file was judged
+    # ok on sm_120 from its 20 registered containers alone. Relative relocations point at them.
+    path = os.path.join(ERAS, "debian12-cuda11.8/libcufft.so.10.9.0.58") if ERAS else None
+    if not path or not os.path.exists(path):
+        return "skip: not fetched (scripts/fetch-eras.sh)"
+    rc, out, err = run("--json", "--gpu", "9.0,12.0", "--driver", "13.0", path)
+    f = json.loads(out)["files"][0]
+    kept = [c for c in f["containers"] if c["origin"] == "embedded"]
+    eq((len(f["containers"]), len(kept), {c["section"] for c in kept}, f.get("sections_searched_in_part")),
+       (22366, 22346, {".data"}, 1))
+    eq([v["status"] for v in f["verdicts"]], ["partial", "partial"])
+    rc, out, err = run("--embedded", "--json", "--gpu", "12.0", "--driver", "13.0", path)
+    eq(len(json.loads(out)["files"][0]["containers"]), 22366)
+
+
+@test
 def an_undated_static_runtime_is_said_to_be_unjudged():
     with tempfile.TemporaryDirectory() as tmp:
         static = os.path.join(tmp, "libstatic.so")

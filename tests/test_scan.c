@@ -122,6 +122,39 @@ static void test_files(void)
     opts.embedded = FC_EMBEDDED_ALL;
     s = scan(fixture_path("libembedded.so"), &opts);
     ok(strstr(s.text, ".rodata@0x2050(embedded)") != NULL, "a full search finds the container further in");
+    /* ... unless a pointer to it says it is there (elf_pointers.c): libkept_deep.so registers
+     * code, and a relative relocation points at a fat binary 8 KiB into .rodata, another into
+     * the padding before it. With a 4 KiB head, the section is searched whole for it. */
+    opts.embedded = FC_EMBEDDED_AUTO;
+    opts.embedded_probe_size = 4096;
+    s = scan(fixture_path("rules/libkept_deep.so"), &opts);
+    is_str(s.text, "libkept_deep.so elf: .nv_fatbin@0x4ef0[sm_80] .nv_fatbin@0x54e8[sm_80] .rodata@0x4020(embedded)[sm_90]\n",
+           "auto search: a section a relocation points into at a container is searched whole");
+    {
+        /* The same pointer moved 16 bytes back, into the padding: nothing says it is there. */
+        size_t n;
+        unsigned char *img = read_fixture("rules/libkept_deep.so", &n), *at = NULL;
+        static const unsigned char addend[8] = {0x20, 0x40};
+        for (size_t i = 16; img && !at && i + 8 <= n; i += 8)
+            if (memcmp(img + i, addend, 8) == 0 && img[i - 8] == 8 /* R_X86_64_RELATIVE */)
+                at = img + i;
+        ok(at != NULL, "libkept_deep.so has the relocation");
+        if (at)
+            at[0] = 0x10;
+        seen m;
+        memset(&m, 0, sizeof m);
+        fc_scan_memory(img, n, "moved.so", &opts, on_object, on_error, &m);
+        is_str(m.text, "moved.so elf: .nv_fatbin@0x4ef0[sm_80] .nv_fatbin@0x54e8[sm_80]\n",
+               "a pointer that leads to no container does not make the search");
+        free(img);
+    }
+    opts.embedded_probe_size = 1u << 20;
+    s = scan(fixture_path("rules/libkept_deep.so"), &opts);
+    ok(strstr(s.text, ".rodata@0x4020(embedded)[sm_90]") != NULL, "the default head holds it all");
+    opts.embedded = FC_EMBEDDED_NONE;
+    opts.embedded_probe_size = 4096;
+    s = scan(fixture_path("rules/libkept_deep.so"), &opts);
+    ok(strstr(s.text, "(embedded)") == NULL, "no search, no pointers followed");
 
     /* LTO-IR details. */
     size_t n;
@@ -272,9 +305,9 @@ static void test_tree(void)
 
     seen all = scan(FIXTURES_DIR, NULL);
     ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
-    is_u64(all.objects, 73, "fixtures directory: 71 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
+    is_u64(all.objects, 74, "fixtures directory: 72 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
                             "without usable section headers in noshdr/, 2 with PTX text in ptxtext/, 6 in runtime/, "
-                            "23 in rules/), "
+                            "24 in rules/), "
                             "librdc.a and pe/kernels.lib as two members each");
 
     char cmd[600];

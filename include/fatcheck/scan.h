@@ -289,7 +289,8 @@ typedef struct fc_error {
 
 /* How far to look for containers kept as plain data in other ELF sections. */
 typedef enum fc_embedded_mode {
-    FC_EMBEDDED_AUTO = 0, /* .cask_resource, and sections whose first MiB holds one (default) */
+    FC_EMBEDDED_AUTO = 0, /* .cask_resource, sections whose first MiB holds one, and, in a file
+                             that registers code, those a relocation points into at one (default) */
     FC_EMBEDDED_ALL,      /* search every data section in full */
     FC_EMBEDDED_NONE,     /* do not look */
 } fc_embedded_mode;

@@ -236,7 +236,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             registered = n_fatbins;
             registered_addr = sh.sh_addr;
         }
-        fc_region g = {.offset = sh.sh_offset, .size = sh.sh_size, .section = name};
+        fc_region g = {.offset = sh.sh_offset, .size = sh.sh_size, .section = name, .addr = sh.sh_addr};
         if (!(fatbin ? push_region(&fatbins, &n_fatbins, &cap_fatbins, g)
                      : push_region(&regions, &n_regions, &cap_regions, g))) {
             fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
@@ -256,6 +256,10 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     if (dynamic && fc_ptx_text_program(elf, dynamic))
         for (size_t i = 0; i < n_regions; i++)
             regions[i].search_in_full = true;
+    /* Only a file that registers code with the runtime, a CUDA library, is worth reading all
+     * its relocations for (cuBLASLt 13's 8.7 MB: 1.7-2.2 ms of its 12 ms summary on dev). */
+    if (n_fatbins || table.sh_size)
+        fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts);
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     seen.table_missing = nsec == 0;
     seen.records_offset = table.sh_offset;

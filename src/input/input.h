@@ -107,6 +107,10 @@ typedef struct fc_region {
     /* A data section searched in full whatever the embedded mode's probing (a program that
      * loads modules itself keeps its PTX text anywhere). */
     bool search_in_full;
+    /* A data section searched whole for containers (not PTX text) though its head holds
+     * none: a pointer to one past its head was found (elf_pointers.c). */
+    bool pointed_at;
+    uint64_t addr; /* a section's address when loaded (ELF), for pointers into it */
 } fc_region;
 
 /* Sections decoded on the scan's helper threads (sections.c). Decodes the registered container
@@ -174,6 +178,10 @@ typedef struct fc_elf_sections {
  * registration records and the program headers (FC_ORIGIN_WRAPPER), or by searching the
  * loaded segments (FC_ORIGIN_SEGMENT, or FC_ORIGIN_EMBEDDED beside records). Does nothing
  * for an ordinary file whose records all point into its registered sections. */
+/* Marks the data regions (REGIONS, sections of ELF) past whose heads a relative relocation
+ * points at a container (fc_region.pointed_at), in FC_EMBEDDED_AUTO mode (elf_pointers.c). */
+void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf, fc_region *regions,
+                            size_t n_regions, const fc_options *opts);
 void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf,
                      const fc_elf_sections *seen);
 /* Fills B's DT_NEEDED CUDA libraries, imports_registration and linked_program from a host

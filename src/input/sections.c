@@ -313,7 +313,8 @@ static bool text_searched_whole(fc_embedded_mode mode, const fc_region *g)
  * first. */
 static bool searched_whole(fc_embedded_mode mode, const fc_region *g)
 {
-    return text_searched_whole(mode, g) || fc_embedded_always_searched(g->section);
+    return text_searched_whole(mode, g) || fc_embedded_always_searched(g->section) ||
+           (mode == FC_EMBEDDED_AUTO && g->pointed_at);
 }
 
 /* ---- Section tables that name the same bytes twice -------------------------------------
