@@ -234,8 +234,9 @@ static void mark_rdc_objects(fc_builder *b, fc_container_index *k, const fc_wrap
             !map->to_offset(map->ctx, w[i].data, &off, &avail, &section))
             continue;
         fc_container *c = fc_container_index_at(k, b, off);
-        if (!c || c->device_link || c->rdc_object || (c->section && fc_section_is_fatbin(c->section)))
-            continue;
+        if (!c || c->device_link || c->rdc_object ||
+            (c->section && (fc_section_is_fatbin(c->section) || fc_section_is_relfatbin(c->section))))
+            continue; /* the section says what it is */
         size_t at = (size_t)(c - b->containers);
         size_t first = b->first_entry[at];
         size_t end = at + 1 < b->obj.n_containers ? b->first_entry[at + 1] : b->n_entries;
