@@ -457,6 +457,22 @@ def rdc_calls_link_where_another_object_defines_the_function():
         eq((rc, f["verdicts"][0]["status"]), (0, "ok"))
 
 
+@test
+def rdc_objects_without_kernels_do_not_make_rule_12_pass():
+    """Rule 12: registered code fails where none of the -rdc objects with a kernel links
+    either; one of device functions alone (libcudadevrt's, which dynamic parallelism links in)
+    gives the runtime's own link nothing to launch. libkept_rdc_devfn.so: a kernel's object for
+    sm_100 only, its device function's for sm_90 and sm_100, kept code for sm_75, sm_86 and
+    sm_90; on sm_90 it was `partial`, exit 0."""
+    path = rules("libkept_rdc_devfn.so")
+    rc, f, err = judge(path, "--gpu", "sm_90,sm_100", "--driver", "13.0")
+    eq((rc, [(v["status"], v.get("rdc_unlinkable")) for v in f["verdicts"]]), (1, [("none", 1), ("partial", None)]))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "13.0", path)
+    assert (b"  sm_90 (--gpu sm_90): none, its 1 module the CUDA runtime registers cannot load\n"
+            b"    (no kernel image for sm_90), nor has its 1 -rdc object an image the runtime\n"
+            b"    could link for sm_90: every kernel launched through the runtime fails; only\n") in out, out
+
+
 def without_section_table(data):
     """DATA (a 64-bit ELF file) as sstrip leaves it: e_shoff, e_shentsize, e_shnum and
     e_shstrndx zeroed, its section headers left as bytes no one points at."""

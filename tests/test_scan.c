@@ -305,9 +305,9 @@ static void test_tree(void)
 
     seen all = scan(FIXTURES_DIR, NULL);
     ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
-    is_u64(all.objects, 74, "fixtures directory: 72 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
+    is_u64(all.objects, 75, "fixtures directory: 73 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
                             "without usable section headers in noshdr/, 2 with PTX text in ptxtext/, 6 in runtime/, "
-                            "24 in rules/), "
+                            "25 in rules/), "
                             "librdc.a and pe/kernels.lib as two members each");
 
     char cmd[600];

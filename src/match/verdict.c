@@ -590,15 +590,53 @@ static void count_all(fc_judgement *j, const fc_object *obj)
     }
 }
 
+/* Whether -rdc object C defines a kernel (a __global__ function: a cubin's STO_CUDA_ENTRY
+ * symbol, PTX's .entry), read once from its image for target T. An object that cannot be read
+ * counts as defining one, as before this was asked. */
+static bool rdc_object_has_kernel(fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t c, size_t t)
+{
+    if (!j->rdc_kernels && !(j->rdc_kernels = calloc(j->n_containers ? j->n_containers : 1, 1)))
+        return true;
+    if (!j->rdc_kernels[c]) {
+        const fc_container *ct = &obj->containers[c];
+        fc_link k = j->links[c * j->n_targets + t];
+        fc_kernel_list *l = NULL;
+        uint8_t state = 1;
+        if (k.entry >= 0 && (size_t)k.entry < ct->n_entries &&
+            fc_entry_kernels(&l, obj, &ct->entries[k.entry], scan) == FC_OK) {
+            state = 2;
+            for (size_t i = 0; i < l->n && state == 2; i++)
+                if (l->items[i].entry)
+                    state = 1;
+        }
+        fc_kernel_list_free(l);
+        j->rdc_kernels[c] = state;
+    }
+    return j->rdc_kernels[c] == 1;
+}
+
 /* Rule 12 where the file holds -rdc objects: where the image the device link step made does
  * not fit, the runtime links the __nv_relfatbin objects itself (rule 5), so registered code
  * counts as failing only when none of those that hold code has an image that link takes for
  * target T (rdc_objects_count); a file whose -rdc objects hold none, or whose __nv_relfatbin
- * is all it has, is not judged by the rule. *UNLINKABLE gets how many hold code. */
-static bool runtime_may_link(const fc_judgement *j, size_t t, size_t *unlinkable)
+ * is all it has, is not judged by the rule. Objects that link but define no kernel do not
+ * count: libcudadevrt's (dynamic parallelism) and any other of device functions alone give
+ * the runtime nothing to launch while the objects with kernels cannot link
+ * (fixtures/rules/libkept_rdc_devfn.so: `partial`, exit 0, on sm_90, where its kernel's object
+ * is sm_100 alone and only its device function's has sm_90). *UNLINKABLE gets how many that
+ * hold code cannot link. */
+static bool runtime_may_link(fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
+                             size_t *unlinkable)
 {
-    *unlinkable = j->rdc_linkable[t] ? 0 : j->rdc_unlinkable[t];
-    return *unlinkable == 0;
+    *unlinkable = j->rdc_unlinkable[t];
+    if (!*unlinkable)
+        return true;
+    for (size_t c = 0; c < obj->n_containers && j->rdc_linkable[t]; c++)
+        if (fc_runtime_links_object(j, c, t) && rdc_object_has_kernel(j, obj, scan, c, t)) {
+            *unlinkable = 0;
+            return true;
+        }
+    return false;
 }
 
 /* Rule 12: whether target T's registered code all fails while code the file keeps is usable
@@ -612,7 +650,7 @@ static bool runtime_may_link(const fc_judgement *j, size_t t, size_t *unlinkable
  * (cuBLASLt 13.0: 1,024 under 3 KiB), and the counts stay as the other rules made them,
  * whatever targets are judged beside. Where the file holds -rdc objects, only when none of
  * them that holds code has an image a link for the target could take (runtime_may_link). */
-static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
+static bool registered_all_fail(fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t t,
                                 uint8_t *holds, size_t *failing, size_t *rdc_unlinkable)
 {
     const fc_verdict *v = &j->verdicts[t];
@@ -621,7 +659,7 @@ static bool registered_all_fail(const fc_judgement *j, const fc_object *obj, con
     *failing = *rdc_unlinkable = 0;
     if (!v->registered_units || usable == registered_usable || registered_usable == v->registered_units)
         return false; /* nothing kept is usable, or every registered unit is */
-    if (j->relfatbin && runtime_may_link(j, t, rdc_unlinkable))
+    if (j->relfatbin && runtime_may_link(j, obj, scan, t, rdc_unlinkable))
         return false;
     size_t nt = j->n_targets;
     for (size_t pass = 0; pass < 2; pass++) /* first whether a usable one holds code: cheaper */
@@ -744,6 +782,7 @@ void fc_judgement_free(fc_judgement *j)
     free(j->empty);
     free(j->probes);
     free(j->rdc_links);
+    free(j->rdc_kernels);
     free(j);
 }
 

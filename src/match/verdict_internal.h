@@ -25,6 +25,8 @@ struct fc_judgement {
     size_t rdc_linkable[FC_MAX_TARGETS], rdc_unlinkable[FC_MAX_TARGETS];
     uint8_t *rdc_links;      /* n_containers x n_targets, where the file has -rdc objects: 1 where
                                 the runtime's own link takes that object for that target */
+    uint8_t *rdc_kernels;    /* per container, read when rule 12 asks: 0 not read, 1 an -rdc
+                                object that defines a kernel (or may), 2 one that defines none */
     fc_verdict verdicts[FC_MAX_TARGETS];
     size_t registered;       /* containers not kept as data */
     fc_runtime_need runtime;
