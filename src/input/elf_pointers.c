@@ -103,10 +103,11 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Whether a container stands at one of the N addresses AT (sorted here) of region G. */
+/* Whether a container or a cubin kept as data stands at one of the N addresses AT (sorted
+ * here) of region G. */
 static bool container_at_one(const fc_image *img, uint64_t base, const fc_region *g, uint64_t *at, size_t n)
 {
-    uint64_t end = g->offset + g->size, len;
+    uint64_t end = g->offset + g->size;
     fc_reader r;
     if (!n || !fc_image_reader(img, base, g->offset, end, FC_READER_MIN_CAP, &r))
         return false;
@@ -114,7 +115,7 @@ static bool container_at_one(const fc_image *img, uint64_t base, const fc_region
     bool found = false;
     for (size_t i = 0; i < n && !found; i++) {
         uint64_t off = g->offset + (at[i] - g->addr);
-        found = fc_fatbin_plausible(&r, off, end - off, &len);
+        found = fc_embedded_at(&r, off, end - off);
     }
     fc_reader_free(&r);
     return found;

@@ -378,6 +378,17 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
  * cuSPARSE's 44 KB into .rodata. The exception is .cask_resource, where NVIDIA's CASK
  * kernel libraries keep their resources: it is always searched, because cuDNN 9's first
  * container there is 2.2 MB in (cuBLASLt's is at the start). */
+bool fc_embedded_at(fc_reader *r, uint64_t at, uint64_t avail)
+{
+    uint64_t len;
+    cubin_info cubin;
+    size_t got;
+    const uint8_t *p = fc_reader_get(r, at, 4, &got);
+    if (!p || got < 4)
+        return false;
+    return fc_rd32(p) == ELF_MAGIC ? cubin_plausible(r, at, avail, &cubin) : fc_fatbin_plausible(r, at, avail, &len);
+}
+
 bool fc_embedded_always_searched(const char *section)
 {
     return section && strcmp(section, ".cask_resource") == 0;

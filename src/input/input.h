@@ -261,6 +261,9 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
                        uint64_t text_end);
 /* True for the sections searched in full even in FC_EMBEDDED_AUTO mode. */
 bool fc_embedded_always_searched(const char *section);
+/* Whether what the embedded search takes for a container or a cubin kept as data starts at
+ * AT of R (AVAIL bytes on). */
+bool fc_embedded_at(fc_reader *r, uint64_t at, uint64_t avail);
 /* The first offset of P[0..n) where fc_embedded_search could find something (a container's
  * magic, ".version", an ELF header), or N: bytes before it hold nothing the search finds,
  * but for the FC_PTX_HEADER_BEFORE bytes of comment a PTX module may start with. Patterns
