@@ -473,6 +473,51 @@ def rdc_objects_without_kernels_do_not_make_rule_12_pass():
             b"    could link for sm_90: every kernel launched through the runtime fails; only\n") in out, out
 
 
+def with_more_sections(data, blob_size, more):
+    """DATA (a 64-bit ELF file) with BLOB_SIZE zero bytes appended and a new section header
+    table: the old headers, then MORE(blob_offset, names), a list of headers as tuples (name
+    offset, type, flags, addr, offset, size, entsize); NAMES maps a section's name to its name
+    offset."""
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", data, 0x3c)
+    strtab_off, = struct.unpack_from("<Q", data, shoff + shstrndx * 64 + 24)
+    names = {}
+    for i in range(shnum):
+        name, = struct.unpack_from("<I", data, shoff + i * 64)
+        end = data.index(b"\0", strtab_off + name)
+        names[data[strtab_off + name:end].decode()] = name
+    blob = len(data) + (-len(data) % 8)
+    table = bytearray(data[shoff:shoff + shnum * 64])
+    for name, typ, flags, addr, off, size, entsize in more(blob, names):
+        table += struct.pack("<IIQQQQIIQQ", name, typ, flags, addr, off, size, 0, 0, 8, entsize)
+    out = bytearray(data) + bytes(blob - len(data)) + bytes(blob_size)
+    struct.pack_into("<Q", out, 0x28, len(out))
+    count = len(table) // 64
+    struct.pack_into("<H", out, 0x3c, count if count < 0xff00 else 0)
+    if count >= 0xff00:  # the count moves to section 0's sh_size
+        struct.pack_into("<Q", table, 32, count)
+    return bytes(out + table)
+
+
+@test
+def relocation_tables_cost_what_the_file_holds():
+    """Hostile input (review of 2026-12-02, H1): 20,000 relocation section headers naming one
+    16 MiB block beside a 2 MiB data section were each read whole, 320 GB in all (55 s for
+    60,000); reading is now capped at the file's size, and the file is judged at once."""
+    data = open(rules("libkept_deep.so"), "rb").read()
+    block = 16 << 20
+
+    def more(blob, names):
+        yield (names[".rodata"], 1, 2, 1 << 40, blob, 2 << 20, 0)  # SHT_PROGBITS, SHF_ALLOC
+        for _ in range(20000):
+            yield (names[".rela.dyn"], 4, 2, 0, blob, block - block % 24, 24)  # SHT_RELA
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "many_rela.so")
+        open(p, "wb").write(with_more_sections(data, block, more))
+        rc, f, err = judge(p, "--gpu", "sm_90", "--driver", "13.0")
+        eq((rc, f["verdicts"][0]["status"]), (1, "none"))  # as the file itself: its kept sm_90 code alone fits
+
+
 def without_section_table(data):
     """DATA (a 64-bit ELF file) as sstrip leaves it: e_shoff, e_shentsize, e_shnum and
     e_shstrndx zeroed, its section headers left as bytes no one points at."""

@@ -148,6 +148,12 @@ static void test_files(void)
                "a pointer that leads to no container does not make the search");
         free(img);
     }
+    s = scan(fixture_path("rules/libkept_deep_many.so"), &opts);
+    ok(strstr(s.text, "(embedded)[sm_90]") != NULL, "among 2,000 pointers into padding, the one to a container: %s",
+       s.text);
+    s = scan(fixture_path("rules/libkept_deep_relr.so"), &opts);
+    ok(strstr(s.text, "(embedded)[sm_90]") != NULL, "a pointer packed in SHT_RELR (no addend) leads there too: %s",
+       s.text);
     s = scan(fixture_path("rules/libkept_deep_cubin.so"), &opts);
     ok(strstr(s.text, ".rodata@0x4020[sm_90]") != NULL, "so is one a pointer leads to at a cubin: %s",
        s.text);
@@ -308,9 +314,9 @@ static void test_tree(void)
 
     seen all = scan(FIXTURES_DIR, NULL);
     ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
-    is_u64(all.objects, 76, "fixtures directory: 74 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
+    is_u64(all.objects, 78, "fixtures directory: 76 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
                             "without usable section headers in noshdr/, 2 with PTX text in ptxtext/, 6 in runtime/, "
-                            "26 in rules/), "
+                            "28 in rules/), "
                             "librdc.a and pe/kernels.lib as two members each");
 
     char cmd[600];

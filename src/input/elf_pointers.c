@@ -5,12 +5,28 @@
  * (sections.c, FC_EMBEDDED_AUTO). CUDA 11.8's cuFFT (libcufft.so.10.9.0.58) keeps 22,346
  * containers in .data, the first 2.8 MiB in: none was found, and the file was judged on its
  * 20 registered ones. A library reaches such data through pointers, and in a shared object
- * a pointer is an R_*_RELATIVE dynamic relocation whose addend is the address pointed at:
- * 22,346 of cuFFT 11.8's 22,348 relative relocations into .data point at its containers, each
- * 16-aligned. So a section whose head holds none is searched whole when, among the 8-aligned
- * addresses past its head that relative relocations point at, a sample of SAMPLE holds one.
- * Code that reaches its data PC-relatively, and a program linked at a fixed address, leave
- * no relocation: containers kept so are still found only by --embedded.
+ * a pointer is a relative relocation: an R_*_RELATIVE entry whose addend is the address
+ * pointed at (22,346 of cuFFT 11.8's 22,348 into .data point at its containers, each
+ * 16-aligned), or, packed (SHT_RELR, -z pack-relative-relocs), the word at a listed place.
+ * So a section whose head holds none is searched whole when one of the 8-aligned addresses
+ * past its head that relative relocations point at holds a container or a cubin.
+ *
+ * Looking costs a read each (cuBLASLt 13 points at 19,244 such addresses on 1,864 pages: 5-6 ms
+ * of its 11 ms summary on dev, read all), so the largest objects are looked at first, up to
+ * MAX_CHECKS a file: an address's object reaches the next address pointed at, and a container
+ * with its image is kilobytes long where strings and small structures are not (cuFFT 11.8's
+ * containers are each 1 KiB or more from the next pointer; of cuBLASLt's 14,875 addresses
+ * past the head of .rodata, 54). A library that points at more large objects than that
+ * besides one container may still keep it from this look; the file then says how many data
+ * sections were searched only in part (JSON), as before. Code that reaches its data
+ * PC-relatively, a program linked at a fixed address, and a file that registers no code (the
+ * caller's choice) leave containers kept so to --embedded.
+ *
+ * What it costs is reading the relocations: cuBLASLt 13's summary on dev went from 11.2 ms to
+ * 15.1-16.2 ms (`perf stat -r 30`): its .rela.dyn is 8.7 MB, 366,000 entries, copied by
+ * pread (2.6 ms; read through the mapping instead, 16.2 ms) and sifted (1.9 ms); looking at
+ * 256 addresses, 0.2 ms. A hostile file is read no more than its size over all its
+ * relocation sections, and looks into 1,024 data sections at most.
  */
 #include <gelf.h>
 #include <stdlib.h>
@@ -18,12 +34,15 @@
 
 #include "bytes.h"
 #include "decode.h"
+#include "grow.h"
 #include "image.h"
 #include "input.h"
 #include "reader.h"
 
 #define RELA_ENTRY 24u
-#define SAMPLE 64u /* addresses read per section: a 4-byte read each */
+#define MAX_REGIONS 1024u          /* data sections past 1 MiB looked into: real files have a few */
+#define MAX_ADDRESSES (1u << 22)   /* addresses kept, 32 MiB at most */
+#define MAX_CHECKS 256u           /* addresses looked at, a file */
 
 /* The relative relocation's type for MACHINE (0: not known here). */
 static uint32_t relative_type(unsigned machine)
@@ -31,94 +50,243 @@ static uint32_t relative_type(unsigned machine)
     return machine == EM_X86_64 ? 8 : machine == EM_AARCH64 ? 1027 : machine == EM_PPC64 ? 22 : 0;
 }
 
-/* A deterministic sample of up to SAMPLE of the addresses seen for one section, every one
- * equally likely to be kept (reservoir sampling with a fixed seed: the same file always
- * gives the same answer). */
-typedef struct sample {
-    uint64_t lo, hi; /* addresses past the section's head: [lo, hi) */
-    uint64_t seen;
-    uint64_t kept[SAMPLE];
-} sample;
+/* A data section past whose head pointers are looked for: addresses [lo, hi). */
+typedef struct target {
+    uint64_t lo, hi;
+    fc_region *region;
+} target;
 
-static uint64_t next_random(uint64_t *state)
+typedef struct pointers {
+    const fc_image *img;
+    uint64_t base, size;
+    target *t; /* sorted by lo, disjoint */
+    size_t n;
+    uint64_t origin; /* the first target's lo: addresses are kept as 32-bit offsets from it */
+    uint32_t *a;     /* the 8-aligned addresses pointed at in targets (cuBLASLt 13: 63,292) */
+    size_t n_a, cap_a;
+    uint64_t budget; /* bytes of relocation sections still to be read: the file's size */
+} pointers;
+
+static int cmp_target(const void *x, const void *y)
 {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return *state >> 33;
+    const target *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-static void offer(sample *s, uint64_t addr, uint64_t *rng)
+/* The target ADDR falls in, or SIZE_MAX (binary search over the sorted targets). */
+static size_t target_of(const pointers *p, uint64_t addr)
 {
-    if (s->seen < SAMPLE) {
-        s->kept[s->seen++] = addr;
-        return;
+    if (addr < p->t[0].lo || addr >= p->t[p->n - 1].hi)
+        return SIZE_MAX;
+    size_t lo = 0, hi = p->n; /* the last target whose lo <= addr */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->t[mid].lo <= addr)
+            lo = mid;
+        else
+            hi = mid;
     }
-    uint64_t j = next_random(rng) % ++s->seen;
-    if (j < SAMPLE)
-        s->kept[j] = addr;
+    return addr < p->t[lo].hi ? lo : SIZE_MAX;
 }
 
-/* Hands every relative relocation's addend in the SHT_RELA section SH to the samples. */
-static void read_relocations(const fc_image *img, uint64_t base, uint64_t size, const GElf_Shdr *sh, uint32_t type,
-                             sample *s, size_t n, uint64_t *rng)
+/* Keeps ADDR when it is 8-aligned (kept data is) and falls in a target. */
+static void offer(pointers *p, uint64_t addr)
 {
-    if (sh->sh_entsize != RELA_ENTRY || !fc_range_ok(sh->sh_offset, sh->sh_size, size))
+    if (addr % 8 || p->n_a >= MAX_ADDRESSES || target_of(p, addr) == SIZE_MAX)
+        return;
+    uint32_t off = (uint32_t)(addr - p->origin);
+    if (p->n_a && p->a[p->n_a - 1] == off)
+        return; /* tables often point at one thing twice in a row */
+    uint32_t *more = fc_grow(p->a, &p->cap_a, p->n_a + 1, sizeof *more, 1024);
+    if (!more)
+        return;
+    p->a = more;
+    p->a[p->n_a++] = off;
+}
+
+/* Sorts A (N) through TMP, a byte at a time (glibc's qsort took 2 ms of cuBLASLt's on dev);
+ * a byte that is the same in every offset costs one pass over them. */
+static void radix_sort(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(a[i] >> shift & 0xff) + 1]++;
+        if (count[(a[0] >> shift & 0xff) + 1] == n)
+            continue;
+        for (unsigned d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[a[i] >> shift & 0xff]++] = a[i];
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
+/* Whether the relocation section SH may still be read: a hostile table may name the same
+ * bytes in thousands of headers, so at most the file's size is read over all of them. */
+static bool take_budget(pointers *p, const GElf_Shdr *sh)
+{
+    if (!fc_range_ok(sh->sh_offset, sh->sh_size, p->size) || sh->sh_size > p->budget)
+        return false;
+    p->budget -= sh->sh_size;
+    return true;
+}
+
+/* Every relative relocation's addend in the SHT_RELA section SH. */
+static void read_rela(pointers *p, const GElf_Shdr *sh, uint32_t type)
+{
+    if (sh->sh_entsize != RELA_ENTRY || !take_budget(p, sh))
         return;
     fc_reader r;
-    if (!fc_image_reader(img, base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r))
+    if (!fc_image_reader(p->img, p->base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r))
         return;
     fc_reader_read_size(&r, 256u << 10);
-    /* The bounds of every sample, to pass over most addends with two comparisons. */
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        lo = s[i].lo < lo ? s[i].lo : lo;
-        hi = s[i].hi > hi ? s[i].hi : hi;
-    }
+    uint64_t lo = p->t[0].lo, hi = p->t[p->n - 1].hi; /* most addends miss every target */
     uint64_t end = sh->sh_size - sh->sh_size % RELA_ENTRY;
     for (uint64_t k = 0; k < end;) {
         size_t got;
-        const uint8_t *p = fc_reader_get(&r, sh->sh_offset + k, RELA_ENTRY, &got);
-        if (!p || got < RELA_ENTRY)
+        const uint8_t *q = fc_reader_get(&r, sh->sh_offset + k, RELA_ENTRY, &got);
+        if (!q || got < RELA_ENTRY)
             break;
         size_t count = got / RELA_ENTRY; /* whole entries held from here */
         if (count > (end - k) / RELA_ENTRY)
             count = (size_t)((end - k) / RELA_ENTRY);
-        for (size_t e = 0; e < count; e++, p += RELA_ENTRY) {
-            uint64_t addr = fc_rd64(p + 16);
-            if (addr < lo || addr >= hi || addr % 8 || (uint32_t)fc_rd64(p + 8) != type)
-                continue;
-            for (size_t i = 0; i < n; i++)
-                if (addr >= s[i].lo && addr < s[i].hi) {
-                    offer(&s[i], addr, rng);
-                    break;
-                }
+        for (size_t e = 0; e < count; e++, q += RELA_ENTRY) {
+            uint64_t addr = fc_rd64(q + 16);
+            if (addr >= lo && addr < hi && (uint32_t)fc_rd64(q + 8) == type)
+                offer(p, addr);
         }
         k += (uint64_t)count * RELA_ENTRY;
     }
     fc_reader_free(&r);
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* An allocated section with bytes: where an address lies in the file. */
+typedef struct span {
+    uint64_t addr, size, offset;
+} span;
+
+static int cmp_span(const void *x, const void *y)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    const span *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-/* Whether a container or a cubin kept as data stands at one of the N addresses AT (sorted
- * here) of region G. */
-static bool container_at_one(const fc_image *img, uint64_t base, const fc_region *g, uint64_t *at, size_t n)
+static bool offset_of(const span *s, size_t n, uint64_t addr, uint64_t *off)
 {
-    uint64_t end = g->offset + g->size;
-    fc_reader r;
-    if (!n || !fc_image_reader(img, base, g->offset, end, FC_READER_MIN_CAP, &r))
+    if (!n || addr < s[0].addr)
         return false;
-    qsort(at, n, sizeof *at, cmp_u64);
-    bool found = false;
-    for (size_t i = 0; i < n && !found; i++) {
-        uint64_t off = g->offset + (at[i] - g->addr);
-        found = fc_embedded_at(&r, off, end - off);
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid].addr <= addr)
+            lo = mid;
+        else
+            hi = mid;
     }
+    if (addr - s[lo].addr >= s[lo].size || s[lo].size - (addr - s[lo].addr) < 8)
+        return false;
+    *off = s[lo].offset + (addr - s[lo].addr);
+    return true;
+}
+
+/* Packed relative relocations (SHT_RELR, gABI): an even word is a place, an odd word a
+ * bitmap of the 63 words after the last place. The pointer is the word at each place. */
+static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_t n_spans)
+{
+    if (sh->sh_entsize != 8 || !take_budget(p, sh))
+        return;
+    fc_reader r, words;
+    if (!fc_image_reader(p->img, p->base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r))
+        return;
+    if (!fc_image_reader(p->img, p->base, 0, p->size, 64u << 10, &words)) {
+        fc_reader_free(&r);
+        return;
+    }
+    fc_reader_read_size(&r, 256u << 10);
+    fc_reader_read_size(&words, 64u << 10);
+    uint64_t next = 0; /* where the next bitmap's first word is */
+    for (uint64_t k = 0; k + 8 <= sh->sh_size; k += 8) {
+        size_t got;
+        const uint8_t *q = fc_reader_get(&r, sh->sh_offset + k, 8, &got);
+        if (!q || got < 8)
+            break;
+        uint64_t w = fc_rd64(q), places[63];
+        size_t n = 0;
+        if (!(w & 1)) {
+            places[n++] = w;
+            next = w + 8;
+        } else {
+            for (unsigned bit = 1; bit < 64; bit++)
+                if (w >> bit & 1)
+                    places[n++] = next + (uint64_t)(bit - 1) * 8;
+            next += 63 * 8;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t off;
+            const uint8_t *v;
+            if (offset_of(spans, n_spans, places[i], &off) && (v = fc_reader_get(&words, off, 8, &got)) && got >= 8)
+                offer(p, fc_rd64(v));
+        }
+    }
+    fc_reader_free(&words);
+    fc_reader_free(&r);
+}
+
+/* Whether a container or a cubin kept as data stands at address ADDR of region G. */
+static bool holds_code(const pointers *p, const fc_region *g, uint64_t addr)
+{
+    uint64_t off = g->offset + (addr - g->addr), end = g->offset + g->size;
+    fc_reader r;
+    if (!fc_image_reader(p->img, p->base, off, end, FC_READER_MIN_CAP, &r))
+        return false;
+    bool found = fc_embedded_at(&r, off, end - off);
     fc_reader_free(&r);
     return found;
+}
+
+/* Looks at the addresses kept, the largest objects first (an address's object reaches the
+ * next address, or its target's end), MAX_CHECKS at most: by the power of two of their reach,
+ * in address order within one. */
+static void look(pointers *p)
+{
+    size_t n = 0;
+    uint32_t *tmp = p->n_a ? malloc(p->n_a * sizeof *tmp) : NULL;
+    uint8_t *order = p->n_a ? malloc(p->n_a) : NULL;
+    if (!tmp || !order)
+        goto done;
+    radix_sort(p->a, tmp, p->n_a);
+    for (size_t i = 0; i < p->n_a; i++)
+        if (!n || p->a[i] != p->a[n - 1])
+            p->a[n++] = p->a[i];
+    size_t count[65] = {0};
+    for (size_t i = 0, t = target_of(p, p->origin + p->a[0]); i < n; i++) {
+        uint64_t end = p->t[t].hi;
+        size_t next = i + 1 < n ? target_of(p, p->origin + p->a[i + 1]) : SIZE_MAX;
+        if (next == t)
+            end = p->origin + p->a[i + 1];
+        uint64_t reach = end - (p->origin + p->a[i]);
+        unsigned bits = 0;
+        while (bits < 64 && reach >> bits)
+            bits++;
+        order[i] = (uint8_t)bits; /* 1 + floor(log2(reach)) */
+        count[bits]++;
+        t = next;
+    }
+    size_t checks = 0;
+    for (int bits = 64; bits >= 7 && checks < MAX_CHECKS; bits--) /* objects of 64 bytes or more */
+        for (size_t i = 0; count[bits] && i < n && checks < MAX_CHECKS; i++) {
+            if (order[i] != bits)
+                continue;
+            fc_region *g = p->t[target_of(p, p->origin + p->a[i])].region;
+            if (g->pointed_at)
+                continue;
+            checks++;
+            g->pointed_at = holds_code(p, g, p->origin + p->a[i]);
+        }
+done:
+    free(order);
+    free(tmp);
 }
 
 void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, Elf *elf, fc_region *regions,
@@ -126,29 +294,55 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
 {
     GElf_Ehdr eh;
     uint32_t type;
+    size_t nsec;
     if (opts->embedded != FC_EMBEDDED_AUTO || !gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_ident[EI_DATA] != ELFDATA2LSB || !(type = relative_type(eh.e_machine)))
+        eh.e_ident[EI_DATA] != ELFDATA2LSB || !(type = relative_type(eh.e_machine)) ||
+        elf_getshdrnum(elf, &nsec) != 0)
         return;
-    sample *s = calloc(n_regions ? n_regions : 1, sizeof *s);
-    size_t *of = calloc(n_regions ? n_regions : 1, sizeof *of); /* each sample's region */
-    size_t n = 0;
-    for (size_t i = 0; s && of && i < n_regions; i++) {
-        const fc_region *g = &regions[i];
+    pointers p = {.img = img, .base = base, .size = size, .budget = size};
+    span *spans = NULL;
+    size_t n_spans = 0;
+    if (!(p.t = calloc(MAX_REGIONS, sizeof *p.t)))
+        return;
+    for (size_t i = 0; i < n_regions && p.n < MAX_REGIONS; i++) {
+        fc_region *g = &regions[i];
         if (g->search_in_full || g->whole_file || g->size <= opts->embedded_probe_size ||
             fc_embedded_always_searched(g->section) || g->addr > UINT64_MAX - g->size)
             continue; /* searched whole, or all of it is its head */
-        s[n] = (sample){.lo = g->addr + opts->embedded_probe_size, .hi = g->addr + g->size};
-        of[n++] = i;
+        p.t[p.n++] = (target){.lo = g->addr + opts->embedded_probe_size, .hi = g->addr + g->size, .region = g};
     }
-    uint64_t rng = 0x9e3779b97f4a7c15ull;
-    for (Elf_Scn *scn = NULL; n && (scn = elf_nextscn(elf, scn));) {
+    if (!p.n)
+        goto done;
+    qsort(p.t, p.n, sizeof *p.t, cmp_target);
+    for (size_t i = 1; i < p.n; i++)
+        if (p.t[i].lo < p.t[i - 1].hi)
+            goto done; /* sections that overlap: a broken table, whose data sections.c sorts out */
+    p.origin = p.t[0].lo;
+    while (p.n && p.t[p.n - 1].hi - p.origin > UINT32_MAX)
+        p.n--; /* beyond 4 GiB of the first: not looked into */
+    if (!p.n)
+        goto done;
+    spans = calloc(nsec ? nsec : 1, sizeof *spans);
+    for (Elf_Scn *scn = NULL; spans && (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC))
-            read_relocations(img, base, size, &sh, type, s, n, &rng);
+        if (n_spans < nsec && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
+            fc_range_ok(sh.sh_offset, sh.sh_size, size) && sh.sh_addr <= UINT64_MAX - sh.sh_size)
+            spans[n_spans++] = (span){sh.sh_addr, sh.sh_size, sh.sh_offset};
     }
-    for (size_t k = 0; k < n; k++)
-        regions[of[k]].pointed_at = container_at_one(img, base, &regions[of[k]], s[k].kept,
-                                                     s[k].seen < SAMPLE ? (size_t)s[k].seen : SAMPLE);
-    free(s);
-    free(of);
+    if (spans)
+        qsort(spans, n_spans, sizeof *spans, cmp_span);
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+            continue;
+        if (sh.sh_type == SHT_RELA)
+            read_rela(&p, &sh, type);
+        else if (sh.sh_type == SHT_RELR && spans)
+            read_relr(&p, &sh, spans, n_spans);
+    }
+    look(&p);
+done:
+    free(spans);
+    free(p.a);
+    free(p.t);
 }

@@ -214,11 +214,11 @@ static bool entry_relocatable(fc_builder *b, const fc_entry *e)
            fc_rd16(head + 16) == 1 /* ET_REL */;
 }
 
-/* Where the section table does not say which containers are -rdc objects (__nv_relfatbin),
+/* Where there is no section table to say which containers are -rdc objects (__nv_relfatbin),
  * their registration records do, with what they hold: nvcc gives each -rdc translation unit
  * a version-1 record that only the device link step's code reads (crt/link.stub hands it to
  * the runtime's own link, never to __cudaRegisterFatBinary), and a whole-program one never
- * holds relocatable code. So beside a device link output, a container outside .nv_fatbin that
+ * holds relocatable code. So beside a device link output, a container in no section that
  * a version-1 record leads to and that holds relocatable code only is taken for an -rdc
  * object; one that cannot be read stays a module, which fails (the safe side). */
 static void mark_rdc_objects(fc_builder *b, fc_container_index *k, const fc_wrapper *w, size_t n,
@@ -234,9 +234,8 @@ static void mark_rdc_objects(fc_builder *b, fc_container_index *k, const fc_wrap
             !map->to_offset(map->ctx, w[i].data, &off, &avail, &section))
             continue;
         fc_container *c = fc_container_index_at(k, b, off);
-        if (!c || c->device_link || c->rdc_object ||
-            (c->section && (fc_section_is_fatbin(c->section) || fc_section_is_relfatbin(c->section))))
-            continue; /* the section says what it is */
+        if (!c || c->device_link || c->rdc_object || c->section)
+            continue; /* a section says what it is; under another name, it stays a module (it fails) */
         size_t at = (size_t)(c - b->containers);
         size_t first = b->first_entry[at];
         size_t end = at + 1 < b->obj.n_containers ? b->first_entry[at + 1] : b->n_entries;
