@@ -18,6 +18,7 @@
 #include "grow.h"
 #include "image.h"
 #include "input.h"
+#include "pool.h"
 #include "pe.h"
 #include "reader.h"
 
@@ -259,7 +260,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     /* Only a file that registers code with the runtime, a CUDA library, is worth reading all
      * its relocations for (cuBLASLt 13's 8.7 MB: 1.7-2.2 ms of its 12 ms summary on dev). */
     if (n_fatbins || table.sh_size)
-        fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts);
+        fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts,
+                               fc_scan_pool(sc, fc_thread_count(b.opts)), fc_thread_count(b.opts));
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     seen.table_missing = nsec == 0;
     seen.records_offset = table.sh_offset;

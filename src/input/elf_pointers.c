@@ -29,6 +29,7 @@
  * relocation sections, and looks into 1,024 data sections at most.
  */
 #include <gelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,12 +38,15 @@
 #include "grow.h"
 #include "image.h"
 #include "input.h"
+#include "pool.h"
 #include "reader.h"
 
 #define RELA_ENTRY 24u
 #define MAX_REGIONS 1024u          /* data sections past 1 MiB looked into: real files have a few */
 #define MAX_ADDRESSES (1u << 22)   /* addresses kept, 32 MiB at most */
 #define MAX_CHECKS 256u           /* addresses looked at, a file */
+#define PIECE (1u << 20)          /* bytes of relocations one thread sifts at a time */
+#define MAX_PIECES 4096u
 
 /* The relative relocation's type for MACHINE (0: not known here). */
 static uint32_t relative_type(unsigned machine)
@@ -63,7 +67,7 @@ typedef struct pointers {
     size_t n;
     uint64_t origin; /* the first target's lo: addresses are kept as 32-bit offsets from it */
     uint32_t *a;     /* the 8-aligned addresses pointed at in targets (cuBLASLt 13: 63,292) */
-    size_t n_a, cap_a;
+    size_t n_a;
     uint64_t budget; /* bytes of relocation sections still to be read: the file's size */
 } pointers;
 
@@ -89,19 +93,25 @@ static size_t target_of(const pointers *p, uint64_t addr)
     return addr < p->t[lo].hi ? lo : SIZE_MAX;
 }
 
-/* Keeps ADDR when it is 8-aligned (kept data is) and falls in a target. */
-static void offer(pointers *p, uint64_t addr)
+/* Addresses kept: 32-bit offsets from the first target's lo. */
+typedef struct offsets {
+    uint32_t *a;
+    size_t n, cap;
+} offsets;
+
+/* Keeps ADDR in L when it is 8-aligned (kept data is) and falls in a target. */
+static void offer(const pointers *p, offsets *l, uint64_t addr)
 {
-    if (addr % 8 || p->n_a >= MAX_ADDRESSES || target_of(p, addr) == SIZE_MAX)
+    if (addr % 8 || l->n >= MAX_ADDRESSES || target_of(p, addr) == SIZE_MAX)
         return;
     uint32_t off = (uint32_t)(addr - p->origin);
-    if (p->n_a && p->a[p->n_a - 1] == off)
+    if (l->n && l->a[l->n - 1] == off)
         return; /* tables often point at one thing twice in a row */
-    uint32_t *more = fc_grow(p->a, &p->cap_a, p->n_a + 1, sizeof *more, 1024);
+    uint32_t *more = fc_grow(l->a, &l->cap, l->n + 1, sizeof *more, 1024);
     if (!more)
         return;
-    p->a = more;
-    p->a[p->n_a++] = off;
+    l->a = more;
+    l->a[l->n++] = off;
 }
 
 /* Sorts A (N) through TMP, a byte at a time (glibc's qsort took 2 ms of cuBLASLt's on dev);
@@ -132,33 +142,83 @@ static bool take_budget(pointers *p, const GElf_Shdr *sh)
     return true;
 }
 
-/* Every relative relocation's addend in the SHT_RELA section SH. */
-static void read_rela(pointers *p, const GElf_Shdr *sh, uint32_t type)
+/* A piece of an SHT_RELA section, sifted by whichever thread takes it. */
+typedef struct piece {
+    uint64_t offset, size; /* whole entries */
+    offsets found;
+} piece;
+
+typedef struct sifting {
+    const pointers *p;
+    uint32_t type;
+    piece *pieces;
+    size_t n, next;
+    pthread_mutex_t lock;
+} sifting;
+
+/* Every relative relocation's addend in piece PC. */
+static void sift(const pointers *p, uint32_t type, piece *pc)
 {
-    if (sh->sh_entsize != RELA_ENTRY || !take_budget(p, sh))
-        return;
     fc_reader r;
-    if (!fc_image_reader(p->img, p->base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r))
+    if (!fc_image_reader(p->img, p->base, pc->offset, pc->offset + pc->size, 256u << 10, &r))
         return;
     fc_reader_read_size(&r, 256u << 10);
     uint64_t lo = p->t[0].lo, hi = p->t[p->n - 1].hi; /* most addends miss every target */
-    uint64_t end = sh->sh_size - sh->sh_size % RELA_ENTRY;
-    for (uint64_t k = 0; k < end;) {
+    for (uint64_t k = 0; k < pc->size;) {
         size_t got;
-        const uint8_t *q = fc_reader_get(&r, sh->sh_offset + k, RELA_ENTRY, &got);
+        const uint8_t *q = fc_reader_get(&r, pc->offset + k, RELA_ENTRY, &got);
         if (!q || got < RELA_ENTRY)
             break;
         size_t count = got / RELA_ENTRY; /* whole entries held from here */
-        if (count > (end - k) / RELA_ENTRY)
-            count = (size_t)((end - k) / RELA_ENTRY);
+        if (count > (pc->size - k) / RELA_ENTRY)
+            count = (size_t)((pc->size - k) / RELA_ENTRY);
         for (size_t e = 0; e < count; e++, q += RELA_ENTRY) {
             uint64_t addr = fc_rd64(q + 16);
             if (addr >= lo && addr < hi && (uint32_t)fc_rd64(q + 8) == type)
-                offer(p, addr);
+                offer(p, &pc->found, addr);
         }
         k += (uint64_t)count * RELA_ENTRY;
     }
     fc_reader_free(&r);
+}
+
+static void sift_work(void *arg)
+{
+    sifting *s = arg;
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        size_t i = s->next < s->n ? s->next++ : SIZE_MAX;
+        pthread_mutex_unlock(&s->lock);
+        if (i == SIZE_MAX)
+            return;
+        sift(s->p, s->type, &s->pieces[i]);
+    }
+}
+
+/* Cuts the SHT_RELA section SH into pieces of S, as many as room is left for. */
+static void add_pieces(pointers *p, sifting *s, const GElf_Shdr *sh)
+{
+    if (sh->sh_entsize != RELA_ENTRY || !take_budget(p, sh))
+        return;
+    uint64_t end = sh->sh_size - sh->sh_size % RELA_ENTRY, step = PIECE - PIECE % RELA_ENTRY;
+    for (uint64_t at = 0; at < end && s->n < MAX_PIECES; at += step)
+        s->pieces[s->n++] = (piece){.offset = sh->sh_offset + at, .size = end - at < step ? end - at : step};
+}
+
+/* Adds what the pieces found to P's addresses, in the pieces' order. */
+static void gather(pointers *p, sifting *s, offsets *all)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        offsets *f = &s->pieces[i].found;
+        uint32_t *more = f->n ? fc_grow(all->a, &all->cap, all->n + f->n, sizeof *more, 1024) : NULL;
+        if (more) {
+            all->a = more;
+            memcpy(all->a + all->n, f->a, f->n * sizeof *f->a);
+            all->n += f->n;
+        }
+        free(f->a);
+    }
+    (void)p;
 }
 
 /* An allocated section with bytes: where an address lies in the file. */
@@ -192,7 +252,7 @@ static bool offset_of(const span *s, size_t n, uint64_t addr, uint64_t *off)
 
 /* Packed relative relocations (SHT_RELR, gABI): an even word is a place, an odd word a
  * bitmap of the 63 words after the last place. The pointer is the word at each place. */
-static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_t n_spans)
+static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_t n_spans, offsets *all)
 {
     if (sh->sh_entsize != 8 || !take_budget(p, sh))
         return;
@@ -226,7 +286,7 @@ static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_
             uint64_t off;
             const uint8_t *v;
             if (offset_of(spans, n_spans, places[i], &off) && (v = fc_reader_get(&words, off, 8, &got)) && got >= 8)
-                offer(p, fc_rd64(v));
+                offer(p, all, fc_rd64(v));
         }
     }
     fc_reader_free(&words);
@@ -290,7 +350,7 @@ done:
 }
 
 void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, Elf *elf, fc_region *regions,
-                            size_t n_regions, const fc_options *opts)
+                            size_t n_regions, const fc_options *opts, fc_pool *pool, unsigned threads)
 {
     GElf_Ehdr eh;
     uint32_t type;
@@ -331,15 +391,29 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
     }
     if (spans)
         qsort(spans, n_spans, sizeof *spans, cmp_span);
+    /* Relocation tables run to megabytes (cuBLASLt 13: 8.7 MB): their pieces are sifted on
+     * the scan's threads; packed ones (a few kilobytes) here. */
+    sifting sift_plan = {.p = &p, .type = type, .pieces = calloc(MAX_PIECES, sizeof(piece))};
+    offsets all = {0};
+    pthread_mutex_init(&sift_plan.lock, NULL);
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
             continue;
-        if (sh.sh_type == SHT_RELA)
-            read_rela(&p, &sh, type);
+        if (sh.sh_type == SHT_RELA && sift_plan.pieces)
+            add_pieces(&p, &sift_plan, &sh);
         else if (sh.sh_type == SHT_RELR && spans)
-            read_relr(&p, &sh, spans, n_spans);
+            read_relr(&p, &sh, spans, n_spans, &all);
     }
+    unsigned helpers = sift_plan.n > 1 && threads > 1 ? threads - 1 : 0;
+    if (helpers > sift_plan.n - 1)
+        helpers = (unsigned)(sift_plan.n - 1);
+    fc_pool_run(helpers ? pool : NULL, sift_work, &sift_plan, helpers);
+    pthread_mutex_destroy(&sift_plan.lock);
+    gather(&p, &sift_plan, &all);
+    free(sift_plan.pieces);
+    p.a = all.a;
+    p.n_a = all.n < MAX_ADDRESSES ? all.n : MAX_ADDRESSES;
     look(&p);
 done:
     free(spans);
