@@ -518,6 +518,39 @@ def relocation_tables_cost_what_the_file_holds():
         eq((rc, f["verdicts"][0]["status"]), (1, "none"))  # as the file itself: its kept sm_90 code alone fits
 
 
+@test
+def a_container_behind_many_smaller_pointed_objects_is_found():
+    """The pointer search looks at the 256 addresses whose objects reach furthest (review of
+    2026-12-02, F2: grouped by powers of two and taken in address order, a container reaching
+    4,000 bytes after 255 objects of 2,056 was passed over). Here a 2 MiB data section past
+    libkept_deep.so's end holds, behind relocations, one object of 64 KiB, 300 of 2,056 bytes,
+    then a copy of its kept fat binary reaching 4,000 bytes to the next address pointed at."""
+    data = open(rules("libkept_deep.so"), "rb").read()
+    at = data.index(bytes([0x50, 0xED, 0x55, 0xBA]), 0x4000)
+    size = 16 + struct.unpack_from("<Q", data, at + 8)[0]
+    fatbin = data[at:at + size]
+    base_addr, region = 1 << 40, 2 << 20
+    addends = [base_addr + (1 << 20)] + [base_addr + (1 << 20) + (64 << 10) + 2056 * k for k in range(300)]
+    container = addends[-1] + 2056 + (-(addends[-1] + 2056) % 16)
+    addends += [container, container + 4000]  # the container's object reaches 4,000 bytes
+    rela = b"".join(struct.pack("<QQq", 0, 8, a) for a in addends)  # R_X86_64_RELATIVE
+
+    def more(blob, names):
+        yield (names[".rodata"], 1, 2, base_addr, blob, region, 0)
+        yield (names[".rela.dyn"], 4, 2, 0, blob + region, len(rela), 24)
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "behind.so")
+        out = bytearray(with_more_sections(data, region + len(rela), more))
+        blob = len(data) + (-len(data) % 8)
+        out[blob + container - base_addr:blob + container - base_addr + size] = fatbin
+        out[blob + region:blob + region + len(rela)] = rela
+        open(p, "wb").write(out)
+        for args in ((), ("--embedded",)):
+            rc, f, err = judge(p, *args, "--gpu", "sm_90", "--driver", "13.0")
+            eq(sum(c["origin"] == "embedded" and c["offset"] == blob + container - base_addr for c in f["containers"]),
+               1, args)
+
+
 def without_section_table(data):
     """DATA (a 64-bit ELF file) as sstrip leaves it: e_shoff, e_shentsize, e_shnum and
     e_shstrndx zeroed, its section headers left as bytes no one points at."""

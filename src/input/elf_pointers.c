@@ -252,29 +252,36 @@ static bool offset_of(const span *s, size_t n, uint64_t addr, uint64_t *off)
     return true;
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 /* Packed relative relocations (SHT_RELR, gABI): an even word is a place, an odd word a
- * bitmap of the 63 words after the last place. The pointer is the word at each place. */
+ * bitmap of the 63 words after the last place. The pointer is the word at each place, read
+ * in the places' order (a linker writes them so; a hostile table alternating between two
+ * far places cost a 64 KiB read each, 11 s for 48 MiB: review of 2026-12-02, F1). */
 static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_t n_spans, offsets *all)
 {
     if (sh->sh_entsize != 8 || !take_budget(p, sh))
         return;
     fc_reader r, words;
+    uint64_t *places = NULL, next = 0; /* where the next bitmap's first word is */
+    size_t n = 0, cap = 0;
     if (!fc_image_reader(p->img, p->base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r))
         return;
-    if (!fc_image_reader(p->img, p->base, 0, p->size, 64u << 10, &words)) {
-        fc_reader_free(&r);
-        return;
-    }
     fc_reader_read_size(&r, 256u << 10);
-    fc_reader_read_size(&words, 64u << 10);
-    uint64_t next = 0; /* where the next bitmap's first word is */
-    for (uint64_t k = 0; k + 8 <= sh->sh_size; k += 8) {
+    for (uint64_t k = 0; k + 8 <= sh->sh_size && n < MAX_ADDRESSES; k += 8) {
         size_t got;
         const uint8_t *q = fc_reader_get(&r, sh->sh_offset + k, 8, &got);
         if (!q || got < 8)
             break;
-        uint64_t w = fc_rd64(q), places[63];
-        size_t n = 0;
+        uint64_t w = fc_rd64(q);
+        uint64_t *more = fc_grow(places, &cap, n + 63, sizeof *more, 1024);
+        if (!more)
+            break;
+        places = more;
         if (!(w & 1)) {
             places[n++] = w;
             next = w + 8;
@@ -284,15 +291,26 @@ static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_
                     places[n++] = next + (uint64_t)(bit - 1) * 8;
             next += 63 * 8;
         }
+    }
+    fc_reader_free(&r);
+    for (size_t i = 1; i < n; i++)
+        if (places[i] < places[i - 1]) {
+            qsort(places, n, sizeof *places, cmp_u64);
+            break;
+        }
+    if (n && fc_image_reader(p->img, p->base, 0, p->size, 64u << 10, &words)) {
+        fc_reader_read_size(&words, 64u << 10);
         for (size_t i = 0; i < n; i++) {
             uint64_t off;
+            size_t got;
             const uint8_t *v;
-            if (offset_of(spans, n_spans, places[i], &off) && (v = fc_reader_get(&words, off, 8, &got)) && got >= 8)
+            if ((!i || places[i] != places[i - 1]) && offset_of(spans, n_spans, places[i], &off) &&
+                (v = fc_reader_get(&words, off, 8, &got)) && got >= 8)
                 offer(p, all, fc_rd64(v));
         }
+        fc_reader_free(&words);
     }
-    fc_reader_free(&words);
-    fc_reader_free(&r);
+    free(places);
 }
 
 /* Whether a container or a cubin kept as data stands at address ADDR of region G. */
@@ -307,55 +325,81 @@ static bool holds_code(const pointers *p, const fc_region *g, uint64_t addr)
     return found;
 }
 
-/* Looks at the addresses kept, the largest objects first (an address's object reaches the
- * next address, or its target's end), MAX_CHECKS at most, and only objects of 64 bytes or
- * more: by the power of two of their reach, in address order within one (a counting sort:
- * the order is the same on every run). */
+/* An address and how far its object reaches. */
+typedef struct sized {
+    uint64_t reach, addr;
+} sized;
+
+/* Whether A comes before B in the looking order: the larger first, then the lower address
+ * (the order is the same on every run). */
+static bool before(const sized *a, const sized *b)
+{
+    return a->reach != b->reach ? a->reach > b->reach : a->addr < b->addr;
+}
+
+static int cmp_sized(const void *x, const void *y)
+{
+    return before(x, y) ? -1 : before(y, x) ? 1 : 0;
+}
+
+/* Keeps in HEAP (N of MAX_CHECKS, the last in the looking order at its root) the first
+ * MAX_CHECKS of what it is offered (a bounded heap: the review's F2 found a power-of-two
+ * bucket in address order passing over a larger object among 255 smaller ones). */
+static void keep_first(sized *heap, size_t *n, sized x)
+{
+    size_t i;
+    if (*n < MAX_CHECKS) {
+        for (i = (*n)++; i > 0 && before(&heap[(i - 1) / 2], &x); i = (i - 1) / 2)
+            heap[i] = heap[(i - 1) / 2];
+        heap[i] = x;
+        return;
+    }
+    if (!before(&x, &heap[0]))
+        return;
+    for (i = 0;;) { /* sift X down from the root */
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && before(&heap[c], &heap[c + 1]))
+            c++;
+        if (!before(&x, &heap[c]))
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = x;
+}
+
+/* Looks at the addresses kept, the objects that reach furthest first (to the next address
+ * pointed at, or the section's end), MAX_CHECKS at most, and only objects of 64 bytes or
+ * more. */
 static void look(pointers *p)
 {
-    size_t n = 0;
+    size_t n = 0, kept = 0;
     uint32_t *tmp = p->n_a ? malloc(p->n_a * sizeof *tmp) : NULL;
-    uint8_t *bits = p->n_a ? malloc(p->n_a) : NULL;
-    if (!tmp || !bits)
+    sized heap[MAX_CHECKS];
+    if (!tmp)
         goto done;
     radix_sort(p->a, tmp, p->n_a);
     for (size_t i = 0; i < p->n_a; i++)
         if (!n || p->a[i] != p->a[n - 1])
             p->a[n++] = p->a[i];
-    size_t count[65] = {0}, pos[65];
     for (size_t i = 0, t = target_of(p, p->origin + p->a[0]); i < n; i++) {
-        uint64_t end = p->t[t].hi;
+        uint64_t addr = p->origin + p->a[i], end = p->t[t].hi;
         size_t next = i + 1 < n ? target_of(p, p->origin + p->a[i + 1]) : SIZE_MAX;
         if (next == t)
             end = p->origin + p->a[i + 1];
-        uint64_t reach = end - (p->origin + p->a[i]);
-        unsigned b = 0;
-        while (b < 64 && reach >> b)
-            b++;
-        bits[i] = (uint8_t)b; /* 1 + floor(log2(reach)): 7 and up are 64 bytes or more */
-        count[b]++;
+        if (end - addr >= 64)
+            keep_first(heap, &kept, (sized){end - addr, addr});
         t = next;
     }
-    size_t limit = 0;
-    for (int b = 64; b >= 0; b--) {
-        pos[b] = limit;
-        limit += count[b];
-        if (b == 7)
-            break;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (bits[i] >= 7)
-            tmp[pos[bits[i]]++] = p->a[i];
-    for (size_t i = 0, checks = 0; i < limit && checks < MAX_CHECKS; i++) {
-        uint64_t addr = p->origin + tmp[i];
-        fc_region *g = p->t[target_of(p, addr)].region;
-        if (g->pointed_at)
-            continue;
-        checks++;
-        g->pointed_at = holds_code(p, g, addr);
+    qsort(heap, kept, sizeof *heap, cmp_sized);
+    for (size_t i = 0; i < kept; i++) {
+        fc_region *g = p->t[target_of(p, heap[i].addr)].region;
+        if (!g->pointed_at)
+            g->pointed_at = holds_code(p, g, heap[i].addr);
     }
 done:
-    free(bits);
     free(tmp);
 }
 
@@ -388,7 +432,7 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
         if (p.t[i].lo < p.t[i - 1].hi)
             goto done; /* sections that overlap: a broken table, whose data sections.c sorts out */
     p.origin = p.t[0].lo;
-    while (p.n && p.t[p.n - 1].hi - p.origin > UINT32_MAX)
+    while (p.n && p.t[p.n - 1].hi - p.origin > (uint64_t)UINT32_MAX + 1)
         p.n--; /* beyond 4 GiB of the first: not looked into */
     if (!p.n)
         goto done;
