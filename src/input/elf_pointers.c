@@ -28,7 +28,10 @@
  * (0.9 ms) and 256 looked at (0.4 ms). Its summary on dev went from 11.0-11.5 ms to
  * 14.4-14.9 ms (`perf stat -r 30`; on one thread, 15.7 ms). A hostile file is read no more
  * than its size over all its relocation sections, and looked into in 1,024 data sections at
- * most.
+ * most. What a hostile file can keep from this look (two reviews, 2026-12-02): more than
+ * MAX_PIECES relocation pieces, more than MAX_ADDRESSES addresses before duplicates are
+ * dropped, data sections more than 4 GiB past the first, and a second pointer into a
+ * container, which cuts its object short.
  */
 #include <gelf.h>
 #include <pthread.h>
