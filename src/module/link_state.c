@@ -34,6 +34,58 @@ static bool driver_supplied(const char *name, size_t len)
     return false;
 }
 
+/* What each_symbol read. */
+typedef struct symbols_read {
+    bool symtab;  /* a symbol table was found */
+    bool damaged; /* a section header, a table or a symbol could not be read (that table is
+                     left there; the rest is read on) */
+} symbols_read;
+
+/* Hands FN every symbol of ELF's symbol tables (SHT_SYMTAB) but each table's first, null one,
+ * with its name (NULL where the string table does not hold it), until FN returns false. */
+static symbols_read each_symbol(Elf *elf, bool (*fn)(void *ctx, const char *name, const GElf_Sym *sym), void *ctx)
+{
+    symbols_read r = {false, false};
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) {
+            r.damaged = true;
+            continue;
+        }
+        if (sh.sh_type != SHT_SYMTAB)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d || !sh.sh_entsize) {
+            r.damaged = true;
+            continue;
+        }
+        r.symtab = true;
+        size_t n = d->d_size / sh.sh_entsize; /* what libelf holds */
+        for (size_t i = 1; i < n; i++) {
+            GElf_Sym sym;
+            if (!gelf_getsym(d, (int)i, &sym)) {
+                r.damaged = true;
+                break;
+            }
+            if (!fn(ctx, elf_strptr(elf, sh.sh_link, sym.st_name), &sym))
+                return r;
+        }
+    }
+    return r;
+}
+
+/* each_symbol's FN for cubin_link_state: stops at a symbol that must be defined elsewhere. */
+static bool unresolved(void *ctx, const char *name, const GElf_Sym *sym)
+{
+    /* Weak undefined symbols (__UDT, .nv.reservedSmem.* in CUDA 13 cubins) need no
+     * definition: the cubins that hold only those load and link alone. */
+    if (sym->st_shndx != SHN_UNDEF || GELF_ST_BIND(sym->st_info) != STB_GLOBAL || !name || !*name ||
+        driver_supplied(name, strlen(name)))
+        return true;
+    *(bool *)ctx = true;
+    return false;
+}
+
 static fc_link_state cubin_link_state(const uint8_t *img, size_t size, const fc_options *opts)
 {
     fc_status why;
@@ -47,27 +99,10 @@ static fc_link_state cubin_link_state(const uint8_t *img, size_t size, const fc_
     st = FC_LINK_SELF_CONTAINED;
     if (eh.e_type != ET_REL) /* linked: nothing left to resolve */
         goto cleanup;
-    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0; /* what libelf holds */
-        for (size_t i = 1; i < n; i++) {
-            GElf_Sym sym;
-            if (!gelf_getsym(d, (int)i, &sym))
-                break;
-            /* Weak undefined symbols (__UDT, .nv.reservedSmem.* in CUDA 13 cubins) need no
-             * definition: the cubins that hold only those load and link alone. */
-            if (sym.st_shndx != SHN_UNDEF || GELF_ST_BIND(sym.st_info) != STB_GLOBAL)
-                continue;
-            const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (name && *name && !driver_supplied(name, strlen(name))) {
-                st = FC_LINK_UNRESOLVED;
-                goto cleanup;
-            }
-        }
-    }
+    bool needs = false;
+    each_symbol(elf, unresolved, &needs); /* what cannot be read is not counted, as before */
+    if (needs)
+        st = FC_LINK_UNRESOLVED;
 cleanup:
     elf_end(elf);
     return st;
@@ -407,6 +442,17 @@ static void names_add(fc_names *s, const char *p, size_t len)
     s->items[s->n++] = copy;
 }
 
+/* each_symbol's FN for fc_rdc_functions: adds the functions a cubin defines, global or weak,
+ * to the fc_names CTX. */
+static bool defined_function(void *ctx, const char *name, const GElf_Sym *sym)
+{
+    int bind = GELF_ST_BIND(sym->st_info);
+    if (sym->st_shndx != SHN_UNDEF && GELF_ST_TYPE(sym->st_info) == STT_FUNC && (bind == STB_GLOBAL || bind == STB_WEAK) &&
+        name && *name)
+        names_add(ctx, name, strlen(name));
+    return true;
+}
+
 bool fc_rdc_functions(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_names *defined,
                       fc_names *needed)
 {
@@ -432,28 +478,7 @@ bool fc_rdc_functions(const fc_object *obj, const fc_entry *e, const fc_options 
     } else if (ok) {
         fc_status why;
         Elf *elf = fc_elf_cubin_open(src, n, opts, &why);
-        ok = elf != NULL;
-        for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
-            GElf_Shdr sh;
-            if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-                continue;
-            Elf_Data *d = elf_getdata(scn, NULL);
-            size_t count = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
-            for (size_t i = 1; i < count; i++) {
-                GElf_Sym sym;
-                if (!gelf_getsym(d, (int)i, &sym)) {
-                    ok = false;
-                    break;
-                }
-                int bind = GELF_ST_BIND(sym.st_info);
-                if (sym.st_shndx == SHN_UNDEF || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-                    (bind != STB_GLOBAL && bind != STB_WEAK))
-                    continue;
-                const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-                if (name && *name)
-                    names_add(defined, name, strlen(name));
-            }
-        }
+        ok = elf && !each_symbol(elf, defined_function, defined).damaged;
         if (elf)
             elf_end(elf);
     }
@@ -602,6 +627,17 @@ static bool has_linked_cubin(const fc_object *obj, const fc_container *c)
     return false;
 }
 
+/* each_symbol's FN for cubin_defines_nothing: stops at a function or a variable. */
+static bool only_bookkeeping(void *ctx, const char *name, const GElf_Sym *sym)
+{
+    (void)name;
+    int type = GELF_ST_TYPE(sym->st_info);
+    if (type == STT_NOTYPE || type == STT_SECTION || type == STT_FILE)
+        return true;
+    *(bool *)ctx = false;
+    return false;
+}
+
 /* Whether cubin image IMG defines nothing a program could reach: no function and no variable
  * in its symbol table (only the sections' own symbols). */
 static bool cubin_defines_nothing(const uint8_t *img, size_t size, const fc_options *opts)
@@ -610,28 +646,10 @@ static bool cubin_defines_nothing(const uint8_t *img, size_t size, const fc_opti
     Elf *elf = fc_elf_cubin_open(img, size, opts, &why);
     if (!elf)
         return false;
-    bool nothing = false, symtab = false;
-    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh)) {
-            symtab = false; /* unread: something */
-            break;
-        }
-        if (sh.sh_type != SHT_SYMTAB)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        if (!d || !sh.sh_entsize)
-            break;
-        symtab = nothing = true;
-        size_t n = d->d_size / sh.sh_entsize;
-        for (size_t i = 1; i < n && nothing; i++) {
-            GElf_Sym sym;
-            int type = gelf_getsym(d, (int)i, &sym) ? GELF_ST_TYPE(sym.st_info) : STT_FUNC;
-            nothing = type == STT_NOTYPE || type == STT_SECTION || type == STT_FILE;
-        }
-    }
+    bool nothing = true;
+    symbols_read r = each_symbol(elf, only_bookkeeping, &nothing);
     elf_end(elf);
-    return symtab && nothing;
+    return r.symtab && !r.damaged && nothing; /* what cannot be read may define something */
 }
 
 /* Compressed cubins and PTX are read for this only when this small: a cubin that defines
