@@ -39,39 +39,6 @@ static int first_release(const uint8_t *p, size_t n, const char *key, size_t k)
  * (half its declared size, at most 1 MiB), whole only when the note is not there. */
 #define FIND_WINDOW (256u << 10)
 
-int fc_cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch, bool *read)
-{
-    const char *key = release_key;
-    const size_t k = sizeof release_key - 1;
-    const size_t digits = 64; /* "13.0, V13.0.88", or longer made up */
-    *read = false;
-    if (e->compression != FC_COMPRESSION_LZ4) {
-        if (scratch->cap < FIND_WINDOW && !fc_buffer_reserve(scratch, FIND_WINDOW))
-            return 0;
-        const uint8_t *hit;
-        size_t avail;
-        if (fc_entry_find(obj, e, opts, key, k, digits, scratch->p, FIND_WINDOW, &hit, &avail) != FC_OK)
-            return 0;
-        *read = true;
-        return hit && avail > k + 3 ? release_at(hit, avail, k) : 0; /* as first_release */
-    }
-    size_t head = e->uncompressed_size / 2 < (1u << 20) ? (size_t)(e->uncompressed_size / 2) : 1u << 20;
-    if (head >= (256u << 10) && (scratch->cap >= head || fc_buffer_reserve(scratch, head))) {
-        size_t got;
-        const uint8_t *hit = NULL;
-        if (fc_entry_head(obj, e, scratch->p, head, &got) == FC_OK && got == head)
-            hit = memmem(scratch->p, got, key, k);
-        if (hit && (size_t)(hit - scratch->p) + k + digits <= got) { /* its digits all there */
-            *read = true;
-            return release_at(hit, got - (size_t)(hit - scratch->p), k);
-        }
-    }
-    const uint8_t *img;
-    size_t n;
-    *read = fc_entry_image(obj, e, opts, scratch, &img, &n) == FC_OK;
-    return *read ? first_release(img, n, key, k) : 0;
-}
-
 /* Where KEY (K bytes) first lies in cubin E's image, with AFTER bytes after it where the image
  * holds them, as fc_entry_find finds it (an LZ4 image: in its head, or whole); false when the
  * image could not be read. *HIT is NULL when it holds no KEY. */
@@ -92,6 +59,37 @@ static bool find_in(const fc_object *obj, const fc_entry *e, const fc_options *o
     if ((*hit = n >= k ? memmem(img, n, key, k) : NULL))
         *avail = n - (size_t)(*hit - img);
     return true;
+}
+
+int fc_cubin_release(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch, bool *read)
+{
+    const char *key = release_key;
+    const size_t k = sizeof release_key - 1;
+    const size_t digits = 64; /* "13.0, V13.0.88", or longer made up */
+    *read = false;
+    if (e->compression != FC_COMPRESSION_LZ4) {
+        const uint8_t *hit;
+        size_t avail;
+        if (!find_in(obj, e, opts, key, k, digits, scratch, &hit, &avail))
+            return 0;
+        *read = true;
+        return hit && avail > k + 3 ? release_at(hit, avail, k) : 0; /* as first_release */
+    }
+    size_t head = e->uncompressed_size / 2 < (1u << 20) ? (size_t)(e->uncompressed_size / 2) : 1u << 20;
+    if (head >= (256u << 10) && (scratch->cap >= head || fc_buffer_reserve(scratch, head))) {
+        size_t got;
+        const uint8_t *hit = NULL;
+        if (fc_entry_head(obj, e, scratch->p, head, &got) == FC_OK && got == head)
+            hit = memmem(scratch->p, got, key, k);
+        if (hit && (size_t)(hit - scratch->p) + k + digits <= got) { /* its digits all there */
+            *read = true;
+            return release_at(hit, got - (size_t)(hit - scratch->p), k);
+        }
+    }
+    const uint8_t *img;
+    size_t n;
+    *read = fc_entry_image(obj, e, opts, scratch, &img, &n) == FC_OK;
+    return *read ? first_release(img, n, key, k) : 0;
 }
 
 static uint32_t le32(const uint8_t *p)
