@@ -258,10 +258,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         for (size_t i = 0; i < n_regions; i++)
             regions[i].search_in_full = true;
     /* Only a file that registers code with the runtime, a CUDA library, is worth reading all
-     * its relocations for (cuBLASLt 13's 8.7 MB: 1.7-2.2 ms of its 12 ms summary on dev). */
-    if (n_fatbins || table.sh_size)
-        fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts,
-                               fc_scan_pool(sc, fc_thread_count(b.opts)), fc_thread_count(b.opts));
+     * its relocations for (cuBLASLt 13's 8.7 MB: its summary on dev went from 11.0-11.5 ms to
+     * 14.4-14.9 ms; elf_pointers.c). */
+    if (n_fatbins || table.sh_size) {
+        unsigned threads = fc_thread_count(b.opts);
+        fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts, fc_scan_pool(sc, threads), threads);
+    }
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     seen.table_missing = nsec == 0;
     seen.records_offset = table.sh_offset;

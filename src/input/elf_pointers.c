@@ -53,12 +53,6 @@
 #define PIECE (1u << 20)          /* bytes of relocations one thread sifts at a time */
 #define MAX_PIECES 4096u
 
-/* The relative relocation's type for MACHINE (0: not known here). */
-static uint32_t relative_type(unsigned machine)
-{
-    return machine == EM_X86_64 ? 8 : machine == EM_AARCH64 ? 1027 : machine == EM_PPC64 ? 22 : 0;
-}
-
 /* A data section past whose head pointers are looked for: addresses [lo, hi). */
 typedef struct target {
     uint64_t lo, hi;
@@ -210,8 +204,8 @@ static void add_pieces(pointers *p, sifting *s, const GElf_Shdr *sh)
         s->pieces[s->n++] = (piece){.offset = sh->sh_offset + at, .size = end - at < step ? end - at : step};
 }
 
-/* Adds what the pieces found to P's addresses, in the pieces' order. */
-static void gather(pointers *p, sifting *s, offsets *all)
+/* Adds what the pieces of S found to ALL, in the pieces' order. */
+static void gather(sifting *s, offsets *all)
 {
     for (size_t i = 0; i < s->n; i++) {
         offsets *f = &s->pieces[i].found;
@@ -223,7 +217,6 @@ static void gather(pointers *p, sifting *s, offsets *all)
         }
         free(f->a);
     }
-    (void)p;
 }
 
 /* An allocated section with bytes: where an address lies in the file. */
@@ -413,7 +406,7 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
     uint32_t type;
     size_t nsec;
     if (opts->embedded != FC_EMBEDDED_AUTO || !gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_ident[EI_DATA] != ELFDATA2LSB || !(type = relative_type(eh.e_machine)) ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB || !(type = fc_elf_relative_type(eh.e_machine)) ||
         elf_getshdrnum(elf, &nsec) != 0)
         return;
     pointers p = {.img = img, .base = base, .size = size, .budget = size};
@@ -467,7 +460,7 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
         helpers = (unsigned)(sift_plan.n - 1);
     fc_pool_run(helpers ? pool : NULL, sift_work, &sift_plan, helpers);
     pthread_mutex_destroy(&sift_plan.lock);
-    gather(&p, &sift_plan, &all);
+    gather(&sift_plan, &all);
     free(sift_plan.pieces);
     p.a = all.a;
     p.n_a = all.n < MAX_ADDRESSES ? all.n : MAX_ADDRESSES;

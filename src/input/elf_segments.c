@@ -196,12 +196,16 @@ static int cmp_wrapper_place(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+uint32_t fc_elf_relative_type(unsigned machine)
+{
+    return machine == EM_X86_64 ? 8 : machine == EM_AARCH64 ? 1027 : machine == EM_PPC64 ? 22 : 0;
+}
+
 /* Records whose address a linker left 0 get it from the R_*_RELATIVE relocation of that
  * place (its addend), found through PT_DYNAMIC's DT_RELA table. */
 static void relocate(const view *v, fc_wrapper *w, size_t n)
 {
-    uint32_t relative = v->machine == EM_X86_64 ? 8 : v->machine == EM_AARCH64 ? 1027
-                      : v->machine == EM_PPC64 ? 22 : 0;
+    uint32_t relative = fc_elf_relative_type(v->machine);
     bool needed = false;
     for (size_t i = 0; i < n; i++)
         needed |= w[i].data == 0;

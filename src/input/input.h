@@ -178,6 +178,9 @@ typedef struct fc_elf_sections {
  * registration records and the program headers (FC_ORIGIN_WRAPPER), or by searching the
  * loaded segments (FC_ORIGIN_SEGMENT, or FC_ORIGIN_EMBEDDED beside records). Does nothing
  * for an ordinary file whose records all point into its registered sections. */
+/* The relative relocation type (R_X86_64_RELATIVE, R_AARCH64_RELATIVE, R_PPC64_RELATIVE) of
+ * ELF machine MACHINE, or 0 for one not known here (elf_segments.c). */
+uint32_t fc_elf_relative_type(unsigned machine);
 /* Marks the data regions (REGIONS, sections of ELF) past whose heads a relative relocation
  * points at a container (fc_region.pointed_at), in FC_EMBEDDED_AUTO mode (elf_pointers.c). */
 void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf, fc_region *regions,
