@@ -34,6 +34,16 @@ fc_role fc_container_role(const fc_container *c)
     return c->role;
 }
 
+int fc_entry_cubin_type(const fc_object *obj, const fc_entry *e)
+{
+    uint8_t head[18];
+    size_t got = 0;
+    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK || got < sizeof head ||
+        memcmp(head, "\177ELF", 4) != 0 || head[5] != 1 /* ELFDATA2LSB */)
+        return -1;
+    return head[16] | head[17] << 8;
+}
+
 bool fc_entry_compiled_relocatable(const fc_entry *e)
 {
     if (e->kind == FC_IMAGE_LTOIR)

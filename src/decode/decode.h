@@ -209,6 +209,10 @@ bool fc_cubin_ptxas(const fc_object *obj, const fc_entry *e, const fc_options *o
 /* What a container is for (container_role.c): whether an entry was compiled to be linked
  * (LTO-IR, PTX stored with the ptxas option --compile-only). */
 bool fc_entry_compiled_relocatable(const fc_entry *e);
+/* The ELF type of cubin entry E of OBJ (ET_EXEC linked, ET_REL relocatable), from its first
+ * bytes, inflating no more than those: -1 when they cannot be read or are no little-endian
+ * ELF header (container_role.c). */
+int fc_entry_cubin_type(const fc_object *obj, const fc_entry *e);
 /* Whether containers of origin O are registered with the CUDA runtime (and so were linked
  * when the program was built). */
 static inline bool fc_origin_registered(fc_origin o)

@@ -205,13 +205,8 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
  * no more than its first bytes. */
 static bool entry_relocatable(fc_builder *b, const fc_entry *e)
 {
-    if (e->kind != FC_IMAGE_CUBIN)
-        return fc_entry_compiled_relocatable(e);
-    uint8_t head[18];
-    size_t got;
-    return fc_entry_head(&b->obj, e, head, sizeof head, &got) == FC_OK && got == sizeof head &&
-           memcmp(head, "\177ELF", 4) == 0 && head[5] == 1 /* little-endian */ &&
-           fc_rd16(head + 16) == 1 /* ET_REL */;
+    return e->kind == FC_IMAGE_CUBIN ? fc_entry_cubin_type(&b->obj, e) == 1 /* ET_REL */
+                                     : fc_entry_compiled_relocatable(e);
 }
 
 /* Where there is no section table to say which containers are -rdc objects (__nv_relfatbin),

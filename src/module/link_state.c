@@ -533,8 +533,6 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
     free(scratch.p);
 }
 
-static int cubin_type(const fc_object *obj, const fc_entry *e);
-
 /* PTX smaller than this (its declared size) is read, whatever the notes say: they cannot show
  * that the stored PTX is what ptxas read (a fat binary assembled by hand from nvcc's
  * intermediates, its PTX edited after ptxas ran, was judged ok on sm_90 while the H200's driver
@@ -562,7 +560,7 @@ static bool ascii_by_ptxas(const fc_object *obj, const fc_container *c, const fc
     for (size_t i = 0; i < c->n_entries; i++) {
         const fc_entry *cu = &c->entries[i];
         if (cu->kind != FC_IMAGE_CUBIN || cu->obfuscated || cu->arch != e->arch || cu->variant != FC_VARIANT_NONE ||
-            cubin_type(obj, cu) != ET_EXEC)
+            fc_entry_cubin_type(obj, cu) != ET_EXEC)
             continue;
         int release;
         unsigned from;
@@ -601,17 +599,6 @@ static bool ptx_starts_outside_ascii(const fc_object *obj, const fc_entry *e)
     return fc_entry_head(obj, e, head, sizeof head, &got) == FC_OK && got == 1 && head[0] >= 0x80;
 }
 
-/* A cubin's ELF type (ET_EXEC linked, ET_REL relocatable), from its first bytes: cheap even
- * when compressed; -1 when they cannot be read or are no ELF. */
-static int cubin_type(const fc_object *obj, const fc_entry *e)
-{
-    uint8_t head[64];
-    size_t got = 0;
-    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK || got < 18 || memcmp(head, "\177ELF", 4) != 0)
-        return -1;
-    return head[16] | head[17] << 8; /* cubins are little-endian */
-}
-
 /* Whether container C holds a cubin ptxas linked as a whole program (ET_EXEC, not a link
  * input). nvcc compiles each cubin from the same translation unit's PTX, and ptxas fails a
  * whole program that calls a function it does not define ("Unresolved extern function"):
@@ -622,7 +609,7 @@ static bool has_linked_cubin(const fc_object *obj, const fc_container *c)
 {
     for (size_t i = 0; i < c->n_entries; i++)
         if (c->entries[i].kind == FC_IMAGE_CUBIN && !c->entries[i].obfuscated &&
-            cubin_type(obj, &c->entries[i]) == ET_EXEC)
+            fc_entry_cubin_type(obj, &c->entries[i]) == ET_EXEC)
             return true;
     return false;
 }
@@ -776,7 +763,7 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
     } else if (registered) {
         /* A registered cubin was linked when the program was; relocatable ones are not here. */
     } else if (e->kind == FC_IMAGE_CUBIN && l.result == FC_LOAD_SUCCESS && c->origin != FC_ORIGIN_CUBIN_FILE &&
-               c->origin != FC_ORIGIN_EMBEDDED_CUBIN && cubin_type(obj, e) == ET_REL) {
+               c->origin != FC_ORIGIN_EMBEDDED_CUBIN && fc_entry_cubin_type(obj, e) == ET_REL) {
         l.result = FC_LOAD_LINK_INPUT;
     }
     return l;
