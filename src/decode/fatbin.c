@@ -315,12 +315,22 @@ fc_status fc_fatbin_decode_run(fc_builder *b, fc_reader *r, uint64_t off, uint64
     return fc_fatbin_walk(b, r, off, off + size, off + size, origin, section, &next);
 }
 
-bool fc_fatbin_empty(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len)
+/* The container header at OFF (SIZE bytes available) as nvcc writes it (magic, version 1,
+ * 16-byte header), or NULL. */
+static const uint8_t *nvcc_header(fc_reader *r, uint64_t off, uint64_t size)
 {
     size_t got;
     const uint8_t *buf = fc_reader_get(r, off, FC_CONTAINER_HEADER, &got);
     if (size < FC_CONTAINER_HEADER || !buf || got < FC_CONTAINER_HEADER || fc_rd32(buf) != FC_FATBIN_MAGIC ||
-        fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER || fc_rd64(buf + 8) != 0)
+        fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER)
+        return NULL;
+    return buf;
+}
+
+bool fc_fatbin_empty(fc_reader *r, uint64_t off, uint64_t size, uint64_t *len)
+{
+    const uint8_t *buf = nvcc_header(r, off, size);
+    if (!buf || fc_rd64(buf + 8) != 0)
         return false;
     *len = FC_CONTAINER_HEADER;
     return true;
@@ -330,10 +340,8 @@ bool fc_fatbin_plausible(fc_reader *r, uint64_t off, uint64_t size, uint64_t *le
 {
     /* Stricter than decoding: a hit in arbitrary data must look exactly like what nvcc
      * writes before it is believed (known kinds, the 0x0101 field, 8-byte header sizes). */
-    size_t got;
-    const uint8_t *buf = fc_reader_get(r, off, FC_CONTAINER_HEADER, &got);
-    if (size < FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER || !buf || got < FC_CONTAINER_HEADER ||
-        fc_rd32(buf) != FC_FATBIN_MAGIC || fc_rd16(buf + 4) != 1 || fc_rd16(buf + 6) != FC_CONTAINER_HEADER)
+    const uint8_t *buf = size < FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER ? NULL : nvcc_header(r, off, size);
+    if (!buf)
         return false;
     uint64_t body = fc_rd64(buf + 8);
     if (body < FC_ENTRY_MIN_HEADER || body > size - FC_CONTAINER_HEADER)
