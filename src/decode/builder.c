@@ -118,6 +118,14 @@ void fc_builder_set_soname(fc_builder *b, const char *soname)
     b->obj.soname = fc_builder_strndup(b, soname, strlen(soname)); /* NULL when out of memory */
 }
 
+const fc_entry *fc_builder_container_entries(const fc_builder *b, const fc_container *c, size_t *n)
+{
+    size_t at = (size_t)(c - b->containers);
+    size_t first = b->first_entry[at];
+    *n = (at + 1 < b->obj.n_containers ? b->first_entry[at + 1] : b->n_entries) - first;
+    return b->entries ? b->entries + first : NULL;
+}
+
 void fc_builder_set_container_role(fc_builder *b, fc_role role)
 {
     if (b->obj.n_containers)
@@ -223,11 +231,8 @@ const fc_object *fc_builder_finish(fc_builder *b)
 {
     size_t n = b->obj.n_containers;
     for (size_t i = 0; i < n; i++) {
-        size_t first = b->first_entry[i];
-        size_t end = i + 1 < n ? b->first_entry[i + 1] : b->n_entries;
-        b->containers[i].entries = b->entries ? b->entries + first : NULL;
-        b->containers[i].n_entries = end - first;
         fc_container *c = &b->containers[i];
+        c->entries = fc_builder_container_entries(b, c, &c->n_entries);
         c->rdc_object |= c->section && fc_section_is_relfatbin(c->section);
         c->role = fc_container_role(c);
     }

@@ -64,6 +64,9 @@ void fc_builder_set_container_size(fc_builder *b, uint64_t size);
 /* What the last container is for, when more than its headers tell (fc_builder_finish adds
  * what they tell). */
 void fc_builder_set_container_role(fc_builder *b, fc_role role);
+/* The entries decoded so far of container C of B (its index), *N of them: before
+ * fc_builder_finish, when fc_container.entries is not yet set. */
+const fc_entry *fc_builder_container_entries(const fc_builder *b, const fc_container *c, size_t *n);
 /* Makes room for N more containers and M more entries, so that adding them does not
  * reallocate (merging builders). False when out of memory. */
 bool fc_builder_reserve(fc_builder *b, size_t n, size_t m);

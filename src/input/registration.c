@@ -231,12 +231,11 @@ static void mark_rdc_objects(fc_builder *b, fc_container_index *k, const fc_wrap
         fc_container *c = fc_container_index_at(k, b, off);
         if (!c || c->device_link || c->rdc_object || c->section)
             continue; /* a section says what it is; under another name, it stays a module (it fails) */
-        size_t at = (size_t)(c - b->containers);
-        size_t first = b->first_entry[at];
-        size_t end = at + 1 < b->obj.n_containers ? b->first_entry[at + 1] : b->n_entries;
-        bool relocatable = end > first;
-        for (size_t e = first; relocatable && e < end; e++)
-            relocatable = entry_relocatable(b, &b->entries[e]);
+        size_t n_entries;
+        const fc_entry *entries = fc_builder_container_entries(b, c, &n_entries);
+        bool relocatable = n_entries > 0;
+        for (size_t e = 0; relocatable && e < n_entries; e++)
+            relocatable = entry_relocatable(b, &entries[e]);
         if (relocatable) {
             c->rdc_object = true;
             c->role = FC_ROLE_LINK_INPUT;
