@@ -267,6 +267,13 @@ static void note_text(text_marks *m, const uint8_t *p, size_t n, uint64_t off)
             note_place(m, off + i);
 }
 
+/* Whether what starts with MAGIC at AT of R (AVAIL bytes on) is a cubin (*CUBIN filled) or a
+ * container (*LEN its length) kept as data. */
+static bool kept_at(fc_reader *r, uint64_t at, uint64_t avail, uint32_t magic, cubin_info *cubin, uint64_t *len)
+{
+    return magic == ELF_MAGIC ? cubin_plausible(r, at, avail, cubin) : fc_fatbin_plausible(r, at, avail, len);
+}
+
 /* The first offset in [FROM, END), 4-byte aligned (any offset when UNALIGNED), where a
  * container validates (up to the reader's end), *LEN getting its length; or where a cubin
  * does, *CUBIN getting it (its size 0 otherwise). UINT64_MAX when there is none, or a read
@@ -302,8 +309,7 @@ static uint64_t find_container(fc_reader *r, uint64_t from, uint64_t end, bool u
         uint64_t hit = pos + at;
         if (hit >= end)
             return UINT64_MAX;
-        if (fc_rd32(p + at) == ELF_MAGIC ? cubin_plausible(r, hit, r->hi - hit, cubin)
-                                         : fc_fatbin_plausible(r, hit, r->hi - hit, len))
+        if (kept_at(r, hit, r->hi - hit, fc_rd32(p + at), cubin, len))
             return hit;
         if (r->error)
             return UINT64_MAX;
@@ -373,11 +379,6 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
     return r->error;
 }
 
-/* In FC_EMBEDDED_AUTO mode a section is searched in full only when its first bytes
- * (opts->embedded_probe_size) hold a container: cuFFT's first is 6 KB into .ldata,
- * cuSPARSE's 44 KB into .rodata. The exception is .cask_resource, where NVIDIA's CASK
- * kernel libraries keep their resources: it is always searched, because cuDNN 9's first
- * container there is 2.2 MB in (cuBLASLt's is at the start). */
 bool fc_embedded_at(fc_reader *r, uint64_t at, uint64_t avail)
 {
     uint64_t len;
@@ -386,9 +387,14 @@ bool fc_embedded_at(fc_reader *r, uint64_t at, uint64_t avail)
     const uint8_t *p = fc_reader_get(r, at, 4, &got);
     if (!p || got < 4)
         return false;
-    return fc_rd32(p) == ELF_MAGIC ? cubin_plausible(r, at, avail, &cubin) : fc_fatbin_plausible(r, at, avail, &len);
+    return kept_at(r, at, avail, fc_rd32(p), &cubin, &len);
 }
 
+/* In FC_EMBEDDED_AUTO mode a section is searched in full only when its first bytes
+ * (opts->embedded_probe_size) hold a container: cuFFT's first is 6 KB into .ldata,
+ * cuSPARSE's 44 KB into .rodata. The exception is .cask_resource, where NVIDIA's CASK
+ * kernel libraries keep their resources: it is always searched, because cuDNN 9's first
+ * container there is 2.2 MB in (cuBLASLt's is at the start). */
 bool fc_embedded_always_searched(const char *section)
 {
     return section && strcmp(section, ".cask_resource") == 0;
