@@ -550,13 +550,15 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                          "          sm_%u (slow first load where they are PTX)\n",
                     fmt_count(v->runtime_linked, n1, sizeof n1), v->runtime_linked == 1 ? "module has" : "modules have",
                     tg->cc, tg->cc);
-        if (v->unused_link_inputs && !v->runtime_linked && fc_object_registered_section(obj))
-            fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
-                    fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "input" : "inputs");
-        else if (v->unused_link_inputs && !v->runtime_linked) /* no section table: named by their records */
-            fprintf(out, "    note: %s -rdc %s not counted: the runtime registers the device link\n"
-                         "          step's output\n",
-                    fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "object" : "objects");
+        if (v->unused_link_inputs && !v->runtime_linked) {
+            if (fc_object_registered_section(obj))
+                fprintf(out, "    note: %s __nv_relfatbin link %s not counted: the runtime registers .nv_fatbin\n",
+                        fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "input" : "inputs");
+            else /* no section table: the objects are known by their records */
+                fprintf(out, "    note: %s -rdc %s not counted: the runtime registers the device link\n"
+                             "          step's output\n",
+                        fmt_count(v->unused_link_inputs, n1, sizeof n1), v->unused_link_inputs == 1 ? "object" : "objects");
+        }
         if (fc_judgement_probe_totals(j)) {
             size_t agree = 0, compared = 0;
             for (size_t c = 0; c < obj->n_containers; c++) {
