@@ -9,6 +9,13 @@
 #   rdc_mix.so     tu_a.cu as rdc_ptx, tu_b.cu -rdc code=sm_80, the kept fat binary
 #   kept_loads.so  tu_a.cu code=sm_80 (whole program), the kept fat binary
 #   ptx.so         tu_a.cu code=compute_80 (whole program), nothing kept
+#   rdc_devfn.so   rdc_launch.cu -rdc code=sm_80 (a kernel calling fc_rdc_twice) and rdc_dev.cu
+#                  -rdc code=sm_80 and sm_90 (which defines it: no kernel), linked for sm_80,
+#                  the kept fat binary: on sm_90 only the object without a kernel has an image
+#                  (rule 12)
+# and of each, s_NAME.so: a copy as sstrip leaves it (no section table: e_shoff, e_shentsize,
+# e_shnum and e_shstrndx zero), which the runtime loads the same way and fatcheck must judge
+# from its program headers and registration records alone.
 # Each also has fc_last_error() and fc_sync(): its own runtime's cudaGetLastError and
 # cudaDeviceSynchronize. bench/kept_check.c launches their kernels (bench/device-rdc-runtimes.sh on a GPU machine).
 # Usage: scripts/make-rdc-runtimes.sh OUTDIR NVCC...
@@ -55,5 +62,16 @@ for nvcc in "$@"; do
         nv -rdc=true -gencode arch=compute_80,code=sm_80 -o "$d/rdc_mix.so" "$tmp/a.o" "$tmp/b.o" "$tmp/kept.c" "$tmp/errors.c"
         nv -gencode arch=compute_80,code=sm_80 -o "$d/kept_loads.so" "$src/tu_a.cu" "$tmp/kept.c" "$tmp/errors.c"
         nv -gencode arch=compute_80,code=compute_80 -o "$d/ptx.so" "$src/tu_a.cu" "$tmp/errors.c"
+        # shellcheck disable=SC2086
+        "$nvcc" $host -Xcompiler -fPIC -c -rdc=true -gencode arch=compute_80,code=sm_80 -o "$tmp/launch.o" "$src/rdc_launch.cu"
+        # shellcheck disable=SC2086
+        "$nvcc" $host -Xcompiler -fPIC -c -rdc=true -gencode arch=compute_80,code=sm_80 \
+            -gencode arch=compute_90,code=sm_90 -o "$tmp/dev.o" "$src/rdc_dev.cu"
+        nv -rdc=true -gencode arch=compute_80,code=sm_80 -o "$d/rdc_devfn.so" "$tmp/launch.o" "$tmp/dev.o" "$tmp/kept.c" "$tmp/errors.c"
+        for f in "$d"/[!s]*.so; do  # the names above; none starts with s
+            python3 -c 'import struct, sys; b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<Q", b, 0x28, 0); struct.pack_into("<HHH", b, 0x3a, 0, 0, 0)
+open(sys.argv[2], "wb").write(b)' "$f" "$d/s_${f##*/}"
+        done
     done
 done
