@@ -13,7 +13,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tap_cli  # noqa: E402
-from tap_cli import FIXTURES, eq, test  # noqa: E402
+from tap_cli import FIXTURES, eq, test, without_section_table  # noqa: E402
 
 RULES = os.path.join(FIXTURES, "rules")
 
@@ -549,15 +549,6 @@ def a_container_behind_many_smaller_pointed_objects_is_found():
             rc, f, err = judge(p, *args, "--gpu", "sm_90", "--driver", "13.0")
             eq(sum(c["origin"] == "embedded" and c["offset"] == blob + container - base_addr for c in f["containers"]),
                1, args)
-
-
-def without_section_table(data):
-    """DATA (a 64-bit ELF file) as sstrip leaves it: e_shoff, e_shentsize, e_shnum and
-    e_shstrndx zeroed, its section headers left as bytes no one points at."""
-    data = bytearray(data)
-    struct.pack_into("<Q", data, 0x28, 0)
-    struct.pack_into("<HHH", data, 0x3a, 0, 0, 0)
-    return bytes(data)
 
 
 @test

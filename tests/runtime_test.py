@@ -14,13 +14,14 @@ import json
 import lzma
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tap_cli  # noqa: E402
-from tap_cli import FIXTURES, eq, test  # noqa: E402
+from tap_cli import FIXTURES, eq, test, without_section_table  # noqa: E402
 
 ERAS = sys.argv[4] if len(sys.argv) > 4 else None
 RT = os.path.join(FIXTURES, "runtime")
@@ -267,6 +268,58 @@ def containers_kept_deep_in_data_are_found_through_their_pointers():
     eq([v["status"] for v in f["verdicts"]], ["partial", "partial"])
     rc, out, err = run("--embedded", "--json", "--gpu", "12.0", "--driver", "13.0", path)
     eq(len(json.loads(out)["files"][0]["containers"]), 22366)
+
+
+@test
+def the_runtime_is_read_through_the_program_headers_without_a_section_table():
+    """sstrip leaves no section table: the dynamic symbols are then read as the dynamic linker
+    reads them (DT_SYMTAB, counted by DT_GNU_HASH or DT_HASH) and a static runtime's driver
+    functions in the loaded read-only segments. A stripped copy of a library with CUDA 13.0's
+    static runtime was "ok", exit 0, on a CUDA 12.4 driver, and one never device-linked "ok"
+    where it cannot be loaded. Each stripped file is judged as the whole one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        static = os.path.join(tmp, "libstatic.so")
+        open(static, "wb").write(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read()))
+        for path in (static, rt("libprocess.so"), rt("libprocess_sysv.so"), rt("libnodlink.so"),
+                     rt("libcudart11.so")):
+            name = os.path.basename(path)
+            stripped = os.path.join(tmp, "stripped-" + name)
+            open(stripped, "wb").write(without_section_table(open(path, "rb").read()))
+            for driver in ("12.4", "13.0"):
+                rc, out, err = run("--json", "--gpu", "8.0,8.6", "--driver", driver, path)
+                f = json.loads(out)["files"][0]
+                rc2, out2, err2 = run("--json", "--gpu", "8.0,8.6", "--driver", driver, stripped)
+                f2 = json.loads(out2)["files"][0]
+                eq((rc2, [v["status"] for v in f2["verdicts"]], f2.get("runtime"), f2.get("device_link_missing")),
+                   (rc, [v["status"] for v in f["verdicts"]], f.get("runtime"), f.get("device_link_missing")),
+                   name + " on " + driver)
+        rc, v, r = judged(os.path.join(tmp, "stripped-libstatic.so"), "12.4")
+        eq((rc, v["status"], r["kind"], r["built_by_evidence"]),
+           (1, "none", "static", "its runtime resolves CUDA 13.0's driver functions"))
+        for name in ("libprocess.so", "libprocess_sysv.so"):
+            rc, v, r = judged(os.path.join(tmp, "stripped-" + name), "12.4")
+            eq(r["kind"], "process", name)
+        rc, out, err = run("--gpu", "8.0", "--driver", "13.0", os.path.join(tmp, "stripped-libnodlink.so"))
+        eq(rc, 1)
+        assert ("  device link: missing: it imports __cudaRegisterLinkedBinary_*, which only the\n"
+                "    device link step defines, and holds no output of it: it cannot be loaded\n") in out, out
+        # With the dynamic symbols' count unreadable (DT_GNU_HASH's tag made DT_DEBUG's), the
+        # runtime's table of driver functions still tells one is linked in; without it too,
+        # nothing is claimed, and that is said.
+        data = bytearray(without_section_table(lzma.decompress(open(rt("libstatic.so.xz"), "rb").read())))
+        tag = struct.pack("<q", 0x6ffffef5)
+        at = data.find(tag)
+        assert at > 0 and data.find(tag, at + 1) < 0
+        data[at:at + 8] = struct.pack("<q", 21)
+        open(static, "wb").write(bytes(data))
+        rc, v, r = judged(static, "12.4")
+        eq((rc, v["status"], r["kind"], r["needs_cuda"]), (1, "none", "static", "13.0"))
+        open(static, "wb").write(without_runtime_calls(bytes(data)))
+        rc, out, err = run("--gpu", "8.6", "--driver", "12.4", static)
+        eq(rc, 0)
+        assert "  runtime: not named, and linked in or not cannot be told without the section\n" in out, out
+        assert ("    note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
+                "          this driver starts it is not judged\n") in out, out
 
 
 @test

@@ -2,6 +2,7 @@
 run fatcheck as bytes, register tests, print TAP ("ok N"/"not ok N", a test returning
 "skip: why" is a skip)."""
 import os
+import struct
 import subprocess
 import sys
 
@@ -33,6 +34,15 @@ def run(*args, cwd=None, env=None, timeout=60, preexec_fn=None):
 
 def fx(name):
     return os.path.join(FIXTURES, name)
+
+
+def without_section_table(data):
+    """DATA (a 64-bit ELF file) as sstrip leaves it: e_shoff, e_shentsize, e_shnum and
+    e_shstrndx zeroed, its section headers left as bytes no one points at."""
+    data = bytearray(data)
+    struct.pack_into("<Q", data, 0x28, 0)
+    struct.pack_into("<HHH", data, 0x3a, 0, 0, 0)
+    return bytes(data)
 
 
 def test(fn):

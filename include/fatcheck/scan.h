@@ -246,7 +246,8 @@ typedef struct fc_object {
     bool imports_registration;
     bool linked_program;
     bool runtime_unknown;       /* no dynamic symbol table to tell a static runtime from the
-                                   process's (a file stripped of its section table) */
+                                   process's (a file stripped of its section table whose
+                                   DT_SYMTAB cannot be counted) */
     size_t sections_searched_in_part; /* FC_EMBEDDED_AUTO: data sections of which only the head
                                    (embedded_probe_size bytes) was searched, as it held no
                                    container: what lies past it was not looked at */
@@ -254,7 +255,8 @@ typedef struct fc_object {
     uint64_t appended_size;     /* sections, segments, tables): where and how many, when 4 KiB or
                                    more; 0 otherwise. They are not read: an AppImage's or a snap's
                                    squashfs holds the application's libraries there */
-    bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only, importing
+    bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only (without a
+                                   section table: no device link output), importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */
     int runtime_calls_cuda;     /* a linked ELF file naming no libcudart: the newest CUDA release

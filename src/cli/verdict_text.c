@@ -133,9 +133,15 @@ static void print_driver_need(FILE *out, const fc_object *obj, int cuda)
 void print_runtime(FILE *text, const fc_object *obj, const fc_judgement *j)
 {
     const fc_runtime_need *n = fc_judgement_runtime(j);
+    bool in_sections = false; /* a section named them -rdc code (elf_needs.c: either way) */
+    for (size_t c = 0; c < obj->n_containers && !in_sections; c++)
+        in_sections = obj->containers[c].section != NULL;
     if (obj->device_link_missing)
-        fputs("  device link: missing: its -rdc code stands in __nv_relfatbin alone and it\n"
-              "    imports __cudaRegisterLinkedBinary_*: it cannot be loaded\n", text);
+        fputs(in_sections ? "  device link: missing: its -rdc code stands in __nv_relfatbin alone and it\n"
+                                     "    imports __cudaRegisterLinkedBinary_*: it cannot be loaded\n"
+                                   : "  device link: missing: it imports __cudaRegisterLinkedBinary_*, which only the\n"
+                                     "    device link step defines, and holds no output of it: it cannot be loaded\n",
+              text);
     if (n->kind == FC_RUNTIME_NONE && !n->cuda)
         return;
     char *sentence = NULL; /* one sentence, wrapped to 80 columns at the end */

@@ -48,12 +48,58 @@ static bool vaddr_offset(Elf *elf, size_t phnum, uint64_t addr, uint64_t *off, u
     return false;
 }
 
+/* The dynamic symbol table as the dynamic linker finds it, through DT_SYMTAB and DT_STRTAB,
+ * for files without a section table: SYMS (N entries of 24 bytes) and STR (STRSZ bytes), both
+ * inside the file. */
+typedef struct {
+    const uint8_t *syms;
+    size_t n;
+    const char *str;
+    uint64_t strsz;
+} dyn_symbols;
+
+/* How many entries the dynamic symbol table has, which no dynamic tag says: DT_HASH's chain
+ * count, or one past the highest index DT_GNU_HASH's chains reach (each chain ends at an
+ * entry whose low bit is set). 0 where neither can be read. */
+static size_t count_symbols(Elf *elf, size_t phnum, const uint8_t *data, uint64_t size, uint64_t hash,
+                            uint64_t gnu_hash)
+{
+    uint64_t off, left;
+    if (hash && vaddr_offset(elf, phnum, hash, &off, &left) && left >= 8 && fc_range_ok(off, 8, size))
+        return fc_rd32(data + off + 4);
+    if (!gnu_hash || !vaddr_offset(elf, phnum, gnu_hash, &off, &left) || left < 16 || !fc_range_ok(off, left, size))
+        return 0;
+    const uint8_t *h = data + off;
+    uint64_t nbuckets = fc_rd32(h), symoffset = fc_rd32(h + 4), bloom = fc_rd32(h + 8);
+    if (bloom > (left - 16) / 8)
+        return 0;
+    uint64_t buckets = 16 + 8 * bloom; /* 64-bit bloom words */
+    if (nbuckets > (left - buckets) / 4)
+        return 0;
+    uint64_t last = 0;
+    for (uint64_t i = 0; i < nbuckets; i++)
+        if (fc_rd32(h + buckets + 4 * i) > last)
+            last = fc_rd32(h + buckets + 4 * i);
+    if (last < symoffset)
+        return (size_t)symoffset; /* every bucket empty: only the unhashed symbols */
+    uint64_t chains = buckets + 4 * nbuckets;
+    for (uint64_t i = last - symoffset;; i++) { /* the last bucket's chain, to its end */
+        if (i >= (left - chains) / 4)
+            return 0;
+        if (fc_rd32(h + chains + 4 * i) & 1)
+            return (size_t)(symoffset + i + 1);
+    }
+}
+
 /* DT_NEEDED through the program headers, for files whose section table is gone (sstrip) or
  * shows no dynamic section: what the dynamic linker itself reads. Returns whether it found
- * the dynamic segment; *CUDART says whether libcudart was named. */
-static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, uint64_t size, bool *cudart)
+ * the dynamic segment; *CUDART says whether libcudart was named, and *SYMS is the dynamic
+ * symbol table where it could be read (n 0 where not). */
+static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, uint64_t size, bool *cudart,
+                                dyn_symbols *syms)
 {
     size_t phnum;
+    memset(syms, 0, sizeof *syms);
     if (elf_getphdrnum(elf, &phnum) != 0 || gelf_getclass(elf) != ELFCLASS64)
         return false;
     for (size_t i = 0; i < phnum; i++) {
@@ -62,7 +108,7 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
             continue;
         const uint8_t *dyn = data + ph.p_offset;
         size_t n = (size_t)(ph.p_filesz / 16);
-        uint64_t strtab = 0, strsz = 0, stroff, left;
+        uint64_t strtab = 0, strsz = 0, symtab = 0, syment = 24, hash = 0, gnu_hash = 0, stroff, left;
         for (size_t k = 0; k < n; k++) {
             uint64_t tag = fc_rd64(dyn + 16 * k), val = fc_rd64(dyn + 16 * k + 8);
             if (tag == DT_NULL)
@@ -71,6 +117,14 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
                 strtab = val;
             else if (tag == DT_STRSZ)
                 strsz = val;
+            else if (tag == DT_SYMTAB)
+                symtab = val;
+            else if (tag == DT_SYMENT)
+                syment = val;
+            else if (tag == DT_HASH)
+                hash = val;
+            else if (tag == DT_GNU_HASH)
+                gnu_hash = val;
         }
         /* The dynamic linker does not check DT_STRSZ: the names are read where the segment
          * holding the table has bytes, whatever it says. */
@@ -80,6 +134,11 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
             strsz = left;
         if (!fc_range_ok(stroff, strsz, size))
             strsz = stroff < size ? size - stroff : 0;
+        uint64_t symoff, symleft;
+        size_t nsyms = syment == 24 && symtab && vaddr_offset(elf, phnum, symtab, &symoff, &symleft)
+                           ? count_symbols(elf, phnum, data, size, hash, gnu_hash) : 0;
+        if (nsyms && nsyms <= symleft / 24 && fc_range_ok(symoff, (uint64_t)nsyms * 24, size))
+            *syms = (dyn_symbols){data + symoff, nsyms, (const char *)data + stroff, strsz};
         for (size_t k = 0; k < n; k++) {
             uint64_t tag = fc_rd64(dyn + 16 * k), val = fc_rd64(dyn + 16 * k + 8);
             if (tag == DT_NULL)
@@ -101,6 +160,23 @@ static bool needs_from_segments(fc_builder *b, Elf *elf, const uint8_t *data, ui
                 return true;
         }
         return true;
+    }
+    return false;
+}
+
+/* imports() for a table read through the program headers (Elf64_Sym: st_name at 0, st_shndx
+ * at 6). */
+static bool imports_in(const dyn_symbols *t, const char *name, bool prefix)
+{
+    for (size_t i = 1; i < t->n; i++) {
+        const uint8_t *sym = t->syms + 24 * i;
+        uint32_t at = fc_rd32(sym);
+        if (fc_rd16(sym + 6) != SHN_UNDEF || at >= t->strsz)
+            continue;
+        const char *s = t->str + at;
+        size_t room = (size_t)(t->strsz - at), len = strnlen(s, room);
+        if (len < room && (prefix ? strncmp(s, name, strlen(name)) == 0 : strcmp(s, name) == 0))
+            return true;
     }
     return false;
 }
@@ -148,16 +224,65 @@ static int newest_runtime_call(const uint8_t *p, size_t n)
  * library looked at (cuBLAS, cuBLASLt, cuRAND, cuSOLVER and cuSPARSE 13.0: 40 to 60 KB from
  * its end), the runtime being linked last; so the anchor is looked for from the end back, a
  * chunk at a time, each chunk's pages of a file mapping dropped after it (fc_image_release),
- * and the names are read within 256 KiB of it.
+ * and the names are read within 256 KiB of it; -1 where it is not in the LEN bytes at OFF.
  * Searched from the start, cuBLASLt 13's summary spent 7.6 to 8.3 ms of its 14 on the H200
  * in this search. Only a second static runtime in one file would make the direction matter;
  * then the one linked last is read. */
-static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size)
+static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *data, uint64_t off, uint64_t len)
 {
     /* The first chunk holds the table in every library looked at; later ones grow to 4 MiB. */
     uint64_t chunk = 256u << 10;
     const uint64_t overlap = 64; /* longer than every name with its NULs */
-    size_t shstrndx;
+    /* Every runtime that names any of them names CUDA 11.0's (the oldest, last in the
+     * table): it is looked for alone, one pass, and the names are read around it, where
+     * the runtime keeps its table of driver functions: within 21 KB of it in the CUDA
+     * 11.8, 12.3, 12.4 and 13.0 libraries looked at. */
+    char pattern[64];
+    size_t plen = whole_string(pattern, runtime_calls[sizeof runtime_calls / sizeof *runtime_calls - 1].name);
+    const uint64_t window = 256u << 10; /* twelve times the farthest seen */
+    const uint8_t *area = data + off;
+    for (uint64_t end = len; end > 0;) {
+        uint64_t start = end > chunk ? end - chunk : 0;
+        uint64_t stop = len - end > overlap ? end + overlap : len; /* a name across the seam */
+        const uint8_t *hit = NULL;
+        for (const uint8_t *at = area + start, *q; (q = memmem(at, (size_t)(area + stop - at), pattern, plen));
+             at = q + 1)
+            hit = q; /* the last in the chunk */
+        fc_image_release(img, base + off + start, stop - start);
+        end = start;
+        if (chunk < (4u << 20))
+            chunk *= 2;
+        if (!hit)
+            continue;
+        uint64_t found = (uint64_t)(hit - area);
+        uint64_t lo = found > window ? found - window : 0;
+        uint64_t hi = len - found > window ? found + window : len;
+        return newest_runtime_call(area + lo, (size_t)(hi - lo));
+    }
+    return -1;
+}
+
+/* The driver functions a static runtime names, in .rodata; without a section table, in the
+ * segments that are loaded and not written (.rodata's, and the text's where one segment
+ * holds both), the last first: the runtime's table is in the last of them that holds .rodata. */
+static int runtime_calls_cuda(Elf *elf, const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size,
+                              bool sections)
+{
+    size_t shstrndx, phnum;
+    if (!sections) {
+        if (elf_getphdrnum(elf, &phnum) != 0)
+            return 0;
+        for (size_t i = phnum; i-- > 0;) {
+            GElf_Phdr ph;
+            if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || (ph.p_flags & PF_W) ||
+                !(ph.p_flags & PF_R) || !fc_range_ok(ph.p_offset, ph.p_filesz, size))
+                continue;
+            int found = runtime_calls_in(img, base, data, ph.p_offset, ph.p_filesz);
+            if (found >= 0)
+                return found;
+        }
+        return 0;
+    }
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
         return 0;
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
@@ -168,33 +293,8 @@ static int runtime_calls_in_rodata(Elf *elf, const fc_image *img, uint64_t base,
             continue;
         if (!fc_range_ok(sh.sh_offset, sh.sh_size, size))
             return 0;
-        /* Every runtime that names any of them names CUDA 11.0's (the oldest, last in the
-         * table): it is looked for alone, one pass, and the names are read around it, where
-         * the runtime keeps its table of driver functions: within 21 KB of it in the CUDA
-         * 11.8, 12.3, 12.4 and 13.0 libraries looked at. */
-        char pattern[64];
-        size_t len = whole_string(pattern, runtime_calls[sizeof runtime_calls / sizeof *runtime_calls - 1].name);
-        const uint64_t window = 256u << 10; /* twelve times the farthest seen */
-        for (uint64_t end = sh.sh_size; end > 0;) {
-            uint64_t start = end > chunk ? end - chunk : 0;
-            uint64_t stop = sh.sh_size - end > overlap ? end + overlap : sh.sh_size; /* a name across the seam */
-            const uint8_t *p = data + sh.sh_offset + start;
-            const uint8_t *hit = NULL;
-            for (const uint8_t *at = p, *q; (q = memmem(at, (size_t)(data + sh.sh_offset + stop - at), pattern, len));
-                 at = q + 1)
-                hit = q; /* the last in the chunk */
-            fc_image_release(img, base + sh.sh_offset + start, stop - start);
-            end = start;
-            if (chunk < (4u << 20))
-                chunk *= 2;
-            if (!hit)
-                continue;
-            uint64_t found = (uint64_t)(hit - (data + sh.sh_offset));
-            uint64_t lo = found > window ? found - window : 0;
-            uint64_t hi = sh.sh_size - found > window ? found + window : sh.sh_size;
-            return newest_runtime_call(data + sh.sh_offset + lo, (size_t)(hi - lo));
-        }
-        return 0;
+        int found = runtime_calls_in(img, base, data, sh.sh_offset, sh.sh_size);
+        return found > 0 ? found : 0;
     }
     return 0;
 }
@@ -208,6 +308,9 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
     Elf_Scn *dynsym = NULL;
     GElf_Shdr dynsym_sh = {0};
     bool cudart = false, dynamic_section = false;
+    dyn_symbols from_segments = {0};
+    size_t nsec = 0;
+    elf_getshdrnum(elf, &nsec);
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
@@ -239,15 +342,18 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
         }
     }
     /* A program whose dynamic section cannot be read names libraries nobody can list. */
-    if (!dynamic_section && !needs_from_segments(b, elf, data, size, &cudart) && b->obj.n_containers)
+    if (!dynamic_section && !needs_from_segments(b, elf, data, size, &cudart, &from_segments) && b->obj.n_containers)
         b->obj.runtime_unknown = true;
-    /* Without the dynamic symbol table (a stripped section table) a file that names no
-     * runtime cannot be told apart from one that imports the process's: nothing is claimed. */
     if (!cudart && b->obj.n_containers)
-        b->obj.runtime_calls_cuda = runtime_calls_in_rodata(elf, img, base, data, size);
+        b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1);
+    /* Without the dynamic symbol table (neither in the section table nor through the dynamic
+     * segment's DT_SYMTAB) a file that names no runtime cannot be told apart from one that
+     * imports the process's: nothing is claimed. */
     if (!cudart && b->obj.n_containers) {
         if (dynsym)
             b->obj.imports_registration = imports(elf, dynsym, &dynsym_sh, "__cudaRegisterFatBinary", false);
+        else if (from_segments.n)
+            b->obj.imports_registration = imports_in(&from_segments, "__cudaRegisterFatBinary", false);
         else
             b->obj.runtime_unknown = true;
     }
@@ -267,4 +373,11 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
     }
     if (relfatbin && !fatbin && dynsym)
         b->obj.device_link_missing = imports(elf, dynsym, &dynsym_sh, "__cudaRegisterLinkedBinary_", true);
+    /* Without a section table no name tells -rdc objects apart; the import does, where no
+     * container is the device link step's output (which defines these functions). */
+    bool linked = false;
+    for (size_t c = 0; c < b->obj.n_containers; c++)
+        linked |= b->containers[c].device_link;
+    if (!dynsym && from_segments.n && !linked && b->obj.n_containers)
+        b->obj.device_link_missing = imports_in(&from_segments, "__cudaRegisterLinkedBinary_", true);
 }

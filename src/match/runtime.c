@@ -190,7 +190,9 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
         out->kind = FC_RUNTIME_SHARED;
     } else if (obj->imports_registration) {
         out->kind = FC_RUNTIME_PROCESS;
-    } else if (registers && obj->linked_program && obj->runtime_unknown) {
+    } else if (registers && obj->linked_program && obj->runtime_unknown && !obj->runtime_calls_cuda) {
+        /* Not where the file holds a static runtime's table of driver functions: one is linked
+         * in, whatever else cannot be read. */
         out->kind = FC_RUNTIME_UNKNOWN;
     } else if (registers && obj->linked_program) {
         out->kind = FC_RUNTIME_STATIC;
