@@ -118,6 +118,15 @@ def main():
             f.write(open(os.path.join(FIXTURES, "libmulti.so"), "rb").read()[:64])
             f.truncate(3 << 30)
         check("3 GiB sparse ELF", [elf], "fatcheck: %s: " % elf)
+        # An object (no program headers) stripped of its section table: read as holding no
+        # CUDA code before, exit 0.
+        obj = bytearray(open(os.path.join(FIXTURES, "rdc_main.o"), "rb").read())
+        obj[0x28:0x30] = bytes(8)
+        obj[0x3a:0x40] = bytes(6)
+        with open(os.path.join(d, "noshdr.o"), "wb") as f:
+            f.write(obj)
+        check("an object without its section table", [os.path.join(d, "noshdr.o")],
+              "fatcheck: %s/noshdr.o: neither a section table nor a loaded segment" % d)
         # The kernel view reads a PTX file through its mapping, 600,000 entries in about a
         # second.
         ptx = os.path.join(d, "many.ptx")

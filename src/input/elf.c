@@ -133,6 +133,20 @@ static void note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t
     }
 }
 
+/* Whether ELF has a PT_LOAD segment. */
+static bool has_loaded_segment(Elf *elf)
+{
+    size_t phnum = 0;
+    if (elf_getphdrnum(elf, &phnum) != 0)
+        return false;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+            return true;
+    }
+    return false;
+}
+
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
 static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const char *path,
                        const char *member, uint64_t base, uint64_t size)
@@ -187,6 +201,13 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
     }
     b.obj.format = FC_FORMAT_ELF;
+    /* Without a section table the loaded segments are what is read (elf_segments.c); a file
+     * with neither (an object, whose code only its sections reach, stripped of them) would
+     * read as holding no CUDA code. */
+    if (nsec == 0 && !has_loaded_segment(elf)) {
+        fc_builder_fail(&b, FC_ERR_FORMAT, "neither a section table nor a loaded segment: nothing in it can be read");
+        goto deliver;
+    }
     /* Data sections can be tens of thousands (-fdata-sections): the lists grow as sections
      * are found rather than being sized by the section count. */
     size_t cap_regions = 0, cap_fatbins = 0;
