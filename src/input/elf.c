@@ -133,18 +133,19 @@ static void note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t
     }
 }
 
-/* Whether ELF has a PT_LOAD segment. */
-static bool has_loaded_segment(Elf *elf)
+/* Whether ELF's program header table can be read and holds no PT_LOAD segment (one that
+ * cannot be read is said later, by what reads the segments). */
+static bool no_loaded_segment(Elf *elf)
 {
     size_t phnum = 0;
     if (elf_getphdrnum(elf, &phnum) != 0)
         return false;
     for (size_t i = 0; i < phnum; i++) {
         GElf_Phdr ph;
-        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-            return true;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type == PT_LOAD)
+            return false;
     }
-    return false;
+    return true;
 }
 
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
@@ -204,7 +205,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     /* Without a section table the loaded segments are what is read (elf_segments.c); a file
      * with neither (an object, whose code only its sections reach, stripped of them) would
      * read as holding no CUDA code. */
-    if (nsec == 0 && !has_loaded_segment(elf)) {
+    if (nsec == 0 && no_loaded_segment(elf)) {
         fc_builder_fail(&b, FC_ERR_FORMAT, "neither a section table nor a loaded segment: nothing in it can be read");
         goto deliver;
     }
