@@ -630,6 +630,21 @@ def data_sections_searched_in_part_are_said():
         f = json.loads(out)["files"][0]
         eq(([(c["section"], c["origin"]) for c in f["containers"]], "sections_searched_in_part" in f),
            ([(".rodata", "embedded")], False))
+        # With code found elsewhere, the sections searched in part are said too (they were only
+        # in JSON): here a fat binary in .rodata's first MiB, 3 MiB of .data beside it.
+        src = os.path.join(tmp, "both.c")
+        open(src, "w").write('__asm__(".section .rodata\\n.balign 64\\n.globl blob\\nblob: .incbin \\"deep.dat\\"\\n"\n'
+                             '        ".data\\n.globl big\\nbig: .fill 3145728, 1, 7\\n.previous\\n");\n'
+                             'extern const unsigned char blob[], big[];\n'
+                             'int main(void) { return blob[0] == big[0]; }\n')
+        both = os.path.join(tmp, "both")
+        subprocess.run(["cc", "-O1", "-o", both, src], cwd=tmp, check=True)
+        rc, out, err = run("--gpu", "sm_90", both)
+        eq(out.splitlines()[3:5], [both + ": no containers registered with the CUDA runtime",
+                                   "  embedded as data, loaded by the library itself: 1 container in .rodata"])
+        assert ("  note: 1 data section searched only in its first MiB and where pointers\n"
+                "    lead (--embedded searches them whole)\n") in out, out
+        eq(json.loads(run("--json", both)[1])["files"][0]["sections_searched_in_part"], 1)
         # A program whose data was searched whole: "no CUDA code" is a definite answer.
         rc, out, err = run("--gpu", "sm_90", small)
         eq((rc, out.splitlines()[3:]), (0, [small + ": no CUDA code"]))

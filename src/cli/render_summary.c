@@ -252,6 +252,15 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
         fprintf(out, "  note: %s bytes appended after the ELF image (at 0x%llx) were not read\n",
                 fmt_count(o->appended_size, count, sizeof count), (unsigned long long)o->appended_offset);
     }
+    /* What print_no_code says of a file without code, said of one with code too: what lies
+     * past a data section's first MiB was looked at only where a pointer leads. */
+    if (o->n_containers && o->sections_searched_in_part) {
+        char count[32];
+        size_t n = o->sections_searched_in_part;
+        fprintf(out, "  note: %s data section%s searched only in %s first MiB and where pointers\n"
+                     "    lead (--embedded searches them whole)\n",
+                fmt_count(n, count, sizeof count), n == 1 ? "" : "s", n == 1 ? "its" : "their");
+    }
     if (j) {
         if (o->format != FC_FORMAT_IMAGE) /* an image's runtimes are listed with it */
             print_runtime(out, o, j);
