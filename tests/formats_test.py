@@ -390,6 +390,14 @@ def elf_found_only_by_searching_the_segments():
                    "record shows them\n" + MULTI_KINDS)
     doc = json.loads(run("--json", path)[1])
     eq({(c["section"], c["origin"]) for c in doc["files"][0]["containers"]}, {(None, "segment")})
+    # Judged as the whole file: its kernel-less containers (the device link step's) give
+    # nothing to launch, found by the segment search or not (it was "partial", exit 0, on
+    # sm_75, where the whole file is "none", and "partial" on sm_90 and newer for "ok").
+    targets = ("--gpu", "sm_75,sm_80,sm_90,sm_100", "--driver", "13.0", "--json")
+    for p in (path, fx("libmulti.so")):
+        rc, out, err = run(*(targets + (p,)))
+        got = (rc, [v["status"] for v in json.loads(out)["files"][0]["verdicts"]])
+        eq(got, (1, ["none", "partial", "ok", "ok"]), p)
 
 
 @test

@@ -347,12 +347,14 @@ static bool empty_is_no_module(const fc_container *ct, bool relfatbin)
  * and CUDA 11.8's libraries hold dozens. Its load is still predicted as the driver would
  * answer (the oracle compares it); only the verdict leaves it out (review 8, C1: every
  * "sm_80 plus PTX" build was partial on newer GPUs, failing --strict). As with empty ones,
- * not where the file holds -rdc objects. */
+ * not where the file holds -rdc objects. So too of one the segment search found (no section
+ * table or record shows it; judged as registered): stripped CUDA 13.0 libcufftw.so.12 was
+ * `none` where the whole file has no kernel to launch. */
 static bool defines_nothing(const fc_judgement *j, const fc_object *obj, const fc_container *ct,
                             const fc_options *scan, bool inflate)
 {
-    return ct->role != FC_ROLE_LINK_INPUT && fc_origin_registered(ct->origin) && !fc_container_kept_as_data(ct) &&
-           !j->relfatbin && fc_container_defines_nothing(obj, ct, scan, inflate);
+    return ct->role != FC_ROLE_LINK_INPUT && (fc_origin_registered(ct->origin) || ct->origin == FC_ORIGIN_SEGMENT) &&
+           !fc_container_kept_as_data(ct) && !j->relfatbin && fc_container_defines_nothing(obj, ct, scan, inflate);
 }
 
 /* Predicts every container on every target. */
