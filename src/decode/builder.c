@@ -8,6 +8,7 @@
 #include "decode.h"
 #include "fatcheck.h"
 #include "grow.h"
+#include "prefault.h"
 
 fc_status fc_builder_init(fc_builder *b, const fc_options *opts, const char *path, const char *member,
                           const char *label)
@@ -140,7 +141,8 @@ void fc_builder_drop_container(fc_builder *b)
     b->n_entries = b->first_entry[b->obj.n_containers];
 }
 
-/* Grows *ARR to exactly NEED elements when it has fewer. */
+/* Grows *ARR to exactly NEED elements when it has fewer: the room reserved is filled, so its
+ * pages are taken at once (prefault.h). */
 static bool grow_exact(void **arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
@@ -150,6 +152,7 @@ static bool grow_exact(void **arr, size_t *cap, size_t need, size_t elem)
     void *p = realloc(*arr, need * elem);
     if (!p)
         return false;
+    fc_prefault((char *)p + *cap * elem, (need - *cap) * elem);
     *arr = p;
     *cap = need;
     return true;
@@ -162,6 +165,33 @@ bool fc_builder_reserve(fc_builder *b, size_t n, size_t m)
            grow_exact((void **)&b->containers, &b->cap_containers, c + n, sizeof *b->containers) &&
            grow_exact((void **)&b->first_entry, &b->cap_first, c + n, sizeof *b->first_entry) &&
            grow_exact((void **)&b->entries, &b->cap_entries, b->n_entries + m, sizeof *b->entries);
+}
+
+bool fc_builder_take(fc_builder *b, fc_builder *from)
+{
+    size_t nc = from->obj.n_containers, ne = from->n_entries, ns = from->n_strings;
+    size_t bc = b->obj.n_containers, be = b->n_entries;
+    if (bc > b->opts->max_containers || nc > b->opts->max_containers - bc || be > b->opts->max_entries ||
+        ne > b->opts->max_entries - be || !fc_builder_reserve(b, nc, ne) ||
+        (ns && !fc_grow_array((void **)&b->strings, &b->cap_strings, b->n_strings + ns, sizeof *b->strings, 16)))
+        return false;
+    if (nc) {
+        memcpy(b->containers + bc, from->containers, nc * sizeof *b->containers);
+        for (size_t i = 0; i < nc; i++)
+            b->first_entry[bc + i] = from->first_entry[i] + be;
+    }
+    if (ne)
+        memcpy(b->entries + be, from->entries, ne * sizeof *b->entries);
+    if (ns)
+        memcpy(b->strings + b->n_strings, from->strings, ns * sizeof *b->strings);
+    b->obj.n_containers += nc;
+    b->n_entries += ne;
+    b->n_strings += ns;
+    /* FROM's strings are B's now, its names among them: it is fit only to be reset. */
+    from->obj.n_containers = from->n_entries = from->n_strings = 0;
+    from->obj.path = from->obj.member = from->obj.soname = from->last_section = NULL;
+    memset(from->recent, 0, sizeof from->recent);
+    return true;
 }
 
 /* A copy of S owned by B: a recent equal one, or a new one. */

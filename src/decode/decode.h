@@ -70,6 +70,11 @@ const fc_entry *fc_builder_container_entries(const fc_builder *b, const fc_conta
 /* Makes room for N more containers and M more entries, so that adding them does not
  * reallocate (merging builders). False when out of memory. */
 bool fc_builder_reserve(fc_builder *b, size_t n, size_t m);
+/* Appends every container and entry of FROM (finished or not) to B, as adding each again
+ * would, but moving the strings they point at rather than copying them; FROM is then fit
+ * only for fc_builder_reset. False, with nothing moved, when B's limits would be passed or
+ * memory runs out: the caller adds them one by one, which says which limit. */
+bool fc_builder_take(fc_builder *b, fc_builder *from);
 /* Adds an entry to the last container; strings in *e are copied (or shared with an equal
  * copy made recently). */
 fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e);

@@ -44,6 +44,7 @@
 #include "image.h"
 #include "input.h"
 #include "pool.h"
+#include "prefault.h"
 #include "reader.h"
 
 #define RELA_ENTRY 24u
@@ -207,6 +208,14 @@ static void add_pieces(pointers *p, sifting *s, const GElf_Shdr *sh)
 /* Adds what the pieces of S found to ALL, in the pieces' order. */
 static void gather(sifting *s, offsets *all)
 {
+    size_t total = all->n;
+    for (size_t i = 0; i < s->n; i++)
+        total += s->pieces[i].found.n;
+    uint32_t *room = total > all->n ? fc_grow(all->a, &all->cap, total, sizeof *room, 1024) : NULL;
+    if (room) { /* one allocation, its pages taken at once, rather than doubling piece by piece */
+        all->a = room;
+        fc_prefault(all->a + all->n, (total - all->n) * sizeof *room);
+    }
     for (size_t i = 0; i < s->n; i++) {
         offsets *f = &s->pieces[i].found;
         uint32_t *more = f->n ? fc_grow(all->a, &all->cap, all->n + f->n, sizeof *more, 1024) : NULL;

@@ -36,6 +36,7 @@ typedef struct fc_scan_ctx {
     fc_error_fn on_error;
     void *user;
     bool named;            /* the input was named by the caller, not found in a directory */
+    bool outermost;        /* a public entry point's: its end frees this thread's read ring */
     size_t delivered;      /* objects handed to on_object so far */
     /* Inside a package (wheel, tarball, image): the file on disk, and the member path
      * within it ("lib/x.so", "layer.tar!usr/lib/x.so"); NULL outside packages. */
@@ -228,6 +229,8 @@ typedef struct fc_container_index {
     size_t n, cap;
 } fc_container_index;
 bool fc_container_index_add(fc_container_index *k, uint64_t off, size_t index); /* false: out of memory */
+/* Makes room for N containers in all without growing again (false: out of memory). */
+bool fc_container_index_reserve(fc_container_index *k, size_t n);
 /* The container of B at OFF, or NULL. */
 fc_container *fc_container_index_at(const fc_container_index *k, fc_builder *b, uint64_t off);
 void fc_container_index_free(fc_container_index *k);

@@ -14,8 +14,10 @@
 
 #include "bytes.h"
 #include "decode.h"
+#include "grow.h"
 #include "image.h"
 #include "input.h"
+#include "prefault.h"
 #include "reader.h"
 
 fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uint64_t size, uint64_t addr,
@@ -95,19 +97,33 @@ static size_t slot_of(const fc_container_index *k, uint64_t off)
     return i;
 }
 
+bool fc_container_index_reserve(fc_container_index *k, size_t n)
+{
+    if (n <= k->n || n * 2 <= k->cap)
+        return true;
+    size_t cap = k->cap ? k->cap : 64;
+    while (cap < n * 2)
+        if (!fc_mul_ok(cap, 2, &cap))
+            return false;
+    fc_container_index bigger = {NULL, 0, cap};
+    if (!(bigger.slots = malloc(bigger.cap * sizeof *bigger.slots)))
+        return false;
+    /* Slots are used all over the table: its pages taken at once, then cleared. */
+    fc_prefault(bigger.slots, bigger.cap * sizeof *bigger.slots);
+    memset(bigger.slots, 0, bigger.cap * sizeof *bigger.slots);
+    for (size_t i = 0; i < k->cap; i++)
+        if (k->slots[i].index1)
+            bigger.slots[slot_of(&bigger, k->slots[i].offset)] = k->slots[i];
+    bigger.n = k->n;
+    free(k->slots);
+    *k = bigger;
+    return true;
+}
+
 bool fc_container_index_add(fc_container_index *k, uint64_t off, size_t index)
 {
-    if ((k->n + 1) * 2 > k->cap) {
-        fc_container_index bigger = {NULL, 0, k->cap ? 2 * k->cap : 64};
-        if (!(bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)))
-            return false;
-        for (size_t i = 0; i < k->cap; i++)
-            if (k->slots[i].index1)
-                bigger.slots[slot_of(&bigger, k->slots[i].offset)] = k->slots[i];
-        bigger.n = k->n;
-        free(k->slots);
-        *k = bigger;
-    }
+    if ((k->n + 1) * 2 > k->cap && !fc_container_index_reserve(k, k->cap ? k->cap : 32))
+        return false;
     size_t i = slot_of(k, off);
     if (!k->slots[i].index1) {
         k->slots[i].offset = off;
@@ -248,6 +264,11 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
                          const fc_address_map *map)
 {
     size_t found = 0;
+    /* Room for what is known and what the records may add, at once rather than doubling. */
+    if (!fc_container_index_reserve(k, b->obj.n_containers + (n < 65536 ? n : 65536))) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        return 0;
+    }
     if (!k->n)
         for (size_t c = 0; c < b->obj.n_containers; c++)
             if (!fc_container_index_add(k, b->containers[c].offset, c)) {

@@ -30,6 +30,8 @@
 #define SEGMENT_SIZE (4u << 20)   /* a registered section is walked in pieces of this size */
 #define CHUNK_SIZE (8u << 20)     /* a data section is searched in pieces of this size */
 #define SEARCH_BUFFER (256u << 10)
+#define HEADS_AHEAD_MIN 16u       /* container starts in a segment worth reading ahead */
+#define HEADS_AHEAD_SPACING 4096u /* ... and at most one for each of its 4 KiB */
 /* Items planned, run, merged and freed at a time (decode_sections). */
 #define BATCH_ITEMS 4096u
 /* Objects with less to read than this are done on the calling thread alone. */
@@ -99,29 +101,45 @@ static void keep_if_found(item *it)
         release(it);
 }
 
+/* The index of the first of the N sorted STARTS at or past AT (N when none is). */
+static size_t starts_from(const uint64_t *starts, size_t n, uint64_t at)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first of the N sorted STARTS in [from, to), or UINT64_MAX. */
+static uint64_t first_start(const uint64_t *starts, size_t n, uint64_t from, uint64_t to)
+{
+    size_t i = starts_from(starts, n, from);
+    return i < n && starts[i] < to ? starts[i] : UINT64_MAX;
+}
+
 static void walk(const plan *pl, item *it)
 {
     fc_reader r;
     if (it->first == UINT64_MAX || !item_begin(pl, it, &r, FC_READER_MIN_CAP))
         return;
     const fc_region *g = it->region;
+    /* Where the records say how many containers start here, their arrays are sized once
+     * (two entries a container, as in NVIDIA's libraries) rather than doubled as they fill. */
+    size_t n = starts_from(g->starts, g->n_starts, it->end) - starts_from(g->starts, g->n_starts, it->first);
+    if (n && n < 65536)
+        fc_builder_reserve(it->found, n, 2 * n); /* a hint: the walk grows them if it must */
+    /* The decoder reads ahead from their heads (fatbin.c), where there are enough to repay
+     * it and not so many that a lying table makes the reads cost more than the walk's would. */
+    if (n >= HEADS_AHEAD_MIN && n <= (it->end - it->first) / HEADS_AHEAD_SPACING + 1)
+        fc_reader_heads_at(&r, g->starts + starts_from(g->starts, g->n_starts, it->first), n);
     fc_fatbin_walk(it->found, &r, it->first, it->end, g->offset + g->size, FC_ORIGIN_SECTION, g->section,
                    &it->next);
     fc_reader_free(&r);
-}
-
-/* The first of the N sorted STARTS in [from, to), or UINT64_MAX. */
-static uint64_t first_start(const uint64_t *starts, size_t n, uint64_t from, uint64_t to)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (starts[mid] < from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && starts[lo] < to ? starts[lo] : UINT64_MAX;
 }
 
 /* Appends items searching [from, region end) of G in CHUNK_SIZE pieces, for PTX text too
@@ -242,8 +260,9 @@ static fc_status merge_walks(const plan *pl, fc_builder *b, const fc_region *g, 
             continue;
         if (it->found && !it->error && it->first == cur) {
             const fc_object *o = fc_builder_finish(it->found);
-            for (size_t i = 0; i < o->n_containers && st == FC_OK; i++)
-                st = copy_container(b, &o->containers[i]);
+            if (!fc_builder_take(b, it->found))
+                for (size_t i = 0; i < o->n_containers && st == FC_OK; i++)
+                    st = copy_container(b, &o->containers[i]);
             if (st == FC_OK && o->status != FC_OK)
                 st = copy_failure(b, o);
             cur = it->next;
