@@ -254,6 +254,24 @@ static void test_gpu_names(void)
     ok(fc_target_parse(&t, "Quadro RTX 5000", err, sizeof err) == FC_OK && t.cc == 75, "Quadro RTX 5000 is 7.5");
     ok(fc_target_parse(&t, "RTX 5000 Ada", err, sizeof err) == FC_OK && t.cc == 89, "RTX 5000 Ada is 8.9");
     ok(fc_target_parse(&t, "RTX 8000", err, sizeof err) == FC_OK && t.cc == 75, "RTX 8000 is Quadro's, 7.5");
+    /* Review of 2026-12-03, F6: a second GPU in one value was dropped unsaid ("A100 H100" was
+     * judged as sm_80 alone). Words after a name that start another generation's are refused;
+     * nvidia-smi's longer names, and names whose tail reads as a product of the same
+     * generation, are not. */
+    static const char *const two[] = {"A100 H100", "A100;H100", "A100/H100", "A100 and H100", "L4 H100",
+                                      "RTX 3090 H100", "rtx4090 h100", "H100 A100"};
+    for (size_t i = 0; i < sizeof two / sizeof *two; i++)
+        ok(fc_target_parse(&t, two[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "more than one GPU"),
+           "'%s' is refused: %s", two[i], err);
+    static const struct { const char *spec; unsigned cc; } one[] = {
+        {"NVIDIA A100-SXM4-40GB", 80}, {"NVIDIA H100 80GB HBM3", 90}, {"Quadro RTX 4000", 75},
+        {"Quadro RTX 3000", 75}, {"Jetson Xavier NX", 72}, {"NVIDIA Jetson AGX Orin", 87},
+        {"RTX 4000 Ada Generation", 89}, {"NVIDIA RTX PRO 6000 Blackwell Server Edition", 120},
+        {"NVIDIA GeForce RTX 4090 D", 89}, {"Tesla K80", 37}, {"A100 40 GB", 80}, {"GB 200", 100},
+    };
+    for (size_t i = 0; i < sizeof one / sizeof *one; i++)
+        ok(fc_target_parse(&t, one[i].spec, err, sizeof err) == FC_OK && t.cc == one[i].cc, "'%s' is %u.%u",
+           one[i].spec, one[i].cc / 10, one[i].cc % 10);
 }
 
 static const char *arch_list_text(const fc_arch_list *l)

@@ -250,15 +250,20 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
             return FC_ERR_INVALID;
         }
     int best = -1;
+    size_t words_taken = 1;
     const product *hit = NULL;
     for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
         int sc = match_score(products[i].pattern, name);
         if (sc > best) {
             best = sc;
             hit = &products[i];
+            words_taken = 1;
+            for (const char *c = hit->pattern; *c; c++)
+                words_taken += *c == ' ';
         }
     }
     if (best <= 0) {
+        words_taken = 1;
         /* "RTX4090", "GB 200": compare without spaces, wildcards only at the end. */
         char compact[256], pat[64];
         size_t k = 0;
@@ -286,6 +291,21 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
         }
     }
     if (hit && best > 0) {
+        /* Names may go on ("h100 80gb hbm3"), but not into another GPU's name: "A100 H100",
+         * "L4;H100" would be judged for the first alone (review of 2026-12-03, F6). The words
+         * after those the pattern took (one, matched without spaces) are looked at. */
+        const char *rest = name;
+        for (size_t k = 0; rest && k < words_taken; k++)
+            rest = strchr(rest + (k > 0), ' ');
+        for (const char *w = rest; w; w = strchr(w + 1, ' ')) {
+            for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
+                if (products[i].cc == hit->cc || match_score(products[i].pattern, w + 1) <= 0)
+                    continue;
+                snprintf(err, err_size, "GPU '%s' names more than one GPU: give each its own --gpu, or "
+                                        "separate them with commas", spec);
+                return FC_ERR_INVALID;
+            }
+        }
         t->cc = hit->cc;
         t->tegra = fc_cc_is_tegra(hit->cc);
         snprintf(t->name, sizeof t->name, "%s", spec);
