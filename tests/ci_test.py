@@ -544,6 +544,7 @@ def accepted_in_every_format():
 def accept_files_that_cannot_be_read():
     with tempfile.TemporaryDirectory() as tmp:
         for text, why in [("*app sm_90 partial\n", ":1: expected PATTERN TARGET STATUS REASON"),
+                          ('*app sm_90 partial ""\n', ":1: expected PATTERN TARGET STATUS REASON"),
                           ("# c\n*app sm_90 broken why\n", ":2: the accepted status is partial or none, not 'broken'"),
                           ("*app Voodoo5 partial why\n", ":1: unknown GPU 'Voodoo5'"),
                           ('"*app sm_90 partial why\n', ":1: a quoted field does not end"),

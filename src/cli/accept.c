@@ -1,4 +1,5 @@
 /* accept.c - the --accept file: reading its rules, and matching verdicts against them. */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -82,7 +83,10 @@ static int parse_line(accept_rule *r, const char *s, const char *end, char *err,
     const char *reason_end = end;
     while (reason_end > p && blank(reason_end[-1]))
         reason_end--;
-    if (!*r->pattern || !*r->target || !*status || p == reason_end) {
+    bool words = false; /* a reason of quotes alone ('""') says nothing (review of 2026-12-03, M5) */
+    for (const char *c = p; c < reason_end && !words; c++)
+        words = isalnum((unsigned char)*c);
+    if (!*r->pattern || !*r->target || !*status || !words) {
         snprintf(err, err_size, "expected PATTERN TARGET STATUS REASON (every rule says why it is accepted)");
         goto fail;
     }
