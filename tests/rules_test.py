@@ -747,5 +747,80 @@ def ptx_beside_a_linked_cubin_read_once_for_several_drivers():
                        (name, stored, order, "none" if stored == "plain" else "zstd", [loads[d] for d in order]))
 
 
+def ptx_fatbin(text, arch, isa=(9, 0)):
+    """A bare fat binary of one uncompressed PTX entry, as fatbinary lays it out: TEXT and a NUL,
+    padded to 8 bytes, under an entry header saying compute_ARCH and ISA whatever the text says
+    (fatbinary --image3=kind=ptx,sm=N stores the N it is given)."""
+    import struct
+    payload = text + b"\0"
+    payload += bytes(-len(payload) % 8)
+    entry = struct.pack("<HHIQIIHHIIIQQQ", 1, 0x0101, 64, len(payload), 0, 0, isa[1], isa[0], arch, 0, 0, 0x11, 0, 0)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(entry) + len(payload)) + entry + payload
+
+
+@test
+def ptx_is_compiled_as_its_text_says():
+    """Review of 2026-12-03 (F1, F2, F4, F5, M3): the JIT takes .version and .target from the
+    text, not from the entry header, and refuses text it cannot inflate. What the H200's driver
+    (580.159.04) answered for the review's files: .target sm_100 stored as compute_90 218 on
+    sm_90, .version 9.1 under a header saying 9.0 222, a byte flipped in the zstd frame and a
+    declared size halved or made 4 times larger 999 ("Uncompress failed"), text without
+    .version 218. Each was judged ok on sm_90, exit 0. Built here from fixtures/kernels.ptx."""
+    import struct
+    ptx = open(os.path.join(FIXTURES, "kernels.ptx"), "rb").read()
+    assert b".version 9.0\n.target sm_89\n" in ptx
+
+    def text(target=b"sm_89", version=b"9.0"):
+        return ptx.replace(b".version 9.0", b".version " + version).replace(b".target sm_89", b".target " + target)
+
+    cases = [  # (name, text, header arch, header ISA, {target: result})
+        ("honest sm_89", text(), 89, (9, 0), {"sm_90": "CUDA_SUCCESS", "sm_80": "CUDA_ERROR_NO_BINARY_FOR_GPU"}),
+        (".target sm_100 stored as compute_90", text(b"sm_100"), 90, (9, 0),
+         {"sm_90": "CUDA_ERROR_INVALID_PTX", "sm_100": "CUDA_SUCCESS"}),
+        (".target sm_90 stored as compute_75", text(b"sm_90"), 75, (9, 0),
+         {"sm_80": "CUDA_ERROR_INVALID_PTX", "sm_90": "CUDA_SUCCESS"}),
+        (".target sm_90a stored as compute_90", text(b"sm_90a"), 90, (9, 0),
+         {"sm_90": "CUDA_SUCCESS", "sm_100": "CUDA_ERROR_INVALID_PTX", "sm_120": "CUDA_ERROR_INVALID_PTX"}),
+        (".target sm_100f stored as compute_100", text(b"sm_100f"), 100, (9, 0),
+         {"sm_103": "CUDA_SUCCESS", "sm_120": "CUDA_ERROR_INVALID_PTX"}),
+        (".target compute_80 (ptxas takes it)", text(b"compute_80"), 80, (9, 0), {"sm_90": "CUDA_SUCCESS"}),
+        (".target sm_89, debug words after", text(b"sm_89, texmode_independent"), 89, (9, 0),
+         {"sm_90": "CUDA_SUCCESS"}),
+        (".version 9.1 under a header saying 9.0", text(version=b"9.1"), 89, (9, 0),
+         {"sm_90": "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"}),
+        (".version 7.0 below sm_89's 7.8", text(version=b"7.0"), 89, (9, 0), {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
+        ("no .version", ptx.replace(b".version 9.0", b"// no version"), 89, (9, 0),
+         {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
+        ("no .target", ptx.replace(b".target sm_89", b"// no target"), 89, (9, 0),
+         {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, body, arch, isa, want in cases:
+            path = os.path.join(tmp, "k.fatbin")
+            open(path, "wb").write(ptx_fatbin(body, arch, isa))
+            gpus = ",".join(t.replace("sm_", "") for t in want)
+            rc, f, err = judge(path, "--gpu", gpus, "--driver", "13.0")
+            got = {l["target"]: l["result"] for l in f["containers"][0]["loads"]}
+            eq((name, got, rc), (name, want, 0 if all(r == "CUDA_SUCCESS" for r in want.values()) else 1))
+        # stored zstd, as nvcc stores PTX: the frame damaged, its declared size wrong
+        data = bytearray(ptx_fatbin(text(), 89))
+        size = struct.unpack_from("<Q", data, 16 + 8)[0]
+        good = zstd_ptx(data, 16, 80, size)
+        frame = struct.unpack_from("<I", good, 16 + 16)[0]
+        flipped = bytearray(good)
+        flipped[80 + frame // 2] ^= 0x40
+        small, big = bytearray(good), bytearray(good)
+        struct.pack_into("<Q", small, 16 + 56, size // 2)
+        struct.pack_into("<Q", big, 16 + 56, size * 4)
+        for name, image, want in (("zstd", good, "CUDA_SUCCESS"), ("a byte of the frame flipped", flipped,
+                                                                  "CUDA_ERROR_INVALID_PTX"),
+                                  ("declared size halved", small, "CUDA_ERROR_INVALID_PTX"),
+                                  ("declared size 4 times", big, "CUDA_ERROR_INVALID_PTX")):
+            path = os.path.join(tmp, "z.fatbin")
+            open(path, "wb").write(bytes(image))
+            rc, f, err = judge(path, "--gpu", "9.0", "--driver", "13.0")
+            eq((name, f["containers"][0]["loads"][0]["result"], rc), (name, want, 0 if want == "CUDA_SUCCESS" else 1))
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

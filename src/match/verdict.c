@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "decode.h"
 #include "fatcheck.h"
 #include "grow.h"
@@ -357,6 +358,36 @@ static bool defines_nothing(const fc_judgement *j, const fc_object *obj, const f
            !fc_container_kept_as_data(ct) && !j->relfatbin && fc_container_defines_nothing(obj, ct, scan, inflate);
 }
 
+/* Rule: PTX is compiled as its text says, not as its entry header says: the JIT takes .version
+ * and .target from the text, and fails a module without them. fatbinary stores the sm= it is
+ * given whatever the text's .target (review of 2026-12-03, F1): compute_90 PTX whose text
+ * says .target sm_100 failed on the H200 with CUDA_ERROR_INVALID_PTX (218, "SM version
+ * specified by .target is higher than default SM version assumed"), and text saying .version
+ * 9.1 under a header saying 9.0 with CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222, F2). Looked at
+ * where rule 6 read the text whole (MEMO). */
+static fc_load ptx_as_its_text_says(const fc_container *c, const fc_target *t, fc_load l, const fc_ptx_memo *m)
+{
+    if (l.result != FC_LOAD_SUCCESS || l.via != FC_VIA_JIT || l.entry < 0 || (size_t)l.entry >= c->n_entries ||
+        m->entry != &c->entries[l.entry] || !m->whole)
+        return l;
+    fc_load invalid = {FC_LOAD_INVALID_PTX, FC_VIA_JIT, l.entry, true};
+    /* Compressed bytes that do not inflate: the driver's "Uncompress failed" (CUDA_ERROR_UNKNOWN,
+     * H200; review of 2026-12-03, F4), where they were counted as loading. */
+    if (!m->readable)
+        return m->why == FC_ERR_FORMAT ? invalid : l;
+    const ptx_facts *f = &m->facts;
+    if (!f->headed || !f->target_arch)
+        return invalid; /* "Missing .version directive", or no architecture to compile for */
+    int needs = fc_ptx_isa_cuda_version(f->isa_major, f->isa_minor);
+    if (t->driver_cuda && (needs ? needs > t->driver_cuda : f->isa_major >= 6))
+        return (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, l.entry, false};
+    unsigned min = fc_ptx_target_min_isa(f->target_arch, f->target_variant);
+    if (!fc_ptx_jits_for(f->target_arch, f->target_variant, t->cc) ||
+        (min && f->isa_major * 10u + f->isa_minor < min))
+        return invalid;
+    return l;
+}
+
 /* Predicts every container on every target. */
 static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options *scan)
 {
@@ -371,6 +402,7 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
             const fc_target *tg = &o->targets[t];
             fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
                               : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda, scan, &memo);
+            l = ptx_as_its_text_says(ct, tg, l, &memo);
             fc_link k = {FC_LINK_VIA_NONE, -1};
             if (l.result == FC_LOAD_LINK_INPUT) {
                 k = fc_predict_link(ct, tg);

@@ -70,6 +70,13 @@ typedef struct ptx_facts {
     /* Bytes outside ASCII (before any NUL), which JITs of different releases take differently
      * (fc_refine_load_for): anywhere, and outside comments (in a string too). */
     bool non_ascii, non_ascii_in_code;
+    /* The statements ptxas requires first, as the text gives them (the JIT takes these, not
+     * the entry header's): .version M.m, then .target naming the architecture. HEADED: both
+     * were there; a module without them fails ("Missing .version directive"). */
+    bool headed;
+    unsigned isa_major, isa_minor;
+    unsigned target_arch;     /* 0 when .target names no sm_NN */
+    fc_variant target_variant;
 } ptx_facts;
 
 /* What fc_refine_load_for read of one PTX entry, kept while a container is judged for several
@@ -81,6 +88,7 @@ typedef struct fc_ptx_memo {
     bool whole;             /* read whole (ptx_scan) rather than for its bytes alone, when only
                                facts.non_ascii holds */
     bool readable;          /* its image could be read: FACTS holds */
+    fc_status why;          /* else why not: FC_ERR_FORMAT for bytes that do not inflate */
     ptx_facts facts;
 } fc_ptx_memo;
 

@@ -231,6 +231,74 @@ static size_t next_in_body(const uint8_t *t, size_t i, size_t n)
     return i;
 }
 
+/* Whether the word at T[I..N) is W, ending there (not a longer word). */
+static bool word_at(const uint8_t *t, size_t i, size_t n, const char *w)
+{
+    size_t len = strlen(w);
+    return n - i >= len && memcmp(t + i, w, len) == 0 && (n - i == len || !is_ident(t[i + len]));
+}
+
+/* Reads the unsigned number at T[*I..N), moving *I past it; false when there is none. */
+static bool number_at(const uint8_t *t, size_t *i, size_t n, unsigned *v)
+{
+    size_t j = *i;
+    unsigned x = 0;
+    while (j < n && t[j] >= '0' && t[j] <= '9' && x < 100000)
+        x = x * 10 + (unsigned)(t[j++] - '0');
+    if (j == *i)
+        return false;
+    *i = j;
+    *v = x;
+    return true;
+}
+
+/* The statements ptxas requires at the start of a module (F->headed): ".version M.m", then
+ * ".target" with its words, the architecture ("sm_90", "sm_90a", "sm_100f", "compute_80")
+ * among them ("sm_80, debug"). Comments may come between. */
+static void ptx_directives(const uint8_t *t, size_t n, ptx_facts *f)
+{
+    size_t i = skip_trivia(t, 0, n);
+    if (!word_at(t, i, n, ".version"))
+        return;
+    i = skip_trivia(t, i + 8, n);
+    if (!number_at(t, &i, n, &f->isa_major) || i >= n || t[i] != '.' || (i++, !number_at(t, &i, n, &f->isa_minor)))
+        return;
+    i = skip_trivia(t, i, n);
+    if (!word_at(t, i, n, ".target"))
+        return;
+    f->headed = true;
+    /* Its words run to the end of the line: names, commas, comments. */
+    for (i += 7; i < n && t[i] != '\n';) {
+        size_t j = i;
+        while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == ',' || t[j] == '\r'))
+            j++;
+        if (j + 1 < n && t[j] == '/' && (t[j + 1] == '*' || t[j + 1] == '/')) {
+            if (t[j + 1] == '/')
+                break;
+            i = skip_trivia(t, j, n); /* a block comment (which may end past the line) */
+            continue;
+        }
+        size_t k = j;
+        while (k < n && is_ident(t[k]))
+            k++;
+        if (k == j)
+            break;
+        unsigned arch;
+        size_t d = k - j > 3 && memcmp(t + j, "sm_", 3) == 0        ? j + 3
+                 : k - j > 8 && memcmp(t + j, "compute_", 8) == 0 ? j + 8 /* ptxas 13.0 takes it */
+                                                                   : k;
+        if (!f->target_arch && d < k && number_at(t, &d, k, &arch)) {
+            fc_variant v = d == k ? FC_VARIANT_NONE
+                         : d + 1 == k && t[d] == 'a' ? FC_VARIANT_ARCH_SPECIFIC
+                         : d + 1 == k && t[d] == 'f' ? FC_VARIANT_FAMILY
+                                                     : (fc_variant)-1;
+            if (v != (fc_variant)-1)
+                f->target_arch = arch, f->target_variant = v;
+        }
+        i = k;
+    }
+}
+
 /* ptx_scan, handing the functions it met to KEEP (pointers into TEXT) when not NULL. */
 static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_names *keep);
 
@@ -246,6 +314,7 @@ static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_n
     size_t n = nul ? (size_t)(nul - text) : size; /* the driver reads up to a NUL */
     f->non_ascii = has_non_ascii(text, n);
     f->non_ascii_in_code = f->non_ascii && non_ascii_in_code(text, n); /* rare: read again */
+    ptx_directives(text, n, f);
     const uint8_t *t = text;
     ptx_names names = {0};
     int depth = 0;
@@ -517,7 +586,13 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
     if (whole) {
         const uint8_t *src;
         size_t n;
-        if ((memo->readable = fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK))
+        memo->why = fc_entry_image(obj, e, opts, &scratch, &src, &n);
+        /* The driver refuses compressed text whose declared size is not what it inflates to
+         * ("Uncompress failed" on the H200, too small or too large; review of 2026-12-03, F5):
+         * in 74,870 compressed images of lib64, the eras corpus and the fixtures they agree. */
+        if (memo->why == FC_OK && e->compression != FC_COMPRESSION_NONE && n != e->uncompressed_size)
+            memo->why = FC_ERR_FORMAT;
+        if ((memo->readable = memo->why == FC_OK))
             ptx_scan(src, n, &memo->facts);
     } else {
         /* Inflated a piece at a time, never whole: most such modules hold nothing outside
