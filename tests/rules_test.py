@@ -822,5 +822,29 @@ def ptx_is_compiled_as_its_text_says():
             eq((name, f["containers"][0]["loads"][0]["result"], rc), (name, want, 0 if want == "CUDA_SUCCESS" else 1))
 
 
+@test
+def a_file_that_registers_code_but_holds_none_is_an_error():
+    """Review of 2026-12-03, F8: `objcopy --remove-section .nv_fatbin --remove-section
+    .nvFatBinSegment` of a library left "no CUDA code", exit 0, though it still imports
+    __cudaRegisterFatBinary and its kernels fail at launch (200 on the H200). Now exit 3, saying
+    why; the untouched library and a copy that keeps one of the two are as before."""
+    import shutil
+    import subprocess
+    if not shutil.which("objcopy"):
+        print("# SKIP objcopy absent")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        gone = os.path.join(tmp, "libmulti.nofatbin.so")
+        subprocess.run(["objcopy", "--remove-section", ".nv_fatbin", "--remove-section", ".nvFatBinSegment",
+                        os.path.join(FIXTURES, "libmulti.so"), gone], check=True)
+        rc, out, err = tap_cli.run("--gpu", "9.0", "--driver", "13.0", gone)
+        eq(rc, 3)
+        assert b"no CUDA code" not in out, out
+        assert err.decode().startswith("fatcheck: " + gone + ": it registers CUDA code with the runtime (it imports "
+                                       "__cudaRegisterFatBinary) but holds no fat binary"), err
+        rc, out, err = tap_cli.run("--gpu", "9.0", "--driver", "13.0", os.path.join(FIXTURES, "libmulti.so"))
+        eq(rc, 0)
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())
