@@ -14,11 +14,8 @@ void fc_prefault(void *p, size_t n)
 #ifdef __linux__
     if (!p || n < FC_PREFAULT_MIN)
         return;
-    static uintptr_t page;
-    if (!page) {
-        long k = sysconf(_SC_PAGESIZE);
-        page = k > 0 ? (uintptr_t)k : 4096;
-    }
+    long k = sysconf(_SC_PAGESIZE); /* glibc keeps it: no system call */
+    uintptr_t page = k > 0 ? (uintptr_t)k : 4096;
     uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
     if (hi > lo)
         (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE); /* EINVAL on older kernels: fine */
