@@ -855,6 +855,28 @@ def ptx_kept_as_text_in_a_program():
                                "    ptx          1  compute_80:1"])
 
 
+@test
+def thin_archives_are_said_not_read():
+    """Review of 2026-12-03, M1: a thin archive (ar rcT, which GNU ld links) holds its members'
+    names, not their bytes. Named, it was "not an ELF file, archive, ..."; in a tree holding only
+    it, nothing was printed, exit 0 (JUnit tests="0"). Now the one-line error, exit 3, both ways."""
+    import tempfile
+    if not shutil.which("ar"):
+        print("# SKIP ar absent")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "obj"))
+        os.makedirs(os.path.join(tmp, "lib"))
+        shutil.copy(fx("rdc_main.o"), os.path.join(tmp, "obj"))
+        subprocess.run(["ar", "rcT", "libk.a", "../obj/rdc_main.o"], cwd=os.path.join(tmp, "lib"), check=True)
+        thin = os.path.join(tmp, "lib", "libk.a")
+        want = "fatcheck: %s: a thin archive: its members are files outside it, which are not read here; " \
+               "give fatcheck those files\n" % thin
+        for where in (thin, os.path.join(tmp, "lib")):
+            rc, out, err = run("--gpu", "9.0", where)
+            eq((rc, err), (3, want), where)
+
+
 def main():
     n = failed = 0
     for fn in results:

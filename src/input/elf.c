@@ -464,6 +464,12 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
 
 int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
+    /* A thin archive (ar rcT, which GNU ld links) holds only its members' names: a tree
+     * holding one was "no CUDA code" by silence (review of 2026-12-03, M1). */
+    if (img->size >= 8 && memcmp(img->data, "!<thin>\n", 8) == 0)
+        return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL,
+                               "a thin archive: its members are files outside it, which are not read here; "
+                               "give fatcheck those files");
     if (!fc_libelf_init())
         return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "libelf is out of date");
     char why[200];

@@ -14,6 +14,10 @@ fc_format fc_sniff(const uint8_t *buf, size_t size, bool *is_archive)
         *is_archive = true;
         return FC_FORMAT_ELF;
     }
+    if (size >= 8 && memcmp(buf, "!<thin>\n", 8) == 0) { /* said to be unread (fc_scan_elf) */
+        *is_archive = true;
+        return FC_FORMAT_ELF;
+    }
     if (size >= 4 && memcmp(buf, "\177ELF", 4) == 0)
         return FC_FORMAT_ELF;
     if (size >= 4 && fc_rd32(buf) == FC_FATBIN_MAGIC)
