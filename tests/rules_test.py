@@ -820,6 +820,13 @@ def ptx_is_compiled_as_its_text_says():
             open(path, "wb").write(bytes(image))
             rc, f, err = judge(path, "--gpu", "9.0", "--driver", "13.0")
             eq((name, f["containers"][0]["loads"][0]["result"], rc), (name, want, 0 if want == "CUDA_SUCCESS" else 1))
+        # a compressed size of 0 (999 on the H200): no real entry has it, so the file is damaged
+        zero = bytearray(good)
+        struct.pack_into("<I", zero, 16 + 16, 0)
+        path = os.path.join(tmp, "z0.fatbin")
+        open(path, "wb").write(bytes(zero))
+        rc, out, err = tap_cli.run("--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err.decode()), (3, "fatcheck: %s: offset 0x10: a compressed entry whose compressed size is 0\n" % path))
 
 
 @test
