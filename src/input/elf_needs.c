@@ -421,8 +421,10 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
      * .nv_fatbin and records removed (objcopy --remove-section), or kept where nothing leads.
      * Its kernels fail at launch ("device kernel image is invalid" on the H200), where "no CUDA
      * code" passed it (review of 2026-12-03, F8). nvcc registers an empty fat binary for a
-     * translation unit without kernels, so a real file that registers holds one. */
-    if (!b->obj.n_containers && b->obj.status == FC_OK &&
+     * translation unit without kernels, so a real file that registers holds one. Looked for
+     * in files that need the shared runtime, which defines it: the symbols of every other
+     * file without containers (libtorch_cpu.so's 100,000) would be read for nothing. */
+    if (!b->obj.n_containers && b->obj.status == FC_OK && cudart &&
         (dynsym ? imports(elf, dynsym, &dynsym_sh, "__cudaRegisterFatBinary", false)
                 : from_segments.n && imports_in(&from_segments, "__cudaRegisterFatBinary", false) == 1))
         fc_builder_fail(b, FC_ERR_FORMAT, "it registers CUDA code with the runtime (it imports "
