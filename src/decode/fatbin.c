@@ -300,86 +300,11 @@ static uint64_t skip_zeros(fc_reader *r, uint64_t off, uint64_t end)
     return end;
 }
 
-#define AHEAD_HEADS 64u   /* containers read ahead at a time */
-#define AHEAD_ROUNDS 16u  /* batches of entry headers read for them at most */
-
-/* A container read ahead: its next entry header not yet at hand, its end, and the offset
- * last asked for (asked twice without coming, it is left to the decoder). */
-typedef struct chased {
-    uint64_t next, end, asked;
-} chased;
-
-/* Where the reader knows container heads (the registration records' starts) and POS is one
- * of them, reads ahead what decoding the next AHEAD_HEADS containers will ask for, a batch
- * at a time (reader.h): their heads, then the entry headers that follow each one's first,
- * round by round as each round's headers say where the next ones lie. What it reads is only
- * found again by the decoder, which checks everything as before; a header that makes no sense
- * ends the look there. */
-static void read_ahead(fc_reader *r, uint64_t pos, uint64_t end)
-{
-    size_t got, lo = 0, hi = r->n_heads;
-    if (r->no_batch || fc_reader_peek(r, pos, FC_CONTAINER_HEADER, &got))
-        return;
-    while (lo < hi) { /* the first head at or past POS */
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->heads[mid] < pos)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == r->n_heads || r->heads[lo] != pos)
-        return; /* not at a known head: read as it comes */
-    size_t n = 0;
-    while (n < AHEAD_HEADS && lo + n < r->n_heads && r->heads[lo + n] < end)
-        n++;
-    n = fc_reader_read_ahead(r, r->heads + lo, n, true);
-    chased chase[AHEAD_HEADS];
-    size_t n_chase = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t at = r->heads[lo + i];
-        const uint8_t *h = fc_reader_peek(r, at, FC_CONTAINER_HEADER, &got);
-        if (!h || fc_rd32(h) != FC_FATBIN_MAGIC || fc_rd16(h + 6) < FC_CONTAINER_HEADER)
-            continue;
-        uint64_t body = fc_rd64(h + 8), first = at + fc_rd16(h + 6);
-        if (first > end || body > end - first)
-            continue;
-        chase[n_chase++] = (chased){first, first + body, UINT64_MAX};
-    }
-    for (unsigned round = 0; round < AHEAD_ROUNDS && n_chase; round++) {
-        uint64_t want[AHEAD_HEADS];
-        size_t k = 0, kept = 0;
-        for (size_t i = 0; i < n_chase; i++) {
-            bool more = false;
-            while (chase[i].next < chase[i].end) {
-                const uint8_t *h = fc_reader_peek(r, chase[i].next, 16, &got);
-                if (!h) {
-                    more = chase[i].asked != chase[i].next; /* asked for once already: left */
-                    chase[i].asked = chase[i].next;
-                    break;
-                }
-                uint64_t hs = fc_rd32(h + 4), psz = fc_rd64(h + 8);
-                if (hs < FC_ENTRY_MIN_HEADER || psz > UINT64_MAX - hs || hs + psz > chase[i].end - chase[i].next)
-                    break; /* the decoder says what is wrong */
-                chase[i].next += hs + psz;
-            }
-            if (more) {
-                want[k++] = chase[i].next;
-                chase[kept++] = chase[i];
-            }
-        }
-        n_chase = kept;
-        if (!k || fc_reader_read_ahead(r, want, k, false) < k)
-            return; /* nothing more to read, or the window is full */
-    }
-}
-
 fc_status fc_fatbin_walk(fc_builder *b, fc_reader *r, uint64_t off, uint64_t stop, uint64_t end, fc_origin origin,
                          const char *section, uint64_t *next)
 {
     uint64_t pos = off;
     for (;;) {
-        if (r->n_heads && pos < stop)
-            read_ahead(r, pos, end);
         *next = pos = skip_zeros(r, pos, end);
         if (pos >= stop || pos >= end)
             return FC_OK;

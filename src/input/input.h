@@ -36,7 +36,6 @@ typedef struct fc_scan_ctx {
     fc_error_fn on_error;
     void *user;
     bool named;            /* the input was named by the caller, not found in a directory */
-    bool outermost;        /* a public entry point's: its end frees this thread's read ring */
     size_t delivered;      /* objects handed to on_object so far */
     /* Inside a package (wheel, tarball, image): the file on disk, and the member path
      * within it ("lib/x.so", "layer.tar!usr/lib/x.so"); NULL outside packages. */

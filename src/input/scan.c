@@ -313,8 +313,7 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
     fc_options defaults;
     if (!path || !(opts = fc_options_resolve(opts, &defaults)))
         return FC_ERR_INVALID;
-    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true,
-                      .outermost = true};
+    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true};
     struct stat st;
     if (stat(path, &st) != 0)
         return fc_report_error(&sc, FC_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
@@ -348,8 +347,7 @@ int fc_scan_memory(const void *data, size_t size, const char *name, const fc_opt
     fc_options defaults;
     if ((!data && size) || !(opts = fc_options_resolve(opts, &defaults)))
         return FC_ERR_INVALID;
-    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true,
-                      .outermost = true};
+    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true};
     fc_image img = {data ? data : (const void *)"", size, -1, false};
     int rc = fc_scan_image(&sc, &img, name ? name : "(memory)");
     fc_scan_ctx_end(&sc);

@@ -13,7 +13,6 @@
 #include "file_map.h"
 #include "input.h"
 #include "pool.h"
-#include "read_batch.h"
 
 bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out)
 {
@@ -182,8 +181,6 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
 
 void fc_scan_ctx_end(fc_scan_ctx *sc)
 {
-    fc_pool_free(sc->pool); /* its helpers' rings go as they end */
+    fc_pool_free(sc->pool);
     sc->pool = NULL;
-    if (sc->outermost)
-        fc_read_batch_thread_end(); /* a scan leaves nothing behind on the caller's thread */
 }

@@ -45,8 +45,7 @@ int fc_scan_fd(int fd, const char *name, const fc_options *opts, fc_object_fn on
         return FC_ERR_INVALID;
     if (!name)
         name = "(standard input)";
-    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true,
-                      .outermost = true};
+    fc_scan_ctx sc = {.opts = opts, .on_object = on_object, .on_error = on_error, .user = ctx, .named = true};
     struct stat st;
     int rc;
     if (fstat(fd, &st) != 0)

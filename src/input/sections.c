@@ -30,12 +30,6 @@
 #define SEGMENT_SIZE (4u << 20)   /* a registered section is walked in pieces of this size */
 #define CHUNK_SIZE (8u << 20)     /* a data section is searched in pieces of this size */
 #define SEARCH_BUFFER (256u << 10)
-#define HEADS_AHEAD_MIN 16u       /* container starts in a segment worth reading ahead */
-#define HEADS_AHEAD_SPACING 4096u /* ... and at most one for each of its 4 KiB */
-/* Container starts a thread must have, on average, for reading ahead to repay its ring: one
- * costs about 110 us to set up (dev), a 1 KiB pread saved 1 to 2 us there, less on the H200,
- * where cuBLASLt's 2,782 heads on 16 threads read ahead took longer than without. */
-#define HEADS_AHEAD_SHARE 256u
 /* Items planned, run, merged and freed at a time (decode_sections). */
 #define BATCH_ITEMS 4096u
 /* Objects with less to read than this are done on the calling thread alone. */
@@ -59,7 +53,6 @@ typedef struct plan {
     uint64_t base;
     const fc_builder *parent;
     item *items;
-    bool heads_ahead;      /* walks read their heads ahead (HEADS_AHEAD_SHARE) */
     size_t n, cap;         /* items planned, and room for every one a probe could add */
     size_t next;           /* the next item to take */
     unsigned active;       /* items being worked on, which may add more */
@@ -138,10 +131,6 @@ static void walk(const plan *pl, item *it)
     size_t n = starts_from(g->starts, g->n_starts, it->end) - starts_from(g->starts, g->n_starts, it->first);
     if (n && n < 65536)
         fc_builder_reserve(it->found, n, 2 * n); /* a hint: the walk grows them if it must */
-    /* The decoder reads ahead from their heads (fatbin.c), where there are enough to repay
-     * it and not so many that a lying table makes the reads cost more than the walk's would. */
-    if (pl->heads_ahead && n >= HEADS_AHEAD_MIN && n <= (it->end - it->first) / HEADS_AHEAD_SPACING + 1)
-        fc_reader_heads_at(&r, g->starts + starts_from(g->starts, g->n_starts, it->first), n);
     fc_fatbin_walk(it->found, &r, it->first, it->end, g->offset + g->size, FC_ORIGIN_SECTION, g->section,
                    &it->next);
     fc_reader_free(&r);
@@ -503,11 +492,7 @@ static void decode_sections(fc_scan_ctx *sc, fc_builder *b, const fc_image *img,
         }
         if (!cap)
             break;
-        size_t starts = 0;
-        for (size_t i = 0; i < n_fatbins; i++)
-            starts += fatbins[i].n_starts;
-        plan pl = {.img = img, .base = base, .parent = b, .cap = cap,
-                   .heads_ahead = starts / threads >= HEADS_AHEAD_SHARE};
+        plan pl = {.img = img, .base = base, .parent = b, .cap = cap};
         if (!(pl.items = calloc(cap, sizeof *pl.items))) {
             fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
             break;

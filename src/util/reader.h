@@ -17,18 +17,6 @@
 #define FC_READER_MIN_CAP ((64u << 10) + 64u)
 /* What a refill reads by default: a container header and its first entry headers. */
 #define FC_READER_SMALL_READ 1024u
-/* Blocks the window holds (fc_reader_read_ahead). */
-#define FC_READER_WINDOW 256u
-
-/* Blocks read ahead: block i holds len[i] bytes from offset at[i] at bytes[i]; order lists
- * them by offset. */
-struct fc_reader_window {
-    uint64_t at[FC_READER_WINDOW];
-    uint32_t len[FC_READER_WINDOW];
-    uint16_t order[FC_READER_WINDOW];
-    uint8_t bytes[FC_READER_WINDOW][FC_READER_SMALL_READ];
-};
-
 /* Offsets are the object's: [lo, hi) may be read, and offset lo lies at MEM, or at file
  * position FILE_POS of FD. */
 typedef struct fc_reader {
@@ -41,13 +29,6 @@ typedef struct fc_reader {
     uint64_t at;
     size_t read_size;      /* the least a refill reads (fc_reader_read_size) */
     size_t backed;         /* bytes of buf prefaulted, once large refills were asked for */
-    /* Where the heads of what is read start, when known (fc_reader_heads_at): a decoder
-     * may read ahead from them. */
-    const uint64_t *heads;
-    size_t n_heads;
-    struct fc_reader_window *win; /* blocks read ahead (fc_reader_read_ahead), made on first use */
-    size_t n_win;                 /* blocks it holds */
-    bool no_batch;         /* reads cannot be batched here: fc_reader_read_ahead does nothing */
     int error;             /* errno of the first failed read, 0 if none */
 } fc_reader;
 
@@ -64,21 +45,6 @@ void fc_reader_free(fc_reader *r);
  * min(WANT, hi - OFF) unless a read failed (r->error) or OFF >= hi (NULL, *GOT 0). WANT above
  * the buffer's capacity is cut to it. The pointer is valid until the next call. */
 const uint8_t *fc_reader_get(fc_reader *r, uint64_t off, size_t want, size_t *got);
-
-/* Says that heads start at the N ascending offsets AT (which must outlive the reader), for
- * a decoder to read ahead from (fc_reader_read_ahead). Ignored by memory readers. */
-void fc_reader_heads_at(fc_reader *r, const uint64_t *at, size_t n);
-
-/* Reads FC_READER_SMALL_READ bytes (fewer at hi) at each of the N offsets AT in one go, where
- * the system allows (read_batch.h), into the window for fc_reader_get to find: after what
- * the window holds, or in its place when FRESH. Returns how many of AT it took (the window
- * holds FC_READER_WINDOW blocks); 0 when reads cannot be batched here, and never again. Only
- * a hint: a block that could not be read is left for fc_reader_get to read and report. */
-size_t fc_reader_read_ahead(fc_reader *r, const uint64_t *at, size_t n, bool fresh);
-
-/* The bytes from OFF when a block read ahead holds WANT of them (*GOT: how many follow),
- * else NULL: no read is made. */
-const uint8_t *fc_reader_peek(const fc_reader *r, uint64_t off, size_t want, size_t *got);
 
 /* Sets the least a refill reads: scanning data reads large blocks, decoding headers small
  * ones. Clipped to the buffer's capacity. */
