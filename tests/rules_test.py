@@ -793,6 +793,8 @@ def ptx_is_compiled_as_its_text_says():
          {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
         ("no .target", ptx.replace(b".target sm_89", b"// no target"), 89, (9, 0),
          {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
+        (".address_size 32 (CUDA 13 compiles no 32-bit code)", ptx.replace(b".address_size 64", b".address_size 32"),
+         89, (9, 0), {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, body, arch, isa, want in cases:

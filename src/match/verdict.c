@@ -381,6 +381,10 @@ static fc_load ptx_as_its_text_says(const fc_container *c, const fc_target *t, f
     int needs = fc_ptx_isa_cuda_version(f->isa_major, f->isa_minor);
     if (t->driver_cuda && (needs ? needs > t->driver_cuda : f->isa_major >= 6))
         return (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, l.entry, false};
+    /* "32-Bit compilation is no longer supported" (ptxas 13.0); 218 on the H200's 580 driver.
+     * Older drivers were not asked: they are left to take it. */
+    if (f->address_32 && (!t->driver_cuda || t->driver_cuda >= 13000))
+        return invalid;
     unsigned min = fc_ptx_target_min_isa(f->target_arch, f->target_variant);
     if (!fc_ptx_jits_for(f->target_arch, f->target_variant, t->cc) ||
         (min && f->isa_major * 10u + f->isa_minor < min))

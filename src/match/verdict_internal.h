@@ -77,6 +77,7 @@ typedef struct ptx_facts {
     unsigned isa_major, isa_minor;
     unsigned target_arch;     /* 0 when .target names no sm_NN */
     fc_variant target_variant;
+    bool address_32;          /* .address_size 32 follows .target */
 } ptx_facts;
 
 /* What fc_refine_load_for read of one PTX entry, kept while a container is judged for several

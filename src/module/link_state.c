@@ -297,6 +297,11 @@ static void ptx_directives(const uint8_t *t, size_t n, ptx_facts *f)
         }
         i = k;
     }
+    /* .address_size, when given, comes next: 32 no ptxas or JIT of CUDA 13 compiles. */
+    i = skip_trivia(t, i, n);
+    unsigned bits;
+    if (word_at(t, i, n, ".address_size") && (i = skip_trivia(t, i + 13, n), number_at(t, &i, n, &bits)))
+        f->address_32 = bits == 32;
 }
 
 /* ptx_scan, handing the functions it met to KEEP (pointers into TEXT) when not NULL. */
