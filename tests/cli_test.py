@@ -861,6 +861,16 @@ def fleet_from_nvidia_smi_csv():
 
 
 @test
+def unknown_compute_capability_is_a_usage_error():
+    for spec in ("9.9", "sm_99", "8.5"):
+        rc, out, err = run("--gpu", spec, fx("compress_none.fatbin"))
+        eq(rc, 2, spec)
+        assert "no GPU has compute capability" in err, err
+    rc, out, err = run("-q", "--gpu", "8.8,10.1,3.5", fx("compress_none.fatbin"))
+    assert rc in (0, 1), (rc, err)
+
+
+@test
 def fleet_from_kubernetes_nodes():
     rc, out, err = run("--gpus-from", os.path.join(FLEET, "kubectl-nodes.json"), fx("ptx_only.fatbin"))
     eq(rc, 1)
@@ -875,6 +885,8 @@ def fleet_from_kubernetes_nodes():
 def bad_inventory_is_refused():
     with tempfile.TemporaryDirectory() as d:
         for text, msg in [("index, name, compute_cap\n0, Mystery GPU, [N/A]\n", "line 2: no compute capability for 'Mystery GPU'"),
+                          # A compute capability no GPU has (review of 2026-12-03: --gpu 9.9 was taken).
+                          ("index, name, compute_cap\n0, NVIDIA H200, 9.9\n", "line 2: no compute capability for 'NVIDIA H200'"),
                           ('{"items": [', "line 1: "), ("", "no GPU in the inventory"),
                           # Review R9: GPU nodes without GPU Feature Discovery labels were dropped.
                           ('{"items": [{"metadata": {"name": "gke-v100", "labels": {"cloud.google.com/gke-accelerator":'

@@ -244,6 +244,14 @@ static void test_gpu_names(void)
     ok(strncmp(err, "unknown GPU 'Radeon 7900' (did you mean '", 41) == 0, "with suggestions: %s", err);
     ok(fc_target_parse(&t, "9", err, sizeof err) == FC_ERR_INVALID, "'9' alone is no compute capability");
     ok(fc_target_parse(&t, "sm_", err, sizeof err) == FC_ERR_INVALID, "'sm_' alone is refused");
+    /* A compute capability no GPU has is a typo, not a target (review of 2026-12-03). */
+    static const char *const unreal[] = {"9.9", "sm_99", "compute_95", "8.5", "12.5"};
+    for (size_t i = 0; i < sizeof unreal / sizeof *unreal; i++)
+        ok(fc_target_parse(&t, unreal[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "no GPU has"),
+           "'%s' is no GPU's compute capability: refused", unreal[i]);
+    static const char *const real[] = {"3.5", "sm_88", "10.1", "sm_110", "12.1", "sm_90a", "compute_100f"};
+    for (size_t i = 0; i < sizeof real / sizeof *real; i++)
+        ok(fc_target_parse(&t, real[i], err, sizeof err) == FC_OK, "'%s' is taken", real[i]);
     /* Review R15: bare workstation names several generations share were taken by the GeForce
      * patterns ("RTX 5000" as an RTX 50xx, 12.0). */
     static const char *const shared[] = {"RTX 5000", "NVIDIA RTX 4000", "rtx 3000", "RTX 6000", "RTX 2000"};

@@ -126,6 +126,9 @@ FC_API const char *fc_load_via_name(fc_load_via v);   /* "native", "compatible",
  * for a name several products share ("RTX 6000"), with the names to use. */
 FC_API fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size);
 
+/* True for a compute capability some GPU has had (3.0 to 12.1: 8.8 and 10.1 included, the
+ * latter Jetson Thor's before CUDA 13); fc_target_parse refuses others ("9.9"). */
+FC_API bool fc_cc_exists(unsigned cc);
 /* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */
 FC_API bool fc_cc_is_tegra(unsigned cc);
 /* Products of a compute capability, for people: "H100, H200, GH200"; "" when unknown. */

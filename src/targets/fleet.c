@@ -49,7 +49,7 @@ static unsigned cc_of(const char *cap, const char *product)
     unsigned major, minor;
     char extra;
     if (cap && sscanf(cap, "%u.%u%c", &major, &minor, &extra) == 2 && major < 100 && minor < 10)
-        return major * 10 + minor;
+        return fc_cc_exists(major * 10 + minor) ? major * 10 + minor : 0;
     fc_target t;
     char err[256];
     return product && fc_target_parse(&t, product, err, sizeof err) == FC_OK ? t.cc : 0;
