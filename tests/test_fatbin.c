@@ -106,6 +106,8 @@ static void test_compression(void)
         if (e[1].compression != FC_COMPRESSION_NONE)
             is_u64(e[1].uncompressed_size, 2508, "%s: PTX declared size", cases[i].file);
         is_u64(e[1].version_major * 10 + e[1].version_minor, 90, "%s: PTX ISA 9.0", cases[i].file);
+        is_u64(e[0].cubin_header, FC_CUBIN_HEADER_OK, "%s: the cubin's first bytes are what the driver takes",
+               cases[i].file);
         fc_object_free(o);
         free(buf);
     }
@@ -244,6 +246,60 @@ static void test_damage(void)
     free(orig);
 }
 
+/* The cubin's first bytes against its entry header (review of 2026-12-03, F3: the H200's
+ * driver answered 300 for an sm_80 cubin under an sm_90 header, 200 and 209 for an ELF file
+ * under the zstd and LZ4 flags). */
+static void test_cubin_heads(void)
+{
+    static const char *const real[] = {"all_archs.fatbin", "variants.fatbin", "debug.fatbin", "compress_size.fatbin"};
+    for (size_t i = 0; i < sizeof real / sizeof *real; i++) {
+        size_t n, bad = 0, cubins = 0;
+        unsigned char *buf = read_fixture(real[i], &n);
+        fc_status st;
+        fc_object *o = decode(buf, n, &st);
+        for (size_t c = 0; o && c < o->n_containers; c++)
+            for (size_t k = 0; k < o->containers[c].n_entries; k++) {
+                const fc_entry *e = &o->containers[c].entries[k];
+                cubins += e->kind == FC_IMAGE_CUBIN;
+                bad += e->kind == FC_IMAGE_CUBIN && e->cubin_header != FC_CUBIN_HEADER_OK;
+            }
+        ok(st == FC_OK && cubins && !bad, "%s: all %zu cubins' first bytes agree with their entries", real[i], cubins);
+        fc_object_free(o);
+        free(buf);
+    }
+    static const struct {
+        const char *file, *what;
+        size_t at;          /* from the first entry header */
+        uint64_t value;     /* written little-endian over WIDTH bytes */
+        unsigned width;
+        fc_cubin_header want;
+    } cases[] = {
+        {"compress_none.fatbin", "an sm_90 cubin under an sm_80 header", 28, 80, 4, FC_CUBIN_HEADER_OTHER_SM},
+        {"compress_none.fatbin", "an ELF file under the zstd flag", 40, 0x8011, 8, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "an ELF file under the LZ4 flag", 40, 0x2011, 8, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_size.fatbin", "zstd-flagged bytes without a frame's magic", 64, 0x29, 1, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "a broken ELF magic", 65, 'X', 1, FC_CUBIN_HEADER_DAMAGED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t n;
+        unsigned char *buf = read_fixture(cases[i].file, &n);
+        unsigned char *h = buf + 16; /* the first entry header */
+        if (cases[i].width == 8) { /* flags: a compressed size and declared size beside them */
+            uint32_t payload = (uint32_t)(h[8] | h[9] << 8 | h[10] << 16 | (uint32_t)h[11] << 24);
+            for (unsigned b = 0; b < 4; b++)
+                h[16 + b] = (unsigned char)(payload >> 8 * b), h[56 + b] = (unsigned char)(payload >> 8 * b);
+        }
+        for (unsigned b = 0; b < cases[i].width; b++)
+            h[cases[i].at + b] = (unsigned char)(cases[i].value >> 8 * b);
+        fc_status st;
+        fc_object *o = decode(buf, n, &st);
+        ok(st == FC_OK && o && o->containers[0].entries[0].cubin_header == cases[i].want, "%s: %s", cases[i].file,
+           cases[i].what);
+        fc_object_free(o);
+        free(buf);
+    }
+}
+
 int main(void)
 {
     test_all_archs();
@@ -252,5 +308,6 @@ int main(void)
     test_debug();
     test_padding();
     test_damage();
+    test_cubin_heads();
     return tap_done();
 }

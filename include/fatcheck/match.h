@@ -51,6 +51,10 @@ typedef enum fc_load_result {
                                     binary of nvcc 13's device link step for PTX-only code, never
                                     registered); it holds no kernel, so nothing can fail to
                                     launch from it, and it is not counted */
+    FC_LOAD_INVALID_SOURCE,      /* CUDA_ERROR_INVALID_SOURCE (300): the chosen cubin's own ELF
+                                    header names another SM than its entry header (an sm_80 cubin
+                                    stored as sm_90: H200, driver 580); counted with the damaged
+                                    cubins */
 } fc_load_result;
 
 typedef enum fc_load_via {

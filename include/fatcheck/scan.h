@@ -102,11 +102,18 @@ typedef enum fc_format {
 
 /* One image inside a container. Offsets are bytes from the start of the file, or of the
  * archive member for members. Strings are NUL-terminated copies, or NULL when absent. */
-/* What the first bytes of an uncompressed cubin showed (fc_entry.cubin_header). */
+/* What the first bytes of a cubin's payload showed (fc_entry.cubin_header). */
 typedef enum fc_cubin_header {
-    FC_CUBIN_HEADER_UNREAD = 0, /* not at hand when decoding (or not an uncompressed cubin) */
-    FC_CUBIN_HEADER_OK,         /* "\177ELF", 64-bit, e_machine EM_CUDA */
-    FC_CUBIN_HEADER_DAMAGED,    /* anything else: the driver refuses it (CUDA_ERROR_INVALID_IMAGE) */
+    FC_CUBIN_HEADER_UNREAD = 0, /* not at hand when decoding (or an obfuscated cubin) */
+    FC_CUBIN_HEADER_OK,         /* uncompressed: "\177ELF", 64-bit, e_machine EM_CUDA and, where
+                                   the first 52 bytes were at hand, the entry's SM in e_flags;
+                                   compressed: bytes that may begin its compressed form */
+    FC_CUBIN_HEADER_DAMAGED,    /* anything else: the driver refuses it (CUDA_ERROR_INVALID_IMAGE;
+                                   an ELF file stored under a compression flag: 200 for zstd, 209
+                                   for LZ4 on the H200) */
+    FC_CUBIN_HEADER_OTHER_SM,   /* an ELF header whose e_flags name another SM than the entry
+                                   header: the driver refuses it (CUDA_ERROR_INVALID_SOURCE, 300,
+                                   for an sm_80 cubin under an sm_90 header on the H200) */
 } fc_cubin_header;
 
 typedef struct fc_entry {

@@ -55,7 +55,7 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
         sep = "; ";
     }
     if (v->damaged_cubins) {
-        fprintf(out, "%sa cubin whose ELF header is damaged", sep);
+        fprintf(out, "%sa cubin whose ELF header is damaged or names another GPU", sep);
         sep = "; ";
     }
     if (v->undecoded) {
@@ -549,8 +549,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                          "cut short)\n",
                     fmt_count(v->unreadable_ptx, n1, sizeof n1), v->unreadable_ptx == 1 ? "module holds" : "modules hold");
         if (v->damaged_cubins)
-            fprintf(out, "    note: %s %s a cubin whose ELF header is damaged: the driver refuses\n"
-                         "          it, PTX beside it or not; the file is corrupt\n",
+            fprintf(out, "    note: %s %s a cubin whose ELF header is damaged, or names another SM\n"
+                         "          than its entry, or is stored under a compression flag it does not\n"
+                         "          have: the driver refuses it, PTX beside it or not; the file is corrupt\n",
                     fmt_count(v->damaged_cubins, n1, sizeof n1), v->damaged_cubins == 1 ? "module holds" : "modules hold");
         if (v->runtime_linked)
             fprintf(out, "    note: %s %s no code for sm_%u as linked; the CUDA runtime links the\n"

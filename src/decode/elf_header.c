@@ -110,11 +110,16 @@ fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch)
     return FC_VARIANT_NONE;
 }
 
-uint32_t fc_elf_cubin_sm(const GElf_Ehdr *eh)
+uint32_t fc_cubin_sm_of(uint8_t abi_version, uint32_t e_flags)
 {
     /* ABI version 8 (CUDA 13) keeps the SM in bits 8-15 of e_flags; earlier ABIs in the
      * low byte. Checked on nvcc 13.0 cubins from sm_75 to sm_121. */
-    return eh->e_ident[EI_ABIVERSION] >= 8 ? (eh->e_flags >> 8) & 0xff : eh->e_flags & 0xff;
+    return abi_version >= 8 ? (e_flags >> 8) & 0xff : e_flags & 0xff;
+}
+
+uint32_t fc_elf_cubin_sm(const GElf_Ehdr *eh)
+{
+    return fc_cubin_sm_of(eh->e_ident[EI_ABIVERSION], (uint32_t)eh->e_flags);
 }
 
 Elf *fc_elf_cubin_open(const uint8_t *img, size_t size, const fc_options *opts, fc_status *st)

@@ -31,6 +31,8 @@ fc_variant fc_cubin_variant(const uint8_t *p, size_t n, uint32_t arch);
 /* The SM a cubin's header names: bits 8-15 of e_flags from ABI version 8 (CUDA 13), the low
  * byte before. */
 uint32_t fc_elf_cubin_sm(const GElf_Ehdr *eh);
+/* The same from the raw fields: EI_ABIVERSION and e_flags. */
+uint32_t fc_cubin_sm_of(uint8_t abi_version, uint32_t e_flags);
 
 /* Calls elf_version once, for every file that uses libelf; false when libelf is too old. */
 bool fc_libelf_init(void);

@@ -11,6 +11,7 @@
 
 #include "bytes.h"
 #include "decode.h"
+#include "elf_header.h"
 #include "reader.h"
 
 /* Headers seen are at most a few hundred bytes; anything longer is treated as damage. */
@@ -149,13 +150,39 @@ static const char *header_text(const uint8_t *h, uint32_t off, uint32_t len, cha
 /* What the first bytes of an uncompressed cubin say of it: what the H200's driver (580.159.04)
  * refused with CUDA_ERROR_INVALID_IMAGE, lazy and eager, with or without PTX beside it, was a
  * broken magic, a 32-bit class and a machine other than EM_CUDA (tests/oracle's
- * kernels.bad*.fatbin; review 8, C2). */
-fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n)
+ * kernels.bad*.fatbin; review 8, C2); with CUDA_ERROR_INVALID_SOURCE, an sm_80 cubin under an
+ * sm_90 entry header (review of 2026-12-03, F3). The driver chooses by the entry header and
+ * then reads the cubin's own SM. */
+fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm)
 {
     if (n < 20)
         return FC_CUBIN_HEADER_UNREAD;
     bool ok = memcmp(p, "\177ELF", 4) == 0 && p[4] == 2 /* ELFCLASS64 */ && fc_rd16(p + 18) == 190 /* EM_CUDA */;
-    return ok ? FC_CUBIN_HEADER_OK : FC_CUBIN_HEADER_DAMAGED;
+    if (!ok)
+        return FC_CUBIN_HEADER_DAMAGED;
+    if (n >= 52 && fc_cubin_sm_of(p[8] /* EI_ABIVERSION */, fc_rd32(p + 48) /* e_flags */) != sm)
+        return FC_CUBIN_HEADER_OTHER_SM;
+    return FC_CUBIN_HEADER_OK;
+}
+
+fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_compression m)
+{
+    if (n < 4)
+        return FC_CUBIN_HEADER_UNREAD;
+    /* An LZ4 block opens with a token before its first literal, so a cubin's "\177ELF" is never
+     * its first bytes; a zstd frame opens with its magic (nvcc writes no skippable frames). */
+    if (memcmp(p, "\177ELF", 4) == 0)
+        return FC_CUBIN_HEADER_DAMAGED;
+    if (m == FC_COMPRESSION_ZSTD && fc_rd32(p) != 0xFD2FB528u)
+        return FC_CUBIN_HEADER_DAMAGED;
+    return FC_CUBIN_HEADER_OK;
+}
+
+static size_t min_size(size_t a, uint64_t b, size_t c)
+{
+    if (b < a)
+        a = (size_t)b;
+    return a < c ? a : c;
 }
 
 /* Decodes the entry header at H (HELD bytes at hand there), AVAIL bytes before the container's
@@ -194,9 +221,14 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint
         e.uncompressed_size = fc_rd64(h + 56);
     }
     /* The payload's first bytes usually came with the header: looked at for free. */
-    if (e.kind == FC_IMAGE_CUBIN && e.compression == FC_COMPRESSION_NONE && !e.obfuscated &&
-        e.payload_size >= 20 && held >= (uint64_t)e.header_size + 20)
-        e.cubin_header = fc_cubin_header_of(h + e.header_size, 20);
+    if (e.kind == FC_IMAGE_CUBIN && !e.obfuscated && held > e.header_size) {
+        size_t at_hand = held - e.header_size;
+        if (e.compression == FC_COMPRESSION_NONE)
+            e.cubin_header = fc_cubin_header_of(h + e.header_size, min_size(at_hand, e.payload_size, 64), e.arch);
+        else if (e.compression != FC_COMPRESSION_UNKNOWN)
+            e.cubin_header = fc_compressed_cubin_header_of(h + e.header_size, min_size(at_hand, e.stored_size, 4),
+                                                          e.compression);
+    }
     char ident[1024], opts[4096];
     if (fc_rd32(h + 36))
         e.identifier = header_text(h, fc_rd32(h + 32), fc_rd32(h + 36), ident, sizeof ident);

@@ -192,6 +192,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
     case FC_LOAD_EMPTY: return "EMPTY_CONTAINER";
     case FC_LOAD_UNSUPPORTED_COMPRESSION: return "UNSUPPORTED_COMPRESSION";
+    case FC_LOAD_INVALID_SOURCE: return "CUDA_ERROR_INVALID_SOURCE";
     }
     return "unknown";
 }

@@ -97,6 +97,7 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
         else
             v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++;
         break;
+    case FC_LOAD_INVALID_SOURCE: v->damaged_cubins++; break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     case FC_LOAD_EMPTY: break;      /* not a module */
     case FC_LOAD_UNSUPPORTED_COMPRESSION: v->unsupported_compression++; break;
@@ -163,6 +164,7 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_INVALID_PTX: return code == 218;
     case FC_LOAD_RELOCATABLE: return code == 200 || code == 500;
     case FC_LOAD_INVALID_IMAGE: return code == 200;
+    case FC_LOAD_INVALID_SOURCE: return code == 300;
     case FC_LOAD_LINK_INPUT: break;
     case FC_LOAD_EMPTY: break;
     case FC_LOAD_UNSUPPORTED_COMPRESSION: return code == 200 || code == 209; /* not seen yet */

@@ -783,19 +783,20 @@ bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, c
     return c->role == FC_ROLE_MODULE && fc_images_define_nothing(obj, c, opts, inflate);
 }
 
-/* Whether entry E is an uncompressed cubin whose ELF header the driver refuses: as the
- * decoder found it, or, where its first bytes were not at hand then, as they are. A
- * compressed one is not inflated for this (its damage shows with --kernels). */
-static bool cubin_damaged(const fc_object *obj, const fc_entry *e)
+/* What the driver makes of the first bytes of entry E, a cubin: as the decoder found them, or,
+ * for an uncompressed one whose first bytes were not at hand then, as they are. A compressed
+ * one is not inflated for this (its damage shows with --kernels). */
+static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e)
 {
-    if (e->kind != FC_IMAGE_CUBIN || e->compression != FC_COMPRESSION_NONE || e->obfuscated)
-        return false;
-    if (e->cubin_header != FC_CUBIN_HEADER_UNREAD || !obj->image)
-        return e->cubin_header == FC_CUBIN_HEADER_DAMAGED;
-    uint8_t head[20];
+    if (e->kind != FC_IMAGE_CUBIN || e->obfuscated)
+        return FC_CUBIN_HEADER_UNREAD;
+    if (e->cubin_header != FC_CUBIN_HEADER_UNREAD || !obj->image || e->compression != FC_COMPRESSION_NONE)
+        return e->cubin_header;
+    uint8_t head[64];
     size_t got = 0;
-    return fc_entry_head(obj, e, head, sizeof head, &got) == FC_OK &&
-           fc_cubin_header_of(head, got) == FC_CUBIN_HEADER_DAMAGED;
+    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK)
+        return FC_CUBIN_HEADER_UNREAD;
+    return fc_cubin_header_of(head, got, e->arch);
 }
 
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
@@ -820,9 +821,12 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
         l.result = FC_LOAD_RELOCATABLE;
         return l;
     }
-    if (l.result == FC_LOAD_SUCCESS && cubin_damaged(obj, e)) {
-        l.result = FC_LOAD_INVALID_IMAGE;
-        return l;
+    if (l.result == FC_LOAD_SUCCESS) {
+        fc_cubin_header head = cubin_head(obj, e);
+        if (head == FC_CUBIN_HEADER_DAMAGED || head == FC_CUBIN_HEADER_OTHER_SM) {
+            l.result = head == FC_CUBIN_HEADER_DAMAGED ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_SOURCE;
+            return l;
+        }
     }
     if (!obj->image)
         return l;
