@@ -877,6 +877,44 @@ def thin_archives_are_said_not_read():
             eq((rc, err), (3, want), where)
 
 
+@test
+def code_sections_without_bytes_are_said_not_read():
+    """Review of 2026-12-03, M4: objcopy --only-keep-debug turns every loaded section into
+    SHT_NOBITS, .nv_fatbin and .nvFatBinSegment (or an object's __nv_relfatbin) included: the
+    file was "no CUDA code", exit 0, where the library it describes holds kernels. Now one line
+    naming the sections, exit 3: named, in a tree, in an archive and in a tarball."""
+    if not shutil.which("objcopy") or not shutil.which("ar"):
+        print("# SKIP objcopy or ar absent")
+        return
+    why = " hold no bytes in this file (SHT_NOBITS: a debug-info file, or one whose code was " \
+          "stripped out?): its CUDA code cannot be read here\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        dbg = os.path.join(tmp, "tree", "libmulti.debug")
+        os.makedirs(os.path.dirname(dbg))
+        subprocess.run(["objcopy", "--only-keep-debug", fx("libmulti.so"), dbg], check=True)
+        obj = os.path.join(tmp, "rdc_main.debug.o")
+        subprocess.run(["objcopy", "--only-keep-debug", fx("rdc_main.o"), obj], check=True)
+        ar = os.path.join(tmp, "libdbg.a")
+        subprocess.run(["ar", "rc", ar, obj], check=True)
+        tgz = os.path.join(tmp, "dbg.tar.gz")
+        with tarfile.open(tgz, "w:gz") as t:
+            t.add(dbg, "usr/lib/debug/libmulti.debug")
+        for path, name, sections in (
+                (dbg, dbg, ".nv_fatbin and .nvFatBinSegment sections"),
+                (os.path.dirname(dbg), dbg, ".nv_fatbin and .nvFatBinSegment sections"),
+                (obj, obj, "__nv_relfatbin and .nvFatBinSegment sections"),
+                (ar, ar + "(rdc_main.debug.o)", "__nv_relfatbin and .nvFatBinSegment sections"),
+                (tgz, tgz + "!usr/lib/debug/libmulti.debug", ".nv_fatbin and .nvFatBinSegment sections")):
+            rc, out, err = run("--gpu", "9.0", "--driver", "13.0", path)
+            eq((rc, err), (3, "fatcheck: %s: its %s%s" % (name, sections, why)), path)
+            rc, out, err = run("--gpu", "9.0", "--driver", "13.0", "--strict", "--json", path)
+            eq((rc, [f["error"] for f in json.loads(out)["files"]]), (3, [name + ": its " + sections + why[:-1]]),
+               path)
+        # .nv_fatbin retyped NOBITS, its bytes still loaded where the records lead: read.
+        rc, out, err = run(fx("noshdr/libmulti.nobits.so"))
+        eq((rc, err), (0, NO_GPU))
+
+
 def main():
     n = failed = 0
     for fn in results:

@@ -162,10 +162,14 @@ int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
  * (elf_sections.c). */
 bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size);
 /* What an ELF object's section table showed, for finding what it does not (elf_segments.c). */
+enum { FC_NOBITS_FATBIN = 1, FC_NOBITS_RELFATBIN = 2, FC_NOBITS_RECORDS = 4 };
 typedef struct fc_elf_sections {
     bool table_missing;       /* no section headers at all (sstrip, e_shnum 0) */
     bool registered_unusable; /* .nv_fatbin or __nv_relfatbin is there, but not PROGBITS or empty */
     bool records_unusable;    /* the same for .nvFatBinSegment */
+    /* Which of .nv_fatbin, __nv_relfatbin and .nvFatBinSegment are SHT_NOBITS with a size: the
+     * code they held is not in this file (FC_NOBITS_* bits). */
+    unsigned nobits;
     uint64_t records_offset, records_size, records_addr; /* .nvFatBinSegment, when usable */
     struct fc_wrapper *records; /* its records, read once by the caller (changed in place here) */
     size_t n_records;
