@@ -61,6 +61,17 @@ static int on_error(void *ctx, const fc_error *err)
     return 0;
 }
 
+/* A tar without its end-of-archive marker: in the document's "warnings"; with strict=True an
+ * error, as the command makes it. */
+static int on_warning(void *ctx, const fc_error *w)
+{
+    scan_run *run = ctx;
+    if (run->cfg->judge.strict)
+        return on_error(run, w);
+    json_report_warning(run->doc, w);
+    return 0;
+}
+
 /* Parses "9.0", "sm_90,H100" into NAMED (adding to *N); false with a ValueError set. */
 static bool parse_gpus(PyObject *gpus, fc_target *named, size_t *n)
 {
@@ -144,6 +155,8 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
     opts->threads = threads;
     opts->on_skip = tally_skip; /* counted in the document's skipped_in_walks */
     opts->on_skip_ctx = cfg;
+    opts->on_warning = on_warning;
+    opts->on_warning_ctx = &run;
     fc_judge_options_init(&cfg->judge);
     cfg->judge.scan = opts;
     cfg->judge.strict = strict;

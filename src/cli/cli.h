@@ -117,6 +117,10 @@ struct renderer {
     void (*begin_input)(renderer *r, const char *path);
     void (*object)(renderer *r, const fc_object *obj, const fc_judgement *j);
     void (*error)(renderer *r, const fc_error *err);
+    /* Optional: an input read whole that cannot show it was all there (a tar without its
+     * end-of-archive marker), said on standard error as a warning; with --strict it comes to
+     * error instead. */
+    void (*warning)(renderer *r, const fc_error *warning);
     /* Optional: after OBJ, some of its images could not be read (--kernels, --extract; said
      * on standard error, exit 3). The CI formats say it where the check is read. */
     void (*images_unread)(renderer *r, const fc_object *obj);

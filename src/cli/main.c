@@ -241,6 +241,24 @@ static int on_error(void *ctx, const fc_error *err)
     return 0;
 }
 
+/* fc_options.on_warning: an input read whole that cannot show it was all there (a tar without
+ * its end-of-archive marker, as Julia's Tar.jl writes them and as a cut one reads). A warning
+ * on standard error and in JSON's "warnings"; --strict fails it as an input that could not be
+ * read (exit 3, the error's every way). */
+static int on_warning(void *ctx, const fc_error *w)
+{
+    run *rn = ctx;
+    if (rn->cfg->judge.strict)
+        return on_error(rn, w);
+    if (!open_output(rn))
+        return 1;
+    progress_clear();
+    print_message_as(stderr, "warning: ", w->message, w->path, w->member, " (--strict fails it)");
+    if (rn->r->warning)
+        rn->r->warning(rn->r, w);
+    return 0;
+}
+
 /* A pipe named as a file (a FIFO, or bash's <(cmd)) cannot be read as files are, back and
  * forth; standard input reads one once, in order. Says so, pointing at '-'. */
 static bool refused_pipe(run *rn, const char *path)
@@ -729,6 +747,7 @@ int main(int argc, char **argv)
     }
     opts.on_skip = tally_skip; /* what walks pass over unread: said once when the run ends */
     opts.on_skip_ctx = &cfg;
+    opts.on_warning = on_warning;
 
     /* Output not read by a person comes out in large writes: a JSON document can run to
      * megabytes. A terminal keeps its line buffering. */
@@ -738,6 +757,7 @@ int main(int argc, char **argv)
     output_plan plan = {.mode = mode, .list_elf = list_elf, .list_ptx = list_ptx,
                         .require_targets = require_targets, .probe = probe, .want = &want};
     run rn = {.cfg = &cfg, .opts = &opts, .plan = &plan, .targets_lock = PTHREAD_MUTEX_INITIALIZER};
+    opts.on_warning_ctx = &rn;
     /* Judged by a walk's readers, but not the kernel view (each judgement reads every image on
      * up to 16 threads of its own, within a memory budget) nor the driver's probe (loads in the
      * driver, made by the walk's thread in order). */

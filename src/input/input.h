@@ -87,6 +87,10 @@ int fc_report_change(fc_scan_ctx *sc, const char *why);
  * instead (once: later errors of that file are its echoes and are dropped). */
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Reports a warning about an input (fc_options.on_warning), or, when the caller takes none, an
+ * error. Returns the callback's value. */
+int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Hands a finished object to the caller's callback and frees the builder. An object read
  * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
