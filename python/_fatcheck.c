@@ -223,10 +223,10 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         goto cleanup;
     }
-    result = Py_BuildValue("(s#i{s:n,s:n,s:n,s:O}y#)", text, (Py_ssize_t)text_len,
+    result = Py_BuildValue("(s#i{s:n,s:n,s:n,s:n,s:O}y#)", text, (Py_ssize_t)text_len,
                            tally_exit_status(&run.t, false), "input_errors", (Py_ssize_t)run.t.input_errors,
                            "load_failures", (Py_ssize_t)run.t.load_failures, "arch_mismatches",
-                           (Py_ssize_t)run.t.arch_mismatches, "internal", run.t.internal ? Py_True : Py_False,
+                           (Py_ssize_t)run.t.arch_mismatches, "unseen", (Py_ssize_t)run.t.unseen, "internal", run.t.internal ? Py_True : Py_False,
                            run.problems ? (const char *)run.problems : "", (Py_ssize_t)run.n_problems);
 cleanup:
     free(run.problems);
@@ -260,7 +260,8 @@ PyMODINIT_FUNC PyInit__fatcheck(void)
     if (m && (PyModule_AddStringConstant(m, "version", FC_VERSION_STRING) != 0 ||
               PyModule_AddIntConstant(m, "PROBLEM_INPUT", FC_PROBLEM_INPUT) != 0 ||
               PyModule_AddIntConstant(m, "PROBLEM_LOAD", FC_PROBLEM_LOAD) != 0 ||
-              PyModule_AddIntConstant(m, "PROBLEM_ARCH_LIST", FC_PROBLEM_ARCH_LIST) != 0)) {
+              PyModule_AddIntConstant(m, "PROBLEM_ARCH_LIST", FC_PROBLEM_ARCH_LIST) != 0 ||
+              PyModule_AddIntConstant(m, "PROBLEM_UNSEEN", FC_PROBLEM_UNSEEN) != 0)) {
         Py_DECREF(m);
         return NULL;
     }

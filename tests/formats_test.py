@@ -304,6 +304,10 @@ def windows_images_need_the_runtime_their_imports_name():
     assert "  runtime: not named, and linked in or not cannot be told: its import tables\n    cannot be read\n" \
         in out, out
     assert "this driver starts it is not judged" in out, out
+    # --strict fails it (exit 3), saying why.
+    rc, out, err = run("--strict", "--gpu", "sm_90", "--driver", "11.8", v["imports_outside.dll"])
+    eq((rc, err), (3, "fatcheck: %s: whether the targets' driver starts its CUDA runtime is not judged; --strict "
+                      "fails it\n" % v["imports_outside.dll"]))
     shutil.rmtree(made)
 
 
@@ -629,6 +633,11 @@ def data_sections_searched_in_part_are_said():
         eq((rc, err, out), (0, "", deep + ": " + partial + "\n"))
         rc, out, err = run("-l", deep)
         eq((rc, out), (0, deep + ":\n  " + partial + "\n"))
+        # --strict fails what was not seen, saying why; --embedded sees it all.
+        rc, out, err = run("--strict", "--gpu", "sm_90", deep, small)
+        eq((rc, err), (3, "fatcheck: %s: no CUDA code in the parts searched, 1 data section searched only in part "
+                          "(--embedded searches them whole); --strict fails it\n" % deep))
+        eq(run("--strict", "--embedded", "--gpu", "sm_90", deep, small)[::2], (0, ""))
         rc, out, err = run("--json", "--gpu", "sm_90", deep)
         doc = json.loads(out)
         eq(schema_errors(doc)[:5], [])
@@ -808,9 +817,15 @@ def bytes_appended_after_an_elf_image_are_said():
         open(lib, "wb").write(open(fx("libmulti.so"), "rb").read() + bytes(8192))
         rc, out, err = run("--gpu", "sm_90", lib)
         assert "  note: 8,192 bytes appended after the ELF image (at 0x" in out, out
+        # --strict fails both, saying why (exit 3: not read).
+        for path, n in ((app, "10,244"), (lib, "8,192")):
+            rc, out, err = run("--strict", "--gpu", "sm_90", "--json", path)
+            eq((rc, err), (3, "fatcheck: %s: %s bytes appended after the ELF image were not read; --strict fails it\n"
+                              % (path, n)), path)
         # What is not 4 KiB (a kernel module's signature, padding) is no note.
         open(lib, "wb").write(open(fx("libmulti.so"), "rb").read() + bytes(4095))
         assert "appended" not in run("--gpu", "sm_90", lib)[1]
+        eq(run("--strict", "--gpu", "sm_90", lib)[::2], (0, ""))
 
 
 @test

@@ -90,6 +90,9 @@ bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
 /* Whether fatcheck could not see or judge part of OBJ (and says so in its report): kept by
  * --quiet, which is what CI logs read (review R18). */
 bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j);
+/* With --strict, one line on ERR per thing not seen or judged of OBJ (fc_object_unseen): why
+ * it fails the check (exit 3). */
+void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j);
 /* Fills cfg->accepted for OBJ, judged as J, counting each rule's use. */
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j);
 /* Says each rule that accepted nothing in the run, one line each on ERR; returns how many. */
