@@ -61,6 +61,17 @@ static int on_error(void *ctx, const fc_error *err)
     return 0;
 }
 
+/* A tar without its end-of-archive marker: in the document's "warnings"; with strict=True an
+ * error, as the command makes it. */
+static int on_warning(void *ctx, const fc_error *w)
+{
+    scan_run *run = ctx;
+    if (run->cfg->judge.strict)
+        return on_error(run, w);
+    json_report_warning(run->doc, w);
+    return 0;
+}
+
 /* Parses "9.0", "sm_90,H100" into NAMED (adding to *N); false with a ValueError set. */
 static bool parse_gpus(PyObject *gpus, fc_target *named, size_t *n)
 {
@@ -144,6 +155,8 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
     opts->threads = threads;
     opts->on_skip = tally_skip; /* counted in the document's skipped_in_walks */
     opts->on_skip_ctx = cfg;
+    opts->on_warning = on_warning;
+    opts->on_warning_ctx = &run;
     fc_judge_options_init(&cfg->judge);
     cfg->judge.scan = opts;
     cfg->judge.strict = strict;
@@ -210,10 +223,10 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         goto cleanup;
     }
-    result = Py_BuildValue("(s#i{s:n,s:n,s:n,s:O}y#)", text, (Py_ssize_t)text_len,
+    result = Py_BuildValue("(s#i{s:n,s:n,s:n,s:n,s:O}y#)", text, (Py_ssize_t)text_len,
                            tally_exit_status(&run.t, false), "input_errors", (Py_ssize_t)run.t.input_errors,
                            "load_failures", (Py_ssize_t)run.t.load_failures, "arch_mismatches",
-                           (Py_ssize_t)run.t.arch_mismatches, "internal", run.t.internal ? Py_True : Py_False,
+                           (Py_ssize_t)run.t.arch_mismatches, "unseen", (Py_ssize_t)run.t.unseen, "internal", run.t.internal ? Py_True : Py_False,
                            run.problems ? (const char *)run.problems : "", (Py_ssize_t)run.n_problems);
 cleanup:
     free(run.problems);
@@ -247,7 +260,8 @@ PyMODINIT_FUNC PyInit__fatcheck(void)
     if (m && (PyModule_AddStringConstant(m, "version", FC_VERSION_STRING) != 0 ||
               PyModule_AddIntConstant(m, "PROBLEM_INPUT", FC_PROBLEM_INPUT) != 0 ||
               PyModule_AddIntConstant(m, "PROBLEM_LOAD", FC_PROBLEM_LOAD) != 0 ||
-              PyModule_AddIntConstant(m, "PROBLEM_ARCH_LIST", FC_PROBLEM_ARCH_LIST) != 0)) {
+              PyModule_AddIntConstant(m, "PROBLEM_ARCH_LIST", FC_PROBLEM_ARCH_LIST) != 0 ||
+              PyModule_AddIntConstant(m, "PROBLEM_UNSEEN", FC_PROBLEM_UNSEEN) != 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -304,6 +304,10 @@ def windows_images_need_the_runtime_their_imports_name():
     assert "  runtime: not named, and linked in or not cannot be told: its import tables\n    cannot be read\n" \
         in out, out
     assert "this driver starts it is not judged" in out, out
+    # --strict fails it (exit 3), saying why.
+    rc, out, err = run("--strict", "--gpu", "sm_90", "--driver", "11.8", v["imports_outside.dll"])
+    eq((rc, err), (3, "fatcheck: %s: whether the targets' driver starts its CUDA runtime is not judged; --strict "
+                      "fails it\n" % v["imports_outside.dll"]))
     shutil.rmtree(made)
 
 
@@ -629,6 +633,11 @@ def data_sections_searched_in_part_are_said():
         eq((rc, err, out), (0, "", deep + ": " + partial + "\n"))
         rc, out, err = run("-l", deep)
         eq((rc, out), (0, deep + ":\n  " + partial + "\n"))
+        # --strict fails what was not seen, saying why; --embedded sees it all.
+        rc, out, err = run("--strict", "--gpu", "sm_90", deep, small)
+        eq((rc, err), (3, "fatcheck: %s: no CUDA code in the parts searched, 1 data section searched only in part "
+                          "(--embedded searches them whole); --strict fails it\n" % deep))
+        eq(run("--strict", "--embedded", "--gpu", "sm_90", deep, small)[::2], (0, ""))
         rc, out, err = run("--json", "--gpu", "sm_90", deep)
         doc = json.loads(out)
         eq(schema_errors(doc)[:5], [])
@@ -808,9 +817,15 @@ def bytes_appended_after_an_elf_image_are_said():
         open(lib, "wb").write(open(fx("libmulti.so"), "rb").read() + bytes(8192))
         rc, out, err = run("--gpu", "sm_90", lib)
         assert "  note: 8,192 bytes appended after the ELF image (at 0x" in out, out
+        # --strict fails both, saying why (exit 3: not read).
+        for path, n in ((app, "10,244"), (lib, "8,192")):
+            rc, out, err = run("--strict", "--gpu", "sm_90", "--json", path)
+            eq((rc, err), (3, "fatcheck: %s: %s bytes appended after the ELF image were not read; --strict fails it\n"
+                              % (path, n)), path)
         # What is not 4 KiB (a kernel module's signature, padding) is no note.
         open(lib, "wb").write(open(fx("libmulti.so"), "rb").read() + bytes(4095))
         assert "appended" not in run("--gpu", "sm_90", lib)[1]
+        eq(run("--strict", "--gpu", "sm_90", lib)[::2], (0, ""))
 
 
 @test
@@ -875,6 +890,44 @@ def thin_archives_are_said_not_read():
         for where in (thin, os.path.join(tmp, "lib")):
             rc, out, err = run("--gpu", "9.0", where)
             eq((rc, err), (3, want), where)
+
+
+@test
+def code_sections_without_bytes_are_said_not_read():
+    """Review of 2026-12-03, M4: objcopy --only-keep-debug turns every loaded section into
+    SHT_NOBITS, .nv_fatbin and .nvFatBinSegment (or an object's __nv_relfatbin) included: the
+    file was "no CUDA code", exit 0, where the library it describes holds kernels. Now one line
+    naming the sections, exit 3: named, in a tree, in an archive and in a tarball."""
+    if not shutil.which("objcopy") or not shutil.which("ar"):
+        print("# SKIP objcopy or ar absent")
+        return
+    why = " hold no bytes in this file (SHT_NOBITS: a debug-info file, or one whose code was " \
+          "stripped out?): its CUDA code cannot be read here\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        dbg = os.path.join(tmp, "tree", "libmulti.debug")
+        os.makedirs(os.path.dirname(dbg))
+        subprocess.run(["objcopy", "--only-keep-debug", fx("libmulti.so"), dbg], check=True)
+        obj = os.path.join(tmp, "rdc_main.debug.o")
+        subprocess.run(["objcopy", "--only-keep-debug", fx("rdc_main.o"), obj], check=True)
+        ar = os.path.join(tmp, "libdbg.a")
+        subprocess.run(["ar", "rc", ar, obj], check=True)
+        tgz = os.path.join(tmp, "dbg.tar.gz")
+        with tarfile.open(tgz, "w:gz") as t:
+            t.add(dbg, "usr/lib/debug/libmulti.debug")
+        for path, name, sections in (
+                (dbg, dbg, ".nv_fatbin and .nvFatBinSegment sections"),
+                (os.path.dirname(dbg), dbg, ".nv_fatbin and .nvFatBinSegment sections"),
+                (obj, obj, "__nv_relfatbin and .nvFatBinSegment sections"),
+                (ar, ar + "(rdc_main.debug.o)", "__nv_relfatbin and .nvFatBinSegment sections"),
+                (tgz, tgz + "!usr/lib/debug/libmulti.debug", ".nv_fatbin and .nvFatBinSegment sections")):
+            rc, out, err = run("--gpu", "9.0", "--driver", "13.0", path)
+            eq((rc, err), (3, "fatcheck: %s: its %s%s" % (name, sections, why)), path)
+            rc, out, err = run("--gpu", "9.0", "--driver", "13.0", "--strict", "--json", path)
+            eq((rc, [f["error"] for f in json.loads(out)["files"]]), (3, [name + ": its " + sections + why[:-1]]),
+               path)
+        # .nv_fatbin retyped NOBITS, its bytes still loaded where the records lead: read.
+        rc, out, err = run(fx("noshdr/libmulti.nobits.so"))
+        eq((rc, err), (0, NO_GPU))
 
 
 def main():

@@ -440,6 +440,13 @@ def nvidia_require_cuda_is_checked_against_each_driver():
     rc, out, err = run(*H100, "--driver", "535.104.05", im("whiteouts.tar"))
     assert ("  sm_90 (--gpu H100): whether the NVIDIA Container Toolkit starts the container\n"
             "    depends on the GPU's brand, not known here\n") in out.decode(), out.decode()
+    # --strict fails what depends on what is not known (exit 3), saying so for the image and
+    # each of its files.
+    rc, out, err = run(*H100, "--driver", "535.104.05", "--strict", im("whiteouts.tar"))
+    said = [l for l in err.decode().splitlines() if not l.startswith("fatcheck: warning: not judging")]
+    eq((rc, len(said) >= 1, [l for l in said if not l.endswith(
+        ": whether the NVIDIA Container Toolkit starts its container depends on what is not known; --strict fails it")]),
+       (3, True, []), err.decode())
     # Fleets carry the release of each node's driver.
     rc, doc, err = doc_of("--gpus-from", os.path.join(FIXTURES, "fleet", "nvidia-smi.csv"), im("whiteouts.tar"))
     eq(len(doc["files"][0]["verdicts"]), len(doc["targets"]))

@@ -831,6 +831,79 @@ def coff_objects_with_more_sections_than_the_limit_are_said():
         assert peak < 64 << 10, "peak %d KiB: the sections were read" % peak
 
 
+# ---- A tar without its end-of-archive marker ----------------------------------------------
+
+CUT = " the tar ends without its end-of-archive marker: it may have been cut short, and members after the cut are not seen"
+
+
+@test
+def a_tar_without_its_end_marker_is_a_warning_that_strict_fails():
+    """Review of 2026-12-03, M2: a tar cut right after a member read as whole (libarchive
+    answers the same end of archive for both), exit 0. Julia's Tar.jl writes no marker, so it
+    is a warning (stderr, JSON "warnings"), and --strict an error, exit 3: from a file, gzip, a
+    pipe, inside a tar and in a directory with --packages. Whole tars (Python's tarfile, GNU
+    tar) say nothing."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    full = tar_bytes([("a_libgood.so", lib), ("z_kernels.cubin", open(fx("kernels.sm_90.cubin"), "rb").read())])
+    cut = full[:512 + (len(lib) + 511) // 512 * 512]  # the first member: header and padded data
+    assert tarfile.open(fileobj=io.BytesIO(cut)).getnames() == ["a_libgood.so"]
+    gpu = ("--gpu", "9.0", "--driver", "13.0")
+    with tempfile.TemporaryDirectory() as tmp:
+        def put(name, data):
+            path = os.path.join(tmp, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+            return path
+        plain = put("cut.tar", cut)
+        gz = put("cut.tar.gz", tool(["gzip", "-c", "-n"], cut))
+        outer = put("outer.tar", tar_bytes([("inner/cut.tar", cut)]))
+        put("tree/sub/cut.tar", cut)
+        tree = os.path.join(tmp, "tree")
+        for args, label, data in (((plain,), plain, None), ((gz,), gz, None), (("-",), STDIN, tool(["gzip", "-c"], cut)),
+                                  ((outer,), outer + "!inner/cut.tar", None),
+                                  (("--packages", tree), os.path.join(tree, "sub", "cut.tar"), None)):
+            what = " ".join(args)
+            rc, out, err, _ = run(*(gpu + args), data=data)
+            eq((rc, err), (0, "fatcheck: warning: %s:%s (--strict fails it)\n" % (label, CUT)), what)
+            assert out.splitlines()[1].endswith("!a_libgood.so: 3 containers in .nv_fatbin"), out
+            rc, out, err, _ = run(*(gpu + ("--strict",) + args), data=data)
+            eq((rc, err), (3, "fatcheck: %s:%s\n" % (label, CUT)), what)
+            rc, out, err, _ = run(*(gpu + ("--json",) + args), data=data)
+            doc = json.loads(out)
+            eq((rc, doc["errors"], doc["warnings"], [f["member"] for f in doc["files"]][-1:]),
+               (0, [], [{"path": doc["warnings"][0]["path"], "message": label + ":" + CUT}],
+                [(label.split("!", 1)[1] + "!" if "!" in label else "") + "a_libgood.so"]), what)
+            eq(schema_errors(doc)[:5], [], what)
+            rc, out, err, _ = run(*(gpu + ("--json", "--strict") + args), data=data)
+            doc = json.loads(out)
+            eq((rc, "warnings" in doc, [e["message"] for e in doc["errors"]]), (3, False, [label + ":" + CUT]), what)
+        # Whole tars say nothing: Python's tarfile (a file, gzip, a stream) and GNU tar.
+        whole = [put("whole.tar", full), put("whole.tgz", tool(["gzip", "-c", "-n"], full))]
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w|gz") as t:
+            i = tarfile.TarInfo("a_libgood.so")
+            i.size = len(lib)
+            t.addfile(i, io.BytesIO(lib))
+        whole.append(put("stream.tgz", buf.getvalue()))
+        if shutil.which("tar"):
+            stage = os.path.join(tmp, "stage")
+            os.makedirs(stage)
+            shutil.copy(fx("libmulti.so"), stage)
+            subprocess.run(["tar", "cf", os.path.join(tmp, "gnu.tar"), "-C", stage, "libmulti.so"], check=True)
+            subprocess.run(["tar", "czf", os.path.join(tmp, "gnu.tgz"), "-C", stage, "libmulti.so"], check=True)
+            whole += [os.path.join(tmp, "gnu.tar"), os.path.join(tmp, "gnu.tgz")]
+        for path in whole:
+            rc, out, err, _ = run(*(gpu + ("--strict", path)))
+            eq((rc, err), (0, ""), path)
+
+
+def schema_errors(doc):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import schema_validate
+    return schema_validate.errors(doc)
+
+
 @test
 def memory_bound_elf_of_1GiB_through_a_pipe():
     rc, out, err, peak = run("-", data=elf_then(b"\0", 1 << 30))

@@ -371,6 +371,14 @@ typedef struct fc_options {
     void *(*ahead)(void *ctx, const fc_object *obj);
     void (*ahead_free)(void *ctx, void *ahead);
     void *ahead_ctx;
+    /* Called, when set, for an input read to its end that cannot show it was all there, where
+     * that need not be damage: a tar that ends without its end-of-archive marker (Julia's
+     * Tar.jl, which makes Julia's package artifacts, writes none; a tar cut at a member boundary
+     * looks the same). WARNING's message names the input and says what; its status is
+     * FC_ERR_FORMAT. Returns as fc_error_fn does. When NULL, it goes to on_error: a caller that
+     * knows no warnings fails on them. */
+    int (*on_warning)(void *ctx, const fc_error *warning);
+    void *on_warning_ctx;
 } fc_options;
 
 /* Fills *OPTS, of SIZE bytes, with the defaults and sets OPTS->size to SIZE. Called through

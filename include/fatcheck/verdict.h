@@ -203,9 +203,25 @@ typedef enum fc_problem {
     FC_PROBLEM_INPUT = 1,     /* decoding stopped early (obj->error) */
     FC_PROBLEM_LOAD = 2,      /* a target's verdict is none (with opts->strict: or partial) */
     FC_PROBLEM_ARCH_LIST = 4, /* it does not hold exactly what the arch list builds */
+    FC_PROBLEM_UNSEEN = 8,    /* with opts->strict: what is said of it rests on parts not seen
+                                 or judged (fc_object_unseen) */
 } fc_problem;
 /* The fc_problem bits of OBJ, judged as J (NULL: only what OBJ itself says). */
 FC_API unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj);
+
+/* What fatcheck could not see or judge of OBJ, judged as J (NULL: what OBJ itself says), as
+ * bits; 0 when nothing. Each is said in the report as a note; with opts->strict each fails the
+ * check (FC_PROBLEM_UNSEEN). */
+typedef enum fc_unseen {
+    FC_UNSEEN_PARTS = 1,     /* no container, and some data sections searched only in part
+                                (sections_searched_in_part): "no CUDA code in the parts searched" */
+    FC_UNSEEN_APPENDED = 2,  /* bytes appended after an ELF image, not read (appended_size) */
+    FC_UNSEEN_RUNTIME = 4,   /* a static or unknown runtime of unknown CUDA version, on a target
+                                whose driver is named: whether it starts is not judged */
+    FC_UNSEEN_CONTAINER = 8, /* in an image: whether the container starts depends on what is not
+                                known (FC_REQUIRE_UNKNOWN) */
+} fc_unseen;
+FC_API unsigned fc_object_unseen(const fc_object *obj, const fc_judgement *j);
 
 /* Whether container C was found kept as plain data (FC_ORIGIN_EMBEDDED, FC_ORIGIN_PTX_TEXT,
  * FC_ORIGIN_EMBEDDED_CUBIN):

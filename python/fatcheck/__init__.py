@@ -22,9 +22,10 @@ __all__ = ["scan", "Report", "Error", "UsageError", "InputError", "CheckError", 
 __version__ = _fatcheck.version
 
 #: Why a file fails a check (Report.problems): its decoding stopped early; a target's verdict is
-#: none (with strict=True: or partial); it does not hold exactly what arch_list builds.
-PROBLEM_INPUT, PROBLEM_LOAD, PROBLEM_ARCH_LIST = (_fatcheck.PROBLEM_INPUT, _fatcheck.PROBLEM_LOAD,
-                                                  _fatcheck.PROBLEM_ARCH_LIST)
+#: none (with strict=True: or partial); it does not hold exactly what arch_list builds; with
+#: strict=True, part of it was not seen or judged (its notes say what).
+PROBLEM_INPUT, PROBLEM_LOAD, PROBLEM_ARCH_LIST, PROBLEM_UNSEEN = (
+    _fatcheck.PROBLEM_INPUT, _fatcheck.PROBLEM_LOAD, _fatcheck.PROBLEM_ARCH_LIST, _fatcheck.PROBLEM_UNSEEN)
 
 #: The exit statuses of the fatcheck command, which Report.exit_status follows.
 EXIT_OK, EXIT_LOAD_RISK, EXIT_USAGE, EXIT_INPUT, EXIT_INTERNAL, EXIT_ARCH_LIST = 0, 1, 2, 3, 4, 5
@@ -66,8 +67,9 @@ class Report(dict):
 
     exit_status is what `fatcheck` would exit with for the same run (0 ok; 1 a target cannot
     load any module of some file, or with strict=True some module; 3 an input could not be
-    read; 4 internal error; 5 a file does not hold what arch_list builds); counts says what it
-    rests on (input_errors, load_failures, arch_mismatches, internal).
+    read, or with strict=True not fully seen or judged; 4 internal error; 5 a file does not hold
+    what arch_list builds); counts says what it rests on (input_errors, load_failures,
+    arch_mismatches, unseen, internal).
     """
 
     def __init__(self, document, exit_status, counts, problems):
@@ -114,6 +116,8 @@ class Report(dict):
             if bits & PROBLEM_LOAD:
                 reasons.append("%s: %s" % (name, ", ".join(
                     "%s on %s" % (v["status"], v["target"]) for v in f["verdicts"] if v["status"] in ("none", "partial"))))
+            if bits & PROBLEM_UNSEEN:
+                reasons.append("%s: not fully seen or judged (strict)" % name)
             if bits & PROBLEM_ARCH_LIST:
                 reasons.append("%s: does not hold what %s builds" % (name, f["arch_list_check"]["arch_list"]))
         reasons += self.messages()

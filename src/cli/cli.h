@@ -90,6 +90,9 @@ bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
 /* Whether fatcheck could not see or judge part of OBJ (and says so in its report): kept by
  * --quiet, which is what CI logs read (review R18). */
 bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j);
+/* With --strict, one line on ERR per thing not seen or judged of OBJ (fc_object_unseen): why
+ * it fails the check (exit 3). */
+void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j);
 /* Fills cfg->accepted for OBJ, judged as J, counting each rule's use. */
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j);
 /* Says each rule that accepted nothing in the run, one line each on ERR; returns how many. */
@@ -117,6 +120,10 @@ struct renderer {
     void (*begin_input)(renderer *r, const char *path);
     void (*object)(renderer *r, const fc_object *obj, const fc_judgement *j);
     void (*error)(renderer *r, const fc_error *err);
+    /* Optional: an input read whole that cannot show it was all there (a tar without its
+     * end-of-archive marker), said on standard error as a warning; with --strict it comes to
+     * error instead. */
+    void (*warning)(renderer *r, const fc_error *warning);
     /* Optional: after OBJ, some of its images could not be read (--kernels, --extract; said
      * on standard error, exit 3). The CI formats say it where the check is read. */
     void (*images_unread)(renderer *r, const fc_object *obj);

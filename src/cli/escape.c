@@ -242,20 +242,22 @@ static size_t label_length(const char *msg, const char *path, const char *member
     return msg[p] == ':' ? p : 0;
 }
 
-void print_message(FILE *out, const char *msg, const char *path, const char *member)
+void print_message_as(FILE *out, const char *kind, const char *msg, const char *path, const char *member,
+                      const char *tail)
 {
     size_t n = msg ? label_length(msg, path, member) : 0;
-    if (!n) {
-        fprintf(out, "fatcheck: %s\n", escaped(msg));
-        return;
-    }
-    char *label = malloc(n + 1);
+    char *label = n ? malloc(n + 1) : NULL;
     if (!label) {
-        fprintf(out, "fatcheck: %s\n", escaped(msg));
+        fprintf(out, "fatcheck: %s%s%s\n", kind, escaped(msg), tail);
         return;
     }
     memcpy(label, msg, n);
     label[n] = '\0';
-    fprintf(out, "fatcheck: %s%s\n", quoted(label), escaped(msg + n));
+    fprintf(out, "fatcheck: %s%s%s%s\n", kind, quoted(label), escaped(msg + n), tail);
     free(label);
+}
+
+void print_message(FILE *out, const char *msg, const char *path, const char *member)
+{
+    print_message_as(out, "", msg, path, member, "");
 }

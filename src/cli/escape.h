@@ -57,5 +57,8 @@ const char *escaped_cut(const char *text, size_t max);
  * PATH(MEMBER) or PATH!MEMBER when it starts the message) quoted as a name, the rest escaped
  * as text. PATH and MEMBER may be NULL. */
 void print_message(FILE *out, const char *msg, const char *path, const char *member);
+/* The same as "fatcheck: KIND MSG TAIL\n" (KIND "warning: ", TAIL a hint), KIND and TAIL as they are. */
+void print_message_as(FILE *out, const char *kind, const char *msg, const char *path, const char *member,
+                      const char *tail);
 
 #endif

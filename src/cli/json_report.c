@@ -13,10 +13,10 @@ struct json_report {
     char buf[1 << 16];
     const config *cfg;
     size_t files;
-    struct {
+    struct message {
         char *path, *message;
-    } *errors;             /* written at the end */
-    size_t n_errors, cap_errors;
+    } *errors, *warnings;  /* written at the end */
+    size_t n_errors, cap_errors, n_warnings, cap_warnings;
 };
 
 static void json_kernels(jw *out, const fc_entry *e, const fc_kernel_list *kl, fc_status st)
@@ -394,15 +394,40 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-void json_report_error(json_report *s, const fc_error *e)
+static void add_message(struct message **list, size_t *n, size_t *cap, const fc_error *e)
 {
-    void *more = fc_grow(s->errors, &s->cap_errors, s->n_errors + 1, sizeof *s->errors, 8);
+    struct message *more = fc_grow(*list, cap, *n + 1, sizeof *more, 8);
     if (!more)
         return;
-    s->errors = more;
-    s->errors[s->n_errors].path = dup_or_null(e->path);
-    s->errors[s->n_errors].message = dup_or_null(e->message);
-    s->n_errors++;
+    *list = more;
+    more[*n].path = dup_or_null(e->path);
+    more[*n].message = dup_or_null(e->message);
+    (*n)++;
+}
+
+void json_report_error(json_report *s, const fc_error *e)
+{
+    add_message(&s->errors, &s->n_errors, &s->cap_errors, e);
+}
+
+void json_report_warning(json_report *s, const fc_error *w)
+{
+    add_message(&s->warnings, &s->n_warnings, &s->cap_warnings, w);
+}
+
+/* The list's messages as "[{path, message}, ...]", freeing them. */
+static void put_messages(jw *out, struct message *list, size_t n)
+{
+    jw_putc(out, '[');
+    for (size_t i = 0; i < n; i++) {
+        jw_puts(out, i ? ",\n" : "\n");
+        jw_field_string(out, "{\"path\":", list[i].path);
+        jw_field_string(out, ",\"message\":", list[i].message);
+        jw_putc(out, '}');
+        free(list[i].path);
+        free(list[i].message);
+    }
+    jw_putc(out, ']');
 }
 
 /* {"torch_cuda_arch_list":..,"cmake_cuda_architectures":..,"nvcc":.., without the closing brace. */
@@ -495,16 +520,12 @@ void json_report_close(json_report *s)
     if (!s)
         return;
     jw *out = &s->w;
-    jw_puts(out, "\n],\n\"errors\":[");
-    for (size_t i = 0; i < s->n_errors; i++) {
-        jw_puts(out, i ? ",\n" : "\n");
-        jw_field_string(out, "{\"path\":", s->errors[i].path);
-        jw_field_string(out, ",\"message\":", s->errors[i].message);
-        jw_putc(out, '}');
-        free(s->errors[i].path);
-        free(s->errors[i].message);
+    jw_puts(out, "\n],\n\"errors\":");
+    put_messages(out, s->errors, s->n_errors);
+    if (s->n_warnings) { /* only when there are some: documents without stay as they were */
+        jw_puts(out, ",\n\"warnings\":");
+        put_messages(out, s->warnings, s->n_warnings);
     }
-    jw_puts(out, "]");
     jw_printf(out, ",\n\"skipped_in_walks\":{\"symlinked_directories\":%zu,\"packages\":%zu}",
               s->cfg->skipped_links, s->cfg->skipped_packages);
     json_targets_and_advice(out, s->cfg);
@@ -512,5 +533,6 @@ void json_report_close(json_report *s)
     jw_puts(out, "}\n");
     jw_flush(out);
     free(s->errors);
+    free(s->warnings);
     free(s);
 }

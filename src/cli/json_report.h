@@ -16,6 +16,9 @@ json_report *json_report_open(FILE *out, const config *cfg);
 void json_report_object(json_report *r, const fc_object *obj, const fc_judgement *j);
 /* An input that produced no object: listed in the document's "errors". */
 void json_report_error(json_report *r, const fc_error *err);
+/* An input read whole that cannot show it was all there (fc_options.on_warning): listed in the
+ * document's "warnings". */
+void json_report_warning(json_report *r, const fc_error *warning);
 /* Ends the document (errors, targets, advice), writes what is buffered, frees R. */
 void json_report_close(json_report *r);
 

@@ -25,7 +25,7 @@ static const char usage_text[] =
     "  -a, --arch-list VALUE  a TORCH_CUDA_ARCH_LIST; checks files hold its images\n"
     "  -d, --driver VERSION   the targets' driver: CUDA 12.4, or release 550.54.14\n"
     "      --gpus-from FILE   nvidia-smi --query-gpu CSV or kubectl get nodes -o json\n"
-    "      --strict           exit 1 on partial verdicts too\n"
+    "      --strict           exit 1 on partial verdicts too, 3 on what was not seen\n"
     "      --accept FILE      known exceptions: path pattern, target, status, reason\n"
     "      --probe            ask the local driver to load every container\n"
     "      --require-targets  exit 6 when no target GPU is named or detected\n"
@@ -48,9 +48,9 @@ static const char usage_text[] =
     "      --no-recurse       a directory is an error   -j, --threads N\n"
     "  -h, --help, -V, --version\n"
     "Exit status: 0 ok; 1 a target cannot load any module of some file (--strict:\n"
-    "some module); 2 usage error; 3 an input could not be read or decoded;\n"
-    "4 internal or output error; 5 a file does not hold what --arch-list builds;\n"
-    "6 no target GPU to judge, with --require-targets.\n"
+    "some module); 2 usage error; 3 an input could not be read or decoded (--strict:\n"
+    "also one not fully seen or judged); 4 internal or output error; 5 a file does\n"
+    "not hold what --arch-list builds; 6 no target GPU to judge, --require-targets.\n"
     "Examples:\n"
     "  fatcheck /usr/local/cuda/lib64/libcublasLt.so.13\n"
     "  fatcheck --gpu H100,L4 --driver 550.54.14 dist/*.whl\n"
@@ -211,7 +211,10 @@ static int on_object(void *ctx, const fc_object *obj)
     rn->t.input_errors += (size_t)unread;
     if (unread && rn->r->images_unread)
         rn->r->images_unread(rn->r, obj);
-    tally_object(&rn->t, object_problems(rn->cfg, obj, j));
+    unsigned problems = object_problems(rn->cfg, obj, j);
+    if (problems & FC_PROBLEM_UNSEEN)
+        say_unseen(stderr, obj, j);
+    tally_object(&rn->t, problems);
     fc_judgement_free(own);
     return 0;
 }
@@ -238,6 +241,24 @@ static int on_error(void *ctx, const fc_error *err)
     print_message(stderr, err->message, err->path, err->member);
     rn->r->error(rn->r, err);
     rn->t.input_errors++;
+    return 0;
+}
+
+/* fc_options.on_warning: an input read whole that cannot show it was all there (a tar without
+ * its end-of-archive marker, as Julia's Tar.jl writes them and as a cut one reads). A warning
+ * on standard error and in JSON's "warnings"; --strict fails it as an input that could not be
+ * read (exit 3, the error's every way). */
+static int on_warning(void *ctx, const fc_error *w)
+{
+    run *rn = ctx;
+    if (rn->cfg->judge.strict)
+        return on_error(rn, w);
+    if (!open_output(rn))
+        return 1;
+    progress_clear();
+    print_message_as(stderr, "warning: ", w->message, w->path, w->member, " (--strict fails it)");
+    if (rn->r->warning)
+        rn->r->warning(rn->r, w);
     return 0;
 }
 
@@ -729,6 +750,7 @@ int main(int argc, char **argv)
     }
     opts.on_skip = tally_skip; /* what walks pass over unread: said once when the run ends */
     opts.on_skip_ctx = &cfg;
+    opts.on_warning = on_warning;
 
     /* Output not read by a person comes out in large writes: a JSON document can run to
      * megabytes. A terminal keeps its line buffering. */
@@ -738,6 +760,7 @@ int main(int argc, char **argv)
     output_plan plan = {.mode = mode, .list_elf = list_elf, .list_ptx = list_ptx,
                         .require_targets = require_targets, .probe = probe, .want = &want};
     run rn = {.cfg = &cfg, .opts = &opts, .plan = &plan, .targets_lock = PTHREAD_MUTEX_INITIALIZER};
+    opts.on_warning_ctx = &rn;
     /* Judged by a walk's readers, but not the kernel view (each judgement reads every image on
      * up to 16 threads of its own, within a memory budget) nor the driver's probe (loads in the
      * driver, made by the walk's thread in order). */

@@ -36,20 +36,28 @@ unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judge
 
 bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j)
 {
-    if (!obj->n_containers && obj->sections_searched_in_part)
-        return true; /* "no CUDA code in the parts searched" */
-    if (obj->appended_size)
-        return true; /* bytes after the ELF image, not read */
-    const fc_runtime_need *runtime = j ? fc_judgement_runtime(j) : NULL;
-    for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
-        const fc_target *tg = &cfg->judge.targets[t];
-        if (tg->driver_cuda && runtime && !runtime->cuda &&
-            (runtime->kind == FC_RUNTIME_STATIC || runtime->kind == FC_RUNTIME_UNKNOWN))
-            return true; /* whether the driver starts its runtime is not judged */
-        if (fc_judgement_verdict(j, t)->container == FC_REQUIRE_UNKNOWN)
-            return true; /* whether its container starts depends on what is not known */
-    }
-    return false;
+    (void)cfg;
+    return fc_object_unseen(obj, j) != 0;
+}
+
+void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j)
+{
+    unsigned u = fc_object_unseen(obj, j);
+    char n[32];
+    if (u & FC_UNSEEN_PARTS)
+        fprintf(err, "fatcheck: %s: no CUDA code in the parts searched, %s data section%s searched only in part "
+                     "(--embedded searches them whole); --strict fails it\n",
+                quoted(obj->label), fmt_count(obj->sections_searched_in_part, n, sizeof n),
+                obj->sections_searched_in_part == 1 ? "" : "s");
+    if (u & FC_UNSEEN_APPENDED)
+        fprintf(err, "fatcheck: %s: %s bytes appended after the ELF image were not read; --strict fails it\n",
+                quoted(obj->label), fmt_count(obj->appended_size, n, sizeof n));
+    if (u & FC_UNSEEN_RUNTIME)
+        fprintf(err, "fatcheck: %s: whether the targets' driver starts its CUDA runtime is not judged; "
+                     "--strict fails it\n", quoted(obj->label));
+    if (u & FC_UNSEEN_CONTAINER)
+        fprintf(err, "fatcheck: %s: whether the NVIDIA Container Toolkit starts its container depends on what "
+                     "is not known; --strict fails it\n", quoted(obj->label));
 }
 
 bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)

@@ -14,6 +14,11 @@ static void json_error(renderer *r, const fc_error *e)
     json_report_error(r->state, e);
 }
 
+static void json_warning(renderer *r, const fc_error *w)
+{
+    json_report_warning(r->state, w);
+}
+
 static void json_begin(renderer *r, const char *path)
 {
     (void)r;
@@ -36,6 +41,7 @@ renderer *render_json_new(FILE *out, const config *cfg)
     r->begin_input = json_begin;
     r->object = json_object;
     r->error = json_error;
+    r->warning = json_warning;
     r->finish = json_finish;
     r->out = out;
     r->cfg = cfg;

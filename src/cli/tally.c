@@ -17,6 +17,7 @@ void tally_object(tally *t, unsigned problems)
     t->input_errors += (problems & FC_PROBLEM_INPUT) != 0;
     t->load_failures += (problems & FC_PROBLEM_LOAD) != 0;
     t->arch_mismatches += (problems & FC_PROBLEM_ARCH_LIST) != 0;
+    t->unseen += (problems & FC_PROBLEM_UNSEEN) != 0;
 }
 
 int tally_exit_status(const tally *t, bool no_targets)
@@ -25,7 +26,7 @@ int tally_exit_status(const tally *t, bool no_targets)
         return EXIT_INTERNAL;
     if (no_targets)
         return EXIT_NO_TARGETS;
-    if (t->input_errors)
+    if (t->input_errors || t->unseen) /* --strict: what was not seen is not read */
         return EXIT_INPUT;
     if (t->load_failures)
         return EXIT_LOAD_RISK;

@@ -12,6 +12,7 @@ typedef struct tally {
     size_t input_errors;    /* inputs, members or images that could not be read or decoded */
     size_t load_failures;   /* files with a verdict of none (with --strict: or partial) */
     size_t arch_mismatches; /* files that do not hold what --arch-list builds */
+    size_t unseen;          /* with --strict: files with parts not seen or judged (exit 3) */
     bool internal;          /* out of memory, or output that could not be written */
 } tally;
 
@@ -21,7 +22,7 @@ void tally_skip(void *ctx, fc_skip_kind kind, const char *path);
 /* Counts an object's fc_problem bits (fc_judgement_problems). */
 void tally_object(tally *t, unsigned problems);
 /* The exit status (cli.h): internal, then no targets when they are required (NO_TARGETS), then
- * unreadable input, then load failures, then arch-list mismatches. */
+ * unreadable input (with --strict, or not fully seen), then load failures, then arch-list mismatches. */
 int tally_exit_status(const tally *t, bool no_targets);
 
 #endif

@@ -44,6 +44,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_entry_hardlink) *entry_hardlink;
     __typeof__(archive_entry_symlink) *entry_symlink;
     __typeof__(archive_filter_bytes) *filter_bytes;
+    __typeof__(archive_read_header_position) *read_header_position;
     /* liblzma */
     __typeof__(lzma_stream_decoder) *lzma_stream_decoder;
     __typeof__(lzma_alone_decoder) *lzma_alone_decoder;

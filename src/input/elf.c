@@ -148,6 +148,36 @@ static bool no_loaded_segment(Elf *elf)
     return true;
 }
 
+/* A registered section sized but of type SHT_NOBITS holds no bytes in the file: objcopy
+ * --only-keep-debug writes every loaded section so. When neither the records nor the loaded
+ * segments led to a registered container either, the code is in another file, and "no CUDA
+ * code" would pass one whose kernels exist (review of 2026-12-03, M4). Said before the
+ * import check (elf_needs.c), whose guess it makes precise. */
+static void note_code_elsewhere(fc_builder *b, const fc_elf_sections *seen)
+{
+    if (!seen->nobits || b->obj.status != FC_OK)
+        return;
+    for (size_t i = 0; i < b->obj.n_containers; i++) {
+        fc_origin o = b->containers[i].origin;
+        if (o == FC_ORIGIN_SECTION || o == FC_ORIGIN_WRAPPER || o == FC_ORIGIN_SEGMENT)
+            return;
+    }
+    static const char *const names[] = {".nv_fatbin", "__nv_relfatbin", ".nvFatBinSegment"};
+    char list[80] = "";
+    unsigned n = 0, left = (unsigned)__builtin_popcount(seen->nobits);
+    for (unsigned i = 0; i < 3; i++) {
+        if (!(seen->nobits & (1u << i)))
+            continue;
+        left--;
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%s", n++ ? (left ? ", " : " and ") : "", names[i]);
+    }
+    fc_builder_fail(b, FC_ERR_UNSUPPORTED,
+                    "its %s section%s no bytes in this file (SHT_NOBITS: a debug-info file, or one whose code "
+                    "was stripped out?): its CUDA code cannot be read here",
+                    list, n > 1 ? "s hold" : " holds");
+}
+
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
 static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const char *path,
                        const char *member, uint64_t base, uint64_t size)
@@ -226,6 +256,11 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             /* Retyped or emptied: the runtime still finds them (elf_segments.c). */
             seen.registered_unusable |= is_fatbin_section(name);
             seen.records_unusable |= strcmp(name, ".nvFatBinSegment") == 0;
+            if (sh.sh_type == SHT_NOBITS && sh.sh_size)
+                seen.nobits |= strcmp(name, ".nv_fatbin") == 0       ? FC_NOBITS_FATBIN
+                               : strcmp(name, "__nv_relfatbin") == 0 ? FC_NOBITS_RELFATBIN
+                               : strcmp(name, ".nvFatBinSegment") == 0 ? FC_NOBITS_RECORDS
+                                                                       : 0u;
             continue;
         }
         if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
@@ -294,6 +329,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.registered = fatbins;
     seen.n_registered = n_fatbins;
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
+    note_code_elsewhere(&b, &seen);
     fc_elf_read_needs(&b, elf, &eh, img, base, data, size);
     note_appended(&b, elf, &eh, size);
     if (*odd)

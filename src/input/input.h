@@ -87,6 +87,10 @@ int fc_report_change(fc_scan_ctx *sc, const char *why);
  * instead (once: later errors of that file are its echoes and are dropped). */
 int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Reports a warning about an input (fc_options.on_warning), or, when the caller takes none, an
+ * error. Returns the callback's value. */
+int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Hands a finished object to the caller's callback and frees the builder. An object read
  * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
@@ -162,10 +166,14 @@ int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path);
  * (elf_sections.c). */
 bool fc_elf_sections_ok(const fc_image *img, uint64_t limit, char *why, size_t why_size);
 /* What an ELF object's section table showed, for finding what it does not (elf_segments.c). */
+enum { FC_NOBITS_FATBIN = 1, FC_NOBITS_RELFATBIN = 2, FC_NOBITS_RECORDS = 4 };
 typedef struct fc_elf_sections {
     bool table_missing;       /* no section headers at all (sstrip, e_shnum 0) */
     bool registered_unusable; /* .nv_fatbin or __nv_relfatbin is there, but not PROGBITS or empty */
     bool records_unusable;    /* the same for .nvFatBinSegment */
+    /* Which of .nv_fatbin, __nv_relfatbin and .nvFatBinSegment are SHT_NOBITS with a size: the
+     * code they held is not in this file (FC_NOBITS_* bits). */
+    unsigned nobits;
     uint64_t records_offset, records_size, records_addr; /* .nvFatBinSegment, when usable */
     struct fc_wrapper *records; /* its records, read once by the caller (changed in place here) */
     size_t n_records;

@@ -337,6 +337,18 @@ static bool link_target_is_text(const char *target)
     return true;
 }
 
+/* At ARCHIVE_EOF, whether a tar ended where a header should have been: libarchive answers EOF
+ * alike for the end-of-archive marker (zero blocks, which it consumes) and for the end of the
+ * bytes at a block boundary ("Some writers do omit the block of nulls"), so a tar cut after a
+ * member reads as whole. The zero blocks are told by the bytes consumed past where the last
+ * header read began. Julia's Tar.jl (Pkg's artifacts) writes no marker: a warning, not an
+ * error (fc_options.on_warning). */
+static bool tar_unterminated(const fc_archive_api *la, struct archive *a)
+{
+    return (la->format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
+           la->filter_bytes(a, 0) == la->read_header_position(a);
+}
+
 static int scan_entries(fc_scan_ctx *sc, level *lv)
 {
     const fc_archive_api *la = lv->la;
@@ -428,6 +440,9 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     if (rc == 0 && !fatal && r != ARCHIVE_EOF)
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "damaged package after %zu members: %s", members,
                              message(la, lv->a, msg, sizeof msg));
+    else if (rc == 0 && !fatal && tar_unterminated(la, lv->a))
+        rc = fc_report_warning(sc, lv->path, NULL, "the tar ends without its end-of-archive marker: it may have been "
+                                                   "cut short, and members after the cut are not seen");
     return rc;
 }
 

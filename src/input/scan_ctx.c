@@ -122,6 +122,32 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
     return rc;
 }
 
+int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, const char *fmt, ...)
+{
+    char why[200];
+    if (sc->file && sc->file->change_reported)
+        return 0; /* an echo of the change, said already */
+    if (fc_file_changed(sc, why, sizeof why))
+        return fc_report_change(sc, why);
+    if (!sc->opts->on_warning)
+        sc->errors++;
+    char reason[512], msg[4096 + 600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    fc_name name;
+    if (!fc_name_make(sc, path, member, &name))
+        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
+    snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
+    fc_error w = {FC_ERR_FORMAT, name.path, name.member, msg};
+    int rc = sc->opts->on_warning ? fc_callback_value(sc->opts->on_warning(sc->opts->on_warning_ctx, &w))
+             : sc->on_error       ? fc_callback_value(sc->on_error(sc->user, &w))
+                                  : 0;
+    fc_name_free(&name);
+    return rc;
+}
+
 /* Whether OBJ's bytes lie in F's mapping (or it has none): what stays readable while a kept
  * object waits to be told. */
 static bool in_mapping(const fc_open_file *f, const fc_object *obj)

@@ -64,7 +64,7 @@ typedef struct fc_listing {
 
 /* One thing a file said while read whole. */
 typedef struct said {
-    enum { SAID_FILE, SAID_SKIP, SAID_ERROR, SAID_OBJECT } kind;
+    enum { SAID_FILE, SAID_SKIP, SAID_ERROR, SAID_WARNING, SAID_OBJECT } kind;
     fc_skip_kind skip;
     fc_status status;
     char *path, *member, *message;
@@ -254,16 +254,27 @@ static void recorded_skip(void *ctx, fc_skip_kind kind, const char *path)
     }
 }
 
-static int recorded_error(void *ctx, const fc_error *err)
+static said *record_error(worker *w, int kind, const fc_error *err)
 {
-    worker *w = ctx;
-    said *x = record(w, SAID_ERROR);
+    said *x = record(w, kind);
     if (x) {
         x->status = err->status;
         x->path = copy(w, err->path);
         x->member = copy(w, err->member);
         x->message = copy(w, err->message);
     }
+    return x;
+}
+
+static int recorded_warning(void *ctx, const fc_error *warning)
+{
+    record_error(ctx, SAID_WARNING, warning);
+    return 0;
+}
+
+static int recorded_error(void *ctx, const fc_error *err)
+{
+    record_error(ctx, SAID_ERROR, err);
     return 0;
 }
 
@@ -629,6 +640,9 @@ static worker *new_worker(fc_survey *s, atomic_uint *counter, unsigned threads)
     w->quiet.on_file_ctx = w;
     w->quiet.on_skip = recorded_skip;
     w->quiet.on_skip_ctx = w;
+    /* Said in the walk's order, as errors are; one the caller takes none of is an error. */
+    w->quiet.on_warning = s->opts->on_warning ? recorded_warning : NULL;
+    w->quiet.on_warning_ctx = w;
     return w;
 }
 
@@ -900,6 +914,11 @@ int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e)
             sc->errors++;
             if (sc->on_error)
                 rc = fc_callback_value(sc->on_error(sc->user, &(fc_error){x->status, x->path, x->member, x->message}));
+            break;
+        case SAID_WARNING:
+            if (o->on_warning)
+                rc = fc_callback_value(o->on_warning(o->on_warning_ctx,
+                                                     &(fc_error){x->status, x->path, x->member, x->message}));
             break;
         case SAID_OBJECT:
             sc->delivered++;

@@ -887,6 +887,27 @@ const fc_arch_check *fc_judgement_arch_check(const fc_judgement *j)
     return j && j->have_arch ? &j->arch : NULL;
 }
 
+/* What the report's notes say was not seen or judged. A file with containers whose data sections
+ * were searched in part is not counted: its registered code was read whole, and the default
+ * finds all that --embedded finds on CUDA's libraries (README); failing it would fail every
+ * large CUDA library under --strict. */
+unsigned fc_object_unseen(const fc_object *obj, const fc_judgement *j)
+{
+    unsigned u = 0;
+    if (obj && !obj->n_containers && obj->sections_searched_in_part)
+        u |= FC_UNSEEN_PARTS;
+    if (obj && obj->appended_size)
+        u |= FC_UNSEEN_APPENDED;
+    for (size_t t = 0; j && t < j->n_targets; t++) {
+        if (j->opts->targets[t].driver_cuda && !j->runtime.cuda &&
+            (j->runtime.kind == FC_RUNTIME_STATIC || j->runtime.kind == FC_RUNTIME_UNKNOWN))
+            u |= FC_UNSEEN_RUNTIME;
+        if (j->verdicts[t].container == FC_REQUIRE_UNKNOWN)
+            u |= FC_UNSEEN_CONTAINER;
+    }
+    return u;
+}
+
 /* Rule: what fails a check. A judgement that could not be made leaves only the object's own
  * decoding error. */
 unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj)
@@ -894,6 +915,8 @@ unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj)
     unsigned p = obj && obj->error ? FC_PROBLEM_INPUT : 0;
     if (!j)
         return p;
+    if (j->opts->strict && fc_object_unseen(obj, j))
+        p |= FC_PROBLEM_UNSEEN;
     for (size_t t = 0; t < j->n_targets; t++) {
         fc_verdict_status s = j->verdicts[t].status;
         if (s == FC_VERDICT_NONE || (j->opts->strict && s == FC_VERDICT_PARTIAL))

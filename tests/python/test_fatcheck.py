@@ -159,6 +159,33 @@ def test_check():
     assert e.value.exit_status == fatcheck.EXIT_ARCH_LIST
 
 
+
+def test_strict_fails_what_was_not_seen(tmp_path):
+    """Bytes appended after an ELF image, and a tar without its end-of-archive marker: a note
+    and a warning by default, exit 3 with strict=True, as the command."""
+    lib = tmp_path / "libmulti.so"
+    lib.write_bytes((FIXTURES / "libmulti.so").read_bytes() + bytes(8192))
+    data = (FIXTURES / "libmulti.so").read_bytes()
+    cut = tmp_path / "cut.tar"  # a header, the data padded to 512 bytes, no marker
+    import io
+    import tarfile
+    head = tarfile.TarInfo("lib/libmulti.so")
+    head.size = len(data)
+    cut.write_bytes(head.tobuf() + data + bytes(-len(data) % 512))
+    for paths in ([lib], [cut]):
+        for strict in (False, True):
+            case = dict(paths=paths, gpus=["9.0"], driver="13.0", strict=strict)
+            want, rc = cli(*arguments(**case))
+            report = fatcheck.scan(errors="report", **case)
+            assert report == want and report.exit_status == rc == (3 if strict else 0), (paths, strict)
+    report = fatcheck.scan([lib], gpus=["9.0"], driver="13.0", strict=True)
+    assert [bits for _, bits in report.problems()] == [fatcheck.PROBLEM_UNSEEN]
+    assert report.counts["unseen"] == 1
+    with pytest.raises(fatcheck.CheckError, match="libmulti.so: not fully seen or judged"):
+        report.check()
+    assert "warnings" in fatcheck.scan([cut], gpus=["9.0"], driver="13.0")
+
+
 def test_imported_from_where_it_should_be():
     where = os.environ.get("FATCHECK_PYTHON_FROM")
     if not where:
