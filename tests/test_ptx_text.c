@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "fatcheck.h"
 #include "tap.h"
 #include "testutil.h"
@@ -112,8 +113,46 @@ static void programs(void)
     free(lib);
 }
 
+/* The head of PTX text, read once for the decoder (which lists a module by it) and the
+ * judge (which reads it as ptxas does: .target next). */
+static void heads(void)
+{
+    static const struct {
+        const char *text;
+        bool version, target, next;
+        unsigned isa, arch;
+        fc_variant variant;
+        unsigned address;
+    } cases[] = {
+        {".version 9.0\n.target sm_90\n.address_size 64\n", true, true, true, 90, 90, FC_VARIANT_NONE, 64},
+        {"// c\n/* a\nb */ .version 8.8 .target sm_100f, debug // x\n.address_size 32", true, true, true, 88, 100,
+         FC_VARIANT_FAMILY, 32},
+        {".version 7.8\n.target debug, sm_90a\n", true, true, true, 78, 90, FC_VARIANT_ARCH_SPECIFIC, 0},
+        {".version 8.0\n.target compute_80\n", true, true, true, 80, 80, FC_VARIANT_NONE, 0},
+        {".version 8.0\n.file 1 \"k.cu\"\n.target sm_80\n", true, true, false, 80, 80, FC_VARIANT_NONE, 0},
+        {".version 8.0 junk\n.target sm_80\n", true, true, false, 80, 80, FC_VARIANT_NONE, 0},
+        {".version 8.0\n.target sm_90xyz\n", true, true, true, 80, 0, FC_VARIANT_NONE, 0},
+        {".version 8.0\n.entry k() {}\n", true, false, false, 80, 0, FC_VARIANT_NONE, 0},
+        {".version 8\n.target sm_80\n", false, false, false, 0, 0, FC_VARIANT_NONE, 0},
+        {".target sm_80\n.version 8.0\n", false, false, false, 0, 0, FC_VARIANT_NONE, 0},
+        {".versionx 8.0\n.target sm_80\n", false, false, false, 0, 0, FC_VARIANT_NONE, 0},
+        {".version 9.1\n/* unclosed", true, false, false, 91, 0, FC_VARIANT_NONE, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fc_ptx_head h;
+        const char *t = cases[i].text;
+        fc_ptx_head_read((const uint8_t *)t, strlen(t), &h);
+        ok(h.version == cases[i].version && h.target == cases[i].target && h.target_next == cases[i].next &&
+               (!h.version || h.isa_major * 10 + h.isa_minor == cases[i].isa) && h.arch == cases[i].arch &&
+               (!h.arch || h.variant == cases[i].variant) && h.address_size == cases[i].address,
+           "PTX head %zu: version %d target %d next %d isa %u arch %u variant %d address %u", i, h.version, h.target,
+           h.target_next, h.isa_major * 10 + h.isa_minor, h.arch, (int)h.variant, h.address_size);
+    }
+}
+
 int main(void)
 {
+    heads();
     boundaries();
     programs();
     return tap_done();

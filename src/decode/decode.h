@@ -136,6 +136,24 @@ bool fc_ptx_text_probe(const uint8_t *buf, size_t size);
  * order mark): PTX may still follow, so the head cannot tell. */
 bool fc_ptx_text_undecided(const uint8_t *buf, size_t size);
 fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size);
+/* The statements at the head of PTX text, as they stand: ".version M.m", then ".target" with
+ * its words, the architecture among them ("sm_90a", "sm_100f", "compute_80"; "sm_80, debug"),
+ * then perhaps ".address_size N". Comments and space may come between. The decoder lists a
+ * module by them; the judge (link_state.c) reads them as ptxas does, which requires .target
+ * next (TARGET_NEXT). */
+typedef struct fc_ptx_head {
+    bool version;          /* ".version M.m" opens the text */
+    unsigned isa_major, isa_minor;
+    bool target;           /* ".target" opens one of the 16 statements after it */
+    bool target_next;      /* the first of them */
+    unsigned arch;         /* the first of its words that names an architecture; 0 when none */
+    fc_variant variant;
+    unsigned address_size; /* ".address_size N" right after the .target line; 0 when absent */
+} fc_ptx_head;
+/* Reads the head of the PTX text T[0..N) into *H. */
+void fc_ptx_head_read(const uint8_t *t, size_t n, fc_ptx_head *h);
+/* The index after the blanks and comments at T[I..N) (N inside an unclosed comment). */
+size_t fc_ptx_skip_trivia(const uint8_t *t, size_t i, size_t n);
 struct Elf;
 struct Elf_Scn;
 /* Whether the ELF object ELF, whose dynamic section is DYNAMIC, may load modules itself: it

@@ -5,20 +5,20 @@
 #include "decode.h"
 #include "reader.h"
 
-/* Skips blanks and comments; returns the position of the next token. */
-static size_t skip_space(const uint8_t *s, size_t n, size_t i)
+size_t fc_ptx_skip_trivia(const uint8_t *t, size_t i, size_t n)
 {
     while (i < n) {
-        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n') {
             i++;
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
+        } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
                 i++;
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-            i += 2;
-            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
-                i++;
-            i += 2;
+        } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+            const uint8_t *close = NULL;
+            for (size_t k = i + 2; k + 1 < n && !close; k++)
+                if (t[k] == '*' && t[k + 1] == '/')
+                    close = t + k + 2;
+            i = close ? (size_t)(close - t) : n;
         } else {
             break;
         }
@@ -32,14 +32,101 @@ static bool starts(const uint8_t *s, size_t n, size_t i, const char *word)
     return i + k <= n && memcmp(s + i, word, k) == 0;
 }
 
-static size_t parse_uint(const uint8_t *s, size_t n, size_t i, unsigned *out)
+static bool is_ident(uint8_t c)
 {
-    unsigned v = 0;
-    size_t start = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9' && i - start < 6)
-        v = v * 10 + (unsigned)(s[i++] - '0');
-    *out = v;
-    return i - start;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '$' || c == '%' || c == '.';
+}
+
+/* Whether the word at T[I..N) is W, ending there (not a longer word). */
+static bool word_at(const uint8_t *t, size_t i, size_t n, const char *w)
+{
+    size_t len = strlen(w);
+    return i <= n && n - i >= len && memcmp(t + i, w, len) == 0 && (n - i == len || !is_ident(t[i + len]));
+}
+
+/* Reads the unsigned number at T[*I..N), moving *I past it; false when there is none. */
+static bool number_at(const uint8_t *t, size_t *i, size_t n, unsigned *v)
+{
+    size_t j = *i;
+    unsigned x = 0;
+    while (j < n && t[j] >= '0' && t[j] <= '9' && x < 100000)
+        x = x * 10 + (unsigned)(t[j++] - '0');
+    if (j == *i)
+        return false;
+    *i = j;
+    *v = x;
+    return true;
+}
+
+/* The architecture a word of .target names: "sm_90", "sm_90a", "sm_100f", "compute_80"
+ * (ptxas 13.0 takes it); false for any other word ("debug", "texmode_independent"). */
+static bool arch_word(const uint8_t *t, size_t j, size_t k, unsigned *arch, fc_variant *variant)
+{
+    size_t d = k - j > 3 && memcmp(t + j, "sm_", 3) == 0 ? j + 3 : k - j > 8 && memcmp(t + j, "compute_", 8) == 0 ? j + 8 : k;
+    if (d == k || !number_at(t, &d, k, arch))
+        return false;
+    *variant = d == k ? FC_VARIANT_NONE : d + 1 == k && t[d] == 'a' ? FC_VARIANT_ARCH_SPECIFIC
+             : d + 1 == k && t[d] == 'f'                           ? FC_VARIANT_FAMILY
+                                                                   : (fc_variant)-1;
+    return *variant != (fc_variant)-1;
+}
+
+/* The words of the .target statement from T[I] to the end of its line (names, commas,
+ * comments): the first that names an architecture into H. Returns where they end. */
+static size_t target_words(const uint8_t *t, size_t i, size_t n, fc_ptx_head *h)
+{
+    while (i < n && t[i] != '\n') {
+        size_t j = i;
+        while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == ',' || t[j] == '\r'))
+            j++;
+        if (j + 1 < n && t[j] == '/' && (t[j + 1] == '*' || t[j + 1] == '/')) {
+            if (t[j + 1] == '/')
+                return j;
+            i = fc_ptx_skip_trivia(t, j, n); /* a block comment (which may end past the line) */
+            continue;
+        }
+        size_t k = j;
+        while (k < n && is_ident(t[k]))
+            k++;
+        if (k == j)
+            return j;
+        unsigned arch;
+        fc_variant v;
+        if (!h->arch && arch_word(t, j, k, &arch, &v))
+            h->arch = arch, h->variant = v;
+        i = k;
+    }
+    return i;
+}
+
+void fc_ptx_head_read(const uint8_t *t, size_t n, fc_ptx_head *h)
+{
+    memset(h, 0, sizeof *h);
+    size_t i = fc_ptx_skip_trivia(t, 0, n);
+    if (!word_at(t, i, n, ".version"))
+        return;
+    i = fc_ptx_skip_trivia(t, i + 8, n);
+    if (!number_at(t, &i, n, &h->isa_major) || i >= n || t[i] != '.' || (i++, !number_at(t, &i, n, &h->isa_minor)))
+        return;
+    h->version = true;
+    /* .target: next, as ptxas requires, or after other statements, one a line. */
+    for (int statement = 0; statement < 16; statement++) {
+        i = fc_ptx_skip_trivia(t, i, n);
+        if (word_at(t, i, n, ".target")) {
+            h->target = true;
+            h->target_next = statement == 0;
+            i = fc_ptx_skip_trivia(t, target_words(t, i + 7, n, h), n);
+            unsigned bits;
+            if (word_at(t, i, n, ".address_size") && (i = fc_ptx_skip_trivia(t, i + 13, n), number_at(t, &i, n, &bits)))
+                h->address_size = bits;
+            return;
+        }
+        if (statement > 0 && (i >= n || t[i] != '.'))
+            return;
+        while (i < n && t[i] != '\n')
+            i++;
+    }
 }
 
 /* Where a PTX file's text starts: after a UTF-8 byte order mark, which editors on Windows
@@ -53,7 +140,7 @@ static size_t after_bom(const uint8_t *buf, size_t size)
 /* Comments before .version are read to their end, however long (ptxas reads them too). */
 bool fc_ptx_text_probe(const uint8_t *buf, size_t size)
 {
-    size_t i = skip_space(buf, size, after_bom(buf, size));
+    size_t i = fc_ptx_skip_trivia(buf, after_bom(buf, size), size);
     return starts(buf, size, i, ".version") && i + 8 < size && (buf[i + 8] == ' ' || buf[i + 8] == '\t');
 }
 
@@ -65,47 +152,23 @@ bool fc_ptx_text_undecided(const uint8_t *buf, size_t size)
     /* Comments and space to the end, or cut on the '/' that may open one, or within
      * ".version" and the blank after it: only more of the file tells (review 8, B1: a walk
      * left such a file out unsaid, its head cut after the first '/' of a "//"). */
-    size_t i = skip_space(buf, size, from), left = size - i;
+    size_t i = fc_ptx_skip_trivia(buf, from, size), left = size - i;
     return left == 0 || (left == 1 && buf[i] == '/') || (left <= 8 && memcmp(buf + i, ".version", left) == 0);
 }
 
-/* What the directives at BUF[i..n) say, I at ".version": the PTX ISA version and the
- * target of E. NULL on success, or why the header is not one. */
+/* What the statements at BUF[i..n) say, I at ".version": the PTX ISA version and the
+ * target of E. NULL on success, or why the head is not one. */
 static const char *parse_header(const uint8_t *buf, size_t n, size_t i, fc_entry *e)
 {
-    i = skip_space(buf, n, i + 8);
-    unsigned major = 0, minor = 0;
-    size_t k = parse_uint(buf, n, i, &major);
-    if (!k || i + k >= n || buf[i + k] != '.' || !parse_uint(buf, n, i + k + 1, &minor))
+    fc_ptx_head h;
+    fc_ptx_head_read(buf + i, n - i, &h);
+    if (!h.version)
         return "malformed .version directive";
-    e->version_major = (uint16_t)major;
-    e->version_minor = (uint16_t)minor;
-    /* .target follows .version, perhaps after other directives; it may list options
-     * after the architecture (".target sm_89, debug"). */
-    i += k;
-    for (int directives = 0; directives < 16; directives++) {
-        while (i < n && buf[i] != '\n')
-            i++;
-        i = skip_space(buf, n, i);
-        if (i >= n || buf[i] != '.')
-            break;
-        if (!starts(buf, n, i, ".target"))
-            continue;
-        i = skip_space(buf, n, i + 7);
-        size_t digits = starts(buf, n, i, "sm_") ? i + 3 : starts(buf, n, i, "compute_") ? i + 8 : n;
-        unsigned arch = 0;
-        size_t d = digits < n ? parse_uint(buf, n, digits, &arch) : 0;
-        if (d) {
-            size_t end = digits + d;
-            e->arch = arch;
-            if (end < n && buf[end] == 'a')
-                e->variant = FC_VARIANT_ARCH_SPECIFIC;
-            else if (end < n && buf[end] == 'f')
-                e->variant = FC_VARIANT_FAMILY;
-        }
-        break;
-    }
-    return e->arch ? NULL : "no .target directive after .version";
+    e->version_major = (uint16_t)h.isa_major;
+    e->version_minor = (uint16_t)h.isa_minor;
+    e->arch = h.arch;
+    e->variant = h.variant;
+    return h.arch ? NULL : "no .target directive after .version";
 }
 
 static void ptx_entry(fc_entry *e, uint64_t offset, uint64_t size)
@@ -122,7 +185,7 @@ fc_status fc_ptx_text_decode(fc_builder *b, const uint8_t *buf, size_t size)
     size_t n = size;
     fc_entry e;
     ptx_entry(&e, 0, size);
-    size_t i = skip_space(buf, n, after_bom(buf, size));
+    size_t i = fc_ptx_skip_trivia(buf, after_bom(buf, size), n);
     if (!starts(buf, n, i, ".version"))
         return fc_builder_fail(b, FC_ERR_FORMAT, "no .version directive at the top of the PTX");
     const char *why = parse_header(buf, n, i, &e);

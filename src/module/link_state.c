@@ -108,11 +108,6 @@ cleanup:
     return st;
 }
 
-static bool is_space(uint8_t c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 static bool is_ident(uint8_t c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -147,31 +142,6 @@ static ptx_name *name_at(ptx_names *set, const uint8_t *p, size_t len)
     return &set->items[set->n++];
 }
 
-/* The index after the comment, string or run of spaces at T[I], or I when none starts there. */
-static size_t skip_trivia(const uint8_t *t, size_t i, size_t n)
-{
-    for (;;) {
-        size_t j = i;
-        while (j < n && is_space(t[j]))
-            j++;
-        if (j + 1 < n && t[j] == '/' && t[j + 1] == '/') {
-            while (j < n && t[j] != '\n')
-                j++;
-        } else if (j + 1 < n && t[j] == '/' && t[j + 1] == '*') {
-            const uint8_t *end = NULL;
-            for (size_t k = j + 2; k + 1 < n; k++)
-                if (t[k] == '*' && t[k + 1] == '/') {
-                    end = t + k + 2;
-                    break;
-                }
-            j = end ? (size_t)(end - t) : n;
-        }
-        if (j == i)
-            return i;
-        i = j;
-    }
-}
-
 /* Whether T[0..N) holds a byte outside ASCII: blocks of 64 tested branch-free (compilers
  * vectorise it). */
 static bool has_non_ascii(const uint8_t *t, size_t n)
@@ -195,7 +165,7 @@ static bool has_non_ascii(const uint8_t *t, size_t n)
 static bool non_ascii_in_code(const uint8_t *t, size_t n)
 {
     for (size_t i = 0; i < n;) {
-        size_t j = skip_trivia(t, i, n);
+        size_t j = fc_ptx_skip_trivia(t, i, n);
         if (j != i) {
             i = j;
             continue;
@@ -231,77 +201,19 @@ static size_t next_in_body(const uint8_t *t, size_t i, size_t n)
     return i;
 }
 
-/* Whether the word at T[I..N) is W, ending there (not a longer word). */
-static bool word_at(const uint8_t *t, size_t i, size_t n, const char *w)
-{
-    size_t len = strlen(w);
-    return n - i >= len && memcmp(t + i, w, len) == 0 && (n - i == len || !is_ident(t[i + len]));
-}
-
-/* Reads the unsigned number at T[*I..N), moving *I past it; false when there is none. */
-static bool number_at(const uint8_t *t, size_t *i, size_t n, unsigned *v)
-{
-    size_t j = *i;
-    unsigned x = 0;
-    while (j < n && t[j] >= '0' && t[j] <= '9' && x < 100000)
-        x = x * 10 + (unsigned)(t[j++] - '0');
-    if (j == *i)
-        return false;
-    *i = j;
-    *v = x;
-    return true;
-}
-
 /* The statements ptxas requires at the start of a module (F->headed): ".version M.m", then
- * ".target" with its words, the architecture ("sm_90", "sm_90a", "sm_100f", "compute_80")
- * among them ("sm_80, debug"). Comments may come between. */
+ * ".target" naming the architecture; .address_size after them. decode/ptx_text.c reads them. */
 static void ptx_directives(const uint8_t *t, size_t n, ptx_facts *f)
 {
-    size_t i = skip_trivia(t, 0, n);
-    if (!word_at(t, i, n, ".version"))
+    fc_ptx_head h;
+    fc_ptx_head_read(t, n, &h);
+    f->isa_major = h.isa_major, f->isa_minor = h.isa_minor;
+    f->headed = h.version && h.target_next;
+    if (!f->headed)
         return;
-    i = skip_trivia(t, i + 8, n);
-    if (!number_at(t, &i, n, &f->isa_major) || i >= n || t[i] != '.' || (i++, !number_at(t, &i, n, &f->isa_minor)))
-        return;
-    i = skip_trivia(t, i, n);
-    if (!word_at(t, i, n, ".target"))
-        return;
-    f->headed = true;
-    /* Its words run to the end of the line: names, commas, comments. */
-    for (i += 7; i < n && t[i] != '\n';) {
-        size_t j = i;
-        while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == ',' || t[j] == '\r'))
-            j++;
-        if (j + 1 < n && t[j] == '/' && (t[j + 1] == '*' || t[j + 1] == '/')) {
-            if (t[j + 1] == '/')
-                break;
-            i = skip_trivia(t, j, n); /* a block comment (which may end past the line) */
-            continue;
-        }
-        size_t k = j;
-        while (k < n && is_ident(t[k]))
-            k++;
-        if (k == j)
-            break;
-        unsigned arch;
-        size_t d = k - j > 3 && memcmp(t + j, "sm_", 3) == 0        ? j + 3
-                 : k - j > 8 && memcmp(t + j, "compute_", 8) == 0 ? j + 8 /* ptxas 13.0 takes it */
-                                                                   : k;
-        if (!f->target_arch && d < k && number_at(t, &d, k, &arch)) {
-            fc_variant v = d == k ? FC_VARIANT_NONE
-                         : d + 1 == k && t[d] == 'a' ? FC_VARIANT_ARCH_SPECIFIC
-                         : d + 1 == k && t[d] == 'f' ? FC_VARIANT_FAMILY
-                                                     : (fc_variant)-1;
-            if (v != (fc_variant)-1)
-                f->target_arch = arch, f->target_variant = v;
-        }
-        i = k;
-    }
-    /* .address_size, when given, comes next: 32 no ptxas or JIT of CUDA 13 compiles. */
-    i = skip_trivia(t, i, n);
-    unsigned bits;
-    if (word_at(t, i, n, ".address_size") && (i = skip_trivia(t, i + 13, n), number_at(t, &i, n, &bits)))
-        f->address_32 = bits == 32;
+    f->target_arch = h.arch, f->target_variant = h.variant;
+    /* .address_size 32: what no ptxas or JIT of CUDA 13 compiles. */
+    f->address_32 = h.address_size == 32;
 }
 
 /* ptx_scan, handing the functions it met to KEEP (pointers into TEXT) when not NULL. */
@@ -333,7 +245,7 @@ static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_n
             i = next_in_body(t, i, n);
         if (i >= n)
             break;
-        size_t j = skip_trivia(t, i, n);
+        size_t j = fc_ptx_skip_trivia(t, i, n);
         if (j != i) {
             i = j;
             continue;
