@@ -6,6 +6,7 @@
 
 #include "fatcheck.h"
 #include "tap.h"
+#include "testutil.h"
 
 #ifndef ORACLE_DIR
 #error ORACLE_DIR must name tests/oracle/images
@@ -144,8 +145,77 @@ static int first_load(void *ctx, const fc_object *o)
     return 0;
 }
 
+/* PTX judged by its own head for a target (fc_refine_load_on, as fc_judge does; the H200's
+ * driver 580 answered these for the review of 2026-12-03: F1, F2, M3): text in a fat binary
+ * whose entry header says compute_90, ISA 9.0, whatever the text says. */
+static const struct {
+    const char *what, *text, *alone, *on;
+} heads[] = {
+    {"a .version newer than a CUDA 13.0 driver takes", ".version 9.1\n.target sm_90\n.address_size 64\n"
+     ".visible .entry k()\n{\n\tret;\n}\n", "CUDA_SUCCESS", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"a .target above the GPU", ".version 9.0\n.target sm_100\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n",
+     "CUDA_SUCCESS", "CUDA_ERROR_INVALID_PTX"},
+    {"no .version", ".target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n", "CUDA_SUCCESS",
+     "CUDA_ERROR_INVALID_PTX"},
+    {".address_size 32", ".version 9.0\n.target sm_90\n.address_size 32\n.visible .entry k()\n{\n\tret;\n}\n",
+     "CUDA_SUCCESS", "CUDA_ERROR_INVALID_PTX"},
+    {"its own head as it should be", ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n",
+     "CUDA_SUCCESS", "CUDA_SUCCESS"},
+};
+
+typedef struct pair {
+    fc_load alone, on;
+} pair;
+
+static int both_loads(void *ctx, const fc_object *o)
+{
+    pair *out = ctx;
+    if (o->n_containers == 1) {
+        fc_target t;
+        memset(&t, 0, sizeof t);
+        t.cc = 90;
+        t.driver_cuda = 13000;
+        fc_load l = fc_predict_load(&o->containers[0], &t, NULL);
+        out->alone = fc_refine_load(o, &o->containers[0], l, NULL);
+        out->on = fc_refine_load_on(o, &o->containers[0], l, &t, NULL);
+    }
+    return 0;
+}
+
+/* A fat binary of one uncompressed PTX entry holding TEXT under compress_none.fatbin's PTX
+ * entry header (compute_90, ISA 9.0). */
+static unsigned char *ptx_fatbin(const unsigned char *fixture, const char *text, size_t *size)
+{
+    const unsigned char *h = fixture + 16 + 64 + 7880; /* the PTX entry: after the sm_90 cubin */
+    size_t hs = h[4] | (size_t)h[5] << 8, len = strlen(text), padded = (len + 8) & ~(size_t)7, body = hs + padded;
+    unsigned char *b = calloc(1, 16 + body);
+    memcpy(b, fixture, 16);
+    for (unsigned k = 0; k < 8; k++)
+        b[8 + k] = (unsigned char)((uint64_t)body >> 8 * k);
+    memcpy(b + 16, h, hs);
+    for (unsigned k = 0; k < 8; k++)
+        b[16 + 8 + k] = (unsigned char)((uint64_t)padded >> 8 * k);
+    memcpy(b + 16 + hs, text, len);
+    *size = 16 + body;
+    return b;
+}
+
 int main(void)
 {
+    size_t fixture_size;
+    unsigned char *fixture = read_fixture("compress_none.fatbin", &fixture_size);
+    for (size_t i = 0; fixture && i < sizeof heads / sizeof *heads; i++) {
+        pair p = {{FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false}, {FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false}};
+        size_t n;
+        unsigned char *fb = ptx_fatbin(fixture, heads[i].text, &n);
+        fc_scan_memory(fb, n, "t.fatbin", NULL, both_loads, NULL, &p);
+        free(fb);
+        ok(strcmp(fc_load_result_name(p.alone.result), heads[i].alone) == 0 &&
+               strcmp(fc_load_result_name(p.on.result), heads[i].on) == 0,
+           "PTX text, %s: fc_refine_load %s, fc_refine_load_on sm_90 with a 13.0 driver %s", heads[i].what,
+           fc_load_result_name(p.alone.result), fc_load_result_name(p.on.result));
+    }
+    free(fixture);
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         fc_load l = {FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false};
         fc_scan_memory(texts[i].text, strlen(texts[i].text), "t.ptx", NULL, first_load, NULL, &l);

@@ -95,6 +95,14 @@ FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const 
  * kept as data): registered ones were linked when the program was built. OPTS bounds the
  * decompression (NULL: defaults). */
 FC_API fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts);
+/* fc_refine_load for target T, as fc_judge refines: PTX the driver would compile, read whole,
+ * is also judged by its own head, not the entry header's: a .version newer than T's driver
+ * takes (FC_LOAD_UNSUPPORTED_PTX), a .target T cannot run or older than its .version allows,
+ * no .version or .target, .address_size 32 for a CUDA 13 driver (FC_LOAD_INVALID_PTX); and
+ * T's driver decides how the JIT reads the text (docs/matching.md, rule 2). fc_refine_load
+ * alone leaves those out: it knows no target. */
+FC_API fc_load fc_refine_load_on(const fc_object *obj, const fc_container *c, fc_load l, const fc_target *t,
+                                 const fc_options *opts);
 
 /* What a device linker (nvlink, nvJitLink) would take from a link input for target T: a cubin
  * of T's architecture (or an older minor of its major; 'a' and 'f' as for the driver), else

@@ -394,6 +394,16 @@ static fc_load ptx_as_its_text_says(const fc_container *c, const fc_target *t, f
     return l;
 }
 
+fc_load fc_refine_load_on(const fc_object *obj, const fc_container *c, fc_load l, const fc_target *t,
+                          const fc_options *opts)
+{
+    if (!obj || !c || !t)
+        return l;
+    fc_ptx_memo memo = {0};
+    l = fc_refine_load_for(obj, c, l, t->driver_cuda, opts, &memo);
+    return ptx_as_its_text_says(c, t, l, &memo);
+}
+
 /* Predicts every container on every target. */
 static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options *scan)
 {
