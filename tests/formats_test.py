@@ -462,6 +462,15 @@ def registration_records_that_lead_to_no_fat_binary_are_errors():
                    "outside every loaded segment: there is no fat binary there, and the CUDA runtime fails to "
                    "register it\n" % path))
     eq(out, path + ": 3 containers in .nv_fatbin\n" + MULTI_KINDS)
+    # The section table's .nv_fatbin pointed at other code appended to the file, which the
+    # loader never maps (review of 2026-12-03, F7: read as what the runtime registers, all 12
+    # architectures of all_archs.fatbin). What the records register is read instead; the lie said.
+    path = os.path.join(made, "shdr_lies.so")
+    rc, out, err = run(path)
+    eq((rc, err), (3, NO_GPU + "fatcheck: %s: section .nv_fatbin (offset 0x6bb8, 111080 bytes) lies outside every "
+                   "loaded segment: the loader never maps it, so the CUDA runtime cannot register what it holds; "
+                   "not read as registered code\n" % path))
+    eq(out, path + ": 3 containers" + BY_RECORDS + MULTI_KINDS)
     # A record into .nv_fatbin that is not where a container starts.
     with tempfile.TemporaryDirectory() as tmp:
         bad = bytearray(open(fx("libmulti.so"), "rb").read())

@@ -148,6 +148,28 @@ static bool no_loaded_segment(Elf *elf)
     return true;
 }
 
+/* Whether the file bytes [OFF, OFF + SIZE) lie inside one loaded segment (PT_LOAD's file
+ * range), or the file has no program headers to tell (an object). A registered section
+ * outside them is never mapped: the runtime cannot register what it holds (review of
+ * 2026-12-03, F7: a section table pointing .nv_fatbin at bytes appended to the file read as a
+ * module that loads, where the driver answered 209 for the code the records register). */
+static bool in_loaded_segment(Elf *elf, uint64_t off, uint64_t size)
+{
+    size_t phnum = 0;
+    if (elf_getphdrnum(elf, &phnum) != 0 || phnum == 0)
+        return true;
+    bool any = false;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+            continue;
+        any = true;
+        if (off >= ph.p_offset && off - ph.p_offset <= ph.p_filesz && size <= ph.p_filesz - (off - ph.p_offset))
+            return true;
+    }
+    return !any;
+}
+
 /* A registered section sized but of type SHT_NOBITS holds no bytes in the file: objcopy
  * --only-keep-debug writes every loaded section so. When neither the records nor the loaded
  * segments led to a registered container either, the code is in another file, and "no CUDA
@@ -289,6 +311,14 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
             fc_builder_fail(&b, FC_ERR_FORMAT, "section %s (offset 0x%llx, %llu bytes) runs past the end of the file",
                             name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size);
             goto deliver;
+        }
+        if (fatbin && !in_loaded_segment(elf, sh.sh_offset, sh.sh_size)) {
+            seen.registered_unusable = true; /* the records and segments are read instead */
+            snprintf(odd, sizeof odd,
+                     "section %s (offset 0x%llx, %llu bytes) lies outside every loaded segment: the loader never maps "
+                     "it, so the CUDA runtime cannot register what it holds; not read as registered code",
+                     name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size);
+            continue;
         }
         if (fatbin && registered == SIZE_MAX && strcmp(name, ".nv_fatbin") == 0) {
             registered = n_fatbins;
