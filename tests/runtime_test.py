@@ -208,11 +208,11 @@ def relocatable_code_the_runtime_registers_fails():
     oracle = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle", "images")
     with tempfile.TemporaryDirectory() as tmp:
         lib = os.path.join(tmp, "librelocatable.so")
-        # The records go too: they would point where the old .nv_fatbin was (an error now).
-        subprocess.run(["objcopy", "--remove-section", ".nv_fatbin", "--remove-section", ".nvFatBinSegment",
-                        "--add-section",
+        # The records go too: they would point at containers no longer there (an error). The
+        # section is replaced in place: one added (--add-section) lies in no loaded segment, and
+        # is never registered (review of 2026-12-03, F7).
+        subprocess.run(["objcopy", "--remove-section", ".nvFatBinSegment", "--update-section",
                         ".nv_fatbin=" + os.path.join(oracle, "printf.rdc.compute_80.fatbin"),
-                        "--set-section-flags", ".nv_fatbin=alloc,readonly,data",
                         os.path.join(FIXTURES, "libmulti.so"), lib], check=True, capture_output=True)
         rc, out, err = run("--json", "--gpu", "9.0", "--driver", "13.0", lib)
         f = json.loads(out)["files"][0]
