@@ -60,6 +60,8 @@ def agrees(c, rec):
         return True, ""
     want = rec["load"]
     got = CODES.get(load["result"])
+    if load["result"] == "UNCOMPRESS_FAILED":  # "Uncompress failed": the answer depends on the method
+        got = 209 if c["entries"][load["via"]["entry"]]["compression"] == "lz4" else 999
     if got != want:
         return False, "predicted %s, the driver answered %s%s" % (
             load["result"], want, (" (" + rec["error_log"] + ")") if rec.get("error_log") else "")

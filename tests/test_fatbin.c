@@ -275,9 +275,9 @@ static void test_cubin_heads(void)
         fc_cubin_header want;
     } cases[] = {
         {"compress_none.fatbin", "an sm_90 cubin under an sm_80 header", 28, 80, 4, FC_CUBIN_HEADER_OTHER_SM},
-        {"compress_none.fatbin", "an ELF file under the zstd flag", 40, 0x8011, 8, FC_CUBIN_HEADER_DAMAGED},
-        {"compress_none.fatbin", "an ELF file under the LZ4 flag", 40, 0x2011, 8, FC_CUBIN_HEADER_DAMAGED},
-        {"compress_size.fatbin", "zstd-flagged bytes without a frame's magic", 64, 0x29, 1, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "an ELF file under the zstd flag", 40, 0x8011, 8, FC_CUBIN_HEADER_NOT_COMPRESSED},
+        {"compress_none.fatbin", "an ELF file under the LZ4 flag", 40, 0x2011, 8, FC_CUBIN_HEADER_NOT_COMPRESSED},
+        {"compress_size.fatbin", "zstd-flagged bytes without a frame's magic", 64, 0x29, 1, FC_CUBIN_HEADER_NOT_COMPRESSED},
         {"compress_none.fatbin", "a broken ELF magic", 65, 'X', 1, FC_CUBIN_HEADER_DAMAGED},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

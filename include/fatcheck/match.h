@@ -55,6 +55,11 @@ typedef enum fc_load_result {
                                     header names another SM than its entry header (an sm_80 cubin
                                     stored as sm_90: H200, driver 580); counted with the damaged
                                     cubins */
+    FC_LOAD_UNCOMPRESS_FAILED,   /* the chosen image is stored under a compression flag but does not
+                                    inflate: the driver logs "Uncompress failed" and answers
+                                    CUDA_ERROR_UNKNOWN (999) for zstd, CUDA_ERROR_NO_BINARY_FOR_GPU
+                                    (209) for LZ4, PTX beside it or not (H200, driver 580); counted
+                                    with the damaged cubins, or the PTX the JIT cannot read */
 } fc_load_result;
 
 typedef enum fc_load_via {

@@ -108,12 +108,13 @@ typedef enum fc_cubin_header {
     FC_CUBIN_HEADER_OK,         /* uncompressed: "\177ELF", 64-bit, e_machine EM_CUDA and, where
                                    the first 52 bytes were at hand, the entry's SM in e_flags;
                                    compressed: bytes that may begin its compressed form */
-    FC_CUBIN_HEADER_DAMAGED,    /* anything else: the driver refuses it (CUDA_ERROR_INVALID_IMAGE;
-                                   an ELF file stored under a compression flag: 200 for zstd, 209
-                                   for LZ4 on the H200) */
+    FC_CUBIN_HEADER_DAMAGED,    /* anything else: the driver refuses it (CUDA_ERROR_INVALID_IMAGE) */
     FC_CUBIN_HEADER_OTHER_SM,   /* an ELF header whose e_flags name another SM than the entry
                                    header: the driver refuses it (CUDA_ERROR_INVALID_SOURCE, 300,
                                    for an sm_80 cubin under an sm_90 header on the H200) */
+    FC_CUBIN_HEADER_NOT_COMPRESSED, /* compressed: bytes the flagged method cannot inflate, an
+                                   ELF header (an uncompressed cubin under the flag) or, for zstd,
+                                   no frame's magic: the driver's "Uncompress failed" */
 } fc_cubin_header;
 
 typedef struct fc_entry {

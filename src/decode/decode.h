@@ -189,8 +189,8 @@ fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_siz
 /* What the first N bytes of an uncompressed cubin stored as an entry for SM say of it (UNREAD
  * below 20 bytes; its e_flags are read from 52). */
 fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm);
-/* What the first N stored bytes of a cubin compressed with M say: DAMAGED where they are an
- * ELF header (an uncompressed cubin under a compression flag) or, for zstd, no frame's magic;
+/* What the first N stored bytes of a cubin compressed with M say: NOT_COMPRESSED where they are
+ * an ELF header (an uncompressed cubin under a compression flag) or, for zstd, no frame's magic;
  * UNREAD below 4 bytes. */
 fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_compression m);
 

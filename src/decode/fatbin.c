@@ -172,9 +172,9 @@ fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_com
     /* An LZ4 block opens with a token before its first literal, so a cubin's "\177ELF" is never
      * its first bytes; a zstd frame opens with its magic (nvcc writes no skippable frames). */
     if (memcmp(p, "\177ELF", 4) == 0)
-        return FC_CUBIN_HEADER_DAMAGED;
+        return FC_CUBIN_HEADER_NOT_COMPRESSED;
     if (m == FC_COMPRESSION_ZSTD && fc_rd32(p) != 0xFD2FB528u)
-        return FC_CUBIN_HEADER_DAMAGED;
+        return FC_CUBIN_HEADER_NOT_COMPRESSED;
     return FC_CUBIN_HEADER_OK;
 }
 

@@ -193,6 +193,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_EMPTY: return "EMPTY_CONTAINER";
     case FC_LOAD_UNSUPPORTED_COMPRESSION: return "UNSUPPORTED_COMPRESSION";
     case FC_LOAD_INVALID_SOURCE: return "CUDA_ERROR_INVALID_SOURCE";
+    case FC_LOAD_UNCOMPRESS_FAILED: return "UNCOMPRESS_FAILED";
     }
     return "unknown";
 }

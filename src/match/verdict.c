@@ -98,6 +98,12 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
             v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++;
         break;
     case FC_LOAD_INVALID_SOURCE: v->damaged_cubins++; break;
+    case FC_LOAD_UNCOMPRESS_FAILED:
+        if (c->entries[l.entry].kind == FC_IMAGE_CUBIN)
+            v->damaged_cubins++;
+        else
+            v->invalid_ptx++, v->unreadable_ptx++;
+        break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     case FC_LOAD_EMPTY: break;      /* not a module */
     case FC_LOAD_UNSUPPORTED_COMPRESSION: v->unsupported_compression++; break;
@@ -154,7 +160,7 @@ static void count_registered(fc_verdict *v, const fc_container *c, fc_load l, fc
 
 /* Rule: the CUresult that the prediction stands for (modules only: a link input is no claim
  * about cuModuleLoadData). */
-static bool probe_agrees(int code, fc_load predicted)
+static bool probe_agrees(int code, fc_load predicted, const fc_container *c)
 {
     switch (predicted.result) {
     case FC_LOAD_SUCCESS: return code == 0;
@@ -165,6 +171,8 @@ static bool probe_agrees(int code, fc_load predicted)
     case FC_LOAD_RELOCATABLE: return code == 200 || code == 500;
     case FC_LOAD_INVALID_IMAGE: return code == 200;
     case FC_LOAD_INVALID_SOURCE: return code == 300;
+    case FC_LOAD_UNCOMPRESS_FAILED:
+        return code == (c->entries[predicted.entry].compression == FC_COMPRESSION_LZ4 ? 209 : 999);
     case FC_LOAD_LINK_INPUT: break;
     case FC_LOAD_EMPTY: break;
     case FC_LOAD_UNSUPPORTED_COMPRESSION: return code == 200 || code == 209; /* not seen yet */
@@ -228,7 +236,7 @@ static void probe_container(fc_judgement *j, const fc_object *obj, size_t c)
         pr->compared = l.result != FC_LOAD_LINK_INPUT && l.result != FC_LOAD_EMPTY;
         if (!pr->compared)
             continue;
-        pr->agrees = !crashed && probe_agrees(code, l);
+        pr->agrees = !crashed && probe_agrees(code, l, ct);
         j->probe_totals.compared++;
         j->probe_totals.crashes += crashed;
         j->probe_totals.disagreements += !pr->agrees;
@@ -376,7 +384,7 @@ static fc_load ptx_as_its_text_says(const fc_container *c, const fc_target *t, f
     /* Compressed bytes that do not inflate: the driver's "Uncompress failed" (CUDA_ERROR_UNKNOWN,
      * H200; review of 2026-12-03, F4), where they were counted as loading. */
     if (!m->readable)
-        return m->why == FC_ERR_FORMAT ? invalid : l;
+        return m->why == FC_ERR_FORMAT ? (fc_load){FC_LOAD_UNCOMPRESS_FAILED, FC_VIA_JIT, l.entry, true} : l;
     const ptx_facts *f = &m->facts;
     if (!f->headed || !f->target_arch)
         return invalid; /* "Missing .version directive", or no architecture to compile for */

@@ -735,8 +735,11 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
     }
     if (l.result == FC_LOAD_SUCCESS) {
         fc_cubin_header head = cubin_head(obj, e);
-        if (head == FC_CUBIN_HEADER_DAMAGED || head == FC_CUBIN_HEADER_OTHER_SM) {
-            l.result = head == FC_CUBIN_HEADER_DAMAGED ? FC_LOAD_INVALID_IMAGE : FC_LOAD_INVALID_SOURCE;
+        if (head == FC_CUBIN_HEADER_DAMAGED || head == FC_CUBIN_HEADER_OTHER_SM ||
+            head == FC_CUBIN_HEADER_NOT_COMPRESSED) {
+            l.result = head == FC_CUBIN_HEADER_DAMAGED  ? FC_LOAD_INVALID_IMAGE
+                     : head == FC_CUBIN_HEADER_OTHER_SM ? FC_LOAD_INVALID_SOURCE
+                                                        : FC_LOAD_UNCOMPRESS_FAILED;
             return l;
         }
     }

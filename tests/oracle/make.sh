@@ -74,7 +74,7 @@ nv -fatbin --compress-mode=none -gencode arch=compute_90,code=sm_90 -o "$out/c2.
 nv -fatbin --compress-mode=none -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
     -o "$out/c2.sm_90+ptx.fatbin" "$here/../../fixtures/src/kernels.cu"
 python3 - "$out" <<'PY'
-import os, sys
+import os, struct, sys
 out = sys.argv[1]
 for name in ("c2.sm_90", "c2.sm_90+ptx"):
     data = open(os.path.join(out, name + ".fatbin"), "rb").read()
@@ -82,6 +82,26 @@ for name in ("c2.sm_90", "c2.sm_90+ptx"):
     for what, off, new in (("badmagic", 1, b"X"), ("badclass", 4, b"\x01"), ("badmachine", 18, b"\x3e\x00")):
         bad = bytearray(data)
         bad[at + off:at + off + len(new)] = new
+        open(os.path.join(out, "kernels.%s.%s.fatbin" % (what, name[3:])), "wb").write(bytes(bad))
+    # Review of 2026-12-03, F3: the cubin's own SM (e_flags) other than its entry header's
+    # (sm_80), and the uncompressed cubin under the zstd and the LZ4 flag, its compressed and
+    # declared sizes set as a compressed entry's.
+    pos, end = 16, 16 + struct.unpack_from("<Q", data, 8)[0]
+    while pos < end:
+        hsize, psize = struct.unpack_from("<IQ", data, pos + 4)
+        if struct.unpack_from("<H", data, pos)[0] == 2:
+            break
+        pos += hsize + psize
+    bad = bytearray(data)
+    flags = struct.unpack_from("<I", bad, at + 48)[0]
+    flags = (flags & ~0xff00) | 80 << 8 if bad[at + 8] >= 8 else (flags & ~0xff) | 80
+    struct.pack_into("<I", bad, at + 48, flags)
+    open(os.path.join(out, "kernels.othersm.%s.fatbin" % name[3:]), "wb").write(bytes(bad))
+    for what, flag in (("zstdflag", 0x8000), ("lz4flag", 0x2000)):
+        bad = bytearray(data)
+        struct.pack_into("<Q", bad, pos + 40, struct.unpack_from("<Q", bad, pos + 40)[0] | flag)
+        struct.pack_into("<I", bad, pos + 16, psize)
+        struct.pack_into("<Q", bad, pos + 56, psize)
         open(os.path.join(out, "kernels.%s.%s.fatbin" % (what, name[3:])), "wb").write(bytes(bad))
     os.remove(os.path.join(out, name + ".fatbin"))
 PY
