@@ -94,8 +94,10 @@ int fc_report_change(fc_scan_ctx *sc, const char *why)
     return sc->on_error ? fc_callback_value(sc->on_error(sc->user, &err)) : 0;
 }
 
-int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
-                    const char *fmt, ...)
+/* Says REASON (FMT, AP) of PATH (MEMBER) to the caller: as an error of STATUS, or as a warning
+ * (FC_ERR_FORMAT) to opts->on_warning, which, when unset, has it go to on_error as one. */
+static int report(fc_scan_ctx *sc, fc_status status, bool warning, const char *path, const char *member,
+                  const char *fmt, va_list ap)
 {
     char why[200];
     if (status == FC_ERR_NOMEM)
@@ -104,47 +106,41 @@ int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const c
         return 0; /* an echo of the change, said already */
     if (fc_file_changed(sc, why, sizeof why))
         return fc_report_change(sc, why);
+    bool to_warning = warning && sc->opts->on_warning;
+    if (!to_warning)
+        sc->errors++;
     char reason[512], msg[4096 + 600];
-    sc->errors++;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
     fc_name name;
     if (!fc_name_make(sc, path, member, &name))
         return sc->on_error ? fc_callback_value(sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member,
                                                                                   "out of memory"}))
                             : 0;
     snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
-    fc_error err = {status, name.path, name.member, msg};
-    int rc = sc->on_error ? fc_callback_value(sc->on_error(sc->user, &err)) : 0;
+    fc_error err = {warning ? FC_ERR_FORMAT : status, name.path, name.member, msg};
+    int rc = to_warning     ? fc_callback_value(sc->opts->on_warning(sc->opts->on_warning_ctx, &err))
+             : sc->on_error ? fc_callback_value(sc->on_error(sc->user, &err))
+                            : 0;
     fc_name_free(&name);
+    return rc;
+}
+
+int fc_report_error(fc_scan_ctx *sc, fc_status status, const char *path, const char *member,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = report(sc, status, false, path, member, fmt, ap);
+    va_end(ap);
     return rc;
 }
 
 int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, const char *fmt, ...)
 {
-    char why[200];
-    if (sc->file && sc->file->change_reported)
-        return 0; /* an echo of the change, said already */
-    if (fc_file_changed(sc, why, sizeof why))
-        return fc_report_change(sc, why);
-    if (!sc->opts->on_warning)
-        sc->errors++;
-    char reason[512], msg[4096 + 600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    int rc = report(sc, FC_ERR_FORMAT, true, path, member, fmt, ap);
     va_end(ap);
-    fc_name name;
-    if (!fc_name_make(sc, path, member, &name))
-        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
-    snprintf(msg, sizeof msg, "%s: %s", name.label, reason);
-    fc_error w = {FC_ERR_FORMAT, name.path, name.member, msg};
-    int rc = sc->opts->on_warning ? fc_callback_value(sc->opts->on_warning(sc->opts->on_warning_ctx, &w))
-             : sc->on_error       ? fc_callback_value(sc->on_error(sc->user, &w))
-                                  : 0;
-    fc_name_free(&name);
     return rc;
 }
 
