@@ -84,12 +84,10 @@ typedef enum outcome {
 outcome target_outcome(const config *cfg, const fc_judgement *j, size_t t);
 /* fc_judgement_problems, less the load failures that --accept rules accept. */
 unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judgement *j);
-/* With --quiet, whether OBJ is left out: it has no problem (object_problems) and is no stale
- * torch extension. */
+/* With --quiet, whether OBJ is left out: it has no problem (object_problems), is no stale
+ * torch extension, and nothing of it went unseen or unjudged (fc_object_unseen: what its
+ * report says so is kept, for CI logs read --quiet output; review R18). */
 bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j);
-/* Whether fatcheck could not see or judge part of OBJ (and says so in its report): kept by
- * --quiet, which is what CI logs read (review R18). */
-bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j);
 /* With --strict, one line on ERR per thing not seen or judged of OBJ (fc_object_unseen): why
  * it fails the check (exit 3). */
 void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j);

@@ -34,12 +34,6 @@ unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judge
     return p & ~(unsigned)FC_PROBLEM_LOAD;
 }
 
-bool object_unseen(const config *cfg, const fc_object *obj, const fc_judgement *j)
-{
-    (void)cfg;
-    return fc_object_unseen(obj, j) != 0;
-}
-
 void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j)
 {
     unsigned u = fc_object_unseen(obj, j);
@@ -63,7 +57,7 @@ void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j)
 bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
 {
     return cfg->quiet && !object_problems(cfg, obj, j) && !(j && cfg->torch_ext && torch_ext_stale(cfg) == 1) &&
-           !object_unseen(cfg, obj, j);
+           !fc_object_unseen(obj, j);
 }
 
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)

@@ -92,17 +92,12 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_INVALID_PTX: v->invalid_ptx++, v->unreadable_ptx += l.unreadable; break;
     case FC_LOAD_RELOCATABLE: v->relocatable++; break;
     case FC_LOAD_INVALID_IMAGE:
+    case FC_LOAD_INVALID_SOURCE:
+    case FC_LOAD_UNCOMPRESS_FAILED: /* the image itself is refused: a damaged file */
         if (c->entries[l.entry].kind == FC_IMAGE_CUBIN)
             v->damaged_cubins++;
         else
-            v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image++;
-        break;
-    case FC_LOAD_INVALID_SOURCE: v->damaged_cubins++; break;
-    case FC_LOAD_UNCOMPRESS_FAILED:
-        if (c->entries[l.entry].kind == FC_IMAGE_CUBIN)
-            v->damaged_cubins++;
-        else
-            v->invalid_ptx++, v->unreadable_ptx++;
+            v->invalid_ptx++, v->unreadable_ptx++, v->invalid_image += l.result == FC_LOAD_INVALID_IMAGE;
         break;
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     case FC_LOAD_EMPTY: break;      /* not a module */

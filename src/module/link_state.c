@@ -734,13 +734,12 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
         return l;
     }
     if (l.result == FC_LOAD_SUCCESS) {
-        fc_cubin_header head = cubin_head(obj, e);
-        if (head == FC_CUBIN_HEADER_DAMAGED || head == FC_CUBIN_HEADER_OTHER_SM ||
-            head == FC_CUBIN_HEADER_NOT_COMPRESSED) {
-            l.result = head == FC_CUBIN_HEADER_DAMAGED  ? FC_LOAD_INVALID_IMAGE
-                     : head == FC_CUBIN_HEADER_OTHER_SM ? FC_LOAD_INVALID_SOURCE
-                                                        : FC_LOAD_UNCOMPRESS_FAILED;
-            return l;
+        switch (cubin_head(obj, e)) {
+        case FC_CUBIN_HEADER_DAMAGED: l.result = FC_LOAD_INVALID_IMAGE; return l;
+        case FC_CUBIN_HEADER_OTHER_SM: l.result = FC_LOAD_INVALID_SOURCE; return l;
+        case FC_CUBIN_HEADER_NOT_COMPRESSED: l.result = FC_LOAD_UNCOMPRESS_FAILED; return l;
+        case FC_CUBIN_HEADER_UNREAD:
+        case FC_CUBIN_HEADER_OK: break;
         }
     }
     if (!obj->image)
