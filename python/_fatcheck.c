@@ -156,6 +156,7 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
     opts->on_skip = tally_skip; /* counted in the document's skipped_in_walks */
     opts->on_skip_ctx = cfg;
     opts->on_warning = on_warning;
+    opts->report_searched_in_part = strict; /* failed wherever found, as when named */
     opts->on_warning_ctx = &run;
     fc_judge_options_init(&cfg->judge);
     cfg->judge.scan = opts;

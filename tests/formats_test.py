@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 
 FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
 results = []
@@ -647,6 +648,23 @@ def data_sections_searched_in_part_are_said():
         eq((rc, err), (3, "fatcheck: %s: no CUDA code in the parts searched, 1 data section searched only in part "
                           "(--embedded searches them whole); --strict fails it\n" % deep))
         eq(run("--strict", "--embedded", "--gpu", "sm_90", deep, small)[::2], (0, ""))
+        # ... wherever it is found: in a folder and inside a package as when named (a folder
+        # passed it unsaid, exit 0). Without --strict a folder lists only what holds code.
+        folder = os.path.join(tmp, "tree", "lib")
+        os.makedirs(folder)
+        shutil.copy(deep, folder)
+        shutil.copy(small, folder)
+        with zipfile.ZipFile(os.path.join(tmp, "deep.whl"), "w") as z:
+            z.write(deep, "pkg/deep")
+            z.write(small, "pkg/small")
+        for where, label in ((os.path.join(tmp, "tree"), os.path.join(folder, "deep")),
+                             (os.path.join(tmp, "deep.whl"), os.path.join(tmp, "deep.whl") + "!pkg/deep")):
+            rc, out, err = run("--strict", "-q", "--gpu", "sm_90", where)
+            eq((rc, out, err), (3, label + ": " + partial + "\n",
+                                "fatcheck: %s: no CUDA code in the parts searched, 1 data section searched only "
+                                "in part (--embedded searches them whole); --strict fails it\n" % label), where)
+            eq(run("--strict", "--embedded", "-q", "--gpu", "sm_90", where), (0, "", ""), where)
+            eq(run("-q", "--gpu", "sm_90", where), (0, "", ""), where)
         rc, out, err = run("--json", "--gpu", "sm_90", deep)
         doc = json.loads(out)
         eq(schema_errors(doc)[:5], [])

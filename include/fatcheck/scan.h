@@ -380,6 +380,13 @@ typedef struct fc_options {
      * knows no warnings fails on them. */
     int (*on_warning)(void *ctx, const fc_error *warning);
     void *on_warning_ctx;
+    /* Deliver to on_object, wherever it was found (in a directory walk, inside a package), a
+     * file with no CUDA code in the parts searched whose data sections were searched only in
+     * part (fc_object.sections_searched_in_part, fc_object_unseen's FC_UNSEEN_PARTS), as a
+     * file named by the caller always is. Off by default: a tree holds many such files. A
+     * caller that fails what was not seen (--strict) sets it, or fails a library named
+     * alone but passes the same library found in a folder. */
+    bool report_searched_in_part;
 } fc_options;
 
 /* Fills *OPTS, of SIZE bytes, with the defaults and sets OPTS->size to SIZE. Called through

@@ -751,6 +751,8 @@ int main(int argc, char **argv)
     opts.on_skip = tally_skip; /* what walks pass over unread: said once when the run ends */
     opts.on_skip_ctx = &cfg;
     opts.on_warning = on_warning;
+    /* --strict fails a file with no CUDA code in the parts searched wherever it is found. */
+    opts.report_searched_in_part = cfg.judge.strict;
 
     /* Output not read by a person comes out in large writes: a JSON document can run to
      * megabytes. A terminal keeps its line buffering. */

@@ -168,9 +168,11 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     /* Files found in a directory are reported only when they hold CUDA code (or were
      * damaged); a file the caller named is always reported; so is one with bytes appended
      * that were not read (an AppImage, a PyInstaller program), wherever it was found
-     * (review 8, B2: in a walk, an image or a package it passed unsaid). */
+     * (review 8, B2: in a walk, an image or a package it passed unsaid), and, when the
+     * caller fails what was not seen, one searched only in part that showed no CUDA code. */
     bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member) ||
-                  b->obj.format == FC_FORMAT_IMAGE || b->obj.appended_size;
+                  b->obj.format == FC_FORMAT_IMAGE || b->obj.appended_size ||
+                  (sc->opts->report_searched_in_part && b->obj.sections_searched_in_part);
     if (sc->in_image && !b->obj.in_image)
         b->obj.in_image = sc->in_image;
     /* What was read from a file that changed meanwhile is told by the change, whatever else

@@ -172,7 +172,15 @@ def test_strict_fails_what_was_not_seen(tmp_path):
     head = tarfile.TarInfo("lib/libmulti.so")
     head.size = len(data)
     cut.write_bytes(head.tobuf() + data + bytes(-len(data) % 512))
-    for paths in ([lib], [cut]):
+    # A program whose 3 MiB .rodata is searched only in its first MiB, found in a folder: failed
+    # by strict=True as when named (a folder passed it, exit 0).
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    src = tmp_path / "big.c"
+    src.write_text('__asm__(".section .rodata\\n.globl big\\nbig: .fill 3145728, 1, 7\\n.previous\\n");\n'
+                   'extern const unsigned char big[];\nint main(void) { return big[0]; }\n')
+    subprocess.run(["cc", "-o", str(tree / "big"), str(src)], check=True)
+    for paths in ([lib], [cut], [tree]):
         for strict in (False, True):
             case = dict(paths=paths, gpus=["9.0"], driver="13.0", strict=strict)
             want, rc = cli(*arguments(**case))
