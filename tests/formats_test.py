@@ -566,6 +566,24 @@ def ar_archive(members):
 
 
 @test
+def an_archive_without_members_holds_no_cuda_code():
+    """"!<arch>\n" alone is an archive of no members: glibc 2.34 and later ship libdl.a,
+    libpthread.a, librt.a, libutil.a and libanl.a so, and `ar rc x.a` with nothing writes it.
+    It was "bad archive: offset out of range", exit 3, failing a walk of /usr/lib. A byte after
+    the magic is still damage."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = os.path.join(tmp, "libdl.a")
+        open(lib, "wb").write(ar_archive([]))
+        eq(run("-q", "--gpu", "sm_90", lib), (0, "", ""))
+        rc, out, err = run("--gpu", "sm_90", lib)
+        eq((rc, out.splitlines()[3:], err), (0, [lib + ": no CUDA code"], ""))
+        eq(run("--strict", "-q", "--gpu", "sm_90", tmp), (0, "", ""))
+        open(lib, "ab").write(b"\n")
+        rc, out, err = run("-q", "--gpu", "sm_90", lib)
+        eq((rc, err), (3, "fatcheck: %s: bad archive: offset out of range\n" % lib))
+
+
+@test
 def static_archive_members_read_as_they_are_named_alone():
     """An .a holding a bare fat binary, a PTX file and a blob (ar rcs kernels.a k.fatbin k.ptx
     model.bin): each member is read as the same bytes named on their own are; a text member

@@ -409,7 +409,10 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member at offset 0x%llx: %s; the rest of the "
                                      "archive could not be read", (unsigned long long)next, why);
                 next = img->size; /* said already */
-            } else if (err) {
+            } else if (err && next < img->size) {
+                /* (At the end of the bytes there is no member to fail: an archive of no
+                 * members, "!<arch>\n" alone, as glibc 2.34 and later ship libdl.a,
+                 * libpthread.a, librt.a, libutil.a and libanl.a, and `ar rc` writes.) */
                 rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "bad archive: %s", elf_errmsg(err));
                 next = img->size;
             }
