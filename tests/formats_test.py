@@ -566,6 +566,27 @@ def ar_archive(members):
 
 
 @test
+def a_compressed_cubin_of_another_sm_than_its_entry_fails():
+    """A cubin whose own ELF header names another SM than its entry header: the H200's driver
+    refused an sm_80 cubin stored as sm_90 with CUDA_ERROR_INVALID_SOURCE (300) stored
+    uncompressed, LZ4 and zstd alike (tests/oracle: kernels.othersm*). LZ4's ELF header is
+    inflated from the bytes that come with the entry header; zstd's takes its first block,
+    inflated only by the kernel view and --strict. Here an sm_90 cubin is stored as sm_80."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, how in (("compress_speed_all.fatbin", "lz4"), ("compress_size.fatbin", "zstd")):
+            data = bytearray(open(fx(name), "rb").read())
+            eq((struct.unpack_from("<H", data, 16)[0], struct.unpack_from("<I", data, 16 + 28)[0]), (2, 90), name)
+            struct.pack_into("<I", data, 16 + 28, 80)
+            path = os.path.join(tmp, how + ".fatbin")
+            open(path, "wb").write(bytes(data))
+            for args in ([], ["--strict"], ["--kernels"]):
+                rc, out, err = run("--json", *args, "--gpu", "8.0", "--driver", "13.0", path)
+                load = json.loads(out)["files"][0]["containers"][0]["loads"][0]
+                want = "CUDA_SUCCESS" if how == "zstd" and not args else "CUDA_ERROR_INVALID_SOURCE"
+                eq((load["result"], rc), (want, 0 if want == "CUDA_SUCCESS" else 1), (how, args))
+
+
+@test
 def an_archive_without_members_holds_no_cuda_code():
     """"!<arch>\n" alone is an archive of no members: glibc 2.34 and later ship libdl.a,
     libpthread.a, librt.a, libutil.a and libanl.a so, and `ar rc x.a` with nothing writes it.

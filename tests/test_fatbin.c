@@ -251,7 +251,8 @@ static void test_damage(void)
  * under the zstd and LZ4 flags). */
 static void test_cubin_heads(void)
 {
-    static const char *const real[] = {"all_archs.fatbin", "variants.fatbin", "debug.fatbin", "compress_size.fatbin"};
+    static const char *const real[] = {"all_archs.fatbin", "variants.fatbin", "debug.fatbin", "compress_size.fatbin",
+                                       "compress_speed_all.fatbin"};
     for (size_t i = 0; i < sizeof real / sizeof *real; i++) {
         size_t n, bad = 0, cubins = 0;
         unsigned char *buf = read_fixture(real[i], &n);
@@ -279,6 +280,11 @@ static void test_cubin_heads(void)
         {"compress_none.fatbin", "an ELF file under the LZ4 flag", 40, 0x2011, 8, FC_CUBIN_HEADER_NOT_COMPRESSED},
         {"compress_size.fatbin", "zstd-flagged bytes without a frame's magic", 64, 0x29, 1, FC_CUBIN_HEADER_NOT_COMPRESSED},
         {"compress_none.fatbin", "a broken ELF magic", 65, 'X', 1, FC_CUBIN_HEADER_DAMAGED},
+        /* LZ4: the ELF header inflated from the stored bytes at hand (a token, then literals) */
+        {"compress_speed_all.fatbin", "an LZ4 sm_90 cubin under an sm_80 header", 28, 80, 4, FC_CUBIN_HEADER_OTHER_SM},
+        {"compress_speed_all.fatbin", "an LZ4 cubin whose inflated magic is broken", 66, 'X', 1,
+         FC_CUBIN_HEADER_DAMAGED},
+        {"compress_speed_all.fatbin", "an LZ4 cubin whose inflated class is 32-bit", 69, 1, 1, FC_CUBIN_HEADER_DAMAGED},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t n;

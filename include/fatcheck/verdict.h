@@ -26,7 +26,9 @@ typedef struct fc_judge_options {
     size_t n_targets;
     fc_jit_policy jit;          /* as the driver reads CUDA_FORCE_PTX_JIT/CUDA_DISABLE_PTX_JIT */
     const fc_arch_list *arch_list; /* files must hold exactly what it builds; or NULL */
-    bool strict;                /* a partial verdict is a problem too (fc_judgement_problems) */
+    bool strict;                /* a partial verdict is a problem too (fc_judgement_problems);
+                                   and a zstd cubin's own SM is read (its first block inflated),
+                                   as with KERNELS */
     bool kernels;               /* read every image's kernels and name those a target lacks */
     fc_prober *prober;          /* ask the driver to load each container on the targets that are
                                    local devices; or NULL */

@@ -189,10 +189,14 @@ fc_status fc_decompress_buffer(fc_compression m, const void *src, size_t src_siz
 /* What the first N bytes of an uncompressed cubin stored as an entry for SM say of it (UNREAD
  * below 20 bytes; its e_flags are read from 52). */
 fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm);
-/* What the first N stored bytes of a cubin compressed with M say: NOT_COMPRESSED where they are
- * an ELF header (an uncompressed cubin under a compression flag) or, for zstd, no frame's magic;
- * UNREAD below 4 bytes. */
-fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_compression m);
+/* What the first N stored bytes of a cubin compressed with M, stored as an entry for SM, say:
+ * NOT_COMPRESSED where they are an ELF header (an uncompressed cubin under a compression flag)
+ * or, for zstd, no frame's magic; for LZ4, what the ELF header they inflate to says
+ * (fc_cubin_header_of) when they hold enough of it; UNREAD below 4 bytes. */
+fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_compression m, uint32_t sm);
+/* Inflates up to WANT bytes of the raw LZ4 block whose first N bytes are at SRC (the block may
+ * be longer) into DST: how many it gave, 0 when those bytes are not enough or are no LZ4. */
+size_t fc_lz4_head(const void *src, size_t n, void *dst, size_t want);
 
 /* The image of entry E of OBJ: *BYTES points into the object's image, or, when stored
  * compressed, into SCRATCH, decompressed under opts->max_decompressed_size. */

@@ -345,6 +345,16 @@ fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_opti
     return st;
 }
 
+size_t fc_lz4_head(const void *src, size_t n, void *dst, size_t want)
+{
+    if (n > LZ4_MAX_INPUT_SIZE || want > (size_t)INT32_MAX)
+        return 0;
+    /* The safe decoder reads no more than N bytes and writes no more than WANT: it stops at
+     * WANT bytes, or reads a block cut short as corrupt. */
+    int r = LZ4_decompress_safe_partial(src, dst, (int)n, (int)want, (int)want);
+    return r > 0 ? (size_t)r : 0;
+}
+
 fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got)
 {
     *got = 0;

@@ -403,7 +403,7 @@ fc_load fc_refine_load_on(const fc_object *obj, const fc_container *c, fc_load l
     if (!obj || !c || !t)
         return l;
     fc_ptx_memo memo = {0};
-    l = fc_refine_load_for(obj, c, l, t->driver_cuda, opts, &memo);
+    l = fc_refine_load_for(obj, c, l, t->driver_cuda, false, opts, &memo);
     return ptx_as_its_text_says(c, t, l, &memo);
 }
 
@@ -419,8 +419,12 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
         fc_ptx_memo memo = {0};
         for (size_t t = 0; t < nt; t++) {
             const fc_target *tg = &o->targets[t];
+            /* A zstd cubin's own SM is read where every image is inflated anyway (the kernel
+             * view) and where nothing may go unseen (strict): the driver refuses an sm_80
+             * cubin stored as sm_90 (300) whatever its compression. */
             fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
-                              : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda, scan, &memo);
+                              : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda,
+                                                                   o->kernels || o->strict, scan, &memo);
             l = ptx_as_its_text_says(ct, tg, l, &memo);
             fc_link k = {FC_LINK_VIA_NONE, -1};
             if (l.result == FC_LOAD_LINK_INPUT) {

@@ -94,9 +94,10 @@ typedef struct fc_ptx_memo {
 } fc_ptx_memo;
 
 /* fc_refine_load for a target whose driver supports CUDA DRIVER_CUDA (0: assumed new enough,
- * which fc_refine_load assumes): JITs of different releases read PTX differently. MEMO, when
- * not NULL, keeps what was read for the same container's next target. */
-fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda,
+ * which fc_refine_load assumes): JITs of different releases read PTX differently. INFLATE: a
+ * zstd cubin's own ELF header is inflated and read too (the kernel view, --strict). MEMO, when not NULL,
+ * keeps what was read for the same container's next target. */
+fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load l, int driver_cuda, bool inflate,
                            const fc_options *opts, fc_ptx_memo *memo);
 
 /* Rule 5: whether the runtime's own link can take PTX entry E of an -rdc object for a target

@@ -105,4 +105,47 @@ for name in ("c2.sm_90", "c2.sm_90+ptx"):
         open(os.path.join(out, "kernels.%s.%s.fatbin" % (what, name[3:])), "wb").write(bytes(bad))
     os.remove(os.path.join(out, name + ".fatbin"))
 PY
+# A compressed cubin whose own SM (sm_80) is not its entry header's (sm_90): fatbinary
+# compresses an sm_80 cubin (LZ4 with --compress-mode=speed, zstd with size; it refuses an sm
+# other than the cubin's own) and the entry header's SM is set to 90 afterwards. With the
+# same kernels' PTX (compute_90) beside it, and without.
+nv -cubin -arch=sm_80 -o "$out/k.sm_80.cubin" "$here/../../fixtures/src/kernels.cu"
+nv -ptx -arch=compute_90 -o "$out/k.compute_90.ptx" "$here/../../fixtures/src/kernels.cu"
+for mode in speed size; do
+    what=$([ $mode = speed ] && echo lz4 || echo zstd)
+    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/kernels.othersm-$what.sm_90.fatbin" \
+        --image3=kind=elf,sm=80,file="$out/k.sm_80.cubin"
+    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/kernels.othersm-$what.sm_90+ptx.fatbin" \
+        --image3=kind=elf,sm=80,file="$out/k.sm_80.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
+done
+# And an LZ4 sm_90 cubin whose inflated ELF magic is broken (its first bytes are literals
+# after one token, so one stored byte changes one inflated byte).
+nv -cubin -arch=sm_90 -o "$out/k.sm_90.cubin" "$here/../../fixtures/src/kernels.cu"
+"$BIN/fatbinary" -64 --compress-all --compress-mode=speed --create="$out/kernels.badmagic-lz4.sm_90.fatbin" \
+    --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin"
+"$BIN/fatbinary" -64 --compress-all --compress-mode=speed --create="$out/kernels.badmagic-lz4.sm_90+ptx.fatbin" \
+    --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
+python3 - "$out" <<'PY'
+import glob, struct, sys
+for path in glob.glob(sys.argv[1] + "/kernels.badmagic-lz4.*.fatbin"):
+    data = bytearray(open(path, "rb").read())
+    pos = 16
+    while struct.unpack_from("<H", data, pos)[0] != 2:
+        pos += struct.unpack_from("<I", data, pos + 4)[0] + struct.unpack_from("<Q", data, pos + 8)[0]
+    at = pos + struct.unpack_from("<I", data, pos + 4)[0]
+    assert data[at + 1:at + 5] == b"\x7fELF", data[at:at + 8].hex()
+    data[at + 2] = ord("X")
+    open(path, "wb").write(bytes(data))
+for path in glob.glob(sys.argv[1] + "/kernels.othersm-*.fatbin"):
+    data = bytearray(open(path, "rb").read())
+    pos, end = 16, 16 + struct.unpack_from("<Q", data, 8)[0]
+    while pos < end:
+        kind, hsize, psize = struct.unpack_from("<HxxIQ", data, pos)
+        if kind == 2:
+            assert struct.unpack_from("<I", data, pos + 28)[0] == 80
+            struct.pack_into("<I", data, pos + 28, 90)
+        pos += hsize + psize
+    open(path, "wb").write(bytes(data))
+PY
+rm "$out/k.sm_80.cubin" "$out/k.sm_90.cubin" "$out/k.compute_90.ptx"
 ls "$out" | wc -l
