@@ -49,6 +49,12 @@ arch-list-json|--arch-list '8.0;9.0+PTX' --json
 strict|$gpus --driver 12.4 --strict
 quiet|$gpus --driver 12.4 -q
 quiet-strict-arch|$gpus --driver 13.0 -q --strict --arch-list '8.0;9.0+PTX'
+github|$gpus --driver 12.4 --format github
+github-strict|$gpus --driver 13.0 --strict --format github
+junit|$gpus --driver 12.4 --format junit
+junit-strict|$gpus --driver 13.0 --strict --format junit
+markdown|$gpus --driver 12.4 --format markdown
+markdown-strict|$gpus --driver 13.0 -q --strict --format markdown
 MODES
     echo "$corpus: done"
 done

@@ -6,6 +6,7 @@ the schema.
 
 Usage: ci_test.py FATCHECK FIXTURES_DIR FAKECUDA_DIR
 Writes TAP."""
+import io
 import json
 import os
 import re
@@ -705,6 +706,144 @@ def unread_images_are_errors_in_every_format():
            [("sm_90 (--gpu 9.0)", None), ("images", "error")])
         out = run("--format=markdown", *args)[1].decode()
         assert "| %s | ❌ images not read |\n" % bad.replace("_", "\\_") in out, out
+
+
+# ---- what was not seen or judged, and warnings --------------------------------------------
+
+def md(text):
+    """TEXT as --format markdown writes it (render_markdown.c put_md)."""
+    return re.sub(r"([\\`*_\[\]<>|&!~$@#])", r"\\\1", text)
+
+
+def md_problems(out):
+    """The table's rows and every section after it, as lines."""
+    text = out.decode()
+    return [l for l in text.split("|:-:|\n", 1)[1].splitlines() if l]
+
+
+@test
+def what_was_not_seen_or_judged_fails_strict_in_every_ci_format():
+    """Review of 2026-12-03: --strict's failures for what was not seen or judged (cb21d2d) and a
+    tar that may have been cut short (56daf0c) were said on standard error only: --format github
+    printed nothing, JUnit had passing cases only, Markdown a row of ok, for an exit status of 3.
+    Each format says them now: without --strict as what --strict would fail (::warning, a skipped
+    case, a row marked ⚠️), with it as a failure (::error, an error case, a row marked ❌)."""
+    import lzma
+    import tarfile
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = open(fx("libmulti.so"), "rb").read()
+        appended = os.path.join(tmp, "appended.so")
+        open(appended, "wb").write(lib + bytes(8192))
+        # a tar cut right after its first member (packages_test: the end-of-archive marker)
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
+            for name, data in (("a.so", lib), ("b.so", lib)):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+        cut = os.path.join(tmp, "cut.tar")
+        open(cut, "wb").write(buf.getvalue()[:512 + (len(lib) + 511) // 512 * 512])
+        # a static runtime dated nowhere (runtime_test: an undated static runtime)
+        data = lzma.decompress(open(os.path.join(FIXTURES, "runtime", "libstatic.so.xz"), "rb").read())
+        data = data.replace(b"Cuda compilation tools, release ", b"Cuda compilation tools, relxase ")
+        at = data.find(bytes([0, 0, 9, 0, 86, 0, 0, 0]))
+        data = data[:at + 2] + bytes([42]) + data[at + 3:]
+        for name in (b"cuMemGetDefaultMemPool", b"cuDeviceGetHostAtomicCapabilities", b"cuMemPrefetchBatchAsync",
+                     b"cuLibraryLoadData", b"cuKernelGetFunction", b"cuGraphInstantiateWithParams",
+                     b"cuCtxResetPersistingL2Cache"):
+            data = data.replace(b"\0" + name + b"\0", b"\0" + name.replace(b"cu", b"cx", 1) + b"\0")
+        static = os.path.join(tmp, "static.so")
+        open(static, "wb").write(data)
+        image = os.path.join(os.path.dirname(FIXTURES), "tests", "images", "whiteouts.tar")
+        # each judged where it loads (the static runtime's sm_86 code; libmulti.so's sm_90)
+        gpu = {appended: ("--gpu", "9.0", "--driver", "13.0"), cut: ("--gpu", "9.0", "--driver", "13.0"),
+               static: ("--gpu", "8.6", "--driver", "13.0")}
+        SEEN = "8,192 bytes appended after the ELF image were not read"
+        CUT = (cut + ": the tar ends without its end-of-archive marker: it may have been cut short, and members "
+               "after the cut are not seen")
+        RUNTIME = "whether the targets' driver starts its CUDA runtime is not judged"
+        CONTAINER = "whether the NVIDIA Container Toolkit starts its container depends on what is not known"
+        for strict in (False, True):
+            flag = ("--strict",) if strict else ()
+            tail = "; --strict fails it" if strict else " (--strict fails it)"
+            level = "error" if strict else "warning"
+            skipped = "error" if strict else "skipped"
+            mark = "❌" if strict else "⚠️"
+            for path in (appended, cut, static):  # the exit status is every format's
+                for f in ("text", "github", "junit", "markdown", "json"):
+                    eq(run("--format=" + f, *(gpu[path] + flag + (path,)))[0], 3 if strict else 0, (f, path))
+            # github: an annotation on the file, with the reason
+            eq(annotations(run("--format=github", *(gpu[appended] + flag + (appended,)))[1]),
+               [(level, {"file": appended, "title": "fatcheck: not all seen"}, appended + ": " + SEEN + tail)])
+            eq(annotations(run("--format=github", *(gpu[static] + flag + (static,)))[1]),
+               [(level, {"file": static, "title": "fatcheck: not judged"}, static + ": " + RUNTIME + tail)])
+            eq(annotations(run("--format=github", *(gpu[cut] + flag + (cut,)))[1]),
+               [("error", {"file": cut, "title": "fatcheck: could not be read"}, CUT)] if strict else
+               [("warning", {"file": cut, "title": "fatcheck: may be incomplete"}, CUT + " (--strict fails it)")])
+            # junit: a case of its own, skipped, or an error with --strict
+            eq(junit(run("--format=junit", *(gpu[appended] + flag + (appended, cut)))[1]), [
+                (appended, "sm_90 (--gpu 9.0)", None, None),
+                (appended, "appended bytes", skipped, SEEN + tail),
+                (cut + "!a.so", "sm_90 (--gpu 9.0)", None, None),
+                (cut, "read", "error", CUT) if strict else (cut, "read", "skipped", CUT + " (--strict fails it)")])
+            eq(junit(run("--format=junit", *(gpu[static] + flag + (static,)))[1]),
+               [(static, "sm_86 (--gpu 8.6)", None, None), (static, "runtime start", skipped, RUNTIME + tail)])
+            # markdown: the row marked, the reason in words (names escaped: a temporary folder may hold '_')
+            eq(md_problems(run("--format=markdown", *(gpu[appended] + flag + (appended, cut)))[1]), [
+                "| %s (%s not all seen) | ✅ ok |" % (md(appended), mark),
+                "| %s | ✅ ok |" % md(cut + "!a.so"),
+                "| %s | %s |" % (md(cut), "❌ not read" if strict else "⚠️ may be incomplete"),
+                "### Problems",
+                "- **%s**: %s%s" % (md(appended), SEEN, tail)] +
+               (["### Inputs that could not be read", "- " + md(CUT)] if strict else
+                ["### Inputs that may be incomplete", "- %s (--strict fails it)" % md(CUT)]))
+            eq(md_problems(run("--format=markdown", *(gpu[static] + flag + (static,)))[1]), [
+                "| %s (%s not all judged) | ✅ ok |" % (md(static), mark), "### Problems",
+                "- **%s**: %s%s" % (md(static), md(RUNTIME), tail)])
+        # a container image whose start depends on what is not known: the image and each file
+        args = ("--gpu", "H100", "--driver", "535.104.05", "--strict", image)
+        said = [(level, props["title"], message) for level, props, message in annotations(run("--format=github", *args)[1])
+                if props["title"] == "fatcheck: not judged"]
+        eq(said, [("error", "fatcheck: not judged", name + ": " + CONTAINER + "; --strict fails it")
+                  for name in ("app:1.0", "app:1.0:/usr/lib/libold.so", "app:1.0:/usr/local/lib/libmulti.so")])
+        eq([c[:3] for c in junit(run("--format=junit", *args)[1]) if c[1] == "container start"],
+           [(name, "container start", "error")
+            for name in ("app:1.0", "app:1.0:/usr/lib/libold.so", "app:1.0:/usr/local/lib/libmulti.so")])
+
+
+@test
+def what_walks_passed_over_is_said_in_every_ci_format():
+    """'N packages not opened', 'N symlinked directories not followed' were said on standard
+    error only: a ::notice, a line of JUnit's system-err, a Markdown section."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(FIXTURES, "packages", "libs.tar.gz"), tmp)
+        os.symlink(FIXTURES, os.path.join(tmp, "link"))
+        args = ("--gpu", "9.0", tmp)
+        eq(run(*args)[::2], (0, b"fatcheck: 1 symlinked directory not followed (-L follows)\n"
+                                b"fatcheck: 1 package not opened (--packages opens them)\n"))
+        eq(annotations(run("--format=github", *args)[1]),
+           [("notice", {"title": "fatcheck: not searched"}, "1 symlinked directory not followed (-L follows)"),
+            ("notice", {"title": "fatcheck: not searched"}, "1 package not opened (--packages opens them)")])
+        eq(ET.fromstring(run("--format=junit", *args)[1]).find("testsuite/system-err").text,
+           "1 symlinked directory not followed (-L follows)\n1 package not opened (--packages opens them)")
+        assert run("--format=markdown", *args)[1].decode().endswith(
+            "\n### Not searched\n\n- 1 symlinked directory not followed (-L follows)\n"
+            "- 1 package not opened (--packages opens them)\n")
+
+
+@test
+def an_unread_torch_extension_folder_is_an_error_in_every_format():
+    """fc_torch_extensions' own error (a folder with no extension) was said on standard error only."""
+    with tempfile.TemporaryDirectory() as tmp:
+        args = ("--gpu", "9.0", "--torch-extensions", tmp)
+        rc, out, err = run(*args)
+        eq(rc, 3)
+        message = err.decode().split("fatcheck: ", 1)[1].rstrip("\n")
+        assert message.startswith(tmp + ": "), message
+        eq(annotations(run("--format=github", *args)[1]),
+           [("error", {"file": tmp, "title": "fatcheck: could not be read"}, message)])
+        eq(junit(run("--format=junit", *args)[1]), [(tmp, "read", "error", message)])
+        eq(json.loads(run("--json", *args)[1])["errors"], [{"path": tmp, "message": message}])
 
 
 # ---- -q with -l ------------------------------------------------------------------------

@@ -130,6 +130,43 @@ def bad_inputs_get_one_line_each_and_the_rest_is_reported():
 
 
 @test
+def a_refused_image_is_said_in_the_runtimes_words_for_what_the_driver_answers():
+    """A module whose image the driver refuses was said to fail every launch with "device kernel
+    image is invalid" whatever the driver answered. The CUDA runtime says, for a kernel launched
+    from such a module (cudaGetErrorString; measured on the H200, driver 580.159.04, libcudart
+    13.0, CUDA_MODULE_LOADING lazy, the default, and eager): 999 "unknown error" for a cubin
+    under the zstd flag that does not inflate, 209 "no kernel image is available for execution
+    on the device" under the LZ4 flag, 300 "device kernel image is invalid" for a cubin naming
+    another SM (tests/oracle: the driver's answers in driver.jsonl). Modules refused
+    differently give each its words."""
+    oracle = os.path.join(os.path.dirname(FIXTURES), "tests", "oracle", "images")
+    head = ("  sm_90 (--gpu 9.0): none, no module can load\n"
+            "    (a cubin whose ELF header is damaged or names another GPU): every kernel\n")
+    for name, said in (("zstdflag", '    launch fails with "unknown error"\n'),
+                       ("lz4flag", '    launch fails with "no kernel image is available for execution on the device"\n'),
+                       ("othersm", '    launch fails with "device kernel image is invalid"\n')):
+        for variant in ("sm_90", "sm_90+ptx"):  # PTX beside it is not taken
+            path = os.path.join(oracle, "kernels.%s.%s.fatbin" % (name, variant))
+            rc, out, err = run("--gpu", "9.0", "--driver", "13.0", path)
+            verdict = out[out.find("  sm_90 (--gpu 9.0): "):out.find("    note: ")]
+            eq((rc, verdict), (1, head + said), path)
+    with tempfile.TemporaryDirectory() as tmp:
+        mixed = os.path.join(tmp, "mixed.fatbin")
+        with open(mixed, "wb") as f:
+            for name in ("zstdflag", "lz4flag", "othersm"):
+                f.write(open(os.path.join(oracle, "kernels.%s.sm_90.fatbin" % name), "rb").read())
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", mixed)
+        assert ('  sm_90 (--gpu 9.0): none, no module can load\n'
+                '    (a cubin whose ELF header is damaged or names another GPU): every kernel\n'
+                '    launch fails with "device kernel image is invalid" or "unknown error" or\n'
+                '    "no kernel image is available for execution on the device"\n') in out, out
+        # every format that quotes the verdict quotes the same words
+        rc, out, err = run("--format=github", "--gpu", "9.0", "--driver", "13.0",
+                           os.path.join(oracle, "kernels.zstdflag.sm_90.fatbin"))
+        assert out.endswith('every kernel launch fails with "unknown error"\n'), out
+
+
+@test
 def damaged_file_names_the_offset_and_keeps_what_was_read():
     data = bytearray(open(fx("all_archs.fatbin"), "rb").read())
     data[16 + 6 * 7880:] = b""  # cut inside the entries

@@ -46,6 +46,11 @@ def fx(name):
     return os.path.join(FIXTURES, name)
 
 
+def md_escaped(text):
+    """TEXT as --format markdown writes it (render_markdown.c put_md): a temporary folder may hold '_'."""
+    return re.sub(r"([\\`*_\[\]<>|&!~$@#])", r"\\\1", text)
+
+
 def eq(got, want, what=""):
     if got != want:
         raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
@@ -704,6 +709,18 @@ def data_sections_searched_in_part_are_said():
                                 "in part (--embedded searches them whole); --strict fails it\n" % label), where)
             eq(run("--strict", "--embedded", "-q", "--gpu", "sm_90", where), (0, "", ""), where)
             eq(run("-q", "--gpu", "sm_90", where), (0, "", ""), where)
+        # ... and so do the CI formats (they said nothing of it: exit 3 with no annotation, a
+        # passing "no CUDA code" case, a row of "no code").
+        why = ("no CUDA code in the parts searched, 1 data section searched only in part (--embedded searches them "
+               "whole); --strict fails it")
+        eq(run("--format=github", "--strict", "--gpu", "sm_90", deep)[:2],
+           (3, "::error file=%s,title=fatcheck%%3A not all seen::%s: %s\n" % (deep, deep, why)))
+        rc, out, err = run("--format=junit", "--strict", "--gpu", "sm_90", deep)
+        assert ('<testcase classname="%s" name="parts searched">\n      <error type="unseen" message="%s"/>'
+                % (deep, why)) in out, out
+        rc, out, err = run("--format=markdown", "--gpu", "sm_90", deep)
+        assert ("| %s (⚠️ not all seen) | no code |\n\n### Problems\n\n- **%s**: %s\n"
+                % ((md_escaped(deep),) * 2 + (why.replace("; --strict fails it", " (--strict fails it)"),))) in out, out
         rc, out, err = run("--json", "--gpu", "sm_90", deep)
         doc = json.loads(out)
         eq(schema_errors(doc)[:5], [])

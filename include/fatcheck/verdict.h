@@ -108,6 +108,12 @@ typedef struct fc_verdict {
     size_t rdc_unlinkable; /* with registered_all_fail: the file's -rdc objects (__nv_relfatbin)
                               that hold code, none of which has an image the runtime could link
                               for the target (0: the file has none) */
+    /* Modules whose chosen image the driver refuses itself (FC_LOAD_INVALID_IMAGE,
+     * FC_LOAD_INVALID_SOURCE, FC_LOAD_UNCOMPRESS_FAILED; counted in damaged_cubins or
+     * unreadable_ptx too), and of them those that do not inflate, by what the driver answers
+     * then: CUDA_ERROR_NO_BINARY_FOR_GPU (209) under the LZ4 flag, CUDA_ERROR_UNKNOWN (999)
+     * under another (H200, driver 580). What a launch fails with differs by each. */
+    size_t refused_images, uncompress_unknown, uncompress_no_binary;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

@@ -91,6 +91,16 @@ bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)
 /* With --strict, one line on ERR per thing not seen or judged of OBJ (fc_object_unseen): why
  * it fails the check (exit 3). */
 void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j);
+/* The last fc_unseen bit: each from FC_UNSEEN_PARTS to it is said on its own. */
+#define UNSEEN_LAST FC_UNSEEN_CONTAINER
+/* What BIT (one fc_unseen bit of OBJ) leaves unseen, as the sentence said after OBJ's label
+ * ("8,192 bytes appended after the ELF image were not read"), in BUF; every output says it
+ * with these words. */
+const char *unseen_sentence(const fc_object *obj, unsigned bit, char *buf, size_t size);
+/* BIT's short name, for a JUnit test case: "appended bytes". */
+const char *unseen_name(unsigned bit);
+/* "seen", "judged" or "seen or judged": what the bits U (fc_object_unseen) say was not done. */
+const char *unseen_what(unsigned u);
 /* Fills cfg->accepted for OBJ, judged as J, counting each rule's use. */
 void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j);
 /* Says each rule that accepted nothing in the run, one line each on ERR; returns how many. */
@@ -148,6 +158,10 @@ void print_no_code(FILE *out, const fc_object *o);
 /* Formatting helpers (format.c). */
 const char *fmt_count(unsigned long long n, char *buf, size_t size); /* 12,345 */
 const char *cc_text(unsigned cc, char *buf, size_t size);            /* 9.0 */
+/* What directory walks passed over unread, of KIND (fc_options.on_skip), in BUF: "2 packages not
+ * opened (--packages opens them)"; NULL when none was. Said on standard error and in the CI
+ * formats. */
+const char *skipped_sentence(const config *cfg, fc_skip_kind kind, char *buf, size_t size);
 void json_string(FILE *out, const char *s);                          /* "..." or null */
 /* NAME ("...,\"key\":") and S as a JSON string, with a key_bytes sibling when S is not UTF-8. */
 void json_field(FILE *out, const char *name, const char *s);

@@ -21,6 +21,21 @@ const char *fmt_count(unsigned long long n, char *buf, size_t size)
     return buf;
 }
 
+const char *skipped_sentence(const config *cfg, fc_skip_kind kind, char *buf, size_t size)
+{
+    char n[32];
+    size_t count = kind == FC_SKIP_SYMLINKED_DIRECTORY ? cfg->skipped_links : cfg->skipped_packages;
+    if (!count)
+        return NULL;
+    if (kind == FC_SKIP_SYMLINKED_DIRECTORY)
+        snprintf(buf, size, "%s symlinked director%s not followed (-L follows)", fmt_count(count, n, sizeof n),
+                 count == 1 ? "y" : "ies");
+    else
+        snprintf(buf, size, "%s package%s not opened (--packages opens them)", fmt_count(count, n, sizeof n),
+                 count == 1 ? "" : "s");
+    return buf;
+}
+
 const char *cc_text(unsigned cc, char *buf, size_t size)
 {
     snprintf(buf, size, "%u.%u", cc / 10, cc % 10);

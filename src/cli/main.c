@@ -283,13 +283,11 @@ static bool refused_pipe(run *rn, const char *path)
 
 static void say_skipped(const config *cfg)
 {
-    char n[32];
-    if (cfg->skipped_links)
-        fprintf(stderr, "fatcheck: %s symlinked director%s not followed (-L follows)\n",
-                fmt_count(cfg->skipped_links, n, sizeof n), cfg->skipped_links == 1 ? "y" : "ies");
-    if (cfg->skipped_packages)
-        fprintf(stderr, "fatcheck: %s package%s not opened (--packages opens them)\n",
-                fmt_count(cfg->skipped_packages, n, sizeof n), cfg->skipped_packages == 1 ? "" : "s");
+    char said[128];
+    if (skipped_sentence(cfg, FC_SKIP_SYMLINKED_DIRECTORY, said, sizeof said))
+        fprintf(stderr, "fatcheck: %s\n", said);
+    if (skipped_sentence(cfg, FC_SKIP_PACKAGE, said, sizeof said))
+        fprintf(stderr, "fatcheck: %s\n", said);
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -784,9 +782,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < (n_dirs ? n_dirs : 1) && open_output(&rn); i++) {
             const char *dir = n_dirs ? argv[optind + i] : NULL;
             int rc = fc_torch_extensions(dir, on_torch_extension, &rn, err, sizeof err);
-            if (rc < 0) {
-                fprintf(stderr, "fatcheck: %s\n", escaped(err));
-                rn.t.input_errors++;
+            if (rc < 0) { /* an input not read: said in every format, as the scan's errors are */
+                fc_error e = {(fc_status)rc, dir, NULL, err};
+                on_error(&rn, &e);
             }
         }
     }

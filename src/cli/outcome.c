@@ -34,24 +34,53 @@ unsigned object_problems(const config *cfg, const fc_object *obj, const fc_judge
     return p & ~(unsigned)FC_PROBLEM_LOAD;
 }
 
+const char *unseen_sentence(const fc_object *obj, unsigned bit, char *buf, size_t size)
+{
+    char n[32];
+    switch (bit) {
+    case FC_UNSEEN_PARTS:
+        snprintf(buf, size, "no CUDA code in the parts searched, %s data section%s searched only in part "
+                            "(--embedded searches them whole)",
+                 fmt_count(obj->sections_searched_in_part, n, sizeof n), obj->sections_searched_in_part == 1 ? "" : "s");
+        break;
+    case FC_UNSEEN_APPENDED:
+        snprintf(buf, size, "%s bytes appended after the ELF image were not read",
+                 fmt_count(obj->appended_size, n, sizeof n));
+        break;
+    case FC_UNSEEN_RUNTIME:
+        snprintf(buf, size, "whether the targets' driver starts its CUDA runtime is not judged");
+        break;
+    default:
+        snprintf(buf, size, "whether the NVIDIA Container Toolkit starts its container depends on what is not known");
+        break;
+    }
+    return buf;
+}
+
+const char *unseen_name(unsigned bit)
+{
+    switch (bit) {
+    case FC_UNSEEN_PARTS: return "parts searched";
+    case FC_UNSEEN_APPENDED: return "appended bytes";
+    case FC_UNSEEN_RUNTIME: return "runtime start";
+    default: return "container start";
+    }
+}
+
+const char *unseen_what(unsigned u)
+{
+    bool seen = u & (FC_UNSEEN_PARTS | FC_UNSEEN_APPENDED), judged = u & (FC_UNSEEN_RUNTIME | FC_UNSEEN_CONTAINER);
+    return seen && judged ? "seen or judged" : seen ? "seen" : "judged";
+}
+
 void say_unseen(FILE *err, const fc_object *obj, const fc_judgement *j)
 {
     unsigned u = fc_object_unseen(obj, j);
-    char n[32];
-    if (u & FC_UNSEEN_PARTS)
-        fprintf(err, "fatcheck: %s: no CUDA code in the parts searched, %s data section%s searched only in part "
-                     "(--embedded searches them whole); --strict fails it\n",
-                quoted(obj->label), fmt_count(obj->sections_searched_in_part, n, sizeof n),
-                obj->sections_searched_in_part == 1 ? "" : "s");
-    if (u & FC_UNSEEN_APPENDED)
-        fprintf(err, "fatcheck: %s: %s bytes appended after the ELF image were not read; --strict fails it\n",
-                quoted(obj->label), fmt_count(obj->appended_size, n, sizeof n));
-    if (u & FC_UNSEEN_RUNTIME)
-        fprintf(err, "fatcheck: %s: whether the targets' driver starts its CUDA runtime is not judged; "
-                     "--strict fails it\n", quoted(obj->label));
-    if (u & FC_UNSEEN_CONTAINER)
-        fprintf(err, "fatcheck: %s: whether the NVIDIA Container Toolkit starts its container depends on what "
-                     "is not known; --strict fails it\n", quoted(obj->label));
+    char said[256];
+    for (unsigned bit = 1; bit <= UNSEEN_LAST; bit <<= 1)
+        if (u & bit)
+            fprintf(err, "fatcheck: %s: %s; --strict fails it\n", quoted(obj->label),
+                    unseen_sentence(obj, bit, said, sizeof said));
 }
 
 bool quiet_hides(const config *cfg, const fc_object *obj, const fc_judgement *j)

@@ -1,8 +1,10 @@
 /* render_github.c - --format=github: GitHub Actions workflow commands (docs/ci.md). Each
  * problem is an annotation on the file it is about: ::error for what fails the check (a
  * verdict of none, or partial with --strict; an input that could not be read; an arch-list
- * mismatch), ::warning for a partial verdict and a stale --accept rule, ::notice for an
- * accepted verdict. Nothing is printed for what is fine. */
+ * mismatch; with --strict, what was not seen or judged), ::warning for what --strict would
+ * fail (a partial verdict, what was not seen or judged, a tar that may have been cut short)
+ * and a stale --accept rule, ::notice for an accepted verdict and for what walks passed over.
+ * Nothing is printed for what is fine. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,12 +86,30 @@ static void annotate_coverage(FILE *out, const config *cfg, const fc_object *o, 
     free(groups);
 }
 
+/* What of O was not seen or judged (fc_object_unseen), each on its own: an ::error with
+ * --strict, which fails it (exit 3), else a ::warning, as a partial verdict is. */
+static void annotate_unseen(FILE *out, const config *cfg, const fc_object *o, const fc_judgement *j, const char *file)
+{
+    unsigned u = fc_object_unseen(o, j);
+    for (unsigned bit = 1; bit <= UNSEEN_LAST; bit <<= 1) {
+        char said[256], *message = NULL;
+        if (!(u & bit) || asprintf(&message, "%s: %s%s", quoted(o->label), unseen_sentence(o, bit, said, sizeof said),
+                                   cfg->judge.strict ? "; --strict fails it" : " (--strict fails it)") < 0)
+            continue;
+        annotate(out, cfg->judge.strict ? "error" : "warning", file, 0,
+                 bit & (FC_UNSEEN_PARTS | FC_UNSEEN_APPENDED) ? "fatcheck: not all seen" : "fatcheck: not judged",
+                 message);
+        free(message);
+    }
+}
+
 static void github_object(renderer *r, const fc_object *o, const fc_judgement *j)
 {
     const config *cfg = r->cfg;
     const char *file = annotated_file(o);
     if (o->error)
         annotate(r->out, "error", file, 0, "fatcheck: could not be decoded", o->error);
+    annotate_unseen(r->out, cfg, o, j, file);
     if (j && cfg->coverage) {
         annotate_coverage(r->out, cfg, o, j, file);
         j = NULL; /* the arch list is no concern of --gpu all */
@@ -131,6 +151,17 @@ static void github_error(renderer *r, const fc_error *e)
              "fatcheck: could not be read", e->message);
 }
 
+/* A tar that may have been cut short (--strict makes it an error, through github_error). */
+static void github_warning(renderer *r, const fc_error *w)
+{
+    char *message = NULL;
+    if (asprintf(&message, "%s (--strict fails it)", w->message) < 0)
+        return;
+    annotate(r->out, "warning", w->path && strcmp(w->path, "(standard input)") != 0 ? w->path : NULL, 0,
+             "fatcheck: may be incomplete", message);
+    free(message);
+}
+
 static void github_images_unread(renderer *r, const fc_object *o)
 {
     char *message = NULL;
@@ -150,6 +181,10 @@ static void github_begin(renderer *r, const char *path)
 static void github_finish(renderer *r)
 {
     const config *cfg = r->cfg;
+    char said[128];
+    for (int kind = FC_SKIP_SYMLINKED_DIRECTORY; kind <= FC_SKIP_PACKAGE; kind++)
+        if (skipped_sentence(cfg, (fc_skip_kind)kind, said, sizeof said))
+            annotate(r->out, "notice", NULL, 0, "fatcheck: not searched", said);
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
         char *message = NULL;
@@ -170,6 +205,7 @@ renderer *render_github_new(FILE *out, const config *cfg)
     r->begin_input = github_begin;
     r->object = github_object;
     r->error = github_error;
+    r->warning = github_warning;
     r->images_unread = github_images_unread;
     r->finish = github_finish;
     r->out = out;

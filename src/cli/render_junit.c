@@ -2,8 +2,10 @@
  * test results (docs/ci.md). A test case per file and target: a failure where the verdict
  * fails the check (none; partial with --strict), skipped where an --accept rule accepts it;
  * an error per input that could not be read; a failure per file that does not hold what
- * --arch-list builds; a skipped case per stale --accept rule. Written when the run ends, when
- * the counts the suite opens with are known. */
+ * --arch-list builds; a skipped case per stale --accept rule; a case per thing not seen or
+ * judged of a file, and per tar that may have been cut short: skipped, or with --strict, which
+ * fails them, an error. Written when the run ends, when the counts the suite opens with are
+ * known. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +106,19 @@ static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
         free(note);
         free(sentence);
     }
+    /* What was not seen or judged: not tested, so skipped; --strict fails it as an input not
+     * read (exit 3), so an error there. */
+    unsigned u = fc_object_unseen(o, j);
+    for (unsigned bit = 1; bit <= UNSEEN_LAST; bit <<= 1) {
+        char said[256], *message = NULL;
+        if (!(u & bit) || asprintf(&message, "%s%s", unseen_sentence(o, bit, said, sizeof said),
+                                   cfg->judge.strict ? "; --strict fails it" : " (--strict fails it)") < 0)
+            continue;
+        any = true;
+        test_case(s, o->label, unseen_name(bit), cfg->judge.strict ? "error" : "skipped",
+                  cfg->judge.strict ? "unseen" : NULL, message, NULL);
+        free(message);
+    }
     char *arch = j ? arch_check_sentence(cfg, j) : NULL;
     if (arch) {
         any = true;
@@ -120,6 +135,17 @@ static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
 static void junit_error(renderer *r, const fc_error *e)
 {
     test_case(r->state, e->path ? e->path : "(input)", "read", "error", "input", e->message, NULL);
+}
+
+/* A tar that may have been cut short: its "read" case, skipped (--strict makes it an error, through
+ * junit_error). */
+static void junit_warning(renderer *r, const fc_error *w)
+{
+    char *message = NULL;
+    if (asprintf(&message, "%s (--strict fails it)", w->message) < 0)
+        return;
+    test_case(r->state, w->path ? w->path : "(input)", "read", "skipped", NULL, message, NULL);
+    free(message);
 }
 
 static void junit_images_unread(renderer *r, const fc_object *o)
@@ -157,9 +183,25 @@ static void junit_finish(renderer *r)
             s->tests, s->failures, s->errors, s->skipped);
     fprintf(out, "  <testsuite name=\"fatcheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
             s->tests, s->failures, s->errors, s->skipped);
-    if (!cfg->judge.n_targets && cfg->no_target_reason[0]) {
-        fputs("    <system-err>not judging any GPU: ", out);
-        put_xml(out, cfg->no_target_reason);
+    /* What is said of the run as a whole, a line each: no target, and what walks passed over. */
+    char links[128], packages[128];
+    const char *said[] = {skipped_sentence(cfg, FC_SKIP_SYMLINKED_DIRECTORY, links, sizeof links),
+                          skipped_sentence(cfg, FC_SKIP_PACKAGE, packages, sizeof packages)};
+    bool no_target = !cfg->judge.n_targets && cfg->no_target_reason[0];
+    if (no_target || said[0] || said[1]) {
+        fputs("    <system-err>", out);
+        const char *sep = "";
+        if (no_target) {
+            fputs("not judging any GPU: ", out);
+            put_xml(out, cfg->no_target_reason);
+            sep = "\n";
+        }
+        for (size_t i = 0; i < 2; i++)
+            if (said[i]) {
+                fputs(sep, out);
+                put_xml(out, said[i]);
+                sep = "\n";
+            }
         fputs("</system-err>\n", out);
     }
     if (s->buf)
@@ -182,6 +224,7 @@ renderer *render_junit_new(FILE *out, const config *cfg)
     r->begin_input = junit_begin;
     r->object = junit_object;
     r->error = junit_error;
+    r->warning = junit_warning;
     r->images_unread = junit_images_unread;
     r->finish = junit_finish;
     r->out = out;

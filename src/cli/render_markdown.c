@@ -1,7 +1,8 @@
 /* render_markdown.c - --format=markdown: a table for $GITHUB_STEP_SUMMARY and merge-request
  * comments (docs/ci.md): a row per file, a column per target (with --gpu all, one coverage
- * column), then the problems in words, the inputs that could not be read and the stale
- * --accept rules. With --quiet, only the files with problems get a row. */
+ * column), then the problems in words (what was not seen or judged among them, marked on the
+ * file's row), the inputs that could not be read or may have been cut short, what walks passed
+ * over, and the stale --accept rules. With --quiet, only the files with problems get a row. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,9 @@ typedef struct markdown_state {
     FILE *errors; /* the inputs that could not be read */
     char *errors_buf;
     size_t errors_len;
+    FILE *warnings; /* the inputs that may have been cut short */
+    char *warnings_buf;
+    size_t warnings_len;
     size_t rows;
 } markdown_state;
 
@@ -53,6 +57,10 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
     put_md(out, o->label);
     if (o->error)
         fputs(" (❌ could not be decoded)", out);
+    /* What was not seen or judged: ❌ with --strict, which fails it, else ⚠️ as for partial. */
+    unsigned u = fc_object_unseen(o, j);
+    if (u)
+        fprintf(out, " (%s not all %s)", cfg->judge.strict ? "❌" : "⚠️", unseen_what(u));
     if (cfg->coverage) {
         fputs(" | ", out);
         char *groups = NULL;
@@ -75,6 +83,16 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
         fputs("- ", s->notes);
         put_md(s->notes, o->error);
         fputc('\n', s->notes);
+    }
+    for (unsigned bit = 1; bit <= UNSEEN_LAST; bit <<= 1) {
+        char said[256];
+        if (!(u & bit))
+            continue;
+        fputs("- **", s->notes);
+        put_md(s->notes, o->label);
+        fputs("**: ", s->notes);
+        put_md(s->notes, unseen_sentence(o, bit, said, sizeof said));
+        fputs(cfg->judge.strict ? "; --strict fails it\n" : " (--strict fails it)\n", s->notes);
     }
     /* --gpu all: the coverage column says it, but for the rules that accept */
     for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
@@ -114,8 +132,9 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
     free(arch);
 }
 
-/* A row whose every cell says WHAT: an input, or some of its images, not read. */
-static void failed_row(renderer *r, const char *name, const char *what)
+/* A row whose every cell says WHAT after MARK: an input, or some of its images, not read (❌);
+ * an input that may have been cut short (⚠️). */
+static void input_row(renderer *r, const char *name, const char *mark, const char *what)
 {
     markdown_state *s = r->state;
     s->rows++;
@@ -123,25 +142,35 @@ static void failed_row(renderer *r, const char *name, const char *what)
     fputs("| ", r->out);
     put_md(r->out, name);
     if (!columns) /* no target: the name's cell says it */
-        fprintf(r->out, " (❌ %s)", what);
+        fprintf(r->out, " (%s %s)", mark, what);
     for (size_t t = 0; t < columns; t++)
-        fprintf(r->out, " | ❌ %s", what);
+        fprintf(r->out, " | %s %s", mark, what);
     fputs(" |\n", r->out);
 }
 
 static void markdown_error(renderer *r, const fc_error *e)
 {
     markdown_state *s = r->state;
-    failed_row(r, e->path ? e->path : "(input)", "not read");
+    input_row(r, e->path ? e->path : "(input)", "❌", "not read");
     fputs("- ", s->errors);
     put_md(s->errors, e->message);
     fputc('\n', s->errors);
 }
 
+/* A tar that may have been cut short (--strict makes it an input not read, markdown_error). */
+static void markdown_warning(renderer *r, const fc_error *w)
+{
+    markdown_state *s = r->state;
+    input_row(r, w->path ? w->path : "(input)", "⚠️", "may be incomplete");
+    fputs("- ", s->warnings);
+    put_md(s->warnings, w->message);
+    fputs(" (--strict fails it)\n", s->warnings);
+}
+
 static void markdown_images_unread(renderer *r, const fc_object *o)
 {
     markdown_state *s = r->state;
-    failed_row(r, o->label, "images not read");
+    input_row(r, o->label, "❌", "images not read");
     fputs("- ", s->errors);
     put_md(s->errors, o->label);
     fputs(": some of its images could not be read (standard error names them)\n", s->errors);
@@ -172,6 +201,19 @@ static void markdown_finish(renderer *r)
         fputs(cfg->quiet ? "| (no file with problems) |\n" : "| (no file) |\n", out);
     section(out, "Problems", s->notes, &s->notes_buf, &s->notes_len);
     section(out, "Inputs that could not be read", s->errors, &s->errors_buf, &s->errors_len);
+    section(out, "Inputs that may be incomplete", s->warnings, &s->warnings_buf, &s->warnings_len);
+    char said[128];
+    bool skipped = false;
+    for (int kind = FC_SKIP_SYMLINKED_DIRECTORY; kind <= FC_SKIP_PACKAGE; kind++) {
+        if (!skipped_sentence(cfg, (fc_skip_kind)kind, said, sizeof said))
+            continue;
+        if (!skipped)
+            fputs("\n### Not searched\n\n", out);
+        skipped = true;
+        fputs("- ", out);
+        put_md(out, said);
+        fputc('\n', out);
+    }
     bool stale = false;
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
@@ -200,10 +242,14 @@ renderer *render_markdown_new(FILE *out, const config *cfg)
     renderer *r = calloc(1, sizeof *r);
     markdown_state *s = calloc(1, sizeof *s);
     if (!r || !s || !(s->notes = open_memstream(&s->notes_buf, &s->notes_len)) ||
-        !(s->errors = open_memstream(&s->errors_buf, &s->errors_len))) {
+        !(s->errors = open_memstream(&s->errors_buf, &s->errors_len)) ||
+        !(s->warnings = open_memstream(&s->warnings_buf, &s->warnings_len))) {
         if (s && s->notes)
             fclose(s->notes);
+        if (s && s->errors)
+            fclose(s->errors);
         free(s ? s->notes_buf : NULL);
+        free(s ? s->errors_buf : NULL);
         free(r);
         free(s);
         return NULL;
@@ -211,6 +257,7 @@ renderer *render_markdown_new(FILE *out, const config *cfg)
     r->begin_input = markdown_begin;
     r->object = markdown_object;
     r->error = markdown_error;
+    r->warning = markdown_warning;
     r->images_unread = markdown_images_unread;
     r->finish = markdown_finish;
     r->out = out;

@@ -17,6 +17,40 @@ void target_label(const fc_target *t, char *buf, size_t size)
         snprintf(buf, size, "sm_%u (%s)", t->cc, escaped(t->source));
 }
 
+/* What the CUDA runtime says of a failed launch: cudaGetErrorString's words (libcudart 13.0)
+ * for the cudaError_t that driver_types.h names. */
+#define RT_INVALID_IMAGE "device kernel image is invalid" /* cudaErrorInvalidKernelImage (200), cudaErrorInvalidSource (300) */
+#define RT_NO_IMAGE "no kernel image is available for execution on the device" /* cudaErrorNoKernelImageForDevice (209) */
+#define RT_UNKNOWN "unknown error"                        /* cudaErrorUnknown (999) */
+
+/* Rule: what every kernel launch fails with when no module loads, quoted. A module whose image
+ * the driver refuses fails with what the driver answered for it: 200 and 300 for a damaged
+ * image, 999 or 209 for one that does not inflate (fc_verdict.refused_images); modules that
+ * fail differently give each its words, "A" or "B". */
+static void print_launch_error(FILE *out, const fc_verdict *v)
+{
+    if (v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable) {
+        fputs("\"the provided PTX was compiled with an unsupported toolchain.\"", out); /* 222 */
+    } else if (v->refused_images == v->modules) {
+        const char *sep = "";
+        if (v->refused_images > v->uncompress_unknown + v->uncompress_no_binary ||
+            !(v->uncompress_unknown + v->uncompress_no_binary))
+            fputs("\"" RT_INVALID_IMAGE "\"", out), sep = " or ";
+        if (v->uncompress_unknown)
+            fprintf(out, "%s\"" RT_UNKNOWN "\"", sep), sep = " or ";
+        if (v->uncompress_no_binary)
+            fprintf(out, "%s\"" RT_NO_IMAGE "\"", sep);
+    } else if (v->unsupported_compression == v->modules) {
+        fputs("\"" RT_INVALID_IMAGE "\"", out);
+    } else if (v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable) {
+        fputs("\"a PTX JIT compilation failed\"", out); /* 218 */
+    } else if (v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx) {
+        fputs("\"" RT_INVALID_IMAGE "\" or \"named symbol not found\"", out); /* 200, 500 */
+    } else {
+        fputs(v->undecoded == v->modules ? "\"" RT_INVALID_IMAGE "\"" : "\"" RT_NO_IMAGE "\"", out);
+    }
+}
+
 static const char *driver_text(int cuda, char *buf, size_t size)
 {
     snprintf(buf, size, "CUDA %d.%d", cuda / 1000, cuda % 1000 / 10);
@@ -369,17 +403,8 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             }
             fprintf(out, "%snone%s, no module can load (", colour_on(cfg, "none"), colour_off(cfg));
             print_failures(out, v, tg->cc);
-            fprintf(out, "): every kernel launch fails with \"%s\"",
-                    v->unsupported_ptx && !v->no_binary && !v->invalid_ptx && !v->relocatable
-                        ? "the provided PTX was compiled with an unsupported toolchain."
-                    : v->invalid_image + v->damaged_cubins == v->modules || v->unsupported_compression == v->modules
-                        ? "device kernel image is invalid"
-                    : v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable
-                        ? "a PTX JIT compilation failed"
-                    : v->relocatable && !v->no_binary && !v->unsupported_ptx && !v->invalid_ptx
-                        ? "device kernel image is invalid\" or \"named symbol not found"
-                    : v->undecoded == v->modules ? "device kernel image is invalid"
-                        : "no kernel image is available for execution on the device");
+            fputs("): every kernel launch fails with ", out);
+            print_launch_error(out, v);
             break;
         case FC_VERDICT_NO_CODE:
             break;

@@ -94,6 +94,11 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_INVALID_IMAGE:
     case FC_LOAD_INVALID_SOURCE:
     case FC_LOAD_UNCOMPRESS_FAILED: /* the image itself is refused: a damaged file */
+        v->refused_images++;
+        if (l.result == FC_LOAD_UNCOMPRESS_FAILED && c->entries[l.entry].compression == FC_COMPRESSION_LZ4)
+            v->uncompress_no_binary++;
+        else if (l.result == FC_LOAD_UNCOMPRESS_FAILED)
+            v->uncompress_unknown++;
         if (c->entries[l.entry].kind == FC_IMAGE_CUBIN)
             v->damaged_cubins++;
         else
