@@ -405,6 +405,11 @@ def a_static_runtime_is_dated_by_the_driver_functions_it_resolves():
         assert ("    note: its static runtime names no driver function that dates it; its code\n"
                 "          needs CUDA 13.0 or newer, and whether this driver starts the\n"
                 "          runtime is not judged\n") in out, out
+        # ... which --strict fails, as it fails a runtime of no known release (it passed, exit 0)
+        rc, out, err = run("--strict", "-q", "--gpu", "9.0", "--driver", "13.0", static)
+        eq((rc, err), (3, "fatcheck: %s: whether the targets' driver starts its CUDA runtime is not judged; "
+                          "--strict fails it\n" % static))
+        eq(run("--strict", "-q", "--gpu", "9.0", "--driver", "12.4", static)[0], 1)  # judged: it fails
     # Real static builds of other CUDA releases (scripts/fetch-eras.sh): each names its own.
     if not ERAS or not os.path.isdir(ERAS):
         return "skip: no real files of other CUDA releases (scripts/fetch-eras.sh)"

@@ -224,8 +224,10 @@ typedef enum fc_unseen {
     FC_UNSEEN_PARTS = 1,     /* no container, and some data sections searched only in part
                                 (sections_searched_in_part): "no CUDA code in the parts searched" */
     FC_UNSEEN_APPENDED = 2,  /* bytes appended after an ELF image, not read (appended_size) */
-    FC_UNSEEN_RUNTIME = 4,   /* a static or unknown runtime of unknown CUDA version, on a target
-                                whose driver is named: whether it starts is not judged */
+    FC_UNSEEN_RUNTIME = 4,   /* a static or unknown runtime of unknown CUDA version, or a static
+                                one dated by its device code alone (floor_only) on a driver at
+                                or above that, on a target whose driver is named: whether it
+                                starts is not judged */
     FC_UNSEEN_CONTAINER = 8, /* in an image: whether the container starts depends on what is not
                                 known (FC_REQUIRE_UNKNOWN) */
 } fc_unseen;

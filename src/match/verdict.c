@@ -921,8 +921,13 @@ unsigned fc_object_unseen(const fc_object *obj, const fc_judgement *j)
     if (obj && obj->appended_size)
         u |= FC_UNSEEN_APPENDED;
     for (size_t t = 0; j && t < j->n_targets; t++) {
+        /* A runtime whose CUDA release nothing tells, or one dated only by its device code
+         * (at least that release, maybe newer) on a driver at or above it: the report says
+         * for both that whether the driver starts it is not judged. */
         if (j->opts->targets[t].driver_cuda && !j->runtime.cuda &&
             (j->runtime.kind == FC_RUNTIME_STATIC || j->runtime.kind == FC_RUNTIME_UNKNOWN))
+            u |= FC_UNSEEN_RUNTIME;
+        else if (j->opts->targets[t].driver_cuda && j->runtime.floor_only && !j->verdicts[t].runtime_fails)
             u |= FC_UNSEEN_RUNTIME;
         if (j->verdicts[t].container == FC_REQUIRE_UNKNOWN)
             u |= FC_UNSEEN_CONTAINER;
