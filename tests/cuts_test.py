@@ -126,6 +126,82 @@ def a_static_archive_cut_at_a_member_boundary_is_an_error():
         said(put(tmp, "short_cut.a", full[:ar_members(full)[-1][0]]), None, rc=0)
 
 
+@test
+def a_zip_cut_short_is_an_error():
+    """A zip is read from its central directory, found by the record that ends it; one cut
+    short has neither, and libarchive reads it from the front instead: cut before a member's
+    local header, that ended in "unknown error"; cut inside the central directory or its end
+    record, the zip read as whole, exit 0, though pip, unzip and Python's zipfile refuse it.
+    Now each says what is wrong, from a file, a pipe and inside a tar."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("a/libmulti.so", lib)
+        z.writestr("b/readme.txt", b"hello\n")
+        z.writestr("c/k.cubin", open(fx("kernels.sm_90.cubin"), "rb").read())
+    full = buf.getvalue()
+    infos = zipfile.ZipFile(io.BytesIO(full)).infolist()
+    cd = int.from_bytes(full[-6:-2], "little")
+    no_cd = "the zip ends after %d members without its central directory" + CUT
+    no_end = "the zip ends without its end-of-central-directory record: it was cut short, and its central " \
+             "directory, which pip and unzip go by, is not whole"
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, size, reason in (("before member 2", infos[1].header_offset, no_cd % 1),
+                                   ("before member 3", infos[2].header_offset, no_cd % 2),
+                                   ("before the central directory", cd, no_cd % 3),
+                                   ("inside the central directory", cd + 50, no_end),
+                                   ("before the end record", len(full) - 22, no_end),
+                                   ("inside the end record", len(full) - 12, no_end)):
+            path = put(tmp, "cut.zip", full[:size])
+            said(path, reason)
+            said(path, reason, data=full[:size])
+            outer = put(tmp, "outer.tar", tar_bytes([("w.whl", full[:size])]))
+            rc, out, err = run(outer)
+            eq((rc, err), (3, "fatcheck: %s!w.whl: %s\n" % (outer, reason)), what)
+        said(put(tmp, "whole.zip", full), None, rc=0)
+
+
+@test
+def zips_real_writers_make_read_clean():
+    """Python's zipfile (deflated, stored with a comment, zip64 by size and by count) and
+    Info-ZIP zip (files, a comment, stored, to a pipe): no cut said, from a file, a pipe and
+    inside a tar, with --strict."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    zips = []
+    for kind in ("deflated", "comment", "zip64", "count"):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED if kind == "comment" else zipfile.ZIP_DEFLATED) as z:
+            if kind == "zip64":
+                with z.open("a/libmulti.so", "w", force_zip64=True) as f:
+                    f.write(lib)
+            else:
+                z.writestr("a/libmulti.so", lib)
+            if kind == "comment":
+                z.comment = b"c" * 1000
+            if kind == "count":  # more members than the end record counts: zip64 end records
+                for i in range(70000):
+                    z.writestr("d/%d" % i, b"")
+        zips.append(buf.getvalue())
+    with tempfile.TemporaryDirectory() as tmp:
+        if shutil.which("zip"):
+            shutil.copy(fx("libmulti.so"), tmp)
+            shutil.copy(fx("rdc_main.o"), tmp)
+            for args in (["-q", "a.zip", "libmulti.so", "rdc_main.o"], ["-q", "-0", "b.zip", "libmulti.so"]):
+                subprocess.run(["zip"] + args, cwd=tmp, check=True)
+            subprocess.run(["zip", "-q", "-z", "c.zip", "libmulti.so"], cwd=tmp, input=b"a comment\n", check=True)
+            zips += [open(os.path.join(tmp, n), "rb").read() for n in ("a.zip", "b.zip", "c.zip")]
+            zips.append(subprocess.run(["zip", "-q", "-", "libmulti.so"], cwd=tmp, stdout=subprocess.PIPE,
+                                       check=True).stdout)
+        else:
+            print("# SKIP zip absent")
+        for i, data in enumerate(zips):
+            path = put(tmp, "w%d.zip" % i, data)
+            for args, pipe in (((path,), None), (("-",), data),
+                               ((put(tmp, "t%d.tar" % i, tar_bytes([("w.whl", data)])),), None)):
+                rc, out, err = run("--strict", *args, data=pipe)
+                eq((rc, err), (0, ""), "%d %s" % (i, args))
+
+
 def tar_bytes(members):
     b = io.BytesIO()
     with tarfile.open(fileobj=b, mode="w", format=tarfile.GNU_FORMAT) as t:
