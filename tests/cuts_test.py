@@ -202,6 +202,148 @@ def zips_real_writers_make_read_clean():
                 eq((rc, err), (0, ""), "%d %s" % (i, args))
 
 
+@test
+def a_cpio_cut_short_is_named_so():
+    """libarchive's cpio reader ends with no message where a cpio (compressed, or an rpm's
+    payload) is cut before its trailer or inside a member: "unknown error". Exit 3 before and
+    after; now it says the trailer is missing, or the member cut. GNU cpio's newc, odc, crc and
+    bin formats, and an rpm with an uncompressed payload cut between members."""
+    if not needs("cpio"):
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(fx("libmulti.so"), os.path.join(tmp, "a.so"))
+        shutil.copy(fx("kernels.sm_90.cubin"), os.path.join(tmp, "c.cubin"))
+        for fmt, hdr in (("newc", 110), ("odc", 76), ("crc", 110), ("bin", 26)):
+            c = subprocess.run(["cpio", "-o", "-H", fmt, "--quiet"], input=b"a.so\nc.cubin\n", cwd=tmp,
+                               stdout=subprocess.PIPE, check=True).stdout
+            said(put(tmp, "whole.cpio.gz", tool(["gzip", "-n", "-c"], c)), None, rc=0)
+            second = c.find(b"c.cubin\0") - hdr
+            for size, reason in ((second, "the cpio ends after 1 members without its trailer (TRAILER!!!)" + CUT),
+                                 (c.find(b"TRAILER!!!") - hdr, "the cpio ends after 2 members without its trailer "
+                                  "(TRAILER!!!)" + CUT),
+                                 (second + hdr + 300, "member c.cubin: the cpio ends inside this member: it was cut "
+                                  "short")):
+                data = tool(["gzip", "-n", "-c"], c[:size])
+                said(put(tmp, "cut.cpio.gz", data), reason)
+                said(None, reason, data=data)
+        if shutil.which("rpmbuild"):
+            rpm = build_rpm(tmp, "w.ufdio")
+            whole = open(rpm, "rb").read()
+            said(rpm, None, rc=0)
+            second = whole.find(b"070701", whole.find(b"070701") + 6)
+            said(put(tmp, "cut.rpm", whole[:second]), "the cpio ends after 1 members without its trailer "
+                 "(TRAILER!!!)" + CUT)
+        else:
+            print("# SKIP rpmbuild absent")
+
+
+def build_rpm(tmp, payload):
+    """An rpm of libmulti.so and rdc_main.o, its payload compressed as PAYLOAD says."""
+    top = os.path.join(tmp, "top-" + payload)
+    os.makedirs(os.path.join(top, "SPECS"))
+    spec = os.path.join(top, "SPECS", "r.spec")
+    with open(spec, "w") as f:
+        f.write("Name: r\nVersion: 1.0\nRelease: 1\nSummary: x\nLicense: MIT\nBuildArch: x86_64\n"
+                "%%description\nx\n%%install\nmkdir -p %%{buildroot}/usr/lib64\n"
+                "cp %s %s %%{buildroot}/usr/lib64/\n%%files\n/usr/lib64/libmulti.so\n/usr/lib64/rdc_main.o\n"
+                % (fx("libmulti.so"), fx("rdc_main.o")))
+    subprocess.run(["rpmbuild", "--define", "_topdir " + top, "--define", "_binary_payload " + payload,
+                    "--define", "debug_package %{nil}", "--define", "__brp_strip /bin/true", "--define",
+                    "__strip /bin/true", "--define", "_build_id_links none", "-bb", spec],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    rpms = os.path.join(top, "RPMS", "x86_64")
+    return os.path.join(rpms, os.listdir(rpms)[0])
+
+
+@test
+def a_deb_cut_before_its_data_is_an_error():
+    """libarchive's ar reader ends quietly where the bytes end, even inside a member's header:
+    a .deb cut before its data.tar member read as "no CUDA code", exit 0. dpkg requires the
+    member (deb(5)); now its absence is the error. Members after data.tar, which dpkg
+    ignores, may be cut off unsaid."""
+    for name in ("demo-cuda_1.0_amd64.deb", "demo-cuda-zst_1.0_amd64.deb"):
+        full = open(os.path.join(FIXTURES, "packages", name), "rb").read()
+        members = ar_members(full)
+        with tempfile.TemporaryDirectory() as tmp:
+            for size, n in ((members[1][0], 1), (members[2][0], 2), (members[2][0] + 30, 2)):
+                reason = "the .deb ends after %d members without its data.tar member: it was cut short, and the " \
+                         "package's files are not seen" % n
+                out = said(put(tmp, "cut.deb", full[:size]), reason)
+                assert "no CUDA code" not in out, out
+                said(None, reason, data=full[:size])
+
+
+@test
+def a_compressed_stream_cut_after_the_archive_is_an_error():
+    """libarchive stops reading where the archive inside ends, so an xz stream (decoded by
+    fatcheck) cut in its index or footer read as whole, exit 0: a .tar.xz, an rpm's xz payload.
+    Now read to its end. Whole ones (Python's tarfile, GNU tar, xz -T4) read clean."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    tar = tar_bytes([("libmulti.so", lib)])
+    with tempfile.TemporaryDirectory() as tmp:
+        xz = tool(["xz", "-c"], tar)
+        reason = "after the archive's end: xz stream ends early: it was cut short or is damaged"
+        said(put(tmp, "cut.tar.xz", xz[:-4]), reason)
+        said(None, reason, data=xz[:-4])
+        for whole in (xz, tool(["xz", "-T4", "-c"], tar)):
+            rc, out, err = run("--strict", put(tmp, "whole.tar.xz", whole))
+            eq((rc, err), (0, ""))
+        rpm = open(os.path.join(FIXTURES, "packages", "demo-cuda-1.0-1.x86_64.rpm"), "rb").read()
+        said(put(tmp, "cut.rpm", rpm[:-8]), reason)
+
+
+@test
+def what_real_producers_write_reads_clean():
+    """GNU ar (rcs, rcsD, rcS, qc, after ar d, after ranlib), GNU cpio (gzip), dpkg-deb (none,
+    gzip, xz, zstd), rpmbuild (uncompressed, gzip, xz and zstd payloads), GNU tar (plain, xz):
+    with --strict, from a file and a pipe, nothing said, exit 0."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stage = os.path.join(tmp, "s")
+        os.makedirs(stage)
+        shutil.copy(fx("rdc_main.o"), stage)
+        shutil.copy(fx("rdc_lto.o"), os.path.join(stage, "a_member_with_a_long_name.o"))
+        shutil.copy(fx("libmulti.so"), stage)
+        made = []
+        if shutil.which("ar"):
+            objs = ["rdc_main.o", "a_member_with_a_long_name.o", "libmulti.so"]
+            for flags in ("rcs", "rcsD", "rcS", "qc"):
+                made.append(os.path.join(tmp, flags + ".a"))
+                subprocess.run(["ar", flags, made[-1]] + objs, cwd=stage, check=True)
+            subprocess.run(["ar", "d", made[0], "libmulti.so"], check=True)
+            subprocess.run(["ar", "d", made[1], "a_member_with_a_long_name.o"], check=True)
+            subprocess.run(["ranlib", made[3]], check=True)
+        if shutil.which("cpio"):
+            for fmt in ("newc", "odc", "crc", "bin"):
+                c = subprocess.run(["cpio", "-o", "-H", fmt, "--quiet"], input=b"libmulti.so\nrdc_main.o\n",
+                                   cwd=stage, stdout=subprocess.PIPE, check=True).stdout
+                made.append(put(tmp, fmt + ".cpio.gz", tool(["gzip", "-n", "-c"], c)))
+        if shutil.which("dpkg-deb"):
+            for comp in ("none", "gzip", "xz", "zstd"):
+                root = os.path.join(tmp, "deb-" + comp)
+                os.makedirs(os.path.join(root, "DEBIAN"))
+                os.makedirs(os.path.join(root, "usr", "lib"))
+                shutil.copy(fx("libmulti.so"), os.path.join(root, "usr", "lib"))
+                with open(os.path.join(root, "DEBIAN", "control"), "w") as f:
+                    f.write("Package: d\nVersion: 1.0\nArchitecture: amd64\nMaintainer: x <x@example.org>\n"
+                            "Description: x\n")
+                made.append(os.path.join(tmp, comp + ".deb"))
+                subprocess.run(["dpkg-deb", "--root-owner-group", "-Z" + comp, "--build", root, made[-1]],
+                               stdout=subprocess.DEVNULL, check=True)
+        if shutil.which("rpmbuild"):
+            made += [build_rpm(tmp, p) for p in ("w.ufdio", "w9.gzdio", "w6.xzdio", "w19.zstdio")]
+        if shutil.which("tar"):
+            for args, name in ((["cf"], "gnu.tar"), (["cJf"], "gnu.tar.xz")):
+                made.append(os.path.join(tmp, name))
+                subprocess.run(["tar"] + args + [made[-1], "-C", stage, "libmulti.so", "rdc_main.o"], check=True)
+        for path in made:
+            with open(path, "rb") as f:
+                data = f.read()
+            for args, pipe in (((path,), None), (("-",), data)):
+                rc, out, err = run("--strict", *args, data=pipe)
+                eq((rc, err), (0, ""), "%s %s" % (os.path.basename(path), args))
+        print("# checked: %s" % " ".join(os.path.basename(p) for p in made))
+
+
 def tar_bytes(members):
     b = io.BytesIO()
     with tarfile.open(fileobj=b, mode="w", format=tarfile.GNU_FORMAT) as t:

@@ -219,13 +219,25 @@ typedef struct member_stream {
     int code; /* libarchive's status when a read failed */
 } member_stream;
 
+/* Why reading a member's data failed: libarchive's cpio reader says nothing when the bytes end
+ * inside a member. */
+static const char *data_message(const fc_archive_api *la, struct archive *a, char *buf, size_t size)
+{
+    const char *m = la->error_string(a);
+    if ((!m || !*m) && (la->format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_CPIO) {
+        snprintf(buf, size, "the cpio ends inside this member: it was cut short");
+        return buf;
+    }
+    return message(la, a, buf, size);
+}
+
 static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
 {
     member_stream *m = (member_stream *)s;
     la_ssize_t r = m->la->read_data(m->a, buf, n);
     if (r < 0) {
         m->code = (int)r;
-        message(m->la, m->a, s->error, sizeof s->error);
+        data_message(m->la, m->a, s->error, sizeof s->error);
         return -1;
     }
     return (ssize_t)r;
@@ -369,14 +381,16 @@ static bool tar_unterminated(const fc_archive_api *la, struct archive *a)
 
 /* At a failed header read, the shape a package cut at a member boundary gives, which libarchive
  * does not name: its zip reader, reading from the front (a zip cut short has no central
- * directory to go by), ends with no message where the bytes end before the next header. NULL
- * for others. */
+ * directory to go by), and its cpio reader end with no message (bin cpio: "End of file trying
+ * to read next cpio header") where the bytes end before the next header. NULL for others. */
 static const char *ended_before(const fc_archive_api *la, struct archive *a)
 {
     const char *m = la->error_string(a);
     int format = la->format(a) & ARCHIVE_FORMAT_BASE_MASK;
     if (format == ARCHIVE_FORMAT_ZIP && (!m || !*m))
         return "zip";
+    if (format == ARCHIVE_FORMAT_CPIO && (!m || !*m || strcmp(m, "End of file trying to read next cpio header") == 0))
+        return "cpio";
     return NULL;
 }
 
@@ -412,7 +426,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     struct archive_entry *e;
     int r;
     size_t members = 0;
-    bool fatal = false;
+    bool fatal = false, deb_data = false;
     while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
         /* Directories, links and devices hold no bytes; a hard link's target is read where
          * it is stored. An ar archive (a .deb) holds files only, and dpkg reads every member
@@ -456,6 +470,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                 entry += 2;
         if (lv->deb && strcmp(entry, "debian-binary") == 0)
             continue;
+        deb_data |= lv->deb && starts_with(entry, "data.tar");
         /* A tar whose first member is one of a container image's is read as an image. */
         if (members == 1 && !lv->image_checked && !lv->deb &&
             (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
@@ -473,7 +488,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         }
         la_ssize_t got = la->read_data(lv->a, head, sizeof head);
         if (got < 0) {
-            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry, message(la, lv->a, msg, sizeof msg));
+            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry,
+                                 data_message(la, lv->a, msg, sizeof msg));
             fatal = got == ARCHIVE_FATAL;
             continue;
         }
@@ -495,13 +511,18 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     if (rc == 0 && !fatal && r != ARCHIVE_EOF && (why = ended_before(la, lv->a)))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the %s ends after %zu members without its %s: it "
                              "was cut short, and members after the cut are not seen", why, members,
-                             "central directory");
+                             why[0] == 'z' ? "central directory" : "trailer (TRAILER!!!)");
     else if (rc == 0 && !fatal && r != ARCHIVE_EOF)
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "damaged package after %zu members: %s", members,
                              message(la, lv->a, msg, sizeof msg));
     else if (rc == 0 && !fatal && tar_unterminated(la, lv->a))
         rc = fc_report_warning(sc, lv->path, NULL, "the tar ends without its end-of-archive marker: it may have been "
                                                    "cut short, and members after the cut are not seen");
+    else if (rc == 0 && !fatal && lv->deb && !deb_data)
+        /* dpkg requires it (deb(5)); libarchive's ar reader ends quietly where the bytes end,
+         * even inside a member's header. */
+        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the .deb ends after %zu members without its data.tar "
+                             "member: it was cut short, and the package's files are not seen", members);
     else if (rc == 0 && !fatal && (why = zip_unended(la, lv)))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", why);
     return rc;
@@ -634,6 +655,17 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .streamed = in != NULL,
                     .img = img, .src = src, .image_checked = image_checked};
         rc = scan_entries(sc, &lv);
+        if (rc == 0 && xz && !xz->done && sc->errors == errors) {
+            /* libarchive stops reading where the archive ends: the rest of the xz stream (its
+             * index and footer, which an rpm's payload cut short loses) is read here. */
+            uint8_t rest[4096];
+            ssize_t n;
+            while ((n = fc_stream_read(&xz->s, rest, sizeof rest)) > 0)
+                ;
+            if (n < 0)
+                rc = fc_report_error(sc, xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
+                                     "after the archive's end: %s: it was cut short or is damaged", xz->s.error);
+        }
         if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer) {
             /* Named directly, read to the end: say that it holds no CUDA code rather than
              * stay silent. */
