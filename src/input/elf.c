@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ar_index.h"
 #include "ar_name.h"
 #include "bytes.h"
 #include "decode.h"
@@ -397,6 +398,12 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     uint64_t names_size = 0;
     char name[4096], why[600], first_bad[700] = "";
     size_t n_bad = 0; /* members whose names lead nowhere: said once, when the walk is done */
+    /* What the archive's tables list (ar_index.h): the highest member offset of its symbol
+     * table, the last name of its long-name table, and the furthest name members used. */
+    uint64_t listed = 0, names_last = 0, names_used = 0;
+    bool any_listed = false, any_names = false, any_used = false;
+    bool end_said = false; /* where and why the walk ended early is said already */
+    char last_name[256];
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
@@ -409,12 +416,14 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "member at offset 0x%llx: %s; the rest of the "
                                      "archive could not be read", (unsigned long long)next, why);
                 next = img->size; /* said already */
+                end_said = true;
             } else if (err && next < img->size) {
                 /* (At the end of the bytes there is no member to fail: an archive of no
                  * members, "!<arch>\n" alone, as glibc 2.34 and later ship libdl.a,
                  * libpthread.a, librt.a, libutil.a and libanl.a, and `ar rc` writes.) */
                 rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "bad archive: %s", elf_errmsg(err));
                 next = img->size;
+                end_said = true;
             }
             break;
         }
@@ -433,6 +442,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                                      declared, (unsigned long long)hdr_at);
                 elf_end(m);
                 next = img->size; /* said already */
+                end_said = true;
                 break;
             }
         }
@@ -449,6 +459,18 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         if (kind == FC_AR_NAME_TABLE && strcmp(name, "//") == 0) {
             names = img->data + start;
             names_size = h->ar_size;
+            any_names = fc_ar_names_last(names, names_size, &names_last, last_name, sizeof last_name);
+        }
+        /* Only the first member "/": a Windows .lib's second linker member is laid out otherwise. */
+        if (kind == FC_AR_NAME_TABLE && hdr_at == 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0))
+            any_listed = fc_ar_symtab_last(img->data + start, h->ar_size, name[1] == 'S', &listed);
+        if (kind == FC_AR_NAME_LONG) { /* "/N", its digits checked by fc_ar_member_name */
+            char digits[16];
+            memcpy(digits, img->data + hdr_at + 1, 15);
+            digits[15] = '\0';
+            uint64_t used = strtoull(digits, NULL, 10);
+            names_used = any_used && names_used > used ? names_used : used;
+            any_used = true;
         }
         if (kind == FC_AR_NAME_BAD && !n_bad++) /* the member is read under what its header says */
             snprintf(first_bad, sizeof first_bad, "member at offset 0x%llx: %s", (unsigned long long)hdr_at, why);
@@ -509,6 +531,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     /* Members libelf could not read end the walk without an error: what is left unread is
      * the damage. A long-name reference libelf could not follow is one such. */
     uint64_t skip;
+    end_said |= rc == 0 && next + 1 < img->size; /* one of the two below */
     if (rc == 0 && next + FC_AR_HEADER <= img->size && img->data[next] == '/' &&
         fc_ar_member_name(img->data + next, img->data + next + FC_AR_HEADER, 0, names, names_size, name, sizeof name,
                           &skip, why, sizeof why) == FC_AR_NAME_BAD)
@@ -519,8 +542,21 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
                              "damaged archive: no readable member at offset 0x%llx (%llu bytes left)",
                              (unsigned long long)next, (unsigned long long)(img->size - next));
-    if (rc == 0 && !any && named) {
-        /* Named directly: say that it holds no CUDA code rather than stay silent. */
+    /* libelf ends the walk where the bytes end: a member the tables list past there was cut
+     * off (ar_index.h). Names that lead nowhere, said above, prove nothing of the table. */
+    bool cut = !end_said && any_listed && !fc_range_ok(listed, FC_AR_HEADER, img->size);
+    if (rc == 0 && cut)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                             "the archive's symbol table lists a member at offset 0x%llx, but the archive ends at "
+                             "0x%llx: it was cut short, and members after the cut are not seen",
+                             (unsigned long long)listed, (unsigned long long)img->size);
+    else if (rc == 0 && (cut = !end_said && !n_bad && any_names && (!any_used || names_used < names_last)))
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                             "the archive's long-name table names a member %s that it does not hold: it was cut "
+                             "short, and members after the cut are not seen", last_name);
+    if (rc == 0 && !any && named && !end_said && !cut) {
+        /* Named directly, read whole: say that it holds no CUDA code rather than stay silent
+         * (not when it ended early: what it holds is not known). */
         fc_builder b;
         if (!fc_builder_start(sc, &b, path, NULL, &rc))
             return rc;

@@ -28,6 +28,7 @@
 #include "input.h"
 #include "oci_image.h"
 #include "stream.h"
+#include "zip_end.h"
 
 #define SNIFF_SIZE 4096u
 #define SOURCE_BUFFER (64u << 10)
@@ -180,8 +181,22 @@ static const char *rpm_skip_headers(fc_stream *s)
 typedef struct source {
     fc_stream *s;
     const fc_archive_api *la;
+    uint64_t total;             /* bytes read */
+    size_t tail_n;              /* the last of them, where a zip's end record is (zip_end.h) */
+    uint8_t tail[FC_ZIP_TAIL];
     uint8_t buf[SOURCE_BUFFER];
 } source;
+
+/* N (at most SOURCE_BUFFER) bytes more read: the tail keeps the last FC_ZIP_TAIL. */
+_Static_assert(SOURCE_BUFFER <= FC_ZIP_TAIL, "a read fits the tail");
+static void keep_tail(source *src, const uint8_t *p, size_t n)
+{
+    src->total += n;
+    size_t keep = src->tail_n + n > FC_ZIP_TAIL ? FC_ZIP_TAIL - n : src->tail_n;
+    memmove(src->tail, src->tail + src->tail_n - keep, keep);
+    memcpy(src->tail + keep, p, n);
+    src->tail_n = keep + n;
+}
 
 static la_ssize_t source_read(struct archive *a, void *client, const void **out)
 {
@@ -191,6 +206,7 @@ static la_ssize_t source_read(struct archive *a, void *client, const void **out)
         src->la->set_error(a, EIO, "%s", src->s->error);
         return ARCHIVE_FATAL;
     }
+    keep_tail(src, src->buf, (size_t)r);
     *out = src->buf;
     return r;
 }
@@ -203,13 +219,25 @@ typedef struct member_stream {
     int code; /* libarchive's status when a read failed */
 } member_stream;
 
+/* Why reading a member's data failed: libarchive's cpio reader says nothing when the bytes end
+ * inside a member. */
+static const char *data_message(const fc_archive_api *la, struct archive *a, char *buf, size_t size)
+{
+    const char *m = la->error_string(a);
+    if ((!m || !*m) && (la->format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_CPIO) {
+        snprintf(buf, size, "the cpio ends inside this member: it was cut short");
+        return buf;
+    }
+    return message(la, a, buf, size);
+}
+
 static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
 {
     member_stream *m = (member_stream *)s;
     la_ssize_t r = m->la->read_data(m->a, buf, n);
     if (r < 0) {
         m->code = (int)r;
-        message(m->la, m->a, s->error, sizeof s->error);
+        data_message(m->la, m->a, s->error, sizeof s->error);
         return -1;
     }
     return (ssize_t)r;
@@ -226,6 +254,8 @@ typedef struct level {
     bool tree;           /* members are an installed tree (a .deb's data, an rpm): "./" dropped */
     bool deb;            /* the ar archive of a .deb */
     bool streamed;       /* read as a stream: a member is skipped by decompressing it */
+    const fc_image *img; /* the file or memory libarchive reads, when not streamed */
+    source *src;         /* the stream libarchive reads, when streamed */
     bool image_checked;  /* already found not to be a container image archive */
 } level;
 
@@ -349,6 +379,44 @@ static bool tar_unterminated(const fc_archive_api *la, struct archive *a)
            la->filter_bytes(a, 0) == la->read_header_position(a);
 }
 
+/* At a failed header read, the shape a package cut at a member boundary gives, which libarchive
+ * does not name: its zip reader, reading from the front (a zip cut short has no central
+ * directory to go by), and its cpio reader end with no message (bin cpio: "End of file trying
+ * to read next cpio header") where the bytes end before the next header. NULL for others. */
+static const char *ended_before(const fc_archive_api *la, struct archive *a)
+{
+    const char *m = la->error_string(a);
+    int format = la->format(a) & ARCHIVE_FORMAT_BASE_MASK;
+    if (format == ARCHIVE_FORMAT_ZIP && (!m || !*m))
+        return "zip";
+    if (format == ARCHIVE_FORMAT_CPIO && (!m || !*m || strcmp(m, "End of file trying to read next cpio header") == 0))
+        return "cpio";
+    return NULL;
+}
+
+/* At ARCHIVE_EOF, why a zip is not whole, or NULL: libarchive's reader from the front stops at
+ * the first central directory header, so its end record is looked for here (zip_end.h): in a
+ * file's last bytes, or, from a stream, in those kept as they passed, the rest read first. A
+ * zip under a compression layer libarchive decodes is not checked (docs/packages.md). */
+static const char *zip_unended(const fc_archive_api *la, level *lv)
+{
+    if ((la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_ZIP || la->filter_count(lv->a) != 1)
+        return NULL;
+    static const char *const cut = "the zip ends without its end-of-central-directory record: it was cut short, "
+                                   "and its central directory, which pip and unzip go by, is not whole";
+    if (!lv->src) {
+        size_t n = lv->img->size < FC_ZIP_TAIL ? (size_t)lv->img->size : FC_ZIP_TAIL;
+        return fc_zip_end_ok(lv->img->data + lv->img->size - n, n, lv->img->size) ? NULL : cut;
+    }
+    source *src = lv->src;
+    ssize_t r;
+    while ((r = fc_stream_read(src->s, src->buf, sizeof src->buf)) > 0)
+        keep_tail(src, src->buf, (size_t)r);
+    if (r < 0)
+        return src->s->error;
+    return fc_zip_end_ok(src->tail, src->tail_n, src->total) ? NULL : cut;
+}
+
 static int scan_entries(fc_scan_ctx *sc, level *lv)
 {
     const fc_archive_api *la = lv->la;
@@ -358,7 +426,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     struct archive_entry *e;
     int r;
     size_t members = 0;
-    bool fatal = false;
+    bool fatal = false, deb_data = false;
     while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
         /* Directories, links and devices hold no bytes; a hard link's target is read where
          * it is stored. An ar archive (a .deb) holds files only, and dpkg reads every member
@@ -402,6 +470,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                 entry += 2;
         if (lv->deb && strcmp(entry, "debian-binary") == 0)
             continue;
+        deb_data |= lv->deb && starts_with(entry, "data.tar");
         /* A tar whose first member is one of a container image's is read as an image. */
         if (members == 1 && !lv->image_checked && !lv->deb &&
             (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
@@ -419,7 +488,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         }
         la_ssize_t got = la->read_data(lv->a, head, sizeof head);
         if (got < 0) {
-            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry, message(la, lv->a, msg, sizeof msg));
+            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry,
+                                 data_message(la, lv->a, msg, sizeof msg));
             fatal = got == ARCHIVE_FATAL;
             continue;
         }
@@ -437,12 +507,24 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, f == FC_FORMAT_UNKNOWN && !nested, &fatal);
     }
     /* A member whose read failed for good has said so; the package ends there. */
-    if (rc == 0 && !fatal && r != ARCHIVE_EOF)
+    const char *why;
+    if (rc == 0 && !fatal && r != ARCHIVE_EOF && (why = ended_before(la, lv->a)))
+        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the %s ends after %zu members without its %s: it "
+                             "was cut short, and members after the cut are not seen", why, members,
+                             why[0] == 'z' ? "central directory" : "trailer (TRAILER!!!)");
+    else if (rc == 0 && !fatal && r != ARCHIVE_EOF)
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "damaged package after %zu members: %s", members,
                              message(la, lv->a, msg, sizeof msg));
     else if (rc == 0 && !fatal && tar_unterminated(la, lv->a))
         rc = fc_report_warning(sc, lv->path, NULL, "the tar ends without its end-of-archive marker: it may have been "
                                                    "cut short, and members after the cut are not seen");
+    else if (rc == 0 && !fatal && lv->deb && !deb_data)
+        /* dpkg requires it (deb(5)); libarchive's ar reader ends quietly where the bytes end,
+         * even inside a member's header. */
+        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the .deb ends after %zu members without its data.tar "
+                             "member: it was cut short, and the package's files are not seen", members);
+    else if (rc == 0 && !fatal && (why = zip_unended(la, lv)))
+        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", why);
     return rc;
 }
 
@@ -545,6 +627,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         if ((src = malloc(sizeof *src))) {
             src->s = in;
             src->la = la;
+            src->total = 0;
+            src->tail_n = 0;
             r = la->read_open(a, src, NULL, source_read, NULL);
         }
     } else if (a && img->fd >= 0 && lseek(img->fd, 0, SEEK_SET) == 0) {
@@ -569,8 +653,19 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
         level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .streamed = in != NULL,
-                    .image_checked = image_checked};
+                    .img = img, .src = src, .image_checked = image_checked};
         rc = scan_entries(sc, &lv);
+        if (rc == 0 && xz && !xz->done && sc->errors == errors) {
+            /* libarchive stops reading where the archive ends: the rest of the xz stream (its
+             * index and footer, which an rpm's payload cut short loses) is read here. */
+            uint8_t rest[4096];
+            ssize_t n;
+            while ((n = fc_stream_read(&xz->s, rest, sizeof rest)) > 0)
+                ;
+            if (n < 0)
+                rc = fc_report_error(sc, xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
+                                     "after the archive's end: %s: it was cut short or is damaged", xz->s.error);
+        }
         if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer) {
             /* Named directly, read to the end: say that it holds no CUDA code rather than
              * stay silent. */

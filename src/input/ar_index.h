@@ -1,0 +1,29 @@
+/* ar_index.h - what a static archive's own tables say it holds, to tell one cut short.
+ *
+ * libelf walks an archive member by member and stops, without an error, where the bytes end:
+ * an archive cut at a member boundary reads as whole. Two tables written before the members
+ * list members that come later: the symbol table ("/", "/SYM64/"), the offset of every member
+ * that defines a symbol; GNU's long-name table ("//"), the name of every member whose name
+ * does not fit its header. A member either lists that the archive does not hold proves a cut.
+ * A member of neither (no global symbols, a short name) cut off cannot be told, nor can any
+ * in an archive with neither table (ar rcS, or a .deb's outer ar, which package.c checks).
+ */
+#ifndef FC_AR_INDEX_H
+#define FC_AR_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The highest member offset a symbol table lists: DATA, SIZE bytes, the member named "/"
+ * (WIDE false: a 32-bit big-endian count, then as many 32-bit big-endian offsets; GNU,
+ * System V, and the first linker member of a Windows .lib) or "/SYM64/" (WIDE: the same in
+ * 64 bits). False when it lists no offset or its count does not fit it: nothing is proved. */
+bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last);
+
+/* Where the last name of a long-name table (NAMES, SIZE bytes; names end with "/\n", "\n" or,
+ * in Windows .lib files, a NUL) starts, and the name (without its "/") in OUT, cut to fit.
+ * False when the table holds no name. */
+bool fc_ar_names_last(const uint8_t *names, uint64_t size, uint64_t *last, char *out, size_t out_size);
+
+#endif

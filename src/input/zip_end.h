@@ -1,0 +1,21 @@
+/* zip_end.h - whether a zip's bytes end with its end-of-central-directory record.
+ *
+ * libarchive reads a zip from a file by its central directory, found through the record that
+ * ends it; a zip without one (cut short) it reads from the front instead, member by member,
+ * and stops at the first central directory header: a zip cut inside its central directory, or
+ * before the record, reads as whole, though pip, unzip and Python's zipfile refuse it. */
+#ifndef FC_ZIP_END_H
+#define FC_ZIP_END_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The record and the longest comment it may carry: where it is looked for from the end. */
+#define FC_ZIP_TAIL (22u + 0xffffu)
+
+/* Whether the last N bytes of a zip of TOTAL bytes, TAIL (N at most FC_ZIP_TAIL), hold a
+ * whole end-of-central-directory record whose central directory ends where it begins. */
+bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total);
+
+#endif
