@@ -232,6 +232,35 @@ def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
 
 
 @test
+def a_compressed_file_of_nothing_holds_no_cuda_code():
+    """A gzip or zstd stream of no bytes (Debian ships gzipped empty man pages, 20 bytes): no
+    member, no CUDA code. It was "not a readable package: Unrecognized archive format", exit 3,
+    so a tar holding one failed. A stream cut or damaged before any byte is still an error."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    empty_gz = zlib.compressobj(9, zlib.DEFLATED, 31)
+    empty_gz = empty_gz.compress(b"") + empty_gz.flush()
+    with tempfile.TemporaryDirectory() as tmp:
+        named = os.path.join(tmp, "x.1.gz")
+        open(named, "wb").write(empty_gz)
+        eq(run("-q", "--gpu", "9.0", named)[:3], (0, "", ""))
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as t:
+            for name, data in (("usr/share/man/x.1.gz", empty_gz), ("usr/lib/libmulti.so", lib)):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+        tar = os.path.join(tmp, "t.tar")
+        open(tar, "wb").write(buf.getvalue())
+        rc, out, err, _ = run("-q", "--gpu", "9.0", tar)
+        eq((rc, err), (0, ""))
+        rc, out, err, _ = run("--gpu", "9.0", tar)
+        assert tar + "!usr/lib/libmulti.so: 3 containers" in out, out
+        open(named, "wb").write(empty_gz[:12])  # its header and no more
+        rc, out, err, _ = run("-q", "--gpu", "9.0", named)
+        eq(rc, 3, err)
+
+
+@test
 def deb_and_rpm_in_directories_only_with_packages():
     with tempfile.TemporaryDirectory() as d:
         for name in LINUX_PACKAGES:

@@ -49,6 +49,7 @@ static void load(void)
              bind(lib, "archive_read_support_format_cpio", &api.read_support_format_cpio) &&
              bind(lib, "archive_read_support_format_ar", &api.read_support_format_ar) &&
              bind(lib, "archive_read_support_format_raw", &api.read_support_format_raw) &&
+             bind(lib, "archive_read_support_format_empty", &api.read_support_format_empty) &&
              bind(lib, "archive_read_open_fd", &api.read_open_fd) &&
              bind(lib, "archive_read_open_memory", &api.read_open_memory) &&
              bind(lib, "archive_read_open", &api.read_open) &&

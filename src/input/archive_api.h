@@ -26,6 +26,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_read_support_format_cpio) *read_support_format_cpio;
     __typeof__(archive_read_support_format_ar) *read_support_format_ar;
     __typeof__(archive_read_support_format_raw) *read_support_format_raw;
+    __typeof__(archive_read_support_format_empty) *read_support_format_empty;
     __typeof__(archive_read_open_fd) *read_open_fd;
     __typeof__(archive_read_open_memory) *read_open_memory;
     __typeof__(archive_read_open) *read_open;

@@ -548,8 +548,10 @@ static struct archive *open_reader(const fc_archive_api *la, bool deb)
     la->read_support_format_tar(a);
     la->read_support_format_gnutar(a);
     la->read_support_format_cpio(a);
-    /* A compressed file that is no archive (libfoo.so.zst) reads as one member. */
+    /* A compressed file that is no archive (libfoo.so.zst) reads as one member; one that
+     * holds nothing (Debian ships gzipped empty man pages) as no member, not as damage. */
     la->read_support_format_raw(a);
+    la->read_support_format_empty(a);
     return a;
 }
 
