@@ -592,6 +592,65 @@ def a_compressed_cubin_of_another_sm_than_its_entry_fails():
 
 
 @test
+def a_compressed_cubins_own_sm_is_read_wherever_its_entry_lies():
+    """The decoder reads entry headers through a window: an entry header near its end comes with
+    few of its payload's bytes, too few for the ELF header (review of 2026-12-03, F1: an LZ4 cubin
+    of another SM there read ok, exit 0, even with --strict; 0 to 3 bytes left a zstd one
+    unread under --strict). Those bytes are read for the chosen image then. Here an sm_90 cubin
+    stored as sm_80 sits after an uncompressed sm_75 entry of 0 to 1,100 bytes; and cubins that
+    do not inflate to an ELF header (a corrupt LZ4 match, a declared size that lies) fail too."""
+    def entries(data):
+        pos, end, out = 16, 16 + struct.unpack_from("<Q", data, 8)[0], []
+        while pos < end:
+            hsize, psize = struct.unpack_from("<IQ", data, pos + 4)
+            out.append(bytearray(data[pos:pos + hsize + psize]))
+            pos += hsize + psize
+        return out
+
+    def container(ents):
+        body = b"".join(bytes(e) for e in ents)
+        return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+    def filler(size):  # an uncompressed sm_75 cubin entry of SIZE bytes
+        h = bytearray(64)
+        struct.pack_into("<HHIQ", h, 0, 2, 0x0101, 64, size)
+        struct.pack_into("<I", h, 28, 75)
+        struct.pack_into("<Q", h, 40, 0x11)
+        return h + bytes(size)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "k.fatbin")
+        for name, how, args in (("compress_speed_all.fatbin", "lz4", []), ("compress_size.fatbin", "zstd", ["--strict"]),
+                                ("compress_none.fatbin", "none", [])):
+            good = entries(open(fx(name), "rb").read())[0]
+            other = bytearray(good)
+            struct.pack_into("<I", other, 28, 80)
+            wrong = []
+            for size in range(0, 1100, 4):
+                # the same cubin as what it is: ok wherever it lies
+                open(path, "wb").write(container([filler(size), good]))
+                if run("-q", *args, "--gpu", "9.0", "--driver", "13.0", path)[0] != 0:
+                    wrong.append(("sm_90 cubin", size))
+                open(path, "wb").write(container([filler(size), other]))
+                if run("-q", *args, "--gpu", "8.0", "--driver", "13.0", path)[0] != 1:
+                    wrong.append(("stored as sm_80", size))
+            eq(wrong, [], how + ": filler sizes whose file was judged wrongly")
+        cubin = entries(open(fx("compress_speed_all.fatbin"), "rb").read())[0]
+        payload = cubin[64:]
+        bad = bytearray(cubin)
+        assert payload[0] >> 4 == 10  # a token: 10 literals, then the first match's offset
+        bad[64 + 11:64 + 13] = b"\x40\x00"  # 64 bytes back, past the start of the output
+        lying = bytearray(cubin)
+        struct.pack_into("<I", lying, 16, 20)  # 20 stored bytes: no ELF header inflates from them
+        for what, entry in (("a corrupt match", bad), ("a compressed size that lies", lying)):
+            assert payload[1:5] == b"\x7fELF"
+            open(path, "wb").write(container([entry]))
+            rc, out, err = run("--json", "--gpu", "9.0", path)
+            load = json.loads(out)["files"][0]["containers"][0]["loads"][0]["result"]
+            eq((rc, load), (1, "UNCOMPRESS_FAILED"), what)
+
+
+@test
 def an_archive_without_members_holds_no_cuda_code():
     """"!<arch>\n" alone is an archive of no members: glibc 2.34 and later ship libdl.a,
     libpthread.a, librt.a, libutil.a and libanl.a so, and `ar rc x.a` with nothing writes it.

@@ -192,8 +192,13 @@ fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm);
 /* What the first N stored bytes of a cubin compressed with M, stored as an entry for SM, say:
  * NOT_COMPRESSED where they are an ELF header (an uncompressed cubin under a compression flag)
  * or, for zstd, no frame's magic; for LZ4, what the ELF header they inflate to says
- * (fc_cubin_header_of) when they hold enough of it; UNREAD below 4 bytes. */
-fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_compression m, uint32_t sm);
+ * (fc_cubin_header_of), or, when they do not inflate to one, NOT_COMPRESSED if they are ALL
+ * the image's first FC_CUBIN_HEAD_STORED stored bytes (or all of it), else UNREAD (more are to
+ * be read); UNREAD below 4 bytes. zstd's OK says only that a frame begins there. */
+#define FC_CUBIN_HEAD_STORED 1024
+fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool all, fc_compression m, uint32_t sm);
+/* The stored bytes of entry E (E->stored_size of them, compressed or not) in OBJ's image. */
+fc_status fc_entry_stored(const fc_object *obj, const fc_entry *e, const uint8_t **src);
 /* Inflates up to WANT bytes of the raw LZ4 block whose first N bytes are at SRC (the block may
  * be longer) into DST: how many it gave, 0 when those bytes are not enough or are no LZ4. */
 size_t fc_lz4_head(const void *src, size_t n, void *dst, size_t want);

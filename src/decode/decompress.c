@@ -250,7 +250,7 @@ fc_status fc_decompress(void **out, size_t *out_size, fc_compression m, const vo
 
 /* Where entry E's stored image lies in OBJ's bytes: FC_ERR_UNSUPPORTED without them,
  * FC_ERR_FORMAT when it runs past them. */
-static fc_status entry_source(const fc_object *obj, const fc_entry *e, const uint8_t **src)
+fc_status fc_entry_stored(const fc_object *obj, const fc_entry *e, const uint8_t **src)
 {
     if (!obj->image)
         return FC_ERR_UNSUPPORTED;
@@ -266,7 +266,7 @@ fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_optio
     *bytes = NULL;
     *len = 0;
     const uint8_t *src;
-    fc_status where = entry_source(obj, e, &src);
+    fc_status where = fc_entry_stored(obj, e, &src);
     if (where != FC_OK)
         return where;
     if (e->compression == FC_COMPRESSION_NONE) {
@@ -324,7 +324,7 @@ fc_status fc_entry_pieces(const fc_object *obj, const fc_entry *e, const fc_opti
         return st;
     }
     const uint8_t *src;
-    fc_status where = entry_source(obj, e, &src);
+    fc_status where = fc_entry_stored(obj, e, &src);
     if (where != FC_OK)
         return where;
     fc_options defaults;
@@ -359,7 +359,7 @@ fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size
 {
     *got = 0;
     const uint8_t *src;
-    fc_status where = entry_source(obj, e, &src);
+    fc_status where = fc_entry_stored(obj, e, &src);
     if (where != FC_OK)
         return where;
     size_t src_size = (size_t)e->stored_size;
@@ -459,7 +459,7 @@ fc_status fc_entry_find(const fc_object *obj, const fc_entry *e, const fc_option
     if (key_len == 0 || after > SIZE_MAX / 4 - key_len || size < 2 * (key_len + after))
         return FC_ERR_INVALID;
     const uint8_t *src;
-    fc_status st = entry_source(obj, e, &src);
+    fc_status st = fc_entry_stored(obj, e, &src);
     if (st != FC_OK)
         return st;
     size_t src_size = (size_t)e->stored_size;

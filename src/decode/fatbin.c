@@ -165,25 +165,28 @@ fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm)
     return FC_CUBIN_HEADER_OK;
 }
 
-fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, fc_compression m, uint32_t sm)
+fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool all, fc_compression m, uint32_t sm)
 {
     if (n < 4)
-        return FC_CUBIN_HEADER_UNREAD;
+        return all && n ? FC_CUBIN_HEADER_NOT_COMPRESSED : FC_CUBIN_HEADER_UNREAD;
     /* An LZ4 block opens with a token before its first literal, so a cubin's "\177ELF" is never
      * its first bytes; a zstd frame opens with its magic (nvcc writes no skippable frames). */
     if (memcmp(p, "\177ELF", 4) == 0)
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
     if (m == FC_COMPRESSION_ZSTD && fc_rd32(p) != 0xFD2FB528u)
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
-    /* LZ4 inflates the ELF header from the bytes at hand (a few dozen), so the cubin's own SM
-     * is checked as an uncompressed one's. zstd would need its whole first block (up to 128
-     * KiB inflated): for cuBLASLt 13 on sm_90 that was 50 ms of CPU against 30 and 66 MB more
-     * read, so a zstd cubin's own SM is read only with the kernels. */
+    if (m != FC_COMPRESSION_LZ4)
+        return FC_CUBIN_HEADER_OK;
+    /* LZ4 inflates the ELF header from a few dozen stored bytes, so the cubin's own SM is
+     * checked as an uncompressed one's. Where those at hand do not give it, either more are to
+     * be read or, all of the first kilobyte being here, the block is corrupt (any LZ4 block
+     * gives 52 bytes from fewer) or holds no ELF header: the driver cannot take it. zstd needs
+     * its whole first block (link_state.c: cubin_head). */
     uint8_t head[64];
-    size_t got = m == FC_COMPRESSION_LZ4 ? fc_lz4_head(p, n, head, sizeof head) : 0;
+    size_t got = fc_lz4_head(p, n, head, sizeof head);
     if (got >= 52)
         return fc_cubin_header_of(head, got, sm);
-    return FC_CUBIN_HEADER_OK;
+    return all ? FC_CUBIN_HEADER_NOT_COMPRESSED : FC_CUBIN_HEADER_UNREAD;
 }
 
 static size_t min_size(size_t a, uint64_t b, size_t c)
@@ -231,11 +234,15 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint
     /* The payload's first bytes usually came with the header: looked at for free. */
     if (e.kind == FC_IMAGE_CUBIN && !e.obfuscated && held > e.header_size) {
         size_t at_hand = held - e.header_size;
-        if (e.compression == FC_COMPRESSION_NONE)
-            e.cubin_header = fc_cubin_header_of(h + e.header_size, min_size(at_hand, e.payload_size, 64), e.arch);
-        else if (e.compression != FC_COMPRESSION_UNKNOWN)
-            e.cubin_header = fc_compressed_cubin_header_of(h + e.header_size, min_size(at_hand, e.stored_size, 1024),
-                                                          e.compression, e.arch);
+        /* (Fewer than an ELF header's first 52 bytes at hand: left to cubin_head, link_state.c.) */
+        if (e.compression == FC_COMPRESSION_NONE) {
+            if (at_hand >= 52 && e.payload_size >= 52)
+                e.cubin_header = fc_cubin_header_of(h + e.header_size, min_size(at_hand, e.payload_size, 64), e.arch);
+        } else if (e.compression != FC_COMPRESSION_UNKNOWN) {
+            size_t want = min_size(FC_CUBIN_HEAD_STORED, e.stored_size, SIZE_MAX);
+            size_t n = at_hand < want ? at_hand : want;
+            e.cubin_header = fc_compressed_cubin_header_of(h + e.header_size, n, n == want, e.compression, e.arch);
+        }
     }
     char ident[1024], opts[4096];
     if (fc_rd32(h + 36))

@@ -695,23 +695,33 @@ bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, c
     return c->role == FC_ROLE_MODULE && fc_images_define_nothing(obj, c, opts, inflate);
 }
 
-/* What the driver makes of the first bytes of entry E, a cubin: as the decoder found them (an
- * LZ4 one's inflated from the bytes at hand), or, for an uncompressed one whose first bytes
- * were not at hand then, as they are. A zstd one is inflated for this only with INFLATE (the
- * kernel view, which inflates every image anyway, and --strict): its first block, up to 128
- * KiB, took cuBLASLt 13's judgement on sm_90 from 41 to 69 ms of CPU on dev (perf stat). */
+/* What the driver makes of the first bytes of entry E, a cubin: as the decoder found them, or,
+ * where those were not all at hand then (the decoder reads through a window), as they are: an
+ * uncompressed one's ELF header, an LZ4 one's inflated from its first stored kilobyte. A zstd
+ * one is inflated for this only with INFLATE (the kernel view, which inflates every image
+ * anyway, and --strict): its first block, up to 128 KiB, took cuBLASLt 13's judgement on sm_90
+ * from 41 to 69 ms of CPU on dev (perf stat); one that does not inflate to an ELF header's 52
+ * bytes is refused ("Uncompress failed"). */
 static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e, bool inflate)
 {
     if (e->kind != FC_IMAGE_CUBIN || e->obfuscated)
         return FC_CUBIN_HEADER_UNREAD;
-    bool zstd_unread = inflate && e->compression == FC_COMPRESSION_ZSTD && e->cubin_header == FC_CUBIN_HEADER_OK;
-    if (!obj->image || (!zstd_unread && (e->cubin_header != FC_CUBIN_HEADER_UNREAD ||
-                                         e->compression != FC_COMPRESSION_NONE)))
-        return e->cubin_header;
+    fc_cubin_header h = e->cubin_header;
+    const uint8_t *stored;
+    if (!obj->image || e->compression == FC_COMPRESSION_UNKNOWN || fc_entry_stored(obj, e, &stored) != FC_OK)
+        return h;
+    size_t n = e->stored_size < FC_CUBIN_HEAD_STORED ? (size_t)e->stored_size : FC_CUBIN_HEAD_STORED;
+    /* (An uncompressed image shorter than an ELF header's 52 bytes holds no cubin.) */
+    if (h == FC_CUBIN_HEADER_UNREAD && e->compression == FC_COMPRESSION_NONE)
+        h = n < 52 ? FC_CUBIN_HEADER_DAMAGED : fc_cubin_header_of(stored, n < 64 ? n : 64, e->arch);
+    else if (h == FC_CUBIN_HEADER_UNREAD)
+        h = fc_compressed_cubin_header_of(stored, n, true, e->compression, e->arch);
+    if (!inflate || e->compression != FC_COMPRESSION_ZSTD || h != FC_CUBIN_HEADER_OK)
+        return h;
     uint8_t head[64];
     size_t got = 0;
-    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK)
-        return e->cubin_header;
+    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK || got < 52)
+        return FC_CUBIN_HEADER_NOT_COMPRESSED;
     return fc_cubin_header_of(head, got, e->arch);
 }
 
