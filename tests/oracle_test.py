@@ -34,8 +34,9 @@ CODES = {"CUDA_SUCCESS": 0, "CUDA_ERROR_NO_BINARY_FOR_GPU": 209, "CUDA_ERROR_UNS
 def claims(path):
     """fatcheck's container claims for sm_90 with a CUDA 13.0 driver, by file offset. A zstd
     cubin's own ELF header is read only by the kernel view, which inflates every image, and
-    with --strict: the images that test it (kernels.othersm-zstd.*) are judged with --kernels."""
-    kernels = ["--kernels"] if "othersm-zstd" in os.path.basename(path) else []
+    with --strict: the images that test it (kernels.*-zstd.*) are judged with --kernels. A driver
+    that crashed loading an image agrees with any prediction that it fails."""
+    kernels = ["--kernels"] if "-zstd." in os.path.basename(path) else []
     out = subprocess.run([FATCHECK, "--json", "--embedded", *kernels, "--gpu", "9.0", "--driver", "13.0", path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     doc = json.loads(out.stdout)
@@ -61,6 +62,9 @@ def agrees(c, rec):
             return False, "linker takes %s; the driver's cuLinkAddData answered %d" % (
                 (load["link"] or {}).get("image"), rec["link_add"])
         return True, ""
+    if "crash" in rec:  # the driver died loading it (signal rec["crash"]): any failure agrees
+        ok = load["result"] not in ("CUDA_SUCCESS", "RELOCATABLE_MODULE")
+        return ok, "" if ok else "predicted %s, the driver crashed (signal %d)" % (load["result"], rec["crash"])
     want = rec["load"]
     got = CODES.get(load["result"])
     if load["result"] == "UNCOMPRESS_FAILED":  # "Uncompress failed": the answer depends on the method

@@ -147,5 +147,55 @@ for path in glob.glob(sys.argv[1] + "/kernels.othersm-*.fatbin"):
         pos += hsize + psize
     open(path, "wb").write(bytes(data))
 PY
+# Compressed sm_90 cubins that do not inflate to an ELF header: an LZ4 block whose first
+# match points before the start of the output, an LZ4 entry whose compressed size says 20
+# bytes, a zstd frame whose first block's type is the reserved one; and an uncompressed cubin
+# cut to 40 bytes, shorter than an ELF header. With the PTX beside them, and without.
+for mode in speed size; do
+    what=$([ $mode = speed ] && echo lz4 || echo zstd)
+    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/k.$what.fatbin" \
+        --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin"
+    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/k.$what+ptx.fatbin" \
+        --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
+done
+"$BIN/fatbinary" -64 --compress-mode=none --create="$out/k.none.fatbin" --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin"
+"$BIN/fatbinary" -64 --compress-mode=none --create="$out/k.none+ptx.fatbin" \
+    --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
+python3 - "$out" <<'PY'
+import os, struct, sys
+out = sys.argv[1]
+def cubin_at(data):
+    pos = 16
+    while struct.unpack_from("<H", data, pos)[0] != 2:
+        pos += struct.unpack_from("<I", data, pos + 4)[0] + struct.unpack_from("<Q", data, pos + 8)[0]
+    return pos, pos + struct.unpack_from("<I", data, pos + 4)[0]
+for beside in ("", "+ptx"):
+    data = open(os.path.join(out, "k.lz4%s.fatbin" % beside), "rb").read()
+    pos, at = cubin_at(data)
+    assert data[at] >> 4 == 10 and data[at + 1:at + 5] == b"\x7fELF"  # a token: 10 literals, then the offset
+    bad = bytearray(data)
+    bad[at + 11:at + 13] = b"\xff\xff"
+    open(os.path.join(out, "kernels.badmatch-lz4.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
+    bad = bytearray(data)
+    struct.pack_into("<I", bad, pos + 16, 20)
+    open(os.path.join(out, "kernels.shortcsz-lz4.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
+    data = open(os.path.join(out, "k.zstd%s.fatbin" % beside), "rb").read()
+    pos, at = cubin_at(data)
+    assert data[at:at + 4] == b"\x28\xb5\x2f\xfd"
+    fhd = data[at + 4]
+    single = fhd >> 5 & 1
+    head = 5 + (0 if single else 1) + (0, 1, 2, 4)[fhd & 3] + ((1 if single else 0), 2, 4, 8)[fhd >> 6]
+    bad = bytearray(data)
+    bad[at + head] |= 0x06  # Block_Type 3, reserved
+    open(os.path.join(out, "kernels.badblock-zstd.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
+    data = open(os.path.join(out, "k.none%s.fatbin" % beside), "rb").read()
+    pos, at = cubin_at(data)
+    psize = struct.unpack_from("<Q", data, pos + 8)[0]
+    bad = bytearray(data[:at + 40] + data[at + psize:])
+    struct.pack_into("<Q", bad, pos + 8, 40)
+    struct.pack_into("<Q", bad, 8, struct.unpack_from("<Q", bad, 8)[0] - (psize - 40))
+    open(os.path.join(out, "kernels.tiny.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
+PY
+rm "$out"/k.lz4*.fatbin "$out"/k.zstd*.fatbin "$out"/k.none*.fatbin
 rm "$out/k.sm_80.cubin" "$out/k.sm_90.cubin" "$out/k.compute_90.ptx"
 ls "$out" | wc -l
