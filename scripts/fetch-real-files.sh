@@ -1,6 +1,6 @@
 #!/bin/sh
 # Downloads the real files the golden tests beyond ELF check (tests/golden_real_test.py), into
-# DIR (default: $FATCHECK_REAL_FILES, else ~/.cache/fatcheck/real). Not run in CI: ~150 MB.
+# DIR (default: $FATCHECK_REAL_FILES, else ~/.cache/fatcheck/real), ~280 MB; scripts/test.sh runs it.
 # Usage: scripts/fetch-real-files.sh [DIR]
 #   node-llama-cpp-win-x64-cuda-3.21.1.tgz   npm's @node-llama-cpp/win-x64-cuda 3.21.1 (npm pack),
 #   win-x64-cuda/ggml-cuda.dll               and its Windows CUDA DLL, unpacked from it

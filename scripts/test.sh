@@ -32,6 +32,14 @@ if [ "${FATCHECK_ERAS:-}" != skip ]; then
     echo "== files of other CUDA releases"
     sh scripts/fetch-eras.sh ${FATCHECK_ERAS:+--$FATCHECK_ERAS} 2>&1 | tail -n 3
 fi
+# The real files the golden tests beyond ELF check (Windows DLLs from npm, a Debian program):
+# ~280 MB, downloaded once into ~/.cache/fatcheck/real (FATCHECK_REAL=skip leaves them out;
+# their tests then say they were skipped). Without them those tests rot unseen: one kept a
+# summary two changes old until a machine that had the files ran it.
+if [ "${FATCHECK_REAL:-}" != skip ]; then
+    echo "== real files beyond ELF"
+    sh scripts/fetch-real-files.sh 2>&1 | tail -n 3
+fi
 for b in build build-sanitize; do
     echo "== tests in $b"
     meson test -C "$b" --print-errorlogs --no-rebuild 2>&1 | grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):" || true

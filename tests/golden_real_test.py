@@ -55,6 +55,10 @@ GGML_SUMMARY = (": 143 containers in .nv_fatb\n"
                 "  cubin      572  sm_86:143 sm_89:143 sm_120a:143 sm_121a:143\n"
                 "  ptx        429  compute_75:143 compute_80:143 compute_90:143\n"
                 "  PTX ISA 9.1; stored: zstd 1,001\n"
+                # One data section past its first MiB is searched only where pointers lead (the
+                # default since ae2d7c3; this test had kept the older summary).
+                "  note: 1 data section searched only in its first MiB and where pointers\n"
+                "    lead (--embedded searches them whole)\n"
                 # It imports cublas64_13.dll and no cudart64_*.dll: CUDA 13's static runtime.
                 "  runtime: static, CUDA 13 (PTX ISA 9.1); needs a driver for CUDA 13.0 or newer\n")
 
