@@ -288,6 +288,51 @@ def damaged_deb_and_rpm_are_one_error_each():
 
 
 @test
+def rpm_payloads_in_lzma_are_read_and_others_not_passed():
+    """rpmbuild's w9.lzdio payload is the legacy .lzma format, which has no magic: it fell to
+    libarchive's raw format, one member searched whole, "no CUDA code", exit 0 (review of
+    2026-12-03). It is decoded as a .deb's data.tar.lzma is; a payload that is no cpio archive
+    once decoded is an error, not a blob."""
+    data = open(os.path.join(PKG, "demo-cuda-1.0-1.x86_64.rpm"), "rb").read()
+    at = data.index(b"\xfd7zXZ\x00")  # its xz payload
+    cpio = lzma.decompress(data[at:])
+    with tempfile.TemporaryDirectory() as d:
+        alone = os.path.join(d, "lzma.rpm")
+        open(alone, "wb").write(data[:at] + lzma.compress(cpio, format=lzma.FORMAT_ALONE))
+        rc, out, err, _ = run("--gpu", "8.0", alone)
+        eq((rc, err), (0, ""))
+        assert alone + "!usr/lib64/libmulti.so: 3 containers" in out, out
+        other = os.path.join(d, "other.rpm")
+        open(other, "wb").write(data[:at] + b"\xfe" * 64 + cpio)  # no compression read here
+        rc, out, err, _ = run("--gpu", "8.0", other)
+        eq((rc, "no CUDA code" in out), (3, False), err)
+        eq(err, "fatcheck: %s: the rpm's payload is no cpio archive (compressed in a way not read here?): its "
+                "files are not seen\n" % other)
+
+
+@test
+def a_zip64_with_the_longest_comment_is_whole():
+    """A zip64 end record's locator lies 20 bytes before the end record: with a comment of 65,516
+    bytes or more it fell outside the tail kept of the file, and the zip read as cut short, exit
+    3 (review of 2026-12-03); Python's zipfile and unzip read it."""
+    import zipfile
+    limit = zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP_FILECOUNT_LIMIT = 0  # zipfile writes the zip64 end record and its locator
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "z64.zip")
+            with zipfile.ZipFile(path, "w") as z:
+                z.writestr("pkg/libmulti.so", open(fx("libmulti.so"), "rb").read())
+                z.comment = b"c" * 65535
+            assert b"PK\x06\x07" in open(path, "rb").read()[-65535 - 22 - 20:]
+            for how in ({}, {"stdin": open(path, "rb")}):
+                rc, out, err, _ = run("-q", "--gpu", "8.0", "-" if how else path, **how)
+                eq((rc, err), (0, ""), how)
+    finally:
+        zipfile.ZIP_FILECOUNT_LIMIT = limit
+
+
+@test
 def rpm_headers_claiming_too_much_are_refused():
     data = bytearray(open(os.path.join(PKG, "demo-cuda-1.0-1.x86_64.rpm"), "rb").read())
     data[96 + 8:96 + 16] = struct.pack(">II", 0x7fffffff, 0xfffffff0)  # the signature's sizes

@@ -253,6 +253,7 @@ typedef struct level {
     const char *prefix;  /* what its members' names start with ("outer.tar!inner.tar"), or NULL */
     bool tree;           /* members are an installed tree (a .deb's data, an rpm): "./" dropped */
     bool deb;            /* the ar archive of a .deb */
+    bool rpm;            /* an rpm's payload, which must be a cpio archive */
     bool streamed;       /* read as a stream: a member is skipped by decompressing it */
     const fc_image *img; /* the file or memory libarchive reads, when not streamed */
     source *src;         /* the stream libarchive reads, when streamed */
@@ -428,6 +429,14 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     size_t members = 0;
     bool fatal = false, deb_data = false;
     while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
+        /* An rpm's payload is a cpio archive; anything else (a compression read as no archive,
+         * one member of raw bytes searched whole) would pass its files unseen. */
+        if (lv->rpm && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_CPIO) {
+            rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL, "the rpm's payload is no cpio archive "
+                                 "(compressed in a way not read here?): its files are not seen");
+            fatal = true;
+            continue;
+        }
         /* Directories, links and devices hold no bytes; a hard link's target is read where
          * it is stored. An ar archive (a .deb) holds files only, and dpkg reads every member
          * as one whatever its mode: GNU ar's deterministic mode, Debian's default, writes
@@ -608,6 +617,16 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         h = head;
         hn = (size_t)r;
         tree = true;
+        /* rpm's lzma payloads (w9.lzdio) are the legacy .lzma format, which has no magic: tried
+         * where none of the other payloads' magics is there. */
+        static const uint8_t *const magic[] = {(const uint8_t *)"\x1f\x8b", (const uint8_t *)"BZh",
+                                              (const uint8_t *)"\x28\xb5\x2f\xfd", (const uint8_t *)"070",
+                                              (const uint8_t *)"\x04\x22\x4d\x18", (const uint8_t *)"\xfd" "7zXZ"};
+        static const size_t magic_n[] = {2, 3, 4, 3, 4, 5};
+        bool known = false;
+        for (size_t i = 0; i < sizeof magic_n / sizeof *magic_n; i++)
+            known |= hn >= magic_n[i] && memcmp(h, magic[i], magic_n[i]) == 0;
+        lzma_alone = !known && hn >= 13 && h[0] < 225;
     }
     xz_stream *xz = NULL;
     lzma_alone = lzma_alone && in;
@@ -654,7 +673,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     } else {
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
-        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .streamed = in != NULL,
+        level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .rpm = rpm,
+                    .streamed = in != NULL,
                     .img = img, .src = src, .image_checked = image_checked};
         rc = scan_entries(sc, &lv);
         if (rc == 0 && xz && !xz->done && sc->errors == errors) {

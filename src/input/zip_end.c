@@ -10,7 +10,8 @@ bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total)
         return false;
     /* From the end back, as Python's zipfile and libarchive look: the record is 22 bytes and a
      * comment of up to 65,535. */
-    for (size_t at = n - 22 + 1; at-- > 0;) {
+    size_t lowest = n > 22 + 0xffff ? n - (22 + 0xffff) : 0; /* (the bytes before: a locator's) */
+    for (size_t at = n - 22 + 1; at-- > lowest;) {
         const uint8_t *r = tail + at;
         if (memcmp(r, "PK\005\006", 4) != 0)
             continue;

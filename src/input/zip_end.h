@@ -11,8 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The record and the longest comment it may carry: where it is looked for from the end. */
-#define FC_ZIP_TAIL (22u + 0xffffu)
+/* The record and the longest comment it may carry, and a zip64 locator's 20 bytes before it:
+ * what is kept of the end. */
+#define FC_ZIP_TAIL (20u + 22u + 0xffffu)
 
 /* Whether the last N bytes of a zip of TOTAL bytes, TAIL (N at most FC_ZIP_TAIL), hold a
  * whole end-of-central-directory record whose central directory ends where it begins. */
