@@ -15,30 +15,16 @@ import tarfile
 import tempfile
 import zipfile
 
-FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
-ENV = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
-ENV["LD_LIBRARY_PATH"] = FAKECUDA
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap_cli  # noqa: E402
+from tap_cli import BASE_ENV, FATCHECK, FIXTURES, eq, fx, test  # noqa: E402
+
 GPU = ("--gpu", "9.0", "--driver", "13.0")
 CUT = ": it was cut short, and members after the cut are not seen"
-results = []
-
-
-def test(fn):
-    results.append(fn)
-    return fn
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
-
-
-def fx(name):
-    return os.path.join(FIXTURES, name)
 
 
 def run(*args, data=None):
-    p = subprocess.run([FATCHECK] + list(GPU) + list(args), input=data, capture_output=True, timeout=120, env=ENV)
+    p = subprocess.run([FATCHECK] + list(GPU) + list(args), input=data, capture_output=True, timeout=120, env=BASE_ENV)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -354,22 +340,5 @@ def tar_bytes(members):
     return b.getvalue()
 
 
-def main():
-    n = failed = 0
-    for fn in results:
-        n += 1
-        try:
-            fn()
-            print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tap_cli.main())
