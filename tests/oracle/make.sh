@@ -105,96 +105,78 @@ for name in ("c2.sm_90", "c2.sm_90+ptx"):
         open(os.path.join(out, "kernels.%s.%s.fatbin" % (what, name[3:])), "wb").write(bytes(bad))
     os.remove(os.path.join(out, name + ".fatbin"))
 PY
-# A compressed cubin whose own SM (sm_80) is not its entry header's (sm_90): fatbinary
-# compresses an sm_80 cubin (LZ4 with --compress-mode=speed, zstd with size; it refuses an sm
-# other than the cubin's own) and the entry header's SM is set to 90 afterwards. With the
-# same kernels' PTX (compute_90) beside it, and without.
+# Cubins stored as the driver cannot take them, each alone and with the same kernels' PTX
+# (compute_90) beside it (pack writes NAME.fatbin and NAME+ptx.fatbin with fatbinary's FLAGS):
+# - another SM than its entry header's: fatbinary compresses an sm_80 cubin (LZ4 with
+#   --compress-mode=speed, zstd with size; it refuses an sm other than the cubin's own) and the
+#   entry header's SM is set to 90 afterwards (othersm-lz4, othersm-zstd);
+# - an LZ4 sm_90 cubin whose inflated ELF magic is broken (its first bytes are literals after
+#   one token, so one stored byte changes one inflated byte: badmagic-lz4);
+# - compressed sm_90 cubins that do not inflate to an ELF header: an LZ4 block whose first
+#   match points before the start of the output (badmatch-lz4), an LZ4 entry whose compressed
+#   size says 20 bytes (shortcsz-lz4), a zstd frame whose first block's type is the reserved
+#   one (badblock-zstd); and an uncompressed cubin cut to 40 bytes, shorter than an ELF header
+#   (tiny).
 nv -cubin -arch=sm_80 -o "$out/k.sm_80.cubin" "$here/../../fixtures/src/kernels.cu"
-nv -ptx -arch=compute_90 -o "$out/k.compute_90.ptx" "$here/../../fixtures/src/kernels.cu"
-for mode in speed size; do
-    what=$([ $mode = speed ] && echo lz4 || echo zstd)
-    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/kernels.othersm-$what.sm_90.fatbin" \
-        --image3=kind=elf,sm=80,file="$out/k.sm_80.cubin"
-    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/kernels.othersm-$what.sm_90+ptx.fatbin" \
-        --image3=kind=elf,sm=80,file="$out/k.sm_80.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
-done
-# And an LZ4 sm_90 cubin whose inflated ELF magic is broken (its first bytes are literals
-# after one token, so one stored byte changes one inflated byte).
 nv -cubin -arch=sm_90 -o "$out/k.sm_90.cubin" "$here/../../fixtures/src/kernels.cu"
-"$BIN/fatbinary" -64 --compress-all --compress-mode=speed --create="$out/kernels.badmagic-lz4.sm_90.fatbin" \
-    --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin"
-"$BIN/fatbinary" -64 --compress-all --compress-mode=speed --create="$out/kernels.badmagic-lz4.sm_90+ptx.fatbin" \
-    --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
-python3 - "$out" <<'PY'
-import glob, struct, sys
-for path in glob.glob(sys.argv[1] + "/kernels.badmagic-lz4.*.fatbin"):
-    data = bytearray(open(path, "rb").read())
-    pos = 16
-    while struct.unpack_from("<H", data, pos)[0] != 2:
-        pos += struct.unpack_from("<I", data, pos + 4)[0] + struct.unpack_from("<Q", data, pos + 8)[0]
-    at = pos + struct.unpack_from("<I", data, pos + 4)[0]
-    assert data[at + 1:at + 5] == b"\x7fELF", data[at:at + 8].hex()
-    data[at + 2] = ord("X")
-    open(path, "wb").write(bytes(data))
-for path in glob.glob(sys.argv[1] + "/kernels.othersm-*.fatbin"):
-    data = bytearray(open(path, "rb").read())
-    pos, end = 16, 16 + struct.unpack_from("<Q", data, 8)[0]
-    while pos < end:
-        kind, hsize, psize = struct.unpack_from("<HxxIQ", data, pos)
-        if kind == 2:
-            assert struct.unpack_from("<I", data, pos + 28)[0] == 80
-            struct.pack_into("<I", data, pos + 28, 90)
-        pos += hsize + psize
-    open(path, "wb").write(bytes(data))
-PY
-# Compressed sm_90 cubins that do not inflate to an ELF header: an LZ4 block whose first
-# match points before the start of the output, an LZ4 entry whose compressed size says 20
-# bytes, a zstd frame whose first block's type is the reserved one; and an uncompressed cubin
-# cut to 40 bytes, shorter than an ELF header. With the PTX beside them, and without.
-for mode in speed size; do
-    what=$([ $mode = speed ] && echo lz4 || echo zstd)
-    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/k.$what.fatbin" \
-        --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin"
-    "$BIN/fatbinary" -64 --compress-all --compress-mode=$mode --create="$out/k.$what+ptx.fatbin" \
-        --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
-done
-"$BIN/fatbinary" -64 --compress-mode=none --create="$out/k.none.fatbin" --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin"
-"$BIN/fatbinary" -64 --compress-mode=none --create="$out/k.none+ptx.fatbin" \
-    --image3=kind=elf,sm=90,file="$out/k.sm_90.cubin" --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
+nv -ptx -arch=compute_90 -o "$out/k.compute_90.ptx" "$here/../../fixtures/src/kernels.cu"
+pack() { # FLAGS NAME CUBIN SM
+    "$BIN/fatbinary" -64 $1 --create="$out/$2.fatbin" --image3=kind=elf,sm=$4,file="$3"
+    "$BIN/fatbinary" -64 $1 --create="$out/$2+ptx.fatbin" --image3=kind=elf,sm=$4,file="$3" \
+        --image3=kind=ptx,sm=90,file="$out/k.compute_90.ptx"
+}
+pack "--compress-all --compress-mode=speed" kernels.othersm-lz4.sm_90 "$out/k.sm_80.cubin" 80
+pack "--compress-all --compress-mode=size" kernels.othersm-zstd.sm_90 "$out/k.sm_80.cubin" 80
+pack "--compress-all --compress-mode=speed" k.lz4 "$out/k.sm_90.cubin" 90
+pack "--compress-all --compress-mode=size" k.zstd "$out/k.sm_90.cubin" 90
+pack "--compress-mode=none" k.none "$out/k.sm_90.cubin" 90
 python3 - "$out" <<'PY'
 import os, struct, sys
 out = sys.argv[1]
 def cubin_at(data):
+    """The cubin entry's header offset and its payload's."""
     pos = 16
     while struct.unpack_from("<H", data, pos)[0] != 2:
         pos += struct.unpack_from("<I", data, pos + 4)[0] + struct.unpack_from("<Q", data, pos + 8)[0]
     return pos, pos + struct.unpack_from("<I", data, pos + 4)[0]
+def made(name, beside):
+    return bytearray(open(os.path.join(out, "%s%s.fatbin" % (name, beside)), "rb").read())
+def write(name, beside, data):
+    open(os.path.join(out, "kernels.%s.sm_90%s.fatbin" % (name, beside)), "wb").write(bytes(data))
 for beside in ("", "+ptx"):
-    data = open(os.path.join(out, "k.lz4%s.fatbin" % beside), "rb").read()
+    for what in ("lz4", "zstd"):
+        data = made("kernels.othersm-%s.sm_90" % what, beside)
+        pos, at = cubin_at(data)
+        assert struct.unpack_from("<I", data, pos + 28)[0] == 80
+        struct.pack_into("<I", data, pos + 28, 90)
+        write("othersm-" + what, beside, data)
+    data = made("k.lz4", beside)
     pos, at = cubin_at(data)
     assert data[at] >> 4 == 10 and data[at + 1:at + 5] == b"\x7fELF"  # a token: 10 literals, then the offset
     bad = bytearray(data)
+    bad[at + 2] = ord("X")
+    write("badmagic-lz4", beside, bad)
+    bad = bytearray(data)
     bad[at + 11:at + 13] = b"\xff\xff"
-    open(os.path.join(out, "kernels.badmatch-lz4.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
+    write("badmatch-lz4", beside, bad)
     bad = bytearray(data)
     struct.pack_into("<I", bad, pos + 16, 20)
-    open(os.path.join(out, "kernels.shortcsz-lz4.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
-    data = open(os.path.join(out, "k.zstd%s.fatbin" % beside), "rb").read()
+    write("shortcsz-lz4", beside, bad)
+    data = made("k.zstd", beside)
     pos, at = cubin_at(data)
     assert data[at:at + 4] == b"\x28\xb5\x2f\xfd"
     fhd = data[at + 4]
     single = fhd >> 5 & 1
     head = 5 + (0 if single else 1) + (0, 1, 2, 4)[fhd & 3] + ((1 if single else 0), 2, 4, 8)[fhd >> 6]
-    bad = bytearray(data)
-    bad[at + head] |= 0x06  # Block_Type 3, reserved
-    open(os.path.join(out, "kernels.badblock-zstd.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
-    data = open(os.path.join(out, "k.none%s.fatbin" % beside), "rb").read()
+    data[at + head] |= 0x06  # Block_Type 3, reserved
+    write("badblock-zstd", beside, data)
+    data = made("k.none", beside)
     pos, at = cubin_at(data)
     psize = struct.unpack_from("<Q", data, pos + 8)[0]
     bad = bytearray(data[:at + 40] + data[at + psize:])
     struct.pack_into("<Q", bad, pos + 8, 40)
     struct.pack_into("<Q", bad, 8, struct.unpack_from("<Q", bad, 8)[0] - (psize - 40))
-    open(os.path.join(out, "kernels.tiny.sm_90%s.fatbin" % beside), "wb").write(bytes(bad))
+    write("tiny", beside, bad)
 PY
 rm "$out"/k.lz4*.fatbin "$out"/k.zstd*.fatbin "$out"/k.none*.fatbin
 rm "$out/k.sm_80.cubin" "$out/k.sm_90.cubin" "$out/k.compute_90.ptx"
