@@ -618,14 +618,10 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         hn = (size_t)r;
         tree = true;
         /* rpm's lzma payloads (w9.lzdio) are the legacy .lzma format, which has no magic: tried
-         * where none of the other payloads' magics is there. */
-        static const uint8_t *const magic[] = {(const uint8_t *)"\x1f\x8b", (const uint8_t *)"BZh",
-                                              (const uint8_t *)"\x28\xb5\x2f\xfd", (const uint8_t *)"070",
-                                              (const uint8_t *)"\x04\x22\x4d\x18", (const uint8_t *)"\xfd" "7zXZ"};
-        static const size_t magic_n[] = {2, 3, 4, 3, 4, 5};
-        bool known = false;
-        for (size_t i = 0; i < sizeof magic_n / sizeof *magic_n; i++)
-            known |= hn >= magic_n[i] && memcmp(h, magic[i], magic_n[i]) == 0;
+         * where the payload is neither another compression libarchive reads (gzip, bzip2, xz,
+         * zstd: fc_sniff_package; LZ4's frame) nor a bare cpio. */
+        bool known = fc_sniff_package(h, hn) || (hn >= 4 && fc_rd32(h) == 0x184D2204u) ||
+                     (hn >= 3 && memcmp(h, "070", 3) == 0);
         lzma_alone = !known && hn >= 13 && h[0] < 225;
     }
     xz_stream *xz = NULL;
