@@ -1,11 +1,13 @@
 /* test_decompress.c - zstd and LZ4 payloads against the same image stored uncompressed. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lz4.h>
 #include <zstd.h>
 
 #include "decode.h"
 #include "fatcheck.h"
+#include "file_map.h"
 #include "tap.h"
 #include "testutil.h"
 
@@ -280,6 +282,60 @@ static void reading_in_pieces(void)
     free(window);
 }
 
+/* Whether fc_entry_head gives the first bytes of entry I of OBJ, up to N, as IMAGE holds them
+ * (SIZE bytes). */
+static bool head_is(const fc_object *obj, size_t i, size_t n, const unsigned char *image, size_t size)
+{
+    static unsigned char head[5000];
+    size_t got = 0, want = n < size ? n : size;
+    return fc_entry_head(obj, &obj->containers[0].entries[i], head, n, &got) == FC_OK && got == want &&
+           memcmp(head, image, want) == 0;
+}
+
+/* A zstd image's first bytes are inflated block by block, and, from an image in a file
+ * mapping, its stored bytes are read by pread rather than through the mapping, whose pages
+ * would stay resident (decompress.c: zstd_head; heads over 4 KiB take the streaming decoder):
+ * the same bytes every way, none from a first block cut short, and an I/O error once the
+ * file is shorter than the image. */
+static void heads(const fixture *zstd, const unsigned char *cubin, const unsigned char *ptx)
+{
+    static const size_t sizes[] = {1, 18, 52, 64, 4096, 4097, 5000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        ok(head_is(zstd->obj, 0, sizes[k], cubin, 7880), "zstd cubin: its first %zu bytes", sizes[k]);
+        ok(head_is(zstd->obj, 1, sizes[k], ptx, 2508), "zstd PTX: its first %zu bytes", sizes[k]);
+    }
+    fc_entry cut = zstd->obj->containers[0].entries[0];
+    cut.stored_size -= 1;
+    unsigned char head[64];
+    size_t got = 1;
+    ok(fc_entry_head(zstd->obj, &cut, head, 64, &got) == FC_OK && got == 0,
+       "a frame whose first block is cut short gives no bytes");
+
+    char path[] = "/tmp/fc-test-head-XXXXXX";
+    int fd = mkstemp(path);
+    fc_file_map m = {.slot = -1};
+    fc_object *obj = NULL;
+    if (fd < 0 || write(fd, zstd->buf, zstd->size) != (ssize_t)zstd->size || fc_file_map_open(&m, fd, zstd->size) != 0 ||
+        fc_decode_fatbin(&obj, m.data, zstd->size, 0, NULL) != FC_OK) {
+        ok(false, "a copy of compress_size.fatbin is mapped and decoded");
+    } else {
+        const fc_entry *e = &obj->containers[0].entries[0];
+        ok(head_is(obj, 0, 64, cubin, 7880), "mapped: the cubin's first 64 bytes");
+        /* The mapping is private: bytes written into it never reach the file, which a read by
+         * pread gives. */
+        memset((unsigned char *)m.data + e->payload_offset, 0, (size_t)e->stored_size);
+        ok(head_is(obj, 0, 64, cubin, 7880), "mapped: read from the file, not the mapping");
+        ok(ftruncate(fd, (off_t)(e->payload_offset + 10)) == 0, "the file is cut inside the cubin");
+        ok(fc_entry_head(obj, e, head, 64, &got) == FC_ERR_IO, "mapped: a file cut short is an I/O error");
+    }
+    fc_object_free(obj);
+    fc_file_map_close(&m);
+    if (fd >= 0) {
+        close(fd);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     fixture plain = load("compress_none.fatbin");
@@ -375,6 +431,7 @@ int main(void)
     frames_that_say_their_size();
     finding_a_key();
     reading_in_pieces();
+    heads(&zstd, cubin, ptx);
     drop(&plain);
     drop(&zstd);
     drop(&lz4);

@@ -720,7 +720,10 @@ static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e, bool 
         return h;
     uint8_t head[64];
     size_t got = 0;
-    if (fc_entry_head(obj, e, head, sizeof head, &got) != FC_OK || got < 52)
+    fc_status st = fc_entry_head(obj, e, head, sizeof head, &got);
+    if (st == FC_ERR_IO) /* the file is shorter now: the scan says so */
+        return FC_CUBIN_HEADER_UNREAD;
+    if (st != FC_OK || got < 52)
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
     return fc_cubin_header_of(head, got, e->arch);
 }

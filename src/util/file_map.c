@@ -189,3 +189,19 @@ bool fc_file_map_range_changed(const void *p, size_t n)
     }
     return false;
 }
+
+bool fc_file_map_locate(const void *p, size_t n, int *fd, uint64_t *off)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (size_t i = 0; i < SLOTS; i++) {
+        uintptr_t s = atomic_load(&slots[i].start), e = atomic_load(&slots[i].end);
+        if (!s || a < s || a >= e)
+            continue;
+        if (n > e - a)
+            return false;
+        *fd = slots[i].fd;
+        *off = a - s;
+        return true;
+    }
+    return false;
+}

@@ -34,5 +34,8 @@ bool fc_file_map_changed(const fc_file_map *m);
  * mapping was answered with zeros, or the file now ends before P + N. For reads through a
  * pointer that may or may not be into one (an object's image); costs an fstat when it is. */
 bool fc_file_map_range_changed(const void *p, size_t n);
+/* True when [P, P + N) lies in a registered mapping: *FD is its file and *OFF where P lies in
+ * it, for reads by pread rather than through the mapping (valid while the mapping is). */
+bool fc_file_map_locate(const void *p, size_t n, int *fd, uint64_t *off);
 
 #endif
