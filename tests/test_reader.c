@@ -1,9 +1,12 @@
 /* test_reader.c - header reads through fc_reader: in place for memory, pread into a buffer
- * for files, the bounds it keeps, and what it says when the file is shorter than it was. */
+ * for files, the bounds it keeps, and what it says when the file is shorter than it was; and
+ * the pages of a mapped image let go after reading (image.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include "image.h"
 #include "reader.h"
 #include "tap.h"
 
@@ -65,6 +68,28 @@ int main(void)
     ok(fc_reader_file(&f, -1, 0, 0, 100, 0), "reader of a bad descriptor made");
     ok(!fc_reader_get(&f, 0, 8, &got) && f.error != 0, "bad descriptor: the read fails with an errno");
     fc_reader_free(&f);
+
+    /* fc_image_release drops the whole pages of a range by address, also for an image that
+     * starts inside a page (an archive member: 1000 bytes into the mapping). A dropped page of
+     * a private mapping reads the file again, so a byte written into it is gone: it was kept
+     * when the member's offsets were rounded instead (madvise refused the unaligned address). */
+    long page = sysconf(_SC_PAGESIZE);
+    ok(ftruncate(fd, 0) == 0 && pwrite(fd, data, SIZE, 0) == (ssize_t)SIZE, "the file is whole again");
+    unsigned char *map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    ok(map != MAP_FAILED, "the file is mapped");
+    if (map != MAP_FAILED) {
+        fc_image member = {map + 1000, SIZE - 1000, fd, true};
+        map[2 * page] ^= 0xff;     /* in page 2, which the range below holds whole */
+        map[page - 1] ^= 0xff;     /* in page 0, which the range only ends in */
+        fc_image_release(&member, (uint64_t)page - 1000 - 1, 3 * (uint64_t)page);
+        ok(map[2 * page] == byte_at(2 * (uint64_t)page), "a whole page of the range is dropped");
+        ok(map[page - 1] != byte_at((uint64_t)page - 1), "a page the range holds only in part is kept");
+        fc_image not_ours = {map + 1000, SIZE - 1000, fd, false};
+        map[2 * page] = (unsigned char)~byte_at(2 * (uint64_t)page);
+        fc_image_release(&not_ours, 0, SIZE - 1000);
+        ok(map[2 * page] != byte_at(2 * (uint64_t)page), "nothing is dropped from a mapping not its own");
+        munmap(map, SIZE);
+    }
     close(fd);
     unlink(path);
     free(data);

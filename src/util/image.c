@@ -11,12 +11,14 @@ void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
         return;
     if (len > img->size - off)
         len = img->size - off;
-    long page = sysconf(_SC_PAGESIZE);
-    uint64_t start = (off + (uint64_t)page - 1) & ~((uint64_t)page - 1);
-    uint64_t end = (off + len) & ~((uint64_t)page - 1);
+    /* Whole pages only, by address: an archive member's image starts inside the archive's
+     * mapping, anywhere in a page (rounding its offsets instead gave madvise unaligned
+     * addresses, which it refuses: the kernel view of a member kept every page it read). */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = (uintptr_t)img->data + (uintptr_t)off;
+    uintptr_t start = (at + page - 1) & ~(page - 1), end = (at + (uintptr_t)len) & ~(page - 1);
     /* The mapping is private and never written, so dropping its pages loses nothing. */
     if (end > start)
-        madvise((void *)(img->data + start), (size_t)(end - start), MADV_DONTNEED);
+        madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r)
