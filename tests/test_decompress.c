@@ -311,6 +311,23 @@ static void heads(const fixture *zstd, const unsigned char *cubin, const unsigne
     ok(fc_entry_head(zstd->obj, &cut, head, 64, &got) == FC_OK && got == 0,
        "a frame whose first block is cut short gives no bytes");
 
+    /* Frames one after the other, the first a skippable one, as the streaming decoder reads
+     * them: the skippable frame gives nothing, the next the image. */
+    const fc_entry *z = &zstd->obj->containers[0].entries[0];
+    size_t stored = (size_t)z->stored_size;
+    unsigned char *two = malloc(12 + stored);
+    put32(two, 0x184D2A50);
+    put32(two + 4, 4);
+    memset(two + 8, 0xee, 4);
+    memcpy(two + 12, zstd->buf + z->payload_offset, stored);
+    fc_object frames = {.image = two, .size = 12 + stored};
+    fc_entry after = *z;
+    after.payload_offset = 0;
+    after.stored_size = 12 + stored;
+    ok(fc_entry_head(&frames, &after, head, 64, &got) == FC_OK && got == 64 && memcmp(head, cubin, 64) == 0,
+       "a skippable frame, then the cubin's: the cubin's first 64 bytes");
+    free(two);
+
     char path[] = "/tmp/fc-test-head-XXXXXX";
     int fd = mkstemp(path);
     fc_file_map m = {.slot = -1};

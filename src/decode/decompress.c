@@ -440,7 +440,12 @@ static fc_status zstd_head(const uint8_t *src, size_t src_size, void *buf, size_
     size_t pos = 0, out = 0;
     while (out < n) {
         size_t need = ZSTD_nextSrcSizeToDecompress(dctx);
-        if (need == 0 || need > src_size - pos) /* the frame ended, or its bytes did */
+        if (need == 0 && pos < src_size) { /* a frame ended (a skippable one?): on to the next, */
+            if (ZSTD_isError(ZSTD_decompressBegin(dctx)))  /* as the streaming decoder goes */
+                return FC_ERR_NOMEM;
+            continue;
+        }
+        if (need == 0 || need > src_size - pos) /* the frames ended, or their bytes did */
             break;
         const uint8_t *in = stored_bytes(src, fd, at, pos, need, room + HEAD_OUT);
         if (!in)
