@@ -795,6 +795,12 @@ def ptx_is_compiled_as_its_text_says():
          {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
         (".address_size 32 (CUDA 13 compiles no 32-bit code)", ptx.replace(b".address_size 64", b".address_size 32"),
          89, (9, 0), {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
+        # ptxas 13.0: "Debug information not found in presence of .target debug"; 218 on the
+        # H200 (red-team review of 2026-12-03). One .debug_ section satisfies ptxas.
+        (".target sm_89, debug without debug information", text(b"sm_89, debug"), 89, (9, 0),
+         {"sm_90": "CUDA_ERROR_INVALID_PTX"}),
+        (".target sm_89, debug with a .debug_abbrev section", text(b"sm_89, debug") +
+         b"\n\t.section\t.debug_abbrev\n\t{\n.b8 1\n.b8 0\n\t}\n", 89, (9, 0), {"sm_90": "CUDA_SUCCESS"}),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, body, arch, isa, want in cases:

@@ -570,7 +570,8 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             fprintf(out, "    note: %s %s PTX the JIT cannot read (a byte outside ASCII: anywhere for CUDA 13's "
                          "JIT, outside comments for older ones; a byte order mark among them; a .version older than "
                          "its .target; a .target the GPU cannot take, whatever the entry header says; no .version "
-                         "or .target; .address_size 32 for CUDA 13; compressed bytes that do not inflate; or text "
+                         "or .target; .address_size 32 for CUDA 13; .target debug without debug information; compressed "
+                         "bytes that do not inflate; or text "
                          "cut short)\n",
                     fmt_count(v->unreadable_ptx, n1, sizeof n1), v->unreadable_ptx == 1 ? "module holds" : "modules hold");
         if (v->damaged_cubins)

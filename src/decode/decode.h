@@ -149,6 +149,7 @@ typedef struct fc_ptx_head {
     unsigned arch;         /* the first of its words that names an architecture; 0 when none */
     fc_variant variant;
     unsigned address_size; /* ".address_size N" right after the .target line; 0 when absent */
+    bool debug;            /* .target names "debug" too (what nvcc -G writes) */
 } fc_ptx_head;
 /* Reads the head of the PTX text T[0..N) into *H. */
 void fc_ptx_head_read(const uint8_t *t, size_t n, fc_ptx_head *h);

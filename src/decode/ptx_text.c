@@ -95,6 +95,8 @@ static size_t target_words(const uint8_t *t, size_t i, size_t n, fc_ptx_head *h)
         fc_variant v;
         if (!h->arch && arch_word(t, j, k, &arch, &v))
             h->arch = arch, h->variant = v;
+        else if (k - j == 5 && memcmp(t + j, "debug", 5) == 0)
+            h->debug = true;
         i = k;
     }
     return i;

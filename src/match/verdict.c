@@ -395,6 +395,11 @@ static fc_load ptx_as_its_text_says(const fc_container *c, const fc_target *t, f
      * Older drivers were not asked: they are left to take it. */
     if (f->address_32 && (!t->driver_cuda || t->driver_cuda >= 13000))
         return invalid;
+    /* ".target sm_90, debug" without a .debug_ section: ptxas 13.0 "Debug information not found
+     * in presence of .target debug" (any one .debug_ section satisfies it); 218 on the H200's
+     * 580 driver (red-team review of 2026-12-03). nvcc -G writes both. */
+    if (f->debug_target && !f->debug_info)
+        return invalid;
     unsigned min = fc_ptx_target_min_isa(f->target_arch, f->target_variant);
     if (!fc_ptx_jits_for(f->target_arch, f->target_variant, t->cc) ||
         (min && f->isa_major * 10u + f->isa_minor < min))

@@ -78,6 +78,8 @@ typedef struct ptx_facts {
     unsigned target_arch;     /* 0 when .target names no sm_NN */
     fc_variant target_variant;
     bool address_32;          /* .address_size 32 follows .target */
+    bool debug_target;        /* .target names "debug" */
+    bool debug_info;          /* a ".section .debug_..." holds DWARF for it */
 } ptx_facts;
 
 /* What fc_refine_load_for read of one PTX entry, kept while a container is judged for several

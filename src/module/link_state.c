@@ -214,6 +214,7 @@ static void ptx_directives(const uint8_t *t, size_t n, ptx_facts *f)
     f->target_arch = h.arch, f->target_variant = h.variant;
     /* .address_size 32: what no ptxas or JIT of CUDA 13 compiles. */
     f->address_32 = h.address_size == 32;
+    f->debug_target = h.debug;
 }
 
 /* ptx_scan, handing the functions it met to KEEP (pointers into TEXT) when not NULL. */
@@ -236,7 +237,7 @@ static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_n
     ptx_names names = {0};
     int depth = 0;
     /* At depth 0, a declaration: its linkage (.extern, .weak) and, for .func, its name. */
-    bool linkage_extern = false, linkage_weak = false, in_func = false, var_extern = false;
+    bool linkage_extern = false, linkage_weak = false, in_func = false, var_extern = false, section = false;
     const uint8_t *fname = NULL;
     size_t fname_len = 0;
     int parens = 0;
@@ -304,6 +305,9 @@ static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_n
             continue;
         size_t len = i - start;
         const uint8_t *w = t + start;
+        if (section && len > 7 && memcmp(w, ".debug_", 7) == 0)
+            f->debug_info = true; /* ".section .debug_info {...}": DWARF, as nvcc -G writes it */
+        section = len == 8 && memcmp(w, ".section", 8) == 0;
         if (len == 7 && memcmp(w, ".extern", 7) == 0)
             linkage_extern = true;
         else if (len == 5 && memcmp(w, ".weak", 5) == 0)
