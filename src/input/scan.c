@@ -20,6 +20,7 @@
 #include "oci_image.h"
 #include "reader.h"
 #include "walk.h"
+#include "zip_end.h"
 
 /* Holes closer than this are read through rather than split around. */
 #define HOLE_MIN (1u << 20)
@@ -149,6 +150,10 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
     if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
+        return fc_scan_package(sc, img, path);
+    /* A zip with bytes before it (a zipapp's #! line, a self-extracting stub), or with no
+     * member (its end record alone), is told by its end, which libarchive reads it from. */
+    if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
         return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {
         if (!sc->named && !cupy_cache_head(img->data, img->size))
