@@ -79,6 +79,17 @@ static bool cupy_cache_head(const uint8_t *head, size_t n)
     return false;
 }
 
+/* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
+ * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
+static bool zipapp_head(const uint8_t *head, size_t n)
+{
+    if (n < 2 || head[0] != '#' || head[1] != '!')
+        return false;
+    const uint8_t *nl = memchr(head, '\n', n < 4096 ? n : 4096);
+    return nl && !memchr(head, '\0', (size_t)(nl - head)) && (size_t)(nl - head) + 5 <= n &&
+           memcmp(nl + 1, "PK\003\004", 4) == 0;
+}
+
 /* Bytes of no known format, at BASE in IMG (SIZE of them): model blobs and custom loaders
  * keep fat binaries in files of their own making. They are searched whole, as data sections
  * are (a whole file's holes left out); what is found is reported as FC_FORMAT_DATA. Holding
@@ -158,6 +169,12 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_UNKNOWN) {
         if (!sc->named && !cupy_cache_head(img->data, img->size))
             return 0;
+        /* Its stored members would be found by the search below, and those after the cut
+         * missed: "ok" for what was not seen. */
+        if (zipapp_head(img->data, img->size))
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a zip behind a #! line (a zipapp) that does not "
+                                   "end with its end-of-central-directory record: it was cut short, and its central "
+                                   "directory, which Python goes by, is not whole");
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
         return scan_unknown(sc, img, 0, img->size, path, NULL, sc->named);
