@@ -112,6 +112,78 @@ def a_static_archive_cut_at_a_member_boundary_is_an_error():
         said(put(tmp, "short_cut.a", full[:ar_members(full)[-1][0]]), None, rc=0)
 
 
+def symdef(b, wide, big=False):
+    """The member offsets of the __.SYMDEF(_64) of BSD archive B (its first member, "#1/N")."""
+    at, size = ar_members(b)[0]
+    skip = int(b[at + 3:at + 16])
+    data, w, order = b[at + 60 + skip:at + 60 + size], 8 if wide else 4, "big" if big else "little"
+    n = int.from_bytes(data[:w], order)
+    return [int.from_bytes(data[w + i + w:w + i + 2 * w], order) for i in range(0, n, 2 * w)]
+
+
+def symdef_swapped(b, wide):
+    """B with the words of its __.SYMDEF(_64) turned big-endian, as Apple's tools write them for
+    a big-endian target."""
+    at, size = ar_members(b)[0]
+    start = at + 60 + int(b[at + 3:at + 16])
+    w = 8 if wide else 4
+    n = int.from_bytes(b[start:start + w], "little")
+    words = 1 + n // w + 1  # the array's size, the array, the string table's size
+    out = bytearray(b)
+    for i in range(words):
+        p = start + i * w
+        out[p:p + w] = b[p:p + w][::-1]
+    return bytes(out)
+
+
+@test
+def a_bsd_static_archive_cut_at_a_member_boundary_is_an_error():
+    """A BSD-format archive (llvm-ar --format=bsd or darwin) cut right before a member read as
+    whole, exit 0 (one with only its symbol table left was "no CUDA code"): it has no GNU
+    tables, and its symbol table, __.SYMDEF (little-endian from llvm-ar; Apple's tools write
+    the target's byte order) or __.SYMDEF_64, was not read. A member offset it lists at or past
+    the end proves the cut, from a file and inside a tarball; without a symbol table (rcS) the
+    cut is not told, as the docs say."""
+    llvm_ar = shutil.which("llvm-ar") or shutil.which("llvm-ar-14")
+    if not llvm_ar:
+        return "skip: llvm-ar absent"
+    with tempfile.TemporaryDirectory() as tmp:
+        stage = os.path.join(tmp, "s")
+        os.makedirs(stage)
+        shutil.copy(fx("rdc_main.o"), stage)
+        shutil.copy(fx("rdc_lto.o"), os.path.join(stage, "a_member_with_a_long_name.o"))
+        shutil.copy(fx("kernels.sm_90.cubin"), os.path.join(stage, "z.cubin"))
+        names = ["rdc_main.o", "a_member_with_a_long_name.o", "z.cubin"]
+        for fmt, wide, env in (("bsd", False, {}), ("darwin", False, {}), ("darwin", True, {"SYM64_THRESHOLD": "0"})):
+            lib = os.path.join(tmp, "lib%s%d.a" % (fmt, wide))
+            subprocess.run([llvm_ar, "--format=" + fmt, "rcs", lib] + names, cwd=stage, check=True,
+                           env=dict(os.environ, **env))
+            made = open(lib, "rb").read()
+            eq(made[68:68 + (12 if wide else 9)], b"__.SYMDEF_64" if wide else b"__.SYMDEF", "%s %s" % (fmt, wide))
+            for full in (made, symdef_swapped(made, wide)):
+                big = full is not made
+                said(put(tmp, "whole.a", full), None, rc=0)  # whole, it says nothing
+                listed = max(symdef(full, wide, big))
+                members = ar_members(full)
+                eq(listed, members[-1][0], "%s %s: the symbol table lists z.cubin" % (fmt, wide))
+                for at, _ in members[1:]:
+                    cut = put(tmp, "cut.a", full[:at])
+                    rc, out, err = run(cut)
+                    eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x%x, but "
+                                   "the archive ends at 0x%x%s\n" % (cut, listed, at, CUT)),
+                       "%s %s %s cut at 0x%x" % (fmt, wide, big, at))
+                    assert "no CUDA code" not in out, out
+                tgz = put(tmp, "cut.tar.gz", tool(["gzip", "-n", "-c"], tar_bytes([("lib.a", full[:listed])])))
+                rc, out, err = run(tgz)
+                eq((rc, err), (3, "fatcheck: %s!lib.a: the archive's symbol table lists a member at offset 0x%x, but "
+                               "the archive ends at 0x%x%s\n" % (tgz, listed, listed, CUT)))
+        # Without a symbol table a cut is not told: what the docs say.
+        lib = os.path.join(tmp, "nosym.a")
+        subprocess.run([llvm_ar, "--format=bsd", "qcS", lib] + names, cwd=stage, check=True)
+        full = open(lib, "rb").read()
+        said(put(tmp, "nosym_cut.a", full[:ar_members(full)[-1][0]]), None, rc=0)
+
+
 @test
 def a_zip_cut_short_is_an_error():
     """A zip is read from its central directory, found by the record that ends it; one cut
@@ -145,6 +217,46 @@ def a_zip_cut_short_is_an_error():
             rc, out, err = run(outer)
             eq((rc, err), (3, "fatcheck: %s!w.whl: %s\n" % (outer, reason)), what)
         said(put(tmp, "whole.zip", full), None, rc=0)
+
+
+@test
+def a_zip_with_bytes_before_it_cut_short_is_an_error():
+    """A zip behind a #! line (a zipapp) or a self-extracting stub is read by its end record
+    (packages_test.py); cut short it has none. A zipapp's members stored (python -m zipapp
+    without -c) were then searched as bytes and the CUDA library before the cut found: exit
+    0, members after the cut unseen. Now a zipapp cut short is said so, stored or deflated,
+    from a file and a pipe; behind a stub of other bytes, a deflated zip cut short is no zip,
+    as before, exit 3 (a stored one is still searched as bytes: docs/packages.md)."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    shebang = b"#!/usr/bin/env python3\n"
+    reason = "a zip behind a #! line (a zipapp) that does not end with its end-of-central-directory record: it " \
+             "was cut short, and its central directory, which Python goes by, is not whole"
+    with tempfile.TemporaryDirectory() as tmp:
+        for method, prefix, why in ((zipfile.ZIP_STORED, shebang, reason), (zipfile.ZIP_DEFLATED, shebang, reason),
+                                    (zipfile.ZIP_DEFLATED, b"#!/bin/sh\necho self-extracting\nexit 0\n",
+                                     "not an ELF file, archive, fat binary, cubin, PTX file or package")):
+            buf = io.BytesIO()
+            buf.write(prefix)
+            with zipfile.ZipFile(buf, "w", method) as z:
+                z.writestr("a/libmulti.so", lib)
+                z.writestr("b/__main__.py", b"print(1)\n")
+                z.writestr("c/k.cubin", open(fx("kernels.sm_90.cubin"), "rb").read())
+            full = buf.getvalue()
+            infos = zipfile.ZipFile(io.BytesIO(full)).infolist()
+            end = len(full) - 22
+            cd = end - int.from_bytes(full[-10:-6], "little")
+            for what, size in (("before member 2", infos[1].header_offset),
+                               ("before member 3", infos[2].header_offset),
+                               ("before the central directory", cd), ("inside it", cd + 50),
+                               ("before the end record", end), ("inside it", end + 10)):
+                path = put(tmp, "cut.pyz", full[:size])
+                label = "%s %r %s" % (method, prefix[:12], what)
+                for data in (None, full[:size]):
+                    rc, out, err = run("-" if data else path, data=data)
+                    eq((rc, err), (3, "fatcheck: %s: %s\n" % ("(standard input)" if data else path, why)), label)
+                    assert "no CUDA code" not in out, out
+            rc, out, err = run("--strict", "-q", put(tmp, "whole.pyz", full))
+            eq((rc, err), (0, ""), "%s %r whole" % (method, prefix[:12]))
 
 
 @test

@@ -333,6 +333,106 @@ def a_zip64_with_the_longest_comment_is_whole():
         zipfile.ZIP_FILECOUNT_LIMIT = limit
 
 
+def zip_bytes(files, prefix=b"", comment=b"", zip64=False):
+    """A zip of FILES (name, bytes; deflated) written by Python's zipfile after PREFIX, as
+    zipapp writes one: its offsets count from the file's start. ZIP64: with the zip64 end
+    record and its locator."""
+    import zipfile
+    buf = io.BytesIO()
+    buf.write(prefix)
+    limit = zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP_FILECOUNT_LIMIT = 0 if zip64 else limit
+    try:
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, data in files:
+                z.writestr(name, data)
+            z.comment = comment
+    finally:
+        zipfile.ZIP_FILECOUNT_LIMIT = limit
+    return buf.getvalue()
+
+
+NOT_READ = "not an ELF file, archive, fat binary, cubin, PTX file or package"
+
+
+@test
+def a_zip_with_bytes_before_it_is_read_as_the_zip_it_is():
+    """A zip behind a #! line (python -m zipapp -c) or a self-extracting stub (cat stub x.zip,
+    whose offsets count from the zip's start; zip -A, which makes them count from the file's),
+    or a zip64 so prefixed, named or from a pipe, was "not an ELF file, ... or package", exit 3.
+    Told by its end record, which ends the file and whose central directory ends where it
+    begins, it is read as the zip it is, its CUDA library found. Bytes that hold such a record
+    only elsewhere, or one that does not hold together, are not a zip; nor is a zip behind a
+    comment longer than libarchive looks back (16 KiB) read as anything but a zip."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    stub = b"#!/bin/sh\necho a self-extracting zip\nexit 0\n"
+    plain = zip_bytes([("libmulti.so", lib), ("readme.txt", b"hello\n")])
+    with tempfile.TemporaryDirectory() as tmp:
+        def put(name, data):
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            return path
+        app = os.path.join(tmp, "app")
+        os.makedirs(app)
+        shutil.copy(fx("libmulti.so"), app)
+        open(os.path.join(app, "__main__.py"), "w").write("print(1)\n")
+        subprocess.run([sys.executable, "-m", "zipapp", "-c", "-p", "/usr/bin/env python3", app, "-o",
+                        os.path.join(tmp, "app.pyz")], check=True)
+        made = [os.path.join(tmp, "app.pyz"), put("sfx.zip", stub + plain),
+                put("z64.zip", zip_bytes([("libmulti.so", lib)], prefix=stub, zip64=True))]
+        assert b"PK\x06\x07" in open(made[2], "rb").read()
+        if shutil.which("zip"):
+            made.append(put("sfx-A.zip", stub + plain))
+            subprocess.run(["zip", "-q", "-A", made[-1]], check=True)
+            assert open(made[-1], "rb").read() != stub + plain  # its offsets now count from the file's start
+        for path in made:
+            data = open(path, "rb").read()
+            assert data[:4] != b"PK\x03\x04"
+            for label, how in ((path, {}), (STDIN, {"data": data})):
+                rc, out, err, _ = run("--json", path if label == path else "-", **how)
+                eq((rc, err), (0, ""), path)
+                doc = json.loads(out)
+                eq(members(doc), [(label, "libmulti.so")], path)
+                eq([c["offset"] for c in doc["files"][0]["containers"]], MULTI_OFFSETS, path)
+        # No zip: the record followed by a byte; a central directory that is no central
+        # directory header; a record of disk 1; a record of a zip cut before it.
+        record = struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, 1, 1, 46, 4, 0)
+        for name, data in (("trailing.zip", stub + plain + b"\n"),
+                           ("nocd.bin", stub + b"x" * 46 + record),
+                           ("disk1.bin", stub + plain[:-22] + plain[-22:-18] + b"\x01" + plain[-17:]),
+                           ("cut.bin", stub + plain[:-10])):
+            path = put(name, data)
+            for label, how in ((path, {}), (STDIN, {"data": data})):
+                rc, out, err, _ = run("-q", path if label == path else "-", **how)
+                eq((rc, err), (3, "fatcheck: %s: %s\n" % (label, NOT_READ)), name)
+        # A zip libarchive does not find is not read as one member of bytes: "no CUDA code".
+        path = put("long-comment.zip", zip_bytes([("libmulti.so", lib)], prefix=stub, comment=b"c" * 20000))
+        rc, out, err, _ = run(path)
+        eq((rc, err), (3, "fatcheck: %s: not a readable package: Unrecognized archive format\n" % path))
+
+
+@test
+def an_empty_zip_holds_no_cuda_code():
+    """A zip of no member is its end record alone, 22 bytes (zipfile.ZipFile(p, "w").close()):
+    named or from a pipe it was "not an ELF file, ... or package", exit 3. It is a package
+    that holds nothing, "no CUDA code", as an empty ar archive or tar is; with a comment, or
+    behind a #! line, the same."""
+    import zipfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "e.zip")
+        zipfile.ZipFile(path, "w").close()
+        empty = open(path, "rb").read()
+        eq(len(empty), 22)
+        for name, data in (("e.zip", empty), ("c.zip", zip_bytes([], comment=b"nothing here")),
+                           ("e.pyz", zip_bytes([], prefix=b"#!/usr/bin/env python3\n"))):
+            path = os.path.join(tmp, name)
+            open(path, "wb").write(data)
+            for label, how in ((path, {}), (STDIN, {"data": data})):
+                rc, out, err, _ = run(path if label == path else "-", **how)
+                eq((rc, out, err), (0, "%s: no CUDA code\n" % label, ""), name)
+
+
 @test
 def rpm_headers_claiming_too_much_are_refused():
     data = bytearray(open(os.path.join(PKG, "demo-cuda-1.0-1.x86_64.rpm"), "rb").read())

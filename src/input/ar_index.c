@@ -2,11 +2,23 @@
 #include <string.h>
 
 #include "ar_index.h"
+#include "ar_name.h"
+#include "bytes.h"
 
 static uint64_t rd_be(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint64_t rd(const uint8_t *p, unsigned n, bool big)
+{
+    if (big)
+        return rd_be(p, n);
+    uint64_t v = 0;
+    for (unsigned i = n; i-- > 0;)
         v = v << 8 | p[i];
     return v;
 }
@@ -27,6 +39,46 @@ bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *
             max = off;
     }
     *last = max;
+    return true;
+}
+
+/* The highest member offset of a __.SYMDEF read in one byte order, or false when the table
+ * does not hold together so: its ranlib array and string table must fit the member, and each
+ * offset that lies inside the archive must lead to a member header (its "`\n" ends it). */
+static bool symdef_last(const uint8_t *data, uint64_t size, unsigned w, bool big, const uint8_t *ar,
+                        uint64_t ar_size, uint64_t *last)
+{
+    if (size < 2 * (uint64_t)w)
+        return false;
+    uint64_t bytes = rd(data, w, big);
+    if (bytes % (2 * w) || bytes > size - 2 * w)
+        return false;
+    uint64_t strings = rd(data + w + bytes, w, big);
+    if (strings > size - 2 * w - bytes)
+        return false;
+    uint64_t max = 0;
+    for (uint64_t at = w; at < w + bytes; at += 2 * w) {
+        uint64_t off = rd(data + at + w, w, big); /* {string index, member offset} */
+        if (off < 8 || (fc_range_ok(off, FC_AR_HEADER, ar_size) && memcmp(ar + off + 58, "`\n", 2) != 0))
+            return false;
+        if (off > max)
+            max = off;
+    }
+    *last = max;
+    return bytes != 0;
+}
+
+bool fc_ar_symdef_last(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,
+                       uint64_t *last)
+{
+    unsigned w = wide ? 8 : 4;
+    uint64_t little, big;
+    bool as_little = symdef_last(data, size, w, false, ar, ar_size, &little);
+    bool as_big = symdef_last(data, size, w, true, ar, ar_size, &big);
+    /* Both orders holding together is no table to prove by: which one is meant is not known. */
+    if (as_little == as_big)
+        return false;
+    *last = as_little ? little : big;
     return true;
 }
 

@@ -5,8 +5,11 @@
  * list members that come later: the symbol table ("/", "/SYM64/"), the offset of every member
  * that defines a symbol; GNU's long-name table ("//"), the name of every member whose name
  * does not fit its header. A member either lists that the archive does not hold proves a cut.
- * A member of neither (no global symbols, a short name) cut off cannot be told, nor can any
- * in an archive with neither table (ar rcS, or a .deb's outer ar, which package.c checks).
+ * BSD archives (llvm-ar --format=bsd or darwin, Apple's ar and ranlib) have no long-name table;
+ * their symbol table is the member "__.SYMDEF" (or "__.SYMDEF SORTED", "__.SYMDEF_64"), its
+ * ranlib entries each holding a member offset. A member of neither (no global symbols, a short
+ * name) cut off cannot be told, nor can any in an archive with neither table (ar rcS, llvm-ar
+ * rcS, or a .deb's outer ar, which package.c checks).
  */
 #ifndef FC_AR_INDEX_H
 #define FC_AR_INDEX_H
@@ -20,6 +23,17 @@
  * System V, and the first linker member of a Windows .lib) or "/SYM64/" (WIDE: the same in
  * 64 bits). False when it lists no offset or its count does not fit it: nothing is proved. */
 bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last);
+
+/* The highest member offset a BSD symbol table lists: DATA, SIZE bytes, the member
+ * "__.SYMDEF" or "__.SYMDEF SORTED" (WIDE false: a 32-bit size in bytes of the ranlib array,
+ * the array of {32-bit string index, 32-bit member offset}, a 32-bit size of the string table,
+ * the strings) or "__.SYMDEF_64" (WIDE: the same in 64 bits), in the archive AR of AR_SIZE
+ * bytes. llvm-ar writes it little-endian, Apple's tools in the target's byte order: the order
+ * in which the table holds together (its parts fit the member, and the offsets inside the
+ * archive lead to member headers) is taken. False when it lists no offset, holds together in
+ * neither order or in both: nothing is proved. */
+bool fc_ar_symdef_last(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,
+                       uint64_t *last);
 
 /* Where the last name of a long-name table (NAMES, SIZE bytes; names end with "/\n", "\n" or,
  * in Windows .lib files, a NUL) starts, and the name (without its "/") in OUT, cut to fit.

@@ -464,6 +464,12 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         /* Only the first member "/": a Windows .lib's second linker member is laid out otherwise. */
         if (kind == FC_AR_NAME_TABLE && hdr_at == 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0))
             any_listed = fc_ar_symtab_last(img->data + start, h->ar_size, name[1] == 'S', &listed);
+        /* A BSD archive's ("#1/12" and "__.SYMDEF", or the name in the header) is its first member too. */
+        if ((kind == FC_AR_NAME_BSD || kind == FC_AR_NAME_PLAIN) && inside && hdr_at == 8 &&
+            (strcmp(name, "__.SYMDEF") == 0 || strcmp(name, "__.SYMDEF SORTED") == 0 ||
+             strcmp(name, "__.SYMDEF_64") == 0 || strcmp(name, "__.SYMDEF_64 SORTED") == 0))
+            any_listed = fc_ar_symdef_last(img->data + start + skip, h->ar_size - skip, name[9] == '_', img->data,
+                                           img->size, &listed);
         if (kind == FC_AR_NAME_LONG) { /* "/N", its digits checked by fc_ar_member_name */
             char digits[16];
             memcpy(digits, img->data + hdr_at + 1, 15);

@@ -407,7 +407,11 @@ static const char *zip_unended(const fc_archive_api *la, level *lv)
                                    "and its central directory, which pip and unzip go by, is not whole";
     if (!lv->src) {
         size_t n = lv->img->size < FC_ZIP_TAIL ? (size_t)lv->img->size : FC_ZIP_TAIL;
-        return fc_zip_end_ok(lv->img->data + lv->img->size - n, n, lv->img->size) ? NULL : cut;
+        /* (One with bytes before it counts its central directory from its own start.) */
+        return fc_zip_end_ok(lv->img->data + lv->img->size - n, n, lv->img->size) ||
+                       fc_zip_ends_file(lv->img->data, lv->img->size)
+                   ? NULL
+                   : cut;
     }
     source *src = lv->src;
     ssize_t r;
@@ -537,13 +541,17 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     return rc;
 }
 
-static struct archive *open_reader(const fc_archive_api *la, bool deb)
+static struct archive *open_reader(const fc_archive_api *la, bool deb, bool zip_only)
 {
     struct archive *a = la->read_new();
     if (!a)
         return NULL;
     if (deb) {
         la->read_support_format_ar(a);
+        return a;
+    }
+    if (zip_only) { /* no raw format: a zip it does not find is no one member of bytes */
+        la->read_support_format_zip(a);
         return a;
     }
     /* Not xz, lzma or lzip (xz is decoded here, under a memory limit), and none of the
@@ -637,8 +645,12 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         }
         in = &xz->s;
     }
+    /* A zip told by its end only (a zipapp, a self-extracting zip, an empty zip; scan.c) is read
+     * as a zip or not at all: libarchive's seekable reader looks for the end record in the last
+     * 16 KiB, and one behind a longer comment would be read by the raw format as one member. */
+    bool zip_only = img && !in && !fc_sniff_package(h, hn) && fc_zip_ends_file(img->data, img->size);
     source *src = NULL;
-    struct archive *a = open_reader(la, deb);
+    struct archive *a = open_reader(la, deb, zip_only);
     int r = ARCHIVE_FATAL;
     if (a && in) {
         if ((src = malloc(sizeof *src))) {

@@ -20,6 +20,7 @@
 #include "oci_image.h"
 #include "reader.h"
 #include "walk.h"
+#include "zip_end.h"
 
 /* Holes closer than this are read through rather than split around. */
 #define HOLE_MIN (1u << 20)
@@ -76,6 +77,17 @@ static bool cupy_cache_head(const uint8_t *head, size_t n)
             return true;
     }
     return false;
+}
+
+/* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
+ * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
+static bool zipapp_head(const uint8_t *head, size_t n)
+{
+    if (n < 2 || head[0] != '#' || head[1] != '!')
+        return false;
+    const uint8_t *nl = memchr(head, '\n', n < 4096 ? n : 4096);
+    return nl && !memchr(head, '\0', (size_t)(nl - head)) && (size_t)(nl - head) + 5 <= n &&
+           memcmp(nl + 1, "PK\003\004", 4) == 0;
 }
 
 /* Bytes of no known format, at BASE in IMG (SIZE of them): model blobs and custom loaders
@@ -150,9 +162,19 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
     if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
         return fc_scan_package(sc, img, path);
+    /* A zip with bytes before it (a zipapp's #! line, a self-extracting stub), or with no
+     * member (its end record alone), is told by its end, which libarchive reads it from. */
+    if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
+        return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {
         if (!sc->named && !cupy_cache_head(img->data, img->size))
             return 0;
+        /* Its stored members would be found by the search below, and those after the cut
+         * missed: "ok" for what was not seen. */
+        if (zipapp_head(img->data, img->size))
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a zip behind a #! line (a zipapp) that does not "
+                                   "end with its end-of-central-directory record: it was cut short, and its central "
+                                   "directory, which Python goes by, is not whole");
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
         return scan_unknown(sc, img, 0, img->size, path, NULL, sc->named);

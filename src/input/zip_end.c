@@ -27,3 +27,38 @@ bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total)
     }
     return false;
 }
+
+bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
+{
+    if (size < 22)
+        return false;
+    /* The last signature, as libarchive's seekable reader takes it: a record in a comment
+     * would be the one it reads. */
+    uint64_t lowest = size > 22 + 0xffff ? size - (22 + 0xffff) : 0;
+    uint64_t pos = size - 22;
+    while (memcmp(data + pos, "PK\005\006", 4) != 0)
+        if (pos-- == lowest)
+            return false;
+    const uint8_t *r = data + pos;
+    /* The record ends the file: its comment runs exactly to the end. One disk, holding every entry. */
+    if (pos + 22 + fc_rd16(r + 20) != size || fc_rd16(r + 4) != 0 || fc_rd16(r + 6) != 0 ||
+        fc_rd16(r + 8) != fc_rd16(r + 10))
+        return false;
+    uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_end = pos;
+    if (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0) {
+        /* Zip64: the locator names the zip64 end record, which must end where the locator
+         * begins (libarchive seeks to the offset as written). */
+        uint64_t at = fc_rd64(r - 20 + 8), loc = pos - 20;
+        if (fc_rd32(r - 20 + 4) != 0 || !fc_range_ok(at, 56, loc) || memcmp(data + at, "PK\006\006", 4) != 0 ||
+            fc_rd64(data + at + 4) != loc - at - 12)
+            return false;
+        cd_size = fc_rd64(data + at + 40);
+        cd_offset = fc_rd64(data + at + 48);
+        cd_end = at;
+    }
+    /* The central directory ends where the end record begins; its offset may count from the
+     * zip's own start (a stub put before it with cat) or the file's (zip -A). */
+    if (cd_size > cd_end || cd_offset > cd_end - cd_size)
+        return false;
+    return cd_size == 0 ? fc_rd16(r + 10) == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
+}

@@ -19,4 +19,13 @@
  * whole end-of-central-directory record whose central directory ends where it begins. */
 bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total);
 
+/* Whether DATA, a whole file of SIZE bytes, is a zip by its end, as libarchive's seekable
+ * reader finds one with bytes before it (a zipapp's #! line, a self-extracting stub): its last
+ * end-of-central-directory record ends the file (its comment runs exactly to the end), on disk
+ * 0 with every entry there, and the central directory ends where that record (or the zip64 end
+ * record its locator names) begins and starts with a central directory header, or is empty.
+ * The directory's offset may count from the zip's start (cat stub x.zip) or the file's (zip -A).
+ * "PK\5\6" met elsewhere, or a record that leaves bytes after it, is no zip. */
+bool fc_zip_ends_file(const uint8_t *data, uint64_t size);
+
 #endif
