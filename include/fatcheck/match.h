@@ -92,6 +92,15 @@ FC_API void fc_jit_policy_from_env(fc_jit_policy *p);
  * What only the chosen image's contents tell (fc_refine_load) is not looked at. */
 FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
 
+/* What the driver does with C on T once it has chosen entry I (it falls back to no other). */
+FC_API fc_load fc_load_of_entry(const fc_container *c, const fc_target *t, const fc_jit_policy *p, int i);
+
+/* The entries of C, of the kind of entry CHOSEN (fc_predict_load's), that the driver might
+ * choose on T instead, where its order between them was never seen: f images against any
+ * other, a images against plain ones beyond 9.0 (docs/matching.md, rule 3). Up to MAX indices
+ * into OUT; returns how many. */
+FC_API size_t fc_load_alternatives(const fc_container *c, const fc_target *t, int chosen, int *out, size_t max);
+
 /* fc_predict_load's answer, checked against the chosen image of C (a container of OBJ; call it
  * from the scan callback): PTX compiled as a whole program that calls a function defined
  * elsewhere fails to load (FC_LOAD_INVALID_PTX); a relocatable (ET_REL) cubin makes C a link

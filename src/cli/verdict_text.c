@@ -578,6 +578,11 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                          "          than its entry, or is stored under a compression flag it does not\n"
                          "          have: the driver refuses it, PTX beside it or not; the file is corrupt\n",
                     fmt_count(v->damaged_cubins, n1, sizeof n1), v->damaged_cubins == 1 ? "module holds" : "modules hold");
+        if (v->unseen_order)
+            fprintf(out, "    note: %s %s an image the driver may choose instead of the one fatcheck\n"
+                         "          takes first (an f image, or an a one beyond 9.0: an order never\n"
+                         "          seen on a driver), and that one fails: counted as failing\n",
+                    fmt_count(v->unseen_order, n1, sizeof n1), v->unseen_order == 1 ? "module holds" : "modules hold");
         if (v->runtime_linked)
             fprintf(out, "    note: %s %s no code for sm_%u as linked; the CUDA runtime links the\n"
                          "          file's -rdc objects itself when it is loaded, each with an image for\n"
