@@ -198,6 +198,20 @@ static const struct {
     {"sm_100f compute_100", 100, "sm_100f |"},
 };
 
+/* The first CUDA release of each compute capability (arch.c's first_cuda, with its sources). */
+static void test_first_cuda(void)
+{
+    static const struct {
+        unsigned cc;
+        int cuda;
+    } rows[] = {{70, 9000}, {75, 10000}, {80, 11000}, {86, 11010}, {87, 11040}, {89, 11080}, {90, 11080},
+                {100, 12080}, {101, 12080}, {103, 12090}, {110, 13000}, {120, 12080}, {121, 12090},
+                {61, 0}, {88, 0}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        ok(fc_cc_first_cuda(rows[i].cc) == rows[i].cuda, "compute capability %u.%u: first CUDA %d", rows[i].cc / 10,
+           rows[i].cc % 10, rows[i].cuda);
+}
+
 static void test_alternatives(void)
 {
     for (size_t i = 0; i < sizeof alt_cases / sizeof *alt_cases; i++) {
@@ -425,6 +439,7 @@ int main(void)
     test_rules();
     test_link_rules();
     test_alternatives();
+    test_first_cuda();
     test_gpu_names();
     test_arch_lists();
     test_drivers();

@@ -157,6 +157,11 @@ FC_API fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size
 FC_API bool fc_cc_exists(unsigned cc);
 /* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */
 FC_API bool fc_cc_is_tegra(unsigned cc);
+
+/* The first CUDA version whose driver runs compute capability CC (12080 for 10.0), or 0 where
+ * fatcheck knows none (older than 7.0, or unknown): a named driver older than that cannot run
+ * anything on such a GPU (docs/matching.md, rule 3). */
+FC_API int fc_cc_first_cuda(unsigned cc);
 /* Products of a compute capability, for people: "H100, H200, GH200"; "" when unknown. */
 FC_API const char *fc_cc_products(unsigned cc);
 /* Every compute capability the tables know, ascending; returns how many (at most MAX). */

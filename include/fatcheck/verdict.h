@@ -118,6 +118,10 @@ typedef struct fc_verdict {
      * might choose another, by an order never seen on a driver (an f image, an a one beyond
      * 9.0: fc_load_alternatives), that fails; counted by that one's failure (rule 3). */
     size_t unseen_order;
+    /* The target's driver (named, or a fleet's) predates the first CUDA release that runs its
+     * GPU: this is that release (fc_cc_first_cuda), and nothing loads there (status none, when
+     * the file holds code); 0 otherwise, and where the driver is unknown. */
+    int gpu_needs_cuda;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

@@ -125,7 +125,7 @@ static void finish_verdict(fc_verdict *v, bool registered_all_fail)
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->runtime_linked + v->linkable;
     bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID ||
-                   v->container == FC_REQUIRE_NO_DRIVER;
+                   v->container == FC_REQUIRE_NO_DRIVER || (v->gpu_needs_cuda && units);
     if (v->runtime_fails || v->unlinked || refused)
         v->status = FC_VERDICT_NONE;
     else if (!units)
@@ -820,6 +820,11 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     for (size_t t = 0; t < j->n_targets; t++) {
         fc_verdict *v = &j->verdicts[t];
         v->runtime_fails = !fc_runtime_starts(&j->runtime, o->targets[t].driver_cuda);
+        /* Rule: a driver older than the GPU knows no such GPU (a name or an inventory can say so;
+         * a detected pair cannot). */
+        int first = fc_cc_first_cuda(o->targets[t].cc);
+        if (o->targets[t].driver_cuda && first > o->targets[t].driver_cuda)
+            v->gpu_needs_cuda = first;
         v->unlinked = obj->device_link_missing;
         /* Rule: registered code that could not be decoded fails to load, whatever it held. */
         if (obj->registered_undecoded) {
