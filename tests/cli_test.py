@@ -898,6 +898,36 @@ def fleet_from_nvidia_smi_csv():
 
 
 @test
+def a_driver_older_than_the_gpu_runs_nothing_there():
+    """Rule 3 (review of 2026-12-03, F9): no driver before a compute capability's first CUDA
+    release knows such a GPU (arch.c's first_cuda: 10.0 from CUDA 12.8, 8.7 from 11.4). A named
+    pair, or a fleet's row, can say so; each was ok, exit 0, before. The boundary release runs
+    it, and a driver left unnamed is assumed new enough, as before."""
+    rc, out, err = run("--gpu", "B200", "--driver", "10.2", fx("kernels.ptx"))
+    eq((rc, err), (1, ""))
+    assert ("  sm_100 (--gpu B200): none, no driver before CUDA 12.8 runs a GPU of compute\n"
+            "    capability 10.0, and this one is for CUDA 10.2: nothing loads there\n"
+            "    fix: install a driver for CUDA 12.8 or newer (>= 570.26)\n") in out, out
+    assert "to build native code" not in out and "PTX JIT" not in out, out
+    for gpu, driver, path, rc_want, status, needs in (
+            ("sm_100", "12.4", "kernels.sm_100.cubin", 1, "none", "12.8"),
+            ("sm_100", "12.8", "kernels.sm_100.cubin", 0, "ok", None),
+            ("sm_100", None, "kernels.sm_100.cubin", 0, "ok", None),
+            ("Jetson Orin", "11.2", "kernels.ptx", 1, "none", "11.4"),
+            ("8.9", "11.7", "kernels.ptx", 1, "none", "11.8"),
+            ("9.0", "11.8", "kernels.sm_90.cubin", 0, "ok", None),
+            ("12.1", "12.8", "kernels.ptx", 1, "none", "12.9"),
+            ("Jetson Thor", "12.9", "kernels.ptx", 1, "none", "13.0")):
+        rc, out, err = run("--json", "--gpu", gpu, *(("--driver", driver) if driver else ()), fx(path))
+        v = json.loads(out)["files"][0]["verdicts"][0]
+        eq((gpu, driver, rc, v["status"], v.get("gpu_needs_cuda")), (gpu, driver, rc_want, status, needs))
+    fleet = "index, name, compute_cap, driver_version\n0, NVIDIA B200, 10.0, 550.54.14\n1, NVIDIA H200, 9.0, 580.159.04\n"
+    doc = json.loads(run("--json", "--gpus-from", "-", fx("kernels.ptx"), input_text=fleet)[1])
+    eq([(v["target"], v["status"], v.get("gpu_needs_cuda")) for v in doc["files"][0]["verdicts"]],
+       [("sm_100", "none", "12.8"), ("sm_90", "ok", None)])
+
+
+@test
 def unknown_compute_capability_is_a_usage_error():
     for spec in ("9.9", "sm_99", "8.5"):
         rc, out, err = run("--gpu", spec, fx("compress_none.fatbin"))

@@ -837,6 +837,82 @@ def ptx_is_compiled_as_its_text_says():
         eq((rc, err.decode()), (3, "fatcheck: %s: offset 0x10: a compressed entry whose compressed size is 0\n" % path))
 
 
+def cubin_fatbin(*images):
+    """A bare fat binary of uncompressed cubins: (header arch, variant "", "a" or "f", cubin)."""
+    import struct
+    body = b""
+    for arch, variant, cubin in images:
+        payload = cubin + bytes(-len(cubin) % 8)
+        flags = 0x11 | {"": 0, "a": 0x100000, "f": 0x200000}[variant]
+        body += struct.pack("<HHIQIIHHIIIQQQ", 2, 0x0101, 64, len(payload), 0, 0, 8, 1, arch, 0, 0, flags, 0, 0)
+        body += payload
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+@test
+def the_driver_chooses_sm_90a_before_sm_90_and_the_newest_ptx():
+    """Rule 3, review of 2026-12-03 (b1, b1b, v21b, b2, b3; fixtures/rules/choice/README.md):
+    on 9.0 the H200's driver (580.159.04) chose the sm_90a cubin before the sm_90 one in either
+    order, and the newest PTX whatever its ISA, falling back to nothing. Before, the first native
+    cubin was taken (b1 ok, exit 0, where the driver answered 300; v21b none where it loaded)
+    and older PTX when the newest was too new for the driver (b2 ok through compute_75, 222)."""
+    for name, result, entry in (("b1_good90_bad90a", "CUDA_ERROR_INVALID_SOURCE", 1),
+                                ("b1b_bad90a_good90", "CUDA_ERROR_INVALID_SOURCE", 0),
+                                ("v21b_bad90_then_90a", "CUDA_SUCCESS", 1),
+                                ("b2_ptx80isa91_ptx75", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 0),
+                                ("b3_ptxext90_ptx75", "CUDA_ERROR_INVALID_PTX", 0)):
+        rc, f, err = judge(rules(os.path.join("choice", name + ".fatbin")), "--gpu", "sm_90", "--driver", "13.0")
+        load = f["containers"][0]["loads"][0]
+        eq((name, rc, err, load["result"], load["via"]["entry"], f["verdicts"][0]["status"]),
+           (name, 0 if result == "CUDA_SUCCESS" else 1, "", result, entry,
+            "ok" if result == "CUDA_SUCCESS" else "none"))
+    # ISA 9.1 is what a 13.1 driver takes: then compute_80 is compiled
+    rc, f, err = judge(rules("choice/b2_ptx80isa91_ptx75.fatbin"), "--gpu", "sm_90", "--driver", "13.1")
+    load = f["containers"][0]["loads"][0]
+    eq((rc, load["result"], load["via"]), (0, "CUDA_SUCCESS", {"kind": "jit", "image": "compute_80", "entry": 0}))
+
+
+@test
+def where_the_drivers_order_was_never_seen_every_image_it_may_choose_must_load():
+    """Rule 3: no driver here has shown its order between an f cubin and any other, or between
+    an a cubin and a plain one beyond 9.0 (only an H200 is lent). Where one of the images it
+    might choose fails, the module counts as failing (unseen_order), which a normal build,
+    every image good, never meets. An sm_90 cubin stored under an sm_100 or sm_100f header is
+    the damaged image (the driver answers 300 for such on 9.0). Before, each was ok, exit 0,
+    when the damaged image was not the one fatcheck took first."""
+    good100 = open(os.path.join(FIXTURES, "kernels.sm_100.cubin"), "rb").read()
+    good100f = open(os.path.join(FIXTURES, "kernels.sm_100f.cubin"), "rb").read()
+    sm90 = open(os.path.join(FIXTURES, "kernels.sm_90.cubin"), "rb").read()
+    cases = [  # (name, images, gpu, want result, want unseen_order)
+        ("sm_100 good, sm_100f good", [(100, "", good100), (100, "f", good100f)], "10.0", "CUDA_SUCCESS", 0),
+        ("sm_100 good, sm_100f good on 10.3", [(100, "", good100), (100, "f", good100f)], "10.3",
+         "CUDA_SUCCESS", 0),
+        ("sm_100 good, sm_100f damaged", [(100, "", good100), (100, "f", sm90)], "10.0",
+         "CUDA_ERROR_INVALID_SOURCE", 1),
+        ("sm_100f damaged, sm_100 good, on 10.3", [(100, "f", sm90), (100, "", good100)], "10.3",
+         "CUDA_ERROR_INVALID_SOURCE", 1),
+        ("sm_100f good, sm_100 damaged", [(100, "f", good100f), (100, "", sm90)], "10.0",
+         "CUDA_ERROR_INVALID_SOURCE", 0),
+        ("sm_100a good, sm_100 damaged", [(100, "a", good100), (100, "", sm90)], "10.0",
+         "CUDA_ERROR_INVALID_SOURCE", 1),
+        ("sm_100a damaged, sm_100 good", [(100, "a", sm90), (100, "", good100)], "10.0",
+         "CUDA_ERROR_INVALID_SOURCE", 0),
+        ("sm_100 damaged beside sm_100f good, on 12.0: neither fits", [(100, "", sm90), (100, "f", good100f)],
+         "12.0", "CUDA_ERROR_NO_BINARY_FOR_GPU", 0),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "c.fatbin")
+        for name, images, gpu, want, unseen in cases:
+            open(path, "wb").write(cubin_fatbin(*images))
+            rc, f, err = judge(path, "--gpu", gpu, "--driver", "13.0")
+            v = f["verdicts"][0]
+            eq((name, rc, err, f["containers"][0]["loads"][0]["result"], v.get("unseen_order", 0)),
+               (name, 0 if want == "CUDA_SUCCESS" else 1, "", want, unseen))
+        open(path, "wb").write(cubin_fatbin((100, "", good100), (100, "f", sm90)))
+        rc, out, err = tap_cli.run("--gpu", "10.0", "--driver", "13.0", path)
+        assert b"1 module holds an image the driver may choose instead of the one fatcheck\n" in out, out
+
+
 @test
 def a_file_that_registers_code_but_holds_none_is_an_error():
     """Review of 2026-12-03, F8: `objcopy --remove-section .nv_fatbin --remove-section

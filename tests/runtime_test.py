@@ -116,9 +116,10 @@ def minor_version_compatibility_from_cuda_11():
 @test
 def a_runtime_that_cannot_start_is_none_with_its_fix():
     path = os.path.join(FIXTURES, "libmulti.so")
-    rc, out, err = run("--gpu", "sm_90", "--driver", "470.82.01", path)
+    # (sm_80: no 11.4 driver runs a 9.0 GPU, rule 3)
+    rc, out, err = run("--gpu", "sm_80", "--driver", "470.82.01", path)
     eq(rc, 1)
-    assert ("  sm_90 (--gpu sm_90): none, the CUDA runtime it needs cannot start on a driver\n"
+    assert ("  sm_80 (--gpu sm_80): none, the CUDA runtime it needs cannot start on a driver\n"
             "    for CUDA 11.4: every CUDA call fails with\n"
             "    " + INSUFFICIENT + "\n"
             "    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06)\n") in out, out
@@ -247,7 +248,7 @@ def a_cuda_library_dates_itself_by_its_soname():
         return "skip: not fetched (scripts/fetch-eras.sh)"
     eq(runtime_line(path), "  runtime: static, its CUDA release not recorded in the file; libcufft.so.11 itself "
                            "needs a driver for CUDA 12.0 or newer (>= 525.60.13)")
-    rc, out, err = run("--gpu", "8.0", "--driver", "10.2", path)
+    rc, out, err = run("--gpu", "7.5", "--driver", "10.2", path)  # 8.0 came with CUDA 11.0
     eq(rc, 1)
     assert "none, its static CUDA runtime cannot start on a driver for CUDA 10.2" in flat(out), out
 
@@ -358,7 +359,7 @@ def an_undated_static_runtime_is_said_to_be_unjudged():
         data = data.replace(b"Cuda compilation tools, release ", b"Cuda compilation tools, relxase ")
         data = without_runtime_calls(data)
         open(static, "wb").write(bytes(data))
-        rc, out, err = run("--gpu", "8.6", "--driver", "11.0", static)
+        rc, out, err = run("--gpu", "8.0", "--driver", "11.0", static)  # 8.6 came with CUDA 11.1
         assert "runtime: static, its CUDA release not recorded in the file" in out, out
         assert ("note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
                 "          this driver starts it is not judged") in out, out

@@ -75,6 +75,12 @@ static const rule_case cases[] = {
     /* a: exactly one compute capability (Programming Guide 13.x 5.1.2.1). Probe: sm_90a
      * cubins of libcublasLt.so.13 and fixtures/variants.fatbin load native on 9.0. */
     {"sm_90a", 90, 0, NULL, 0, "native sm_90a"},
+    /* sm_90a before sm_90, in either order. H200 (580.159.04): a damaged sm_90a beside a good
+     * sm_90 answered 300 either way, a damaged sm_90 beside a good sm_90a loaded (review of
+     * 2026-12-03, b1, b1b, v21b). */
+    {"sm_90 sm_90a", 90, 0, NULL, 0, "native sm_90a"},
+    {"sm_90a sm_90", 90, 0, NULL, 0, "native sm_90a"},
+    {"sm_90 compute_90a", 90, 0, NULL, 0, "native sm_90"},
     {"sm_100a", 103, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_120a", 121, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     /* f: within the family (Programming Guide 13.x, table 28). No CC 10.x/12.x driver here:
@@ -83,6 +89,11 @@ static const rule_case cases[] = {
     {"sm_100f", 103, 0, NULL, 0, "compatible sm_100f"},
     {"sm_103f", 100, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"sm_120f", 121, 0, NULL, 0, "compatible sm_120f"},
+    /* Between f and plain images no driver was seen choosing: the plain one is taken first, the
+     * f one listed by fc_load_alternatives (test_alternatives). */
+    {"sm_100f sm_100", 100, 0, NULL, 0, "native sm_100"},
+    {"sm_100f sm_100", 103, 0, NULL, 0, "compatible sm_100"},
+    {"sm_100 sm_103f", 103, 0, NULL, 0, "native sm_103f"},
     {"sm_100f", 120, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     /* PTX: any later GPU, later majors included, Jetson too (Programming Guide 6.1.3). Probe:
      * compute_35 .. compute_86 PTX of CUDA 11.x/12.x builds (relion, bart, PyHST2, astra,
@@ -109,7 +120,13 @@ static const rule_case cases[] = {
     {"compute_80@9.1", 90, 0, NULL, 0, "jit compute_80"},
     {"compute_80@9.0", 90, 12040, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
     {"compute_80@8.4", 90, 12040, NULL, 0, "jit compute_80"},
-    {"compute_75@9.0 compute_80@9.1", 90, 13000, NULL, 0, "jit compute_75"},
+    /* The newest PTX, whatever its ISA: no fall back to older PTX. H200 (580.159.04): compute_80
+     * of ISA 9.1 beside compute_75 of 9.0 answered 222 (review of 2026-12-03, b2). */
+    {"compute_75@9.0 compute_80@9.1", 90, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"compute_80@9.1 compute_75@9.0", 90, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"compute_75@9.0 compute_80@9.1", 90, 13010, NULL, 0, "jit compute_80"},
+    {"compute_75@9.0 compute_80@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+    {"compute_75@9.0 compute_80@9.1", 75, 13000, NULL, 0, "jit compute_75"},
     {"sm_86 compute_80@9.1", 89, 13000, NULL, 0, "compatible sm_86"},
     {"sm_86 compute_80@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
     {"sm_86 compute_86@9.1", 80, 13000, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
@@ -153,6 +170,70 @@ static void test_rules(void)
             snprintf(got, sizeof got, "%s", fc_load_result_name(l.result));
         is_str(got, k->want, "[%s] on %u.%u%s%s%s", k->entries, k->cc / 10, k->cc % 10, k->driver ? " driver" : "",
                k->env ? " " : "", k->env ? k->env : "");
+    }
+}
+
+/* Rule 3: the images the driver might choose instead of fc_predict_load's, where its order was
+ * never seen. Seen (H200, 580.159.04): sm_90a before sm_90 on 9.0, the newest plain PTX before
+ * older plain PTX; taken as the driver's: the newest plain cubin. */
+static const struct {
+    const char *entries;
+    unsigned cc;
+    const char *want; /* the chosen entry, then the alternatives: "sm_90a |" */
+} alt_cases[] = {
+    {"sm_90 sm_90a", 90, "sm_90a |"},
+    {"sm_90a sm_90", 90, "sm_90a |"},
+    {"sm_80 sm_86", 89, "sm_86 |"},
+    {"compute_75 compute_80", 90, "compute_80 |"},
+    {"sm_100 sm_100a", 100, "sm_100a | sm_100"},
+    {"sm_100 sm_100f", 100, "sm_100 | sm_100f"},
+    {"sm_100f sm_100", 103, "sm_100 | sm_100f"},
+    {"sm_100 sm_103 sm_100f", 103, "sm_103 | sm_100f"},
+    {"sm_103a sm_103 sm_100 sm_100f sm_103f", 103, "sm_103a | sm_103 sm_100f sm_103f"},
+    {"sm_120 sm_121a", 121, "sm_121a | sm_120"},
+    {"sm_120 sm_121a", 120, "sm_120 |"},
+    {"compute_90 compute_90a", 90, "compute_90a | compute_90"},
+    {"compute_80 compute_100f", 103, "compute_100f | compute_80"},
+    {"compute_80 compute_100f", 90, "compute_80 |"},
+    {"sm_100f compute_100", 100, "sm_100f |"},
+};
+
+/* The first CUDA release of each compute capability (arch.c's first_cuda, with its sources). */
+static void test_first_cuda(void)
+{
+    static const struct {
+        unsigned cc;
+        int cuda;
+    } rows[] = {{70, 9000}, {75, 10000}, {80, 11000}, {86, 11010}, {87, 11040}, {89, 11080}, {90, 11080},
+                {100, 12080}, {101, 12080}, {103, 12090}, {110, 13000}, {120, 12080}, {121, 12090},
+                {61, 0}, {88, 0}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        ok(fc_cc_first_cuda(rows[i].cc) == rows[i].cuda, "compute capability %u.%u: first CUDA %d", rows[i].cc / 10,
+           rows[i].cc % 10, rows[i].cuda);
+}
+
+static void test_alternatives(void)
+{
+    for (size_t i = 0; i < sizeof alt_cases / sizeof *alt_cases; i++) {
+        fc_entry entries[8];
+        fc_container c;
+        memset(&c, 0, sizeof c);
+        c.entries = entries;
+        c.n_entries = make_entries(alt_cases[i].entries, entries, 8);
+        fc_target t;
+        memset(&t, 0, sizeof t);
+        t.cc = alt_cases[i].cc;
+        fc_load l = fc_predict_load(&c, &t, NULL);
+        int alt[8];
+        size_t n = fc_load_alternatives(&c, &t, l.entry, alt, 8);
+        char got[160], arch[32];
+        snprintf(got, sizeof got, "%s |", l.entry < 0 ? "-" : fc_entry_arch_name(arch, sizeof arch, &entries[l.entry]));
+        for (size_t k = 0; k < n; k++) {
+            size_t len = strlen(got);
+            snprintf(got + len, sizeof got - len, " %s", fc_entry_arch_name(arch, sizeof arch, &entries[alt[k]]));
+        }
+        is_str(got, alt_cases[i].want, "[%s] on %u.%u: chosen | unseen order", alt_cases[i].entries,
+               alt_cases[i].cc / 10, alt_cases[i].cc % 10);
     }
 }
 
@@ -357,6 +438,8 @@ int main(void)
 {
     test_rules();
     test_link_rules();
+    test_alternatives();
+    test_first_cuda();
     test_gpu_names();
     test_arch_lists();
     test_drivers();

@@ -92,6 +92,15 @@ FC_API void fc_jit_policy_from_env(fc_jit_policy *p);
  * What only the chosen image's contents tell (fc_refine_load) is not looked at. */
 FC_API fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
 
+/* What the driver does with C on T once it has chosen entry I (it falls back to no other). */
+FC_API fc_load fc_load_of_entry(const fc_container *c, const fc_target *t, const fc_jit_policy *p, int i);
+
+/* The entries of C, of the kind of entry CHOSEN (fc_predict_load's), that the driver might
+ * choose on T instead, where its order between them was never seen: f images against any
+ * other, a images against plain ones beyond 9.0 (docs/matching.md, rule 3). Up to MAX indices
+ * into OUT; returns how many. */
+FC_API size_t fc_load_alternatives(const fc_container *c, const fc_target *t, int chosen, int *out, size_t max);
+
 /* fc_predict_load's answer, checked against the chosen image of C (a container of OBJ; call it
  * from the scan callback): PTX compiled as a whole program that calls a function defined
  * elsewhere fails to load (FC_LOAD_INVALID_PTX); a relocatable (ET_REL) cubin makes C a link
@@ -148,6 +157,11 @@ FC_API fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size
 FC_API bool fc_cc_exists(unsigned cc);
 /* True for the Jetson compute capabilities (5.3, 6.2, 7.2, 8.7, 10.1, 11.0). */
 FC_API bool fc_cc_is_tegra(unsigned cc);
+
+/* The first CUDA version whose driver runs compute capability CC (12080 for 10.0), or 0 where
+ * fatcheck knows none (older than 7.0, or unknown): a named driver older than that cannot run
+ * anything on such a GPU (docs/matching.md, rule 3). */
+FC_API int fc_cc_first_cuda(unsigned cc);
 /* Products of a compute capability, for people: "H100, H200, GH200"; "" when unknown. */
 FC_API const char *fc_cc_products(unsigned cc);
 /* Every compute capability the tables know, ascending; returns how many (at most MAX). */

@@ -114,6 +114,14 @@ typedef struct fc_verdict {
      * then: CUDA_ERROR_NO_BINARY_FOR_GPU (209) under the LZ4 flag, CUDA_ERROR_UNKNOWN (999)
      * under another (H200, driver 580). What a launch fails with differs by each. */
     size_t refused_images, uncompress_unknown, uncompress_no_binary;
+    /* Of the modules that fail, those whose predicted image loads but beside which the driver
+     * might choose another, by an order never seen on a driver (an f image, an a one beyond
+     * 9.0: fc_load_alternatives), that fails; counted by that one's failure (rule 3). */
+    size_t unseen_order;
+    /* The target's driver (named, or a fleet's) predates the first CUDA release that runs its
+     * GPU: this is that release (fc_cc_first_cuda), and nothing loads there (status none, when
+     * the file holds code); 0 otherwise, and where the driver is unknown. */
+    int gpu_needs_cuda;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

@@ -216,6 +216,10 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
         if (v->damaged_cubins)
             jw_printf(out, ",\"damaged_cubins\":%zu", v->damaged_cubins);
+        if (v->gpu_needs_cuda)
+            jw_printf(out, ",\"gpu_needs_cuda\":\"%d.%d\"", v->gpu_needs_cuda / 1000, v->gpu_needs_cuda % 1000 / 10);
+        if (v->unseen_order)
+            jw_printf(out, ",\"unseen_order\":%zu", v->unseen_order);
         if (v->defines_nothing)
             jw_printf(out, ",\"modules_defining_nothing\":%zu", v->defines_nothing);
         if (v->registered_all_fail)

@@ -315,7 +315,13 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
     if (v->status == FC_VERDICT_NO_CODE)
         return false;
     size_t ok = v->native + v->compatible + v->jit + v->runtime_linked;
-    if (v->unlinked) {
+    if (v->gpu_needs_cuda) {
+        char d[32], need[32];
+        fprintf(out, "%snone%s, no driver before %s runs a GPU of compute capability %u.%u, and this one is "
+                     "for %s: nothing loads there",
+                colour_on(cfg, "none"), colour_off(cfg), driver_text(v->gpu_needs_cuda, need, sizeof need),
+                tg->cc / 10, tg->cc % 10, driver_text(tg->driver_cuda, d, sizeof d));
+    } else if (v->unlinked) {
         fprintf(out, "%snone%s, its relocatable device code (-rdc) was never device-linked: loading it "
                      "fails with \"undefined symbol: __cudaRegisterLinkedBinary_...\"",
                 colour_on(cfg, "none"), colour_off(cfg));
@@ -507,6 +513,13 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
         wrap_print(out, sentence);
         free(sentence);
         print_accepted(out, cfg, t);
+        if (v->gpu_needs_cuda && v->status == FC_VERDICT_NONE) { /* nothing else to say of it */
+            const char *min = fc_cuda_min_driver(v->gpu_needs_cuda);
+            char d[32];
+            fprintf(out, "    fix: install a driver for %s or newer%s%s%s\n", driver_text(v->gpu_needs_cuda, d, sizeof d),
+                    min ? " (>= " : "", min ? min : "", min ? ")" : "");
+            continue;
+        }
         if (v->status == FC_VERDICT_PARTIAL && !explained) {
             fputs("    (their kernels fail only if launched here; libraries often carry modules\n"
                   "    for one architecture that are never launched on another)\n",
@@ -579,6 +592,11 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                          "          than its entry, or is stored under a compression flag it does not\n"
                          "          have: the driver refuses it, PTX beside it or not; the file is corrupt\n",
                     fmt_count(v->damaged_cubins, n1, sizeof n1), v->damaged_cubins == 1 ? "module holds" : "modules hold");
+        if (v->unseen_order)
+            fprintf(out, "    note: %s %s an image the driver may choose instead of the one fatcheck\n"
+                         "          takes first (an f image, or an a one beyond 9.0: an order never\n"
+                         "          seen on a driver), and that one fails: counted as failing\n",
+                    fmt_count(v->unseen_order, n1, sizeof n1), v->unseen_order == 1 ? "module holds" : "modules hold");
         if (v->runtime_linked)
             fprintf(out, "    note: %s %s no code for sm_%u as linked; the CUDA runtime links the\n"
                          "          file's -rdc objects itself when it is loaded, each with an image for\n"

@@ -503,6 +503,34 @@ unsigned fc_ptx_target_min_isa(unsigned arch, fc_variant variant)
     return 0;
 }
 
+/* The first CUDA release whose driver runs each compute capability: a driver older than that
+ * knows no such GPU, and nothing loads on it. Sources: the PTX ISA documentation's "PTX
+ * Release History" (the ISA, and so the release, that first names each target: target_isa
+ * above, ptx_isa for the release), and what each release says it added: CUDA 11.0 GA100 (8.0),
+ * 11.1 GA10x (8.6), 11.4 sm_87 (CMake's CUDA architectures, MR 8031: "Add 8.7 ... for CUDA >=
+ * 11.4"), 11.8 Ada and Hopper (8.9, 9.0; same MR, and k2-fsa/k2 99f5979: "compute capability
+ * 90 appeared first in CUDA 11.8"), 12.8 Blackwell sm_100, sm_101, sm_120 (ISA 8.6 is "12.7",
+ * never shipped; 8.7 is 12.8), 12.9 "compiler target support for SM architecture 10.3
+ * (sm_103, ...) and 12.1 (sm_121)" (CUDA Features Archive 12.9), 13.0 Thor as 11.0 (sm_110,
+ * ISA 9.0; 10.1 before). Compute capabilities older than 7.0 predate every driver fatcheck
+ * knows (CUDA 9.0 and on); 8.8 is left out (no release names it as a GPU of its own). */
+static const struct {
+    unsigned cc;
+    int cuda;
+} first_cuda[] = {
+    {70, 9000},   {72, 9010},   {75, 10000},  {80, 11000},  {86, 11010},  {87, 11040},
+    {89, 11080},  {90, 11080},  {100, 12080}, {101, 12080}, {103, 12090}, {110, 13000},
+    {120, 12080}, {121, 12090},
+};
+
+int fc_cc_first_cuda(unsigned cc)
+{
+    for (size_t i = 0; i < sizeof first_cuda / sizeof *first_cuda; i++)
+        if (first_cuda[i].cc == cc)
+            return first_cuda[i].cuda;
+    return 0;
+}
+
 /* CUDA Toolkit Release Notes, "CUDA Toolkit and Corresponding Driver Versions" (GA, Linux
  * x86_64), compat-rules.md section 3. */
 static const struct {

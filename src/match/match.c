@@ -5,8 +5,10 @@
  *    sm_XYa only on exactly X.Y; sm_XYf within its family (same major, z >= Y);
  *  - PTX compute_XY is compiled for any CC >= X.Y; compute_XYa only for X.Y; compute_XYf
  *    within its family; and only when its ISA is not newer than the driver's CUDA version;
- *  - the driver prefers a cubin (exact CC first, then the newest compatible one), then the
- *    newest PTX it may compile;
+ *  - the driver prefers a cubin (the newest that runs; sm_90a before sm_90 on 9.0), then the
+ *    newest PTX that fits, and fails when that one fails: it does not fall back to older PTX;
+ *  - where its order between images was never seen (f images, a ones beyond 9.0), each image it
+ *    might choose is listed (fc_load_alternatives), and the verdict fails if any fails;
  *  - CUDA_FORCE_PTX_JIT ignores cubins; CUDA_DISABLE_PTX_JIT never compiles PTX.
  */
 #include <stdlib.h>
@@ -77,11 +79,52 @@ static fc_load readable_by(const fc_container *c, const fc_target *t, fc_load l)
     return l;
 }
 
-static fc_load choose_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p);
-
-fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p)
+/* What the driver makes of entry I of C on T once it has chosen it: the driver does not fall
+ * back to another image when the one it chose fails (rule 3). */
+fc_load fc_load_of_entry(const fc_container *c, const fc_target *t, const fc_jit_policy *p, int i)
 {
-    return readable_by(c, t, choose_load(c, t, p));
+    const fc_entry *e = &c->entries[i];
+    if (e->kind == FC_IMAGE_CUBIN)
+        return readable_by(c, t, (fc_load){FC_LOAD_SUCCESS, e->arch == t->cc ? FC_VIA_NATIVE : FC_VIA_COMPATIBLE, i, false});
+    if (p && p->disable_ptx_jit)
+        return (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, i, false};
+    if (!driver_takes_ptx(e, t->driver_cuda))
+        return (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, i, false};
+    if (fc_ptx_isa_predates_target(e)) /* PTX older than its target: the JIT cannot read it (review 2, R5) */
+        return (fc_load){FC_LOAD_INVALID_PTX, FC_VIA_JIT, i, true};
+    return readable_by(c, t, (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, i, false});
+}
+
+/* The variants in the order the driver was seen to prefer them for one architecture: on 9.0,
+ * sm_90a before sm_90 (rule 3); f last, unseen. */
+static int variant_rank(fc_variant v)
+{
+    return v == FC_VARIANT_ARCH_SPECIFIC ? 0 : v == FC_VARIANT_NONE ? 1 : 2;
+}
+
+/* Whether entry E of kind KIND may be chosen on T at all. */
+static bool fits(const fc_entry *e, fc_image_kind kind, const fc_target *t)
+{
+    if (e->kind != kind)
+        return false;
+    return kind == FC_IMAGE_CUBIN ? fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra)
+                                  : fc_ptx_jits_for(e->arch, e->variant, t->cc);
+}
+
+/* The entry of KIND the driver chooses on T: the newest architecture, and for one architecture
+ * the variant it prefers; the first of equals. -1: none fits. */
+static int chosen_of_kind(const fc_container *c, const fc_target *t, fc_image_kind kind)
+{
+    int best = -1;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const fc_entry *e = &c->entries[i];
+        if (!fits(e, kind, t))
+            continue;
+        const fc_entry *b = best < 0 ? NULL : &c->entries[best];
+        if (!b || e->arch > b->arch || (e->arch == b->arch && variant_rank(e->variant) < variant_rank(b->variant)))
+            best = (int)i;
+    }
+    return best;
 }
 
 static fc_load choose_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p)
@@ -91,46 +134,59 @@ static fc_load choose_load(const fc_container *c, const fc_target *t, const fc_j
         p = &none;
     if (c->role == FC_ROLE_LINK_INPUT)
         return (fc_load){FC_LOAD_LINK_INPUT, FC_VIA_NONE, -1, false};
-    int native = -1, compatible = -1, ptx = -1, refused_ptx = -1;
-    for (size_t i = 0; i < c->n_entries; i++) {
-        const fc_entry *e = &c->entries[i];
-        if (e->kind == FC_IMAGE_CUBIN) {
-            /* CUDA_FORCE_PTX_JIT steers the choice inside fat binaries; a cubin handed to
-             * the driver on its own is still loaded (seen with the real driver). */
-            bool forced = p->force_ptx_jit && c->origin != FC_ORIGIN_CUBIN_FILE && c->origin != FC_ORIGIN_EMBEDDED_CUBIN;
-            if (forced || !fc_cubin_runs_on(e->arch, e->variant, t->cc, t->tegra))
-                continue;
-            if (e->arch == t->cc) {
-                if (native < 0)
-                    native = (int)i;
-            } else if (compatible < 0 || e->arch > c->entries[compatible].arch) {
-                compatible = (int)i;
-            }
-        } else if (e->kind == FC_IMAGE_PTX) {
-            if (!fc_ptx_jits_for(e->arch, e->variant, t->cc))
-                continue;
-            if (!driver_takes_ptx(e, t->driver_cuda)) {
-                if (refused_ptx < 0 || e->arch > c->entries[refused_ptx].arch)
-                    refused_ptx = (int)i;
-                continue;
-            }
-            if (ptx < 0 || e->arch > c->entries[ptx].arch)
-                ptx = (int)i;
-        }
-    }
-    if (native >= 0)
-        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_NATIVE, native, false};
-    if (compatible >= 0)
-        return (fc_load){FC_LOAD_SUCCESS, FC_VIA_COMPATIBLE, compatible, false};
-    if (ptx >= 0 && p->disable_ptx_jit)
-        return (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, ptx, false};
-    if (ptx >= 0) /* PTX older than its target: the JIT cannot read it (review 2, R5) */
-        return fc_ptx_isa_predates_target(&c->entries[ptx]) ? (fc_load){FC_LOAD_INVALID_PTX, FC_VIA_JIT, ptx, true}
-                                                          : (fc_load){FC_LOAD_SUCCESS, FC_VIA_JIT, ptx, false};
-    if (refused_ptx >= 0)
-        return p->disable_ptx_jit ? (fc_load){FC_LOAD_JIT_DISABLED, FC_VIA_NONE, refused_ptx, false}
-                                  : (fc_load){FC_LOAD_UNSUPPORTED_PTX, FC_VIA_NONE, refused_ptx, false};
+    /* CUDA_FORCE_PTX_JIT steers the choice inside fat binaries; a cubin handed to the driver on
+     * its own is still loaded (seen with the real driver). */
+    bool forced = p->force_ptx_jit && c->origin != FC_ORIGIN_CUBIN_FILE && c->origin != FC_ORIGIN_EMBEDDED_CUBIN;
+    int cubin = forced ? -1 : chosen_of_kind(c, t, FC_IMAGE_CUBIN);
+    if (cubin >= 0)
+        return fc_load_of_entry(c, t, p, cubin);
+    /* The newest PTX, whatever its ISA: with compute_80 PTX of ISA 9.1 beside compute_75 PTX
+     * of 9.0, the H200's 13.0 driver answered CUDA_ERROR_UNSUPPORTED_PTX_VERSION and compiled
+     * neither (review of 2026-12-03, b2; until then fatcheck took compute_75). */
+    int ptx = chosen_of_kind(c, t, FC_IMAGE_PTX);
+    if (ptx >= 0)
+        return fc_load_of_entry(c, t, p, ptx);
     return (fc_load){FC_LOAD_NO_BINARY, FC_VIA_NONE, -1, false};
+}
+
+fc_load fc_predict_load(const fc_container *c, const fc_target *t, const fc_jit_policy *p)
+{
+    return choose_load(c, t, p);
+}
+
+/* Whether the driver was seen to prefer CHOSEN to OTHER, both fitting T, or follows from a rule
+ * taken as the driver's: among plain images the newest (for PTX, compute_80 before compute_75
+ * on the H200; for cubins the Programming Guide's order); on 9.0 sm_90a before sm_90 (the
+ * H200, driver 580.159.04, either order in the container: review of 2026-12-03, b1, b1b, v21b).
+ * Every other pair (an f image against any, an a one on another GPU) was never seen. */
+static bool order_seen(const fc_entry *chosen, const fc_entry *other, const fc_target *t)
+{
+    if (chosen->variant == FC_VARIANT_NONE && other->variant == FC_VARIANT_NONE)
+        return true;
+    return chosen->kind == FC_IMAGE_CUBIN && t->cc == 90 && chosen->variant == FC_VARIANT_ARCH_SPECIFIC &&
+           other->variant == FC_VARIANT_NONE && other->arch == 90;
+}
+
+size_t fc_load_alternatives(const fc_container *c, const fc_target *t, int chosen, int *out, size_t max)
+{
+    if (c->role == FC_ROLE_LINK_INPUT || chosen < 0 || (size_t)chosen >= c->n_entries)
+        return 0;
+    const fc_entry *ch = &c->entries[chosen];
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_entries && n < max; i++) {
+        const fc_entry *e = &c->entries[i];
+        if ((int)i == chosen || !fits(e, ch->kind, t) || order_seen(ch, e, t))
+            continue;
+        /* A plain image under a newer plain one is never chosen: the newer one is, or the
+         * chosen one. */
+        bool newer_plain = false;
+        for (size_t k = 0; e->variant == FC_VARIANT_NONE && k < c->n_entries && !newer_plain; k++)
+            newer_plain = fits(&c->entries[k], ch->kind, t) && c->entries[k].variant == FC_VARIANT_NONE &&
+                          c->entries[k].arch > e->arch;
+        if (!newer_plain)
+            out[n++] = (int)i;
+    }
+    return n;
 }
 
 /* nvlink 13.0, checked here (fixtures/oracle, docs/matching.md): linking for sm_90 takes an

@@ -125,7 +125,7 @@ static void finish_verdict(fc_verdict *v, bool registered_all_fail)
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->runtime_linked + v->linkable;
     bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID ||
-                   v->container == FC_REQUIRE_NO_DRIVER;
+                   v->container == FC_REQUIRE_NO_DRIVER || (v->gpu_needs_cuda && units);
     if (v->runtime_fails || v->unlinked || refused)
         v->status = FC_VERDICT_NONE;
     else if (!units)
@@ -407,6 +407,29 @@ static fc_load ptx_as_its_text_says(const fc_container *c, const fc_target *t, f
     return l;
 }
 
+/* Rule 3: where the driver might choose another image than the predicted one, by an order
+ * never seen on a driver (fc_load_alternatives: f images, a ones beyond 9.0), L stands only if
+ * every such image loads too; else the first that fails is the answer (a gate must not open
+ * where the driver may fail). Normal builds, every image good, are left as they were. */
+static fc_load unseen_order(const fc_object *obj, const fc_container *ct, const fc_target *tg,
+                            const fc_jit_policy *p, fc_load l, bool inflate, const fc_options *scan, bool *replaced)
+{
+    int alt[16];
+    if (l.result != FC_LOAD_SUCCESS)
+        return l;
+    size_t n = fc_load_alternatives(ct, tg, l.entry, alt, sizeof alt / sizeof *alt);
+    for (size_t i = 0; i < n; i++) {
+        fc_ptx_memo memo = {0};
+        fc_load a = fc_refine_load_for(obj, ct, fc_load_of_entry(ct, tg, p, alt[i]), tg->driver_cuda, inflate, scan, &memo);
+        a = ptx_as_its_text_says(ct, tg, a, &memo);
+        if (a.result != FC_LOAD_SUCCESS && a.result != FC_LOAD_LINK_INPUT) {
+            *replaced = true;
+            return a;
+        }
+    }
+    return l;
+}
+
 fc_load fc_refine_load_on(const fc_object *obj, const fc_container *c, fc_load l, const fc_target *t,
                           const fc_options *opts)
 {
@@ -414,7 +437,9 @@ fc_load fc_refine_load_on(const fc_object *obj, const fc_container *c, fc_load l
         return l;
     fc_ptx_memo memo = {0};
     l = fc_refine_load_for(obj, c, l, t->driver_cuda, false, opts, &memo);
-    return ptx_as_its_text_says(c, t, l, &memo);
+    l = ptx_as_its_text_says(c, t, l, &memo);
+    bool replaced = false;
+    return unseen_order(obj, c, t, NULL, l, false, opts, &replaced);
 }
 
 /* Predicts every container on every target. */
@@ -436,6 +461,7 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
                               : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda,
                                                                    o->kernels || o->strict, scan, &memo);
             l = ptx_as_its_text_says(ct, tg, l, &memo);
+            l = unseen_order(obj, ct, tg, &o->jit, l, o->kernels || o->strict, scan, &j->unseen[c * nt + t]);
             fc_link k = {FC_LINK_VIA_NONE, -1};
             if (l.result == FC_LOAD_LINK_INPUT) {
                 k = fc_predict_link(ct, tg);
@@ -648,7 +674,7 @@ static void count_all(fc_judgement *j, const fc_object *obj)
             else if (l.result == FC_LOAD_LINK_INPUT)
                 count_link(v, k);
             else
-                count_load(v, ct, l);
+                count_load(v, ct, l), v->unseen_order += j->unseen[c * nt + t];
             if (runtime_link && !fc_container_kept_as_data(ct))
                 v->registered_units++, v->registered_loading++;
             else if (!j->unused[c] && !empty && !idle)
@@ -773,9 +799,10 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     if (cells) {
         j->loads = calloc(cells, sizeof *j->loads);
         j->links = calloc(cells, sizeof *j->links);
+        j->unseen = calloc(cells, sizeof *j->unseen);
         if (o->prober)
             j->probes = calloc(cells, sizeof *j->probes);
-        if (!j->loads || !j->links || (o->prober && !j->probes))
+        if (!j->loads || !j->links || !j->unseen || (o->prober && !j->probes))
             goto nomem;
     }
     if (o->prober)
@@ -798,6 +825,11 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     for (size_t t = 0; t < j->n_targets; t++) {
         fc_verdict *v = &j->verdicts[t];
         v->runtime_fails = !fc_runtime_starts(&j->runtime, o->targets[t].driver_cuda);
+        /* Rule: a driver older than the GPU knows no such GPU (a name or an inventory can say so;
+         * a detected pair cannot). */
+        int first = fc_cc_first_cuda(o->targets[t].cc);
+        if (o->targets[t].driver_cuda && first > o->targets[t].driver_cuda)
+            v->gpu_needs_cuda = first;
         v->unlinked = obj->device_link_missing;
         /* Rule: registered code that could not be decoded fails to load, whatever it held. */
         if (obj->registered_undecoded) {
@@ -844,6 +876,7 @@ void fc_judgement_free(fc_judgement *j)
     fc_missing_kernels_free(j);
     free(j->loads);
     free(j->links);
+    free(j->unseen);
     free(j->unused);
     free(j->idle);
     free(j->empty);

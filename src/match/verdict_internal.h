@@ -13,6 +13,8 @@ struct fc_judgement {
     size_t n_containers, n_targets;
     fc_load *loads;          /* n_containers x n_targets, a row per container */
     fc_link *links;          /* same shape: for link inputs, what a device linker takes */
+    bool *unseen;            /* same shape: the load is that of an image the driver might choose
+                                by an order never seen, which fails (rule 3) */
     fc_probe_result *probes; /* same shape, or NULL */
     bool probed;
     fc_probe_totals probe_totals;
