@@ -400,7 +400,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.records_addr = table.sh_addr;
     seen.registered = fatbins;
     seen.n_registered = n_fatbins;
-    if (nsec && !table.sh_size && !seen.records_unusable && (eh.e_type == ET_EXEC || eh.e_type == ET_DYN)) {
+    if (nsec && !table.sh_size && !seen.records_unusable && (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64) { /* 24-byte records, as elf_segments.c follows */
         find_records_elsewhere(&b, img, base, writable, n_writable, &seen);
         seen.data = regions;
         seen.n_data = n_regions;
