@@ -6,10 +6,12 @@ known format holding fat binaries; PTX kept as text inside programs.
 Usage: formats_test.py FATCHECK FIXTURES_DIR FAKECUDA
 Writes TAP. The fixtures are made by fixtures/pe/make.sh (mingw-w64 and a Python PE
 writer, from the committed fat binaries), fixtures/noshdr/make.py (from libmulti.so and
-app) and fixtures/ptxtext/make.sh (from kernels.ptx); the expectations below are what those fat binaries hold, placed where each format puts
+app), fixtures/merged/make.sh (a linker script that merges .nv_fatbin and .nvFatBinSegment into
+.rodata and .data) and fixtures/ptxtext/make.sh (from kernels.ptx); the expectations below are what those fat binaries hold, placed where each format puts
 them."""
 import io
 import json
+import lzma
 import re
 import os
 import shutil
@@ -489,6 +491,56 @@ def registration_records_that_lead_to_no_fat_binary_are_errors():
                                                                                "record 2 (offset 0x50a0)")))
         eq(out, p + ": 3 containers in .nv_fatbin\n" + MULTI_KINDS)
     shutil.rmtree(made)
+
+
+MERGED_TAIL = ("to build native code for these targets: TORCH_CUDA_ARCH_LIST=\"9.0\"\n"
+               "  CMake: CUDA_ARCHITECTURES=\"90-real\"\n  nvcc:  -gencode arch=compute_90,code=sm_90\n"
+               "  with PTX for newer GPUs: TORCH_CUDA_ARCH_LIST=\"9.0+PTX\"\n"
+               "                           CUDA_ARCHITECTURES=\"90\"\n")
+
+
+@test
+def records_a_linker_script_moved_out_of_nvfatbinsegment():
+    # Review of 2026-12-03: a script that merges .nv_fatbin into .rodata and .nvFatBinSegment
+    # into .data (fixtures/merged/make.sh). The runtime registers and loads the code as ever
+    # (the red team's builds on the H200: 218 for this PTX, 209 for sm_80 code on sm_90); read
+    # by section names, the library was "kept as data", its PTX unread ("ok", exit 0), and the
+    # program, its containers past the searched head of .rodata, "no CUDA code", exit 0.
+    targets = ("--gpu", "sm_90", "--driver", "13.0")
+    for name in ("libextern_merged.so", "libextern_merged_lld.so"):  # GNU ld stores the address; lld leaves 0
+        path = fx("merged/" + name)
+        for args in ((), ("--strict",), ("--embedded",)):
+            rc, out, err = run(*(targets + args + (path,)))
+            eq((rc, err), (1, ""), (name, args))
+            eq(out, "judging for: sm_90 (--gpu sm_90); driver for CUDA 13.0\n" + path +
+               ": 2 containers in .rodata" + BY_RECORDS +
+               "  ptx          1  compute_80:1\n  PTX ISA 9.0; stored: zstd 1\n" + RUNTIME_13 +
+               "  sm_90 (--gpu sm_90): none, no module can load\n"
+               "    (PTX that calls functions it does not define): every kernel launch fails\n"
+               "    with \"a PTX JIT compilation failed\"\n"
+               "    note: 1 module holds PTX compiled as a whole program that calls functions defined elsewhere "
+               "(ptxas: \"Unresolved extern function\"): link it with their code\n" + MERGED_TAIL, (name, args))
+        doc = json.loads(run("--json", path)[1])
+        eq(schema_errors(doc)[:5], [], name)
+        eq([(c["offset"], c["section"], c["origin"], c.get("device_link", False))
+            for c in doc["files"][0]["containers"]],
+           [(0x2020, ".rodata", "wrapper", False), (0x2010, ".rodata", "wrapper", True)], name)
+        # Not looking for containers kept as data leaves the registered ones to be found.
+        rc, out, err = run(*(targets + ("--no-embedded", path)))
+        eq((rc, out.splitlines()[1]), (1, path + ": 2 containers" + BY_RECORDS[:-1]), name)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "app_merged")
+        open(path, "wb").write(lzma.decompress(open(fx("merged/app_merged.xz"), "rb").read()))
+        for args in ((), ("--strict",), ("--embedded",), ("--no-embedded",)):
+            rc, out, err = run(*(targets + args + (path,)))
+            lines = out.splitlines()
+            eq((rc, err, lines[1], lines[2]), (1, "", path + ": 3 containers" +
+               ("" if args == ("--no-embedded",) else " in .rodata") + BY_RECORDS[:-1],
+               "  cubin        3  sm_75:1 sm_80:2"), args)
+            assert "  sm_90 (--gpu sm_90): none, no module can load (no kernel image for sm_90):" in lines, out
+        rc, out, err = run("--gpu", "sm_80", "--driver", "13.0", path)
+        eq(rc, 0)
+        assert "  sm_80 (--gpu sm_80): ok, native SASS for its 1 module" in out.splitlines(), out
 
 
 @test

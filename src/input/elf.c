@@ -201,6 +201,41 @@ static void note_code_elsewhere(fc_builder *b, const fc_elf_sections *seen)
                     list, n > 1 ? "s hold" : " holds");
 }
 
+/* Whether section NAME (header SH, in an object of SIZE bytes) may hold registration records
+ * a linker script moved out of .nvFatBinSegment: loaded, written by the dynamic linker or the
+ * program (a record's address needs a relocation in a shared object: .data, .data.rel.ro or
+ * any section of the script's), at a fixed address (not TLS), never code, and none of the
+ * tables the loader or the unwinder reads entry by entry (a record there breaks them). */
+static bool records_section(const char *name, const GElf_Shdr *sh, uint64_t size)
+{
+    return (sh->sh_flags & SHF_ALLOC) && (sh->sh_flags & SHF_WRITE) && !(sh->sh_flags & (SHF_EXECINSTR | SHF_TLS)) &&
+           sh->sh_size >= FC_WRAPPER_SIZE && fc_range_ok(sh->sh_offset, sh->sh_size, size) &&
+           (!is_structured_section(name) || strcmp(name, ".data.rel.ro") == 0);
+}
+
+/* Registration records outside .nvFatBinSegment, which is not there (elf_records.c): searched
+ * for in the heads of the writable sections W[0..N) that the data-section search reads (not
+ * .data.rel.ro), and in all of every one of them when containers were found outside the
+ * registered sections, which records may show to be registered (or --embedded asked for all). */
+static void find_records_elsewhere(fc_builder *b, const fc_image *img, uint64_t base, fc_region *w, size_t n,
+                                   fc_elf_sections *seen)
+{
+    bool outside = b->opts->embedded == FC_EMBEDDED_ALL;
+    for (size_t i = 0; i < b->obj.n_containers && !outside; i++)
+        outside = !fc_origin_registered(b->containers[i].origin);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (outside || !is_structured_section(w[i].section))
+            w[k++] = w[i];
+    if (!k)
+        return;
+    fc_status st = fc_elf_records_elsewhere(b, img, base, w, k, b->opts->embedded_probe_size, outside,
+                                            &seen->records, &seen->n_records);
+    if (st != FC_OK)
+        fc_builder_fail(b, st, st == FC_ERR_NOMEM ? "out of memory" : "a data section could not be read");
+    seen->records_elsewhere = seen->n_records > 0;
+}
+
 /* Scans one ELF object (a file, or an archive member at image offset BASE). */
 static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const char *path,
                        const char *member, uint64_t base, uint64_t size)
@@ -216,8 +251,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
 
     GElf_Ehdr eh;
     size_t shstrndx, nsec;
-    fc_region *regions = NULL, *fatbins = NULL;
-    size_t n_regions = 0, n_fatbins = 0;
+    fc_region *regions = NULL, *fatbins = NULL, *writable = NULL; /* writable: where records may be */
+    size_t n_regions = 0, n_fatbins = 0, n_writable = 0;
     GElf_Shdr table = {0};            /* .nvFatBinSegment, when there is one */
     fc_elf_sections seen = {0};       /* what the section table showed, for elf_segments.c */
     Elf_Scn *dynamic = NULL;          /* the dynamic section, for the libraries it needs */
@@ -264,7 +299,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     }
     /* Data sections can be tens of thousands (-fdata-sections): the lists grow as sections
      * are found rather than being sized by the section count. */
-    size_t cap_regions = 0, cap_fatbins = 0;
+    size_t cap_regions = 0, cap_fatbins = 0, cap_writable = 0;
     /* First the sections, checked; then their contents, decoded on the scan's threads. */
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
@@ -302,6 +337,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                             "what it holds is listed apart, decompressed",
                             name);
             continue;
+        }
+        if (records_section(name, &sh, size) &&
+            !push_region(&writable, &n_writable, &cap_writable,
+                         (fc_region){.offset = sh.sh_offset, .size = sh.sh_size, .section = name, .addr = sh.sh_addr})) {
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+            goto deliver;
         }
         bool fatbin = is_fatbin_section(name);
         bool data_section = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
@@ -359,6 +400,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     seen.records_addr = table.sh_addr;
     seen.registered = fatbins;
     seen.n_registered = n_fatbins;
+    if (nsec && !table.sh_size && !seen.records_unusable && (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64) { /* 24-byte records, as elf_segments.c follows */
+        find_records_elsewhere(&b, img, base, writable, n_writable, &seen);
+        seen.data = regions;
+        seen.n_data = n_regions;
+    }
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
     note_code_elsewhere(&b, &seen);
     fc_elf_read_needs(&b, elf, &eh, img, base, data, size);
@@ -369,6 +416,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
 deliver:
     free(regions);
     free(fatbins);
+    free(writable);
     free(starts);
     free(seen.records);
     rc = fc_deliver(sc, &b);

@@ -41,6 +41,8 @@ typedef struct view {
     size_t n_spans;
     uint64_t dynamic_off, dynamic_size;
     uint16_t machine;
+    const fc_region *named;        /* sections whose names a container found is given, or none */
+    size_t n_named;
 } view;
 
 /* The object offset of virtual address VA, or UINT64_MAX; *AVAIL gets the bytes of its
@@ -60,8 +62,14 @@ static uint64_t va_to_offset(const view *v, uint64_t va, uint64_t *avail)
 
 static bool map_to_offset(const void *ctx, uint64_t va, uint64_t *off, uint64_t *avail, const char **section)
 {
+    const view *v = ctx;
     *section = NULL;
-    return (*off = va_to_offset(ctx, va, avail)) != UINT64_MAX;
+    if ((*off = va_to_offset(v, va, avail)) == UINT64_MAX)
+        return false;
+    for (size_t i = 0; i < v->n_named; i++)
+        if (*off >= v->named[i].offset && *off - v->named[i].offset < v->named[i].size)
+            *section = v->named[i].section;
+    return true;
 }
 
 /* The address the object offset OFF loads at (through the first segment holding it). */
@@ -298,7 +306,7 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
                      const fc_elf_sections *seen)
 {
     bool odd = seen->table_missing || seen->registered_unusable || seen->records_unusable;
-    if (!odd && !seen->records_size)
+    if (!odd && !seen->records_size && !seen->records_elsewhere)
         return;
     view v = {.img = img, .base = base, .size = size};
     GElf_Ehdr eh;
@@ -308,7 +316,11 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
     if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || !read_program_headers(b, elf, &v))
         goto done;
     v.machine = eh.e_machine;
-    if (seen->records_size) {
+    if (seen->records_elsewhere) { /* the section table is sound: the containers are named */
+        v.named = seen->data;
+        v.n_named = seen->n_data;
+    }
+    if (seen->records_size || seen->records_elsewhere) {
         if (seen->records_unread)
             goto done;
         w = seen->records;
@@ -317,7 +329,7 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
         search_records(&v, &found, &n, &cap);
         w = found;
     }
-    if (odd)
+    if (odd || seen->records_elsewhere)
         relocate(&v, w, n);
     fc_address_map map = {map_to_offset, &v, "every loaded segment"};
     size_t registered = fc_records_follow(b, &k, img, base, w, n, seen->registered, seen->n_registered, &map);

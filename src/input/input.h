@@ -180,6 +180,11 @@ typedef struct fc_elf_sections {
     bool records_unread;      /* it could not be read */
     const fc_region *registered; /* the registered sections decoded */
     size_t n_registered;
+    /* No .nvFatBinSegment: records found in other writable sections (elf_records.c), in
+     * RECORDS, followed as a table's are. */
+    bool records_elsewhere;
+    const fc_region *data; /* then the data sections searched, to name where the records lead */
+    size_t n_data;
 } fc_elf_sections;
 /* Adds to B the containers the CUDA runtime registers in the ELF object ELF (at image
  * position BASE, SIZE bytes) that the section table SEEN did not show, found through the
@@ -189,6 +194,12 @@ typedef struct fc_elf_sections {
 /* The relative relocation type (R_X86_64_RELATIVE, R_AARCH64_RELATIVE, R_PPC64_RELATIVE) of
  * ELF machine MACHINE, or 0 for one not known here (elf_segments.c). */
 uint32_t fc_elf_relative_type(unsigned machine);
+/* Finds the registration records in the writable sections G[0..N) of a linked ELF object
+ * without .nvFatBinSegment (elf_records.c): in the first HEAD bytes of each, or, when WHOLE,
+ * in all of each but the bytes of B's containers. *OUT (freed by the caller; NULL when there
+ * is none) gets them. FC_ERR_NOMEM or FC_ERR_IO on failure, with what was found so far. */
+fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_region *g,
+                                   size_t n, uint64_t head, bool whole, struct fc_wrapper **out, size_t *n_out);
 /* Marks the data regions (REGIONS, sections of ELF) past whose heads a relative relocation
  * points at a container (fc_region.pointed_at), in FC_EMBEDDED_AUTO mode (elf_pointers.c). */
 void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf, fc_region *regions,

@@ -295,7 +295,9 @@ size_t fc_records_follow(fc_builder *b, fc_container_index *k, const fc_image *i
             found += decode_run(b, k, img, base, off, avail, section, &leads);
         b->obj.registered_undecoded |= !leads;
         fc_container *c = leads && w[i].version == FC_WRAPPER_LINK_VERSION ? fc_container_index_at(k, b, off) : NULL;
-        if (c && (!c->section || fc_section_is_fatbin(c->section)))
+        /* Wherever a linker put it (a script may merge .nv_fatbin into .rodata), but never an
+         * -rdc object's section. */
+        if (c && (!c->section || !fc_section_is_relfatbin(c->section)))
             c->device_link = true;
         if (!leads)
             fc_builder_fail(b, FC_ERR_FORMAT,
