@@ -1131,6 +1131,92 @@ def code_sections_without_bytes_are_said_not_read():
         eq((rc, err), (0, NO_GPU))
 
 
+def one_cubin_container(cubin, flags=0x11, arch=90):
+    """A container of one uncompressed cubin entry, as fatbinary writes it."""
+    payload = cubin + b"\0" * (-len(cubin) % 8)
+    head = struct.pack("<HHIQIIHHIIIQQQ", 2, 0x0101, 64, len(payload), 0, 0, 8, 1, arch, 0, 0, flags, 0, 0)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(head) + len(payload)) + head + payload
+
+
+def results_by_mode(path, gpu="9.0"):
+    """{mode: (load result, exit status)} with no option, --strict and --kernels."""
+    got = {}
+    for mode, args in (("default", []), ("strict", ["--strict"]), ("kernels", ["--kernels"])):
+        rc, out, err = run("--json", *args, "--gpu", gpu, "--driver", "13.0", path)
+        got[mode] = (json.loads(out)["files"][0]["containers"][0]["loads"][0]["result"], rc)
+    return got
+
+
+@test
+def cubin_identity_bytes_the_driver_refuses():
+    """The H200's driver (580.159.04) refused an ABI-8 cubin marked big-endian, or with OS/ABI 0,
+    51 or 41, with CUDA_ERROR_INVALID_IMAGE, and loaded one with EI_VERSION 0 (review of
+    2026-12-03: v10, v11, b6, b6b, b7; each was ok, exit 0). Real cubins pair ABI version 7 with
+    OS/ABI 51 and 8 with 65 (bench/cubin_survey over CUDA 11.8, 12.x and 13.0); another pair is
+    taken as damage. (-k also fails to read the big-endian one and the EI_VERSION 0 one: libelf.)"""
+    cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
+    eq((cubin[5], cubin[7], cubin[8]), (1, 65, 8), "the fixture's identity")
+    refused = ("CUDA_ERROR_INVALID_IMAGE", 1)
+    cases = (("eidata2", 5, 2, refused, 3), ("osabi0", 7, 0, refused, 1), ("osabi51", 7, 51, refused, 1),
+             ("osabi41", 7, 41, refused, 1), ("abi7", 8, 7, refused, 1),
+             ("eiversion0", 6, 0, ("CUDA_SUCCESS", 0), 3))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, at, value, want, kernels_rc in cases:
+            c = bytearray(cubin)
+            c[at] = value
+            path = os.path.join(tmp, name + ".fatbin")
+            open(path, "wb").write(one_cubin_container(bytes(c)))
+            eq(results_by_mode(path), {"default": want, "strict": want, "kernels": (want[0], kernels_rc)}, name)
+
+
+@test
+def entry_flags_no_toolchain_writes():
+    """Flag bits no toolchain was seen writing (none in CUDA 11.8, 12.x or 13.0, bench/cubin_survey):
+    the H200's driver refused a cubin flagged 0x4000 (200) and 0x1000 (999), found no image in
+    an sm_90 cubin flagged f (209; sm_90 has no family) and loaded one flagged a and f both, and
+    one flagged 0x400000: that one, like any other bit, is not judged (exit 3, said). Each was
+    ok, exit 0 (review of 2026-12-03: v16, v17, v33, v32, v18)."""
+    cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
+    cases = (("flag4000", 0x4011, ("CUDA_ERROR_INVALID_IMAGE", 1)), ("flag1000", 0x1011, ("UNCOMPRESS_FAILED", 1)),
+             ("sm90f", 0x200011, ("CUDA_ERROR_NO_BINARY_FOR_GPU", 1)), ("sm90af", 0x300011, ("CUDA_SUCCESS", 0)),
+             ("flag400000", 0x400011, ("CUDA_SUCCESS", 3)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, flags, want in cases:
+            path = os.path.join(tmp, name + ".fatbin")
+            open(path, "wb").write(one_cubin_container(cubin, flags))
+            eq(results_by_mode(path), {"default": want, "strict": want, "kernels": want}, name)
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", os.path.join(tmp, "flag400000.fatbin"))
+        eq((rc, "entry flags 0x400011 hold bits 0x400000 that no CUDA toolchain is known to write" in err), (3, True),
+           err)
+
+
+@test
+def a_compressed_cubins_declared_size_is_what_it_inflates_to():
+    """The driver inflates a compressed cubin into the size its entry declares: the H200's
+    answered 209 for an LZ4 one declared 64 bytes larger or smaller or 0, and 999 for a zstd one
+    64 larger or smaller (review of 2026-12-03: v24, v25, v26c, v26, v26b; each ok, exit 0, with
+    --strict and -k too). zstd's frame states its size, read by default; an LZ4 block does not,
+    and is inflated whole only by --strict and the kernel view; 0 is no cubin's size."""
+    lz4_failed, zstd_failed, ok = ("UNCOMPRESS_FAILED", 1), ("UNCOMPRESS_FAILED", 1), ("CUDA_SUCCESS", 0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, how, delta, default in (("compress_speed_all.fatbin", "lz4", 64, ok),
+                                          ("compress_speed_all.fatbin", "lz4", -64, ok),
+                                          ("compress_speed_all.fatbin", "lz4", None, lz4_failed),
+                                          ("compress_size.fatbin", "zstd", 64, zstd_failed),
+                                          ("compress_size.fatbin", "zstd", -64, zstd_failed)):
+            data = bytearray(open(fx(name), "rb").read())
+            eq((struct.unpack_from("<H", data, 16)[0], struct.unpack_from("<I", data, 16 + 28)[0]), (2, 90), name)
+            declared = struct.unpack_from("<Q", data, 16 + 56)[0]
+            struct.pack_into("<Q", data, 16 + 56, 0 if delta is None else declared + delta)
+            path = os.path.join(tmp, "%s%s.fatbin" % (how, delta))
+            open(path, "wb").write(bytes(data))
+            failed = lz4_failed if how == "lz4" else zstd_failed
+            eq(results_by_mode(path), {"default": default, "strict": failed, "kernels": failed}, (how, delta))
+        # as stored, every mode loads it
+        for name in ("compress_speed_all.fatbin", "compress_size.fatbin"):
+            eq(results_by_mode(fx(name)), {"default": ok, "strict": ok, "kernels": ok}, name)
+
+
 def main():
     n = failed = 0
     for fn in results:

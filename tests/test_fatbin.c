@@ -285,6 +285,29 @@ static void test_cubin_heads(void)
         {"compress_speed_all.fatbin", "an LZ4 cubin whose inflated magic is broken", 66, 'X', 1,
          FC_CUBIN_HEADER_DAMAGED},
         {"compress_speed_all.fatbin", "an LZ4 cubin whose inflated class is 32-bit", 69, 1, 1, FC_CUBIN_HEADER_DAMAGED},
+        /* ELF identity: the H200's driver refused these ABI-8 cubins with 200 and loaded the
+         * one with EI_VERSION 0 (review of 2026-12-03; bench/cubin_survey for the pairs) */
+        {"compress_none.fatbin", "a cubin marked big-endian (EI_DATA 2)", 64 + 5, 2, 1, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "an ABI-8 cubin with OS/ABI 0", 64 + 7, 0, 1, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "an ABI-8 cubin with OS/ABI 51", 64 + 7, 51, 1, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "an ABI-8 cubin with OS/ABI 41", 64 + 7, 41, 1, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "OS/ABI 65 with ABI version 7, a pair no toolchain writes", 64 + 8, 7, 1,
+         FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "EI_VERSION 0, which the driver takes", 64 + 6, 0, 1, FC_CUBIN_HEADER_OK},
+        {"compress_speed_all.fatbin", "an LZ4 cubin whose inflated byte order is big-endian", 64 + 1 + 5, 2, 1,
+         FC_CUBIN_HEADER_DAMAGED},
+        /* entry flags a driver refused a cubin for: 0x4000 (200), 0x1000 (999) */
+        {"compress_none.fatbin", "a cubin flagged 0x4000", 40, 0x4011, 8, FC_CUBIN_HEADER_DAMAGED},
+        {"compress_none.fatbin", "a cubin flagged 0x1000", 40, 0x1011, 8, FC_CUBIN_HEADER_NOT_COMPRESSED},
+        /* a declared size the image does not have: the zstd frame states its own (999 for 64
+         * more or fewer); no LZ4 cubin is under 64 bytes (209 for 0) */
+        {"compress_size.fatbin", "a zstd cubin declared 64 bytes larger than its frame", 56, 0x40, 0,
+         FC_CUBIN_HEADER_NOT_COMPRESSED},
+        {"compress_size.fatbin", "a zstd cubin declared 64 bytes smaller than its frame", 56, (uint64_t)-0x40, 0,
+         FC_CUBIN_HEADER_NOT_COMPRESSED},
+        {"compress_speed_all.fatbin", "an LZ4 cubin declared 0 bytes", 56, 0, 8, FC_CUBIN_HEADER_NOT_COMPRESSED},
+        {"compress_speed_all.fatbin", "an LZ4 cubin declared 64 bytes larger: not seen without inflating it whole", 56,
+         0x40, 0, FC_CUBIN_HEADER_OK},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t n;
@@ -294,6 +317,14 @@ static void test_cubin_heads(void)
             uint32_t payload = (uint32_t)(h[8] | h[9] << 8 | h[10] << 16 | (uint32_t)h[11] << 24);
             for (unsigned b = 0; b < 4; b++)
                 h[16 + b] = (unsigned char)(payload >> 8 * b), h[56 + b] = (unsigned char)(payload >> 8 * b);
+        }
+        if (cases[i].width == 0) { /* added to the u64 there */
+            uint64_t v = 0;
+            for (unsigned b = 0; b < 8; b++)
+                v |= (uint64_t)h[cases[i].at + b] << 8 * b;
+            v += cases[i].value;
+            for (unsigned b = 0; b < 8; b++)
+                h[cases[i].at + b] = (unsigned char)(v >> 8 * b);
         }
         for (unsigned b = 0; b < cases[i].width; b++)
             h[cases[i].at + b] = (unsigned char)(cases[i].value >> 8 * b);
@@ -306,6 +337,32 @@ static void test_cubin_heads(void)
     }
 }
 
+/* Entry flag bits no toolchain writes and no driver was seen refusing: the entry is decoded,
+ * and so is the rest, but the object is not judged (its error, FC_ERR_UNSUPPORTED). */
+static void test_unknown_flags(void)
+{
+    size_t n;
+    unsigned char *buf = read_fixture("compress_none.fatbin", &n);
+    buf[16 + 40 + 2] |= 0x40; /* 0x400000: the H200 loaded it; other drivers were not asked */
+    fc_status st;
+    fc_object *o = decode(buf, n, &st);
+    size_t entries = 0;
+    for (size_t c = 0; o && c < o->n_containers; c++)
+        entries += o->containers[c].n_entries;
+    ok(st == FC_OK && o && o->status == FC_ERR_UNSUPPORTED && o->error &&
+           strstr(o->error, "bits 0x400000 that no CUDA toolchain is known to write"),
+       "an entry flagged 0x400000 is not judged: %s", o && o->error ? o->error : "(no error)");
+    buf[16 + 40 + 2] &= (unsigned char)~0x40;
+    fc_object *whole = decode(buf, n, &st);
+    size_t want = 0;
+    for (size_t c = 0; whole && c < whole->n_containers; c++)
+        want += whole->containers[c].n_entries;
+    ok(want > 1 && entries == want, "decoding goes on past it: %zu of %zu entries", entries, want);
+    fc_object_free(whole);
+    fc_object_free(o);
+    free(buf);
+}
+
 int main(void)
 {
     test_all_archs();
@@ -315,5 +372,6 @@ int main(void)
     test_padding();
     test_damage();
     test_cubin_heads();
+    test_unknown_flags();
     return tap_done();
 }

@@ -99,6 +99,17 @@ typedef enum fc_format {
 #define FC_FLAG_OBFUSCATED 0x10000ull
 #define FC_FLAG_ARCH_SPECIFIC 0x100000ull
 #define FC_FLAG_FAMILY 0x200000ull
+#define FC_FLAG_SM100_OPTIONS 0x1000000ull /* sm_100+ cubins with the binary options block */
+/* Bits no toolchain was seen writing (bench/cubin_survey: none in CUDA 11.8, 12.x or 13.0),
+ * on which the H200's driver (580.159.04) refused a cubin: 0x1000 with 999, "Uncompress
+ * failed" (an older compression method?), 0x4000 with CUDA_ERROR_INVALID_IMAGE. */
+#define FC_FLAG_REFUSED_UNCOMPRESS 0x1000ull
+#define FC_FLAG_REFUSED_IMAGE 0x4000ull
+/* Every bit above: what a toolchain writes, or what a driver was seen refusing. An entry with
+ * any other bit is not judged (docs/format.md, "Flags"). */
+#define FC_FLAGS_KNOWN (FC_FLAG_64BIT | FC_FLAG_DEBUG | FC_FLAG_HOST_LINUX | FC_FLAG_HOST_MAC | FC_FLAG_HOST_WINDOWS | \
+                        FC_FLAG_COMPRESS_LZ4 | FC_FLAG_COMPRESS_ZSTD | FC_FLAG_OBFUSCATED | FC_FLAG_ARCH_SPECIFIC | \
+                        FC_FLAG_FAMILY | FC_FLAG_SM100_OPTIONS | FC_FLAG_REFUSED_UNCOMPRESS | FC_FLAG_REFUSED_IMAGE)
 
 /* One image inside a container. Offsets are bytes from the start of the file, or of the
  * archive member for members. Strings are NUL-terminated copies, or NULL when absent. */

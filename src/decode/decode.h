@@ -195,9 +195,20 @@ fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm);
  * or, for zstd, no frame's magic; for LZ4, what the ELF header they inflate to says
  * (fc_cubin_header_of), or, when they do not inflate to one, NOT_COMPRESSED if they are ALL
  * the image's first FC_CUBIN_HEAD_STORED stored bytes (or all of it), else UNREAD (more are to
- * be read); UNREAD below 4 bytes. zstd's OK says only that a frame begins there. */
+ * be read); UNREAD below 4 bytes. For zstd, NOT_COMPRESSED too where the frame states a content
+ * size other than DECLARED (the entry's uncompressed size); OK says only that a frame begins
+ * there (and states DECLARED, or no size). */
 #define FC_CUBIN_HEAD_STORED 1024
-fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool all, fc_compression m, uint32_t sm);
+fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool all, fc_compression m, uint32_t sm,
+                                              uint64_t declared);
+/* The content size a zstd frame's header at P (N bytes at hand) states: KNOWN with *SIZE,
+ * ABSENT when the frame does not state it, SHORT when more bytes are needed to tell, BAD when
+ * they are no frame header. */
+typedef enum fc_zstd_size { FC_ZSTD_SIZE_KNOWN, FC_ZSTD_SIZE_ABSENT, FC_ZSTD_SIZE_SHORT, FC_ZSTD_SIZE_BAD } fc_zstd_size;
+fc_zstd_size fc_zstd_content_size(const void *p, size_t n, uint64_t *size);
+/* Whether the raw LZ4 block SRC (N bytes) inflates to exactly DECLARED bytes, as the driver
+ * requires: FC_OK with *EXACT; FC_ERR_LIMIT when DECLARED is above LIMIT (not judged). */
+fc_status fc_lz4_inflates_to(const void *src, size_t n, uint64_t declared, uint64_t limit, bool *exact);
 /* The stored bytes of entry E (E->stored_size of them, compressed or not) in OBJ's image. */
 fc_status fc_entry_stored(const fc_object *obj, const fc_entry *e, const uint8_t **src);
 /* Inflates up to WANT bytes of the raw LZ4 block whose first N bytes are at SRC (the block may

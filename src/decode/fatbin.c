@@ -147,6 +147,20 @@ static const char *header_text(const uint8_t *h, uint32_t off, uint32_t len, cha
     return buf;
 }
 
+/* Whether a cubin's identity bytes are those CUDA toolchains write and the driver takes. The
+ * driver refused (CUDA_ERROR_INVALID_IMAGE, H200, 580.159.04, review of 2026-12-03) an ABI-8
+ * cubin marked big-endian (EI_DATA 2) or with OS/ABI 0, 51 or 41, and loaded one with
+ * EI_VERSION 0, which is not looked at. Every cubin of CUDA 11.8, 12.x and 13.0's libraries
+ * and the fixtures (bench/cubin_survey) pairs ABI version 7 with OS/ABI 51, or 8 with 65; a
+ * pair no toolchain writes is taken as damage, as those three were (docs/matching.md, rule 10). */
+static bool cuda_identity(const uint8_t *p)
+{
+    unsigned data = p[5], osabi = p[7], abi = p[8];
+    if (data != 1 /* ELFDATA2LSB */)
+        return false;
+    return abi >= 8 ? osabi == 65 : osabi == 51;
+}
+
 /* What the first bytes of an uncompressed cubin say of it: what the H200's driver (580.159.04)
  * refused with CUDA_ERROR_INVALID_IMAGE, lazy and eager, with or without PTX beside it, was a
  * broken magic, a 32-bit class and a machine other than EM_CUDA (tests/oracle's
@@ -158,14 +172,15 @@ fc_cubin_header fc_cubin_header_of(const uint8_t *p, size_t n, uint32_t sm)
     if (n < 20)
         return FC_CUBIN_HEADER_UNREAD;
     bool ok = memcmp(p, "\177ELF", 4) == 0 && p[4] == 2 /* ELFCLASS64 */ && fc_rd16(p + 18) == 190 /* EM_CUDA */;
-    if (!ok)
+    if (!ok || !cuda_identity(p))
         return FC_CUBIN_HEADER_DAMAGED;
     if (n >= 52 && fc_cubin_sm_of(p[8] /* EI_ABIVERSION */, fc_rd32(p + 48) /* e_flags */) != sm)
         return FC_CUBIN_HEADER_OTHER_SM;
     return FC_CUBIN_HEADER_OK;
 }
 
-fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool all, fc_compression m, uint32_t sm)
+fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool all, fc_compression m, uint32_t sm,
+                                              uint64_t declared)
 {
     if (n < 4)
         return all && n ? FC_CUBIN_HEADER_NOT_COMPRESSED : FC_CUBIN_HEADER_UNREAD;
@@ -175,8 +190,27 @@ fc_cubin_header fc_compressed_cubin_header_of(const uint8_t *p, size_t n, bool a
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
     if (m == FC_COMPRESSION_ZSTD && fc_rd32(p) != 0xFD2FB528u)
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
+    if (m == FC_COMPRESSION_ZSTD) {
+        /* A frame that states its content size (every zstd image of CUDA 13.0's libraries and
+         * the fixtures, bench/cubin_survey) must state the entry's: the driver answered 999
+         * ("Uncompress failed") for a declared size 64 bytes above or below the frame's
+         * (review of 2026-12-03, v26 and v26b). */
+        uint64_t fcs;
+        switch (fc_zstd_content_size(p, n, &fcs)) {
+        case FC_ZSTD_SIZE_SHORT: return all ? FC_CUBIN_HEADER_NOT_COMPRESSED : FC_CUBIN_HEADER_UNREAD;
+        case FC_ZSTD_SIZE_BAD: return FC_CUBIN_HEADER_NOT_COMPRESSED;
+        case FC_ZSTD_SIZE_KNOWN: return fcs == declared ? FC_CUBIN_HEADER_OK : FC_CUBIN_HEADER_NOT_COMPRESSED;
+        case FC_ZSTD_SIZE_ABSENT: break;
+        }
+        return FC_CUBIN_HEADER_OK;
+    }
     if (m != FC_COMPRESSION_LZ4)
         return FC_CUBIN_HEADER_OK;
+    /* A raw block gives what the driver's buffer of the declared size takes: under 64 bytes no
+     * cubin (its ELF header alone), which the driver refused for 0 (209, review of 2026-12-03,
+     * v26c). Other sizes need the whole block inflated (link_state.c: cubin_head). */
+    if (declared < 64)
+        return FC_CUBIN_HEADER_NOT_COMPRESSED;
     /* LZ4 inflates the ELF header from a few dozen stored bytes, so the cubin's own SM is
      * checked as an uncompressed one's. Where those at hand do not give it, either more are to
      * be read or, all of the first kilobyte being here, the block is corrupt (any LZ4 block
@@ -241,8 +275,29 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint
         } else if (e.compression != FC_COMPRESSION_UNKNOWN) {
             size_t want = min_size(FC_CUBIN_HEAD_STORED, e.stored_size, SIZE_MAX);
             size_t n = at_hand < want ? at_hand : want;
-            e.cubin_header = fc_compressed_cubin_header_of(h + e.header_size, n, n == want, e.compression, e.arch);
+            e.cubin_header = fc_compressed_cubin_header_of(h + e.header_size, n, n == want, e.compression, e.arch,
+                                                            e.uncompressed_size);
         }
+    }
+    /* Flag bits a driver was seen refusing a cubin for, which no toolchain writes: the driver's
+     * answer where it chooses the image (review of 2026-12-03, v16 and v17). */
+    if (e.kind == FC_IMAGE_CUBIN && (e.flags & FC_FLAG_REFUSED_IMAGE))
+        e.cubin_header = FC_CUBIN_HEADER_DAMAGED;
+    else if (e.kind == FC_IMAGE_CUBIN && (e.flags & FC_FLAG_REFUSED_UNCOMPRESS))
+        e.cubin_header = FC_CUBIN_HEADER_NOT_COMPRESSED;
+    /* Other bits no toolchain writes: what a driver makes of them is not known (the H200's
+     * loaded a cubin with 0x400000), so the entry is decoded and the object not judged: its
+     * error (exit 3) rather than a guess either way. Decoding goes on. */
+    uint64_t unknown = e.flags & ~FC_FLAGS_KNOWN;
+    if (e.kind != FC_IMAGE_CUBIN)
+        unknown |= e.flags & (FC_FLAG_REFUSED_IMAGE | FC_FLAG_REFUSED_UNCOMPRESS);
+    if (unknown) {
+        char where[300];
+        fc_where(b, off, where, sizeof where);
+        fc_builder_fail(b, FC_ERR_UNSUPPORTED,
+                        "%s: entry flags 0x%llx hold bits 0x%llx that no CUDA toolchain is known to write: "
+                        "what a driver makes of the entry is not known, and it is not judged",
+                        where, (unsigned long long)e.flags, (unsigned long long)unknown);
     }
     char ident[1024], opts[4096];
     if (fc_rd32(h + 36))

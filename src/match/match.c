@@ -27,6 +27,10 @@ bool fc_cubin_runs_on(unsigned arch, fc_variant v, unsigned cc, bool cc_is_tegra
 {
     if (v == FC_VARIANT_ARCH_SPECIFIC)
         return arch == cc;
+    /* Families begin with sm_100: the H200's driver found no image (209) in an sm_90 cubin
+     * flagged `f` (review of 2026-12-03, v33), and loaded it flagged `a` and `f` both. */
+    if (v == FC_VARIANT_FAMILY && arch < 100)
+        return false;
     if (major_of(arch) != major_of(cc) || arch > cc)
         return false;
     return fc_cc_is_tegra(arch) == cc_is_tegra;
