@@ -909,6 +909,11 @@ def a_driver_older_than_the_gpu_runs_nothing_there():
             "    capability 10.0, and this one is for CUDA 10.2: nothing loads there\n"
             "    fix: install a driver for CUDA 12.8 or newer (>= 570.26)\n") in out, out
     assert "to build native code" not in out and "PTX JIT" not in out, out
+    # The fix names what the CUDA runtime needs too, when that is newer: a 12.8 driver on an
+    # RTX 5090 does not start libcudart.so.13 (fixtures/runtime/libcublas13.so needs it).
+    rc, out, err = run("--gpu", "12.0", "--driver", "12.4", os.path.join(FIXTURES, "runtime", "libcublas13.so"))
+    assert ("    capability 12.0, and this one is for CUDA 12.4: nothing loads there\n"
+            "    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06)\n") in out, out
     for gpu, driver, path, rc_want, status, needs in (
             ("sm_100", "12.4", "kernels.sm_100.cubin", 1, "none", "12.8"),
             ("sm_100", "12.8", "kernels.sm_100.cubin", 0, "ok", None),

@@ -514,9 +514,13 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
         free(sentence);
         print_accepted(out, cfg, t);
         if (v->gpu_needs_cuda && v->status == FC_VERDICT_NONE) { /* nothing else to say of it */
-            const char *min = fc_cuda_min_driver(v->gpu_needs_cuda);
+            /* A driver the GPU needs, or the CUDA runtime, whichever is newer: a 12.8 driver on
+             * an RTX 5090 does not start libcudart.so.13. */
+            const fc_runtime_need *rt = fc_judgement_runtime(j);
+            int need = rt && rt->cuda > v->gpu_needs_cuda ? rt->cuda : v->gpu_needs_cuda;
+            const char *min = fc_cuda_min_driver(need);
             char d[32];
-            fprintf(out, "    fix: install a driver for %s or newer%s%s%s\n", driver_text(v->gpu_needs_cuda, d, sizeof d),
+            fprintf(out, "    fix: install a driver for %s or newer%s%s%s\n", driver_text(need, d, sizeof d),
                     min ? " (>= " : "", min ? min : "", min ? ")" : "");
             continue;
         }
