@@ -311,6 +311,8 @@ static void test_gpu_names(void)
         /* Review 8, A1: parts whose series says another generation than their chip. */
         {"NVIDIA GeForce RTX 2050", 86, false}, {"RTX 2060", 75, false}, {"GeForce GTX 960M", 50, false},
         {"GTX 950M", 50, false}, {"GTX 960", 52, false}, {"GTX 980M", 52, false},
+        /* Red-team review of 2026-12-03: "A1000" was an A100 by "a100*". */
+        {"A1000", 86, false}, {"NVIDIA RTX A1000 Laptop GPU", 86, false}, {"A100 80GB PCIe", 80, false},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         fc_target t;

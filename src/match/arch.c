@@ -54,6 +54,7 @@ static const product products[] = {
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
     {"rtx a*", 86, "RTX A6000"}, {"rtx 30*", 86, "RTX 3090"},
+    {"a1000", 86, NULL}, /* the RTX A1000 (GA107) without "RTX": not an A100 ("a100*") */
     {"rtx 2050", 86, "RTX 2050"}, /* a laptop GA107, Ampere despite its name (review 8, A1) */
     {"jetson agx orin", 87, "Jetson AGX Orin"}, {"jetson orin*", 87, "Jetson Orin Nano"}, {"orin", 87, NULL},
     {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40*", 89, "RTX 4090"},
