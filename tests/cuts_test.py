@@ -64,6 +64,17 @@ def needs(*tools):
     return not missing
 
 
+def staged_members(tmp):
+    """The members the archive tests put in an archive, in TMP/s: an -rdc object, one with a
+    long name, a cubin. Returns the folder and their names, in order."""
+    stage = os.path.join(tmp, "s")
+    os.makedirs(stage)
+    shutil.copy(fx("rdc_main.o"), stage)
+    shutil.copy(fx("rdc_lto.o"), os.path.join(stage, "a_member_with_a_long_name.o"))
+    shutil.copy(fx("kernels.sm_90.cubin"), os.path.join(stage, "z.cubin"))
+    return stage, ["rdc_main.o", "a_member_with_a_long_name.o", "z.cubin"]
+
+
 @test
 def a_static_archive_cut_at_a_member_boundary_is_an_error():
     """A GNU ar archive cut right before a member read as whole: libelf's walk ends quietly
@@ -74,14 +85,9 @@ def a_static_archive_cut_at_a_member_boundary_is_an_error():
     if not needs("ar"):
         return
     with tempfile.TemporaryDirectory() as tmp:
-        stage = os.path.join(tmp, "s")
-        os.makedirs(stage)
-        shutil.copy(fx("rdc_main.o"), stage)
-        shutil.copy(fx("rdc_lto.o"), os.path.join(stage, "a_member_with_a_long_name.o"))
-        shutil.copy(fx("kernels.sm_90.cubin"), os.path.join(stage, "z.cubin"))
+        stage, names = staged_members(tmp)
         with open(os.path.join(stage, "data_file_with_a_long_name.txt"), "w") as f:
             f.write("no symbols here\n")
-        names = ["rdc_main.o", "a_member_with_a_long_name.o", "z.cubin"]
         for flags, extra in (("rcs", []), ("rcsD", ["data_file_with_a_long_name.txt"]), ("rcS", ["data_file_with_a_long_name.txt"])):
             lib = os.path.join(tmp, "lib%s.a" % flags)
             subprocess.run(["ar", flags, lib] + names + extra, cwd=stage, check=True)
@@ -148,12 +154,7 @@ def a_bsd_static_archive_cut_at_a_member_boundary_is_an_error():
     if not llvm_ar:
         return "skip: llvm-ar absent"
     with tempfile.TemporaryDirectory() as tmp:
-        stage = os.path.join(tmp, "s")
-        os.makedirs(stage)
-        shutil.copy(fx("rdc_main.o"), stage)
-        shutil.copy(fx("rdc_lto.o"), os.path.join(stage, "a_member_with_a_long_name.o"))
-        shutil.copy(fx("kernels.sm_90.cubin"), os.path.join(stage, "z.cubin"))
-        names = ["rdc_main.o", "a_member_with_a_long_name.o", "z.cubin"]
+        stage, names = staged_members(tmp)
         for fmt, wide, env in (("bsd", False, {}), ("darwin", False, {}), ("darwin", True, {"SYM64_THRESHOLD": "0"})):
             lib = os.path.join(tmp, "lib%s%d.a" % (fmt, wide))
             subprocess.run([llvm_ar, "--format=" + fmt, "rcs", lib] + names, cwd=stage, check=True,

@@ -211,6 +211,10 @@ fc_zstd_size fc_zstd_content_size(const void *p, size_t n, uint64_t *size);
 fc_status fc_lz4_inflates_to(const void *src, size_t n, uint64_t declared, uint64_t limit, bool *exact);
 /* The stored bytes of entry E (E->stored_size of them, compressed or not) in OBJ's image. */
 fc_status fc_entry_stored(const fc_object *obj, const fc_entry *e, const uint8_t **src);
+/* Entry E's stored bytes, read whole through OBJ's image, are done with: where the image is a
+ * file mapping (image_reclaimable), false when the file was cut short meanwhile (zeros were
+ * read, file_map.h), and their pages are let go either way. True for other images. */
+bool fc_entry_stored_done(const fc_object *obj, const fc_entry *e);
 /* Inflates up to WANT bytes of the raw LZ4 block whose first N bytes are at SRC (the block may
  * be longer) into DST: how many it gave, 0 when those bytes are not enough or are no LZ4. */
 size_t fc_lz4_head(const void *src, size_t n, void *dst, size_t want);

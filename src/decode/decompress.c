@@ -15,6 +15,7 @@
 #include "decode.h"
 #include "fatcheck.h"
 #include "file_map.h"
+#include "image.h"
 
 /* One decompression context per thread, kept: creating one per image cost more than a
  * small image's decompression. Freed when the thread ends. */
@@ -262,6 +263,16 @@ fc_status fc_entry_stored(const fc_object *obj, const fc_entry *e, const uint8_t
         return FC_ERR_FORMAT;
     *src = (const uint8_t *)obj->image + e->payload_offset;
     return FC_OK;
+}
+
+bool fc_entry_stored_done(const fc_object *obj, const fc_entry *e)
+{
+    if (!obj->image_reclaimable || e->payload_offset > obj->size || e->stored_size > obj->size - e->payload_offset)
+        return true;
+    bool changed = fc_file_map_range_changed((const uint8_t *)obj->image + e->payload_offset, e->stored_size);
+    fc_image img = {obj->image, (size_t)obj->size, -1, true};
+    fc_image_release(&img, e->payload_offset, e->stored_size);
+    return !changed;
 }
 
 fc_status fc_entry_image(const fc_object *obj, const fc_entry *e, const fc_options *opts, fc_buffer *scratch,

@@ -17,7 +17,6 @@
 #include "fatcheck.h"
 #include "file_map.h"
 #include "grow.h"
-#include "image.h"
 #include "name_pool.h"
 #include "pool.h"
 
@@ -350,13 +349,8 @@ static fc_status entry_kernels(const fc_object *obj, const fc_entry *e, const fc
         l->image_size = n;
         st = e->kind != FC_IMAGE_CUBIN ? ptx_kernels(l, (const char *)src, n) : cubin_kernels(l, src, n, opts);
     }
-    if (obj->image_reclaimable) { /* the stored bytes are read; let their pages go */
-        fc_image img = {obj->image, (size_t)obj->size, -1, true};
-        /* Bytes past the end of a file cut short meanwhile read as zeros (file_map.h). */
-        if (st == FC_OK && fc_file_map_range_changed((const uint8_t *)obj->image + e->payload_offset, e->stored_size))
-            st = FC_ERR_IO;
-        fc_image_release(&img, e->payload_offset, e->stored_size);
-    }
+    if (!fc_entry_stored_done(obj, e) && st == FC_OK) /* the stored bytes are read; their pages go */
+        st = FC_ERR_IO;
     if (st != FC_OK) {
         fc_kernel_list_free(l);
         return st;

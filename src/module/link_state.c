@@ -22,7 +22,6 @@
 #include "fatcheck.h"
 #include "file_map.h"
 #include "grow.h"
-#include "image.h"
 #include "verdict_internal.h"
 
 /* Functions the driver supplies to device code (its "system calls"). */
@@ -735,11 +734,9 @@ static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e, bool 
                          : FC_ERR_INVALID;
         if (st != FC_OK) /* past the limit, or no memory: not judged here */
             return h;
-        if (obj->image_reclaimable && fc_file_map_range_changed(stored, (size_t)e->stored_size))
-            return FC_CUBIN_HEADER_UNREAD; /* the file is shorter now: the scan says so */
         /* Its pages leave the resident set again (cuBLASLt 11.8 on sm_80: 97 MiB peak, not 4) */
-        fc_image img = {obj->image, (size_t)obj->size, -1, obj->image_reclaimable};
-        fc_image_release(&img, e->payload_offset, e->stored_size);
+        if (!fc_entry_stored_done(obj, e))
+            return FC_CUBIN_HEADER_UNREAD; /* the file is shorter now: the scan says so */
         return exact ? h : FC_CUBIN_HEADER_NOT_COMPRESSED;
     }
     uint8_t head[64];
