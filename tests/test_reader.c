@@ -1,12 +1,14 @@
 /* test_reader.c - header reads through fc_reader: in place for memory, pread into a buffer
  * for files, the bounds it keeps, and what it says when the file is shorter than it was; and
  * the pages of a mapped image let go after reading (image.c). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "image.h"
+#include "pread_full.h"
 #include "reader.h"
 #include "tap.h"
 
@@ -57,6 +59,15 @@ int main(void)
     ok(!fc_reader_get(&m, hi, 1, &got) && got == 0, "memory: hi itself cannot be read");
 
     /* The file cut short after the reader was made: fewer bytes, and no errno. */
+    /* The whole positioned read the reader and others use (pread_full.c). */
+    unsigned char buf[64];
+    int err = -1;
+    ok(fc_pread_full(fd, buf, sizeof buf, 100, &err) == sizeof buf && err == 0 && buf[0] == byte_at(100) &&
+           buf[63] == byte_at(163),
+       "pread_full: all it asked for, from its offset");
+    ok(fc_pread_full(fd, buf, sizeof buf, SIZE - 10, &err) == 10 && err == 0, "pread_full: up to the end, no error");
+    ok(fc_pread_full(-1, buf, sizeof buf, 0, &err) == 0 && err == EBADF, "pread_full: a failed read gives its errno");
+
     ok(ftruncate(fd, 8192) == 0, "file truncated");
     p = fc_reader_get(&f, 200000, 64, &got);
     ok(!p && got == 0 && f.error == 0, "file: past its new end, nothing, and no error");

@@ -1,13 +1,11 @@
 /* decompress.c - zstd and LZ4 behind one call whose output never exceeds a caller's limit.
  * Output goes into a buffer that callers reading many images reuse, so that their memory
  * is bounded by the largest image, not by the sum of them. */
-#include <errno.h>
 #include <lz4.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 /* zstd_head decodes block by block: the bufferless API (stable since zstd 1.0). */
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
@@ -16,6 +14,7 @@
 #include "fatcheck.h"
 #include "file_map.h"
 #include "image.h"
+#include "pread_full.h"
 
 /* One decompression context per thread, kept: creating one per image cost more than a
  * small image's decompression. Freed when the thread ends. */
@@ -480,15 +479,7 @@ static const uint8_t *stored_bytes(const uint8_t *src, int fd, uint64_t at, size
 {
     if (fd < 0 || need > HEAD_IN) /* (a skippable frame's body, were one there) */
         return src + pos;
-    for (size_t got = 0; got < need;) {
-        ssize_t k = pread(fd, in + got, need - got, (off_t)(at + pos + got));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return NULL;
-        got += (size_t)k;
-    }
-    return in;
+    return fc_pread_full(fd, in, need, at + pos, NULL) == need ? in : NULL;
 }
 
 /* The first N (at most FC_ENTRY_HEAD_MAX) bytes of the zstd frame at SRC, block by block through

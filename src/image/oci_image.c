@@ -29,6 +29,7 @@
 #include "oci_image.h"
 #include "oci_meta.h"
 #include "pool.h"
+#include "pread_full.h"
 
 #define SNIFF_SIZE 4096u
 /* What a stream's metadata may take in all: docker save's are a few KiB an image. */
@@ -165,17 +166,11 @@ static fc_status read_fd_whole(int fd, uint64_t off, uint64_t size, uint8_t **da
         snprintf(why, why_size, "out of memory");
         return FC_ERR_NOMEM;
     }
-    size_t got = 0;
-    while (got < size) {
-        ssize_t r = pread(fd, p + got, (size_t)(size - got), (off_t)(off + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            snprintf(why, why_size, "cannot read: %s", r < 0 ? strerror(errno) : "it ends early");
-            free(p);
-            return FC_ERR_IO;
-        }
-        got += (size_t)r;
+    int err;
+    if (fc_pread_full(fd, p, (size_t)size, off, &err) < size) {
+        snprintf(why, why_size, "cannot read: %s", err ? strerror(err) : "it ends early");
+        free(p);
+        return FC_ERR_IO;
     }
     *data = p;
     *len = (size_t)size;

@@ -1,8 +1,7 @@
 /* reader.c - header reads by pread into a small buffer, or in place for memory images. */
-#include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "pread_full.h"
 #include "prefault.h"
 #include "reader.h"
 
@@ -47,18 +46,12 @@ void fc_reader_read_size(fc_reader *r, size_t n)
 /* Fills the buffer with up to N bytes from offset OFF. */
 static void refill(fc_reader *r, uint64_t off, size_t n)
 {
+    int err;
     r->at = off;
-    r->len = 0;
-    while (r->len < n) {
-        ssize_t k = pread(r->fd, r->buf + r->len, n - r->len, (off_t)(r->file_pos + (off - r->lo) + r->len));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0 && !r->error)
-            r->error = errno ? errno : EIO;
-        if (k <= 0) /* an error, or the file is shorter than when it was measured */
-            return;
-        r->len += (size_t)k;
-    }
+    /* fewer than N: an error, or the file is shorter than when it was measured */
+    r->len = fc_pread_full(r->fd, r->buf, n, r->file_pos + (off - r->lo), &err);
+    if (err && !r->error)
+        r->error = err;
 }
 
 const uint8_t *fc_reader_get(fc_reader *r, uint64_t off, size_t want, size_t *got)
