@@ -55,6 +55,8 @@ def seeds():
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("noshdr", name)))
     for name in ("app_ptxtext", "libptxtext.so"):
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("ptxtext", name)))
+    for name in ("app", "app-appended", "app.exe"):  # PyInstaller one-file programs
+        put(os.path.join(CORPUS, "fuzz_scan"), "pyinstaller-" + name, fixture(os.path.join("pyinstaller", name)))
     for name in ("libpe.dll", "kernels.obj", "kernels_bigobj.obj", "pe32.exe", "kernels.lib"):
         put(os.path.join(CORPUS, "fuzz_pe"), name, fixture(os.path.join("pe", name)))
         put(os.path.join(CORPUS, "fuzz_scan"), name, fixture(os.path.join("pe", name)))

@@ -23,7 +23,7 @@ if [ -n "$need" ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends \
-        meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev \
+        meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev zlib1g-dev \
         libarchive-dev liblzma-dev libjansson-dev nettle-dev libiberty-dev liburing-dev python3 python3-dev python3-pytest \
         python3-jsonschema xz-utils zstd gzip clang libclang-rt-14-dev >/dev/null
 fi

@@ -434,6 +434,105 @@ def an_empty_zip_holds_no_cuda_code():
 
 
 @test
+def zips_behind_a_program_or_a_shebang_are_packages_in_trees_too():
+    """A zip appended to a program (a self-extracting zip: cat stub x.zip, or zip -A) read as
+    the program with "N bytes appended ... not read", exit 0, its CUDA library unseen; and in a
+    directory a zipapp (.pyz, shiv, pex: a #! line, then a zip) was told by its first bytes
+    only: passed over in silence, with --packages too. Both are packages now: opened where
+    packages are (named, or --packages), counted among those not opened elsewhere; a zipapp cut
+    short in a tree is said as it is when named."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    program = open("/bin/true", "rb").read()
+    assert program[:4] == b"\x7fELF"
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        os.makedirs(tree)
+        def put(name, data):
+            path = os.path.join(tree, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            return path
+        sfx = put("sfx", program + zip_bytes([("libmulti.so", lib)]))
+        sfx_a = put("sfx-A", zip_bytes([("libmulti.so", lib)], prefix=program))
+        pyz = put("app.pyz", zip_bytes([("libmulti.so", lib)], prefix=b"#!/usr/bin/env python3\n"))
+        want = [(sfx, "libmulti.so"), (sfx_a, "libmulti.so")]
+        for path, member in want:
+            rc, out, err, _ = run("--json", "--gpu", "8.0", "--driver", "13.0", path)
+            eq((rc, err), (0, ""), path)
+            doc = json.loads(out)
+            eq(members(doc), [(path, None), (path, member)], path)
+            assert "appended" not in doc["files"][0], path
+            eq([c["offset"] for c in doc["files"][1]["containers"]], MULTI_OFFSETS, path)
+        rc, out, err, _ = run("-q", "--gpu", "8.0", "--driver", "13.0", tree)
+        size = len(open(sfx, "rb").read()) - len(program)
+        eq((rc, out, err), (0, "".join("%s: no CUDA code in the ELF image, but %s bytes appended after it (at 0x%x) "
+                                       "were not read (a zip: --packages reads it)\n" % (p, format(size, ","),
+                                                                                         len(program))
+                                       for p in (sfx, sfx_a)),
+                            "fatcheck: 3 packages not opened (--packages opens them)\n"))
+        rc, out, err, _ = run("--json", "--packages", "--gpu", "8.0", "--driver", "13.0", tree)
+        eq((rc, err), (0, ""))
+        eq(members(json.loads(out)), [(pyz, "libmulti.so")] + want)
+        cut = put("cut.pyz", open(pyz, "rb").read()[:3000])
+        rc, out, err, _ = run("-q", "--packages", "--gpu", "8.0", "--driver", "13.0", tree)
+        eq((rc, err), (3, "fatcheck: %s: a zip behind a #! line (a zipapp) that does not end with its "
+                          "end-of-central-directory record: it was cut short, and its central directory, "
+                          "which Python goes by, is not whole\n" % cut))
+
+
+@test
+def pyinstaller_programs_are_read_with_the_files_they_carry():
+    """A PyInstaller one-file program carries its files in an archive (PKG) in its ELF section
+    pydata (Linux) or appended to it (macOS, Windows; fixtures/pyinstaller/make.sh, written by
+    PyInstaller's own CArchiveWriter): it was "no CUDA code", exit 0, or appended bytes not
+    read, or (a PE program) its own code alone. The
+    archive's binaries and data are read as a package's members (zlib-inflated), its Python
+    code, options and links are not; damage in it is said, exit 3."""
+    want = [("lib/libmulti.so", MULTI_OFFSETS), ("kernels.sm_90.cubin", [0])]
+    for name in ("app", "app-appended", "app.exe"):
+        path = fx("pyinstaller", name)
+        for args in ((path,), ("--no-recurse", path)):
+            rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", *args)
+            eq((rc, err), (0, ""), name)
+            doc = json.loads(out)
+            eq(members(doc), [(path, None)] + [(path, m) for m, _ in want], name)
+            assert "appended" not in doc["files"][0], name
+            eq([[c["offset"] for c in f["containers"]] for f in doc["files"][1:]], [o for _, o in want], name)
+        rc, out, err, _ = run("-q", "--gpu", "7.5", "--driver", "13.0", os.path.dirname(path))
+        assert rc == 1 and "%s!lib/libmulti.so: 3 containers" % path in out, (rc, out, err)
+    data = open(fx("pyinstaller", "app-appended"), "rb").read()
+    cookie = len(data) - 88
+    assert data[cookie:cookie + 8] == b"MEI\014\013\012\013\016"
+    pkg_length, toc_offset, toc_length = struct.unpack(">III", data[cookie + 8:cookie + 20])
+    pkg = len(data) - pkg_length
+    at, entries = pkg + toc_offset, {}
+    while at < pkg + toc_offset + toc_length:  # (length, offset, stored, size, flag, type, name)
+        length, offset = struct.unpack(">II", data[at:at + 8])
+        entries[data[at + 18:at + length].rstrip(b"\0").decode()] = pkg + offset
+        at += length
+    lib_at = entries["lib/libmulti.so"]
+
+    def patched(at, new):
+        return data[:at] + new + data[at + len(new):]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, bad, why in (
+                ("long", patched(cookie + 8, struct.pack(">I", len(data) + 1)),
+                 "a PyInstaller archive whose cookie says it is %d bytes, where %d are there: damaged or cut short; "
+                 "its files are not seen" % (len(data) + 1, pkg_length)),
+                ("table", patched(cookie + 16, struct.pack(">I", pkg_length)),
+                 "a PyInstaller archive whose table (%d bytes at %d) lies outside it: damaged; its files are not seen"
+                 % (pkg_length, toc_offset)),
+                ("entry", patched(pkg + toc_offset, struct.pack(">I", 3)),
+                 "a PyInstaller archive whose table is damaged 0 bytes in: the files it names from there on are not "
+                 "seen"),
+                ("zlib", patched(lib_at + 100, b"\xff" * 64), "PyInstaller entry lib/libmulti.so: ")):
+            path = os.path.join(tmp, label)
+            open(path, "wb").write(bad)
+            rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", path)
+            assert rc == 3 and err.startswith("fatcheck: %s: %s" % (path, why)), (label, rc, err)
+
+
+@test
 def rpm_headers_claiming_too_much_are_refused():
     data = bytearray(open(os.path.join(PKG, "demo-cuda-1.0-1.x86_64.rpm"), "rb").read())
     data[96 + 8:96 + 16] = struct.pack(">II", 0x7fffffff, 0xfffffff0)  # the signature's sizes

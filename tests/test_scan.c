@@ -314,10 +314,11 @@ static void test_tree(void)
 
     seen all = scan(FIXTURES_DIR, NULL);
     ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
-    is_u64(all.objects, 87, "fixtures directory: 85 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
+    is_u64(all.objects, 94, "fixtures directory: 85 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
                             "without usable section headers in noshdr/, 2 with PTX text in ptxtext/, 7 in runtime/, "
                             "33 in rules/, 5 of them in rules/choice/, 2 in merged/), "
-                            "librdc.a and pe/kernels.lib as two members each");
+                            "librdc.a and pe/kernels.lib as two members each, and the three PyInstaller programs of "
+                            "pyinstaller/ two entries each (and app.exe its own code)");
 
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
@@ -368,7 +369,10 @@ static void test_ahead(void)
     opts.ahead_free = free_ahead;
     opts.ahead_ctx = &a;
     fc_scan(FIXTURES_DIR, &opts, check_ahead, NULL, &a);
-    ok(a.with_ahead > 0 && a.mismatched == 0 && a.with_ahead == a.made && a.freed == a.made,
+    /* A file whose objects cannot all wait in its mapping (a PyInstaller program's entries are
+     * held apart) is left to the walk: what was made for the ones kept is freed unseen. */
+    ok(a.with_ahead > 0 && a.mismatched == 0 && a.with_ahead <= a.made && a.made - a.with_ahead <= 1 &&
+           a.freed == a.made,
        "a walk on 4 threads: %d of %d objects came with what the hook made for them (%d made, %d freed, %d for "
        "another object)",
        a.with_ahead, a.delivered, (int)a.made, (int)a.freed, a.mismatched);

@@ -274,6 +274,9 @@ typedef struct fc_object {
     uint64_t appended_size;     /* sections, segments, tables): where and how many, when 4 KiB or
                                    more; 0 otherwise. They are not read: an AppImage's or a snap's
                                    squashfs holds the application's libraries there */
+    bool appended_zip;          /* those bytes end the file as a zip does (a self-extracting zip):
+                                   its members are read as a package's where packages are opened
+                                   (a file named, or packages_in_dirs), appended_size then 0 */
     bool device_link_missing;   /* a program with -rdc code in __nv_relfatbin only (without a
                                    section table: no device link output), importing
                                    __cudaRegisterLinkedBinary_*: built without the device link

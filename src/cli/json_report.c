@@ -384,8 +384,8 @@ void json_report_object(json_report *s, const fc_object *o, const fc_judgement *
     if (o->sections_searched_in_part)
         jw_printf(out, ",\n\"sections_searched_in_part\":%zu", o->sections_searched_in_part);
     if (o->appended_size)
-        jw_printf(out, ",\n\"appended\":{\"offset\":%llu,\"size\":%llu}", (unsigned long long)o->appended_offset,
-                  (unsigned long long)o->appended_size);
+        jw_printf(out, ",\n\"appended\":{\"offset\":%llu,\"size\":%llu%s}", (unsigned long long)o->appended_offset,
+                  (unsigned long long)o->appended_size, o->appended_zip ? ",\"zip\":true" : "");
     if (cfg->torch_ext)
         json_torch_extension(out, cfg, o);
     if (o->in_image)

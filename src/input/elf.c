@@ -22,6 +22,7 @@
 #include "pool.h"
 #include "pe.h"
 #include "reader.h"
+#include "zip_end.h"
 
 #ifndef EM_CUDA
 #define EM_CUDA 190
@@ -260,6 +261,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     uint64_t registered_addr = 0, *starts = NULL;
     char why[300], odd[300] = ""; /* odd: said after decoding, unless decoding found worse */
     Elf_Scn **compressed = NULL;      /* registered sections stored compressed (elf_compressed.h) */
+    bool read_zip = false;            /* a zip appended to the file, read after it */
+    uint64_t pyi_lo = 0, pyi_hi = 0;  /* a PyInstaller program's archive, read after it */
     size_t n_compressed = 0;
     if (fc_elf_header_problem(data, size, why, sizeof why)) {
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", why);
@@ -323,6 +326,11 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
         if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
             table = sh;
+        if (strcmp(name, "pydata") == 0 && !member && fc_range_ok(sh.sh_offset, sh.sh_size, size) &&
+            fc_pyinstaller_ends(data, sh.sh_offset, sh.sh_offset + sh.sh_size)) {
+            pyi_lo = base + sh.sh_offset;
+            pyi_hi = base + sh.sh_offset + sh.sh_size;
+        }
         if (fc_elf_compressed_fatbin(name, &sh) && fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
             Elf_Scn **more = realloc(compressed, (n_compressed + 1) * sizeof *compressed);
             if (!more) {
@@ -410,6 +418,26 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     note_code_elsewhere(&b, &seen);
     fc_elf_read_needs(&b, elf, &eh, img, base, data, size);
     note_appended(&b, elf, &eh, size);
+    /* A PyInstaller program's archive appended (macOS, older releases; else in pydata). */
+    if (b.obj.appended_size && !member && !pyi_hi &&
+        fc_pyinstaller_ends(data, b.obj.appended_offset, size)) {
+        pyi_lo = base + b.obj.appended_offset;
+        pyi_hi = base + size;
+        b.obj.appended_size = 0;
+    }
+    /* A zip appended to a program (a self-extracting zip, `cat stub x.zip`, `zip -A`) ends the
+     * file with its end record: its members are read as a package's, where packages are
+     * opened (a file named, or --packages), rather than left as bytes not read. */
+    if (b.obj.appended_size && !member && base == 0 && size == img->size && !sc->outer &&
+        fc_zip_ends_file(img->data, img->size)) {
+        b.obj.appended_zip = true;
+        if (sc->named || sc->opts->packages_in_dirs) {
+            b.obj.appended_size = 0;
+            read_zip = true;
+        } else if (sc->opts->on_skip) {
+            sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
+        }
+    }
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);
 
@@ -428,6 +456,10 @@ deliver:
                                         !(sh.sh_flags & SHF_COMPRESSED), name, path, member);
     }
     free(compressed);
+    if (rc == 0 && pyi_hi)
+        rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
+    if (rc == 0 && read_zip)
+        rc = fc_scan_package(sc, img, path);
     return rc;
 }
 

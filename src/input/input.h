@@ -156,6 +156,12 @@ struct fc_stream;
 int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *path);
 /* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
+/* PyInstaller one-file programs (pyinstaller.c). Whether [LO, HI) of DATA ends with the
+ * cookie of a PyInstaller archive (PKG). */
+bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);
+/* Reads the files of the PyInstaller archive that ends at HI of IMG, and starts at LO or
+ * after, as a package's members (PATH!name); says what cannot be read. */
+int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint64_t hi, const char *path);
 /* True when BUF starts like a .deb: an ar archive whose first member is debian-binary. */
 bool fc_sniff_deb(const uint8_t *buf, size_t size);
 

@@ -185,6 +185,10 @@ static void read_directories(const uint8_t *opt, uint16_t len, fc_pe *out)
         out->import_rva = fc_rd32(opt + dirs + 8);
         out->import_size = fc_rd32(opt + dirs + 12);
     }
+    if (count > 4 && (uint32_t)len >= dirs + 5 * 8) {
+        out->cert_offset = fc_rd32(opt + dirs + 4 * 8);
+        out->cert_size = fc_rd32(opt + dirs + 4 * 8 + 4);
+    }
     if (count > 13 && (uint32_t)len >= dirs + 14 * 8) {
         out->delay_import_rva = fc_rd32(opt + dirs + 13 * 8);
         out->delay_import_size = fc_rd32(opt + dirs + 13 * 8 + 4);
@@ -264,6 +268,8 @@ fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc
         s->virtual_address = out->image ? fc_rd32(h + 12) : 0;
         s->characteristics = fc_rd32(h + 36);
         uint32_t raw_size = fc_rd32(h + 16), raw_at = fc_rd32(h + 20);
+        if (raw_at && raw_size && (uint64_t)raw_at + raw_size > out->raw_end)
+            out->raw_end = (uint64_t)raw_at + raw_size;
         /* In an image the section's data ends at its virtual size (the rest of the raw data
          * is alignment padding), or at the raw size (the rest of the virtual size is zeros). */
         uint64_t len = out->image && s->virtual_size && s->virtual_size < raw_size ? s->virtual_size : raw_size;
@@ -392,6 +398,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     uint64_t *starts = NULL;
     fc_wrapper *w = NULL;
     fc_container_index index = {0};
+    uint64_t pyi_lo = 0, pyi_hi = 0; /* a PyInstaller program's archive, read after it */
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;
@@ -434,6 +441,16 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
     fc_pe_read_needs(&b, data, (size_t)size, &pe);
+    /* A PyInstaller program's archive is appended (overlay), before the certificate table
+     * when the program is signed. */
+    if (pe.image && !ar_member && base == 0 && size == img->size) {
+        uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
+                               size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
+        if (pe.raw_end < end && fc_pyinstaller_ends(data, pe.raw_end, end)) {
+            pyi_lo = pe.raw_end;
+            pyi_hi = end;
+        }
+    }
 done:
     free(w);
     fc_container_index_free(&index);
@@ -442,5 +459,8 @@ done:
     free(regions);
     fc_pe_free(&pe);
 deliver:
-    return fc_deliver(sc, &b);
+    rc = fc_deliver(sc, &b);
+    if (rc == 0 && pyi_hi)
+        rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
+    return rc;
 }

@@ -36,6 +36,11 @@ typedef struct fc_pe {
     /* Images: the import and delay-load import directories (data directories 1 and 13) as
      * the optional header gives them, RVA and size; 0 when it has none. */
     uint32_t import_rva, import_size, delay_import_rva, delay_import_size;
+    /* Images: the certificate table (data directory 4: a file offset, not an RVA) a signed
+     * image ends with, and where the headers' and sections' bytes end; what lies between is
+     * the overlay (a PyInstaller program's archive, pyinstaller.c). */
+    uint32_t cert_offset, cert_size;
+    uint64_t raw_end;
     fc_pe_section *sections;
     size_t n_sections;
 } fc_pe;

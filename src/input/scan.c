@@ -167,14 +167,15 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
         return fc_scan_package(sc, img, path);
     if (f == FC_FORMAT_UNKNOWN) {
-        if (!sc->named && !cupy_cache_head(img->data, img->size))
-            return 0;
         /* Its stored members would be found by the search below, and those after the cut
-         * missed: "ok" for what was not seen. */
+         * missed: "ok" for what was not seen. Found in a directory, it was opened as a
+         * package (fc_head_decide). */
         if (zipapp_head(img->data, img->size))
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a zip behind a #! line (a zipapp) that does not "
                                    "end with its end-of-central-directory record: it was cut short, and its central "
                                    "directory, which Python goes by, is not whole");
+        if (!sc->named && !cupy_cache_head(img->data, img->size))
+            return 0;
         if (img->size == 0)
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "empty file");
         return scan_unknown(sc, img, 0, img->size, path, NULL, sc->named);
@@ -223,7 +224,8 @@ fc_head fc_head_decide(const uint8_t *head, ssize_t n)
     if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n) ||
         cupy_cache_head(head, (size_t)n))
         return FC_HEAD_READ;
-    return fc_sniff_package(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;
+    /* A zipapp (.pyz, shiv, pex: a #! line, then a zip) is a package too. */
+    return fc_sniff_package(head, (size_t)n) || zipapp_head(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;
 }
 
 bool fc_head_shows_nothing(int dirfd, const char *name)

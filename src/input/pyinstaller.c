@@ -1,0 +1,193 @@
+/* pyinstaller.c - the archive a PyInstaller one-file program carries its files in (its PKG,
+ * or CArchive), read as a package: `app!torch/lib/libtorch_cuda.so`.
+ *
+ * A one-file program is PyInstaller's bootloader with the PKG in an ELF section named pydata
+ * (Linux: `objcopy --add-section pydata=...`, PyInstaller/building/api.py) or appended to its
+ * end (macOS, and older releases). The bootloader extracts every entry to a folder and runs
+ * from there, so the CUDA libraries of such a program are entries of the PKG, zlib-compressed
+ * as a rule: read as the program alone, it was "no CUDA code", exit 0.
+ *
+ * The format (PyInstaller's bootloader/src/pyi_archive.h and archive/writers.py): the PKG ends
+ * with an 88-byte cookie, "MEI\014\013\012\013\016", then big-endian 32-bit the PKG's length,
+ * the table's offset and length (offsets from the PKG's start), the Python version, and 64
+ * bytes of the Python library's name. The table's entries: their length (16-aligned, the
+ * name included), the data's offset, stored and extracted lengths, a compression flag (1:
+ * zlib), a type code and a NUL-terminated name. Entries of Python code ('s', 'm', 'M', and
+ * 'z', PyInstaller's archive of modules), options ('o'), links ('n') and references to
+ * another program's files ('d') hold no binaries and are not read; every other entry is read
+ * as a package's member is, an unknown type code among them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "bytes.h"
+#include "input.h"
+#include "stream.h"
+
+#define COOKIE_SIZE 88u
+#define ENTRY_HEAD 18u
+static const uint8_t MAGIC[8] = {'M', 'E', 'I', 014, 013, 012, 013, 016};
+
+static uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi)
+{
+    return hi >= lo && hi - lo >= COOKIE_SIZE && memcmp(data + hi - COOKIE_SIZE, MAGIC, sizeof MAGIC) == 0;
+}
+
+/* An entry's bytes, inflated as they are read. */
+typedef struct inflating {
+    fc_stream s;
+    z_stream z;
+    bool done;
+} inflating;
+
+static ssize_t inflate_read(fc_stream *s, uint8_t *buf, size_t n)
+{
+    inflating *f = (inflating *)s;
+    if (f->done || !n)
+        return 0;
+    if (n > (1u << 30))
+        n = 1u << 30;
+    f->z.next_out = buf;
+    f->z.avail_out = (uInt)n;
+    while (f->z.avail_out == n) {
+        int r = inflate(&f->z, Z_NO_FLUSH);
+        if (r == Z_STREAM_END) {
+            f->done = true;
+            break;
+        }
+        if (r != Z_OK) { /* Z_BUF_ERROR: the stored bytes end before the stream does */
+            snprintf(s->error, sizeof s->error, "%s", r == Z_BUF_ERROR ? "its zlib stream is cut short"
+                                                      : f->z.msg ? f->z.msg : "damaged zlib stream");
+            return -1;
+        }
+    }
+    return (ssize_t)(n - f->z.avail_out);
+}
+
+static char *member_name(const fc_scan_ctx *sc, const char *name)
+{
+    const char *prefix = sc->outer ? sc->inner : NULL;
+    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(name) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", name);
+    return s;
+}
+
+/* Reads the entry NAME, STORED bytes at P (zlib-compressed when COMPRESSED) that extract to
+ * SIZE bytes, as a package's member. */
+static int scan_entry(fc_scan_ctx *sc, const uint8_t *p, uint32_t stored, bool compressed, uint32_t size,
+                      const char *name, const char *path)
+{
+    if (sc->depth + 1 >= sc->opts->max_package_depth)
+        return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "PyInstaller entry %s: packages nested deeper than %u, "
+                               "not opened", name, sc->opts->max_package_depth);
+    if (size > sc->opts->max_member_size)
+        return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "PyInstaller entry %s: %u bytes, more than the %llu-byte "
+                               "limit; not read", name, size, (unsigned long long)sc->opts->max_member_size);
+    char *inner = member_name(sc, name);
+    if (!inner)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    fc_memory_stream raw;
+    inflating z = {.s = {.read = inflate_read}};
+    fc_stream *in = &raw.s;
+    fc_memory_stream_init(&raw, p, stored);
+    if (compressed) {
+        z.z.next_in = (Bytef *)(uintptr_t)p;
+        z.z.avail_in = stored;
+        if (inflateInit(&z.z) != Z_OK) {
+            free(inner);
+            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        }
+        in = &z.s;
+    }
+    int rc;
+    fc_held held;
+    char why[300];
+    fc_status st = fc_hold(in, size, sc->opts->max_member_size, &held, why, sizeof why);
+    if (compressed)
+        inflateEnd(&z.z);
+    if (st != FC_OK) {
+        rc = fc_report_error(sc, st, path, NULL, "PyInstaller entry %s: %s", name, why);
+    } else if (held.img.size != size) {
+        /* The bootloader writes what it extracts and goes by the table's length. */
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "PyInstaller entry %s: %llu bytes where the archive's "
+                             "table says %u: damaged; not read", name, (unsigned long long)held.img.size, size);
+        fc_held_free(&held);
+    } else {
+        const char *saved_outer = sc->outer, *saved_inner = sc->inner;
+        bool named = sc->named;
+        bool archive;
+        sc->outer = saved_outer ? saved_outer : path;
+        sc->inner = inner;
+        sc->named = false;
+        sc->depth++;
+        if (sc->opts->on_file)
+            sc->opts->on_file(sc->opts->on_file_ctx, inner);
+        /* Bytes of no known format are searched whole, as a package's member's are. */
+        if (fc_sniff(held.img.data, held.img.size, &archive) == FC_FORMAT_UNKNOWN &&
+            !fc_sniff_package(held.img.data, held.img.size))
+            rc = fc_scan_data(sc, &held.img, 0, held.img.size, name, NULL);
+        else
+            rc = fc_scan_image(sc, &held.img, name);
+        sc->depth--;
+        sc->named = named;
+        sc->outer = saved_outer;
+        sc->inner = saved_inner;
+        fc_held_free(&held);
+    }
+    free(inner);
+    return rc;
+}
+
+/* Type codes of entries that hold no binaries (pyi_archive.h): Python code, PyInstaller's
+ * archive of modules, runtime options, symbolic links, another program's files. */
+static bool holds_no_binary(char type)
+{
+    return type && strchr("smMzond", type);
+}
+
+int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint64_t hi, const char *path)
+{
+    const uint8_t *data = img->data, *cookie = data + hi - COOKIE_SIZE;
+    uint32_t pkg_length = rd32be(cookie + 8), toc_offset = rd32be(cookie + 12), toc_length = rd32be(cookie + 16);
+    /* The PKG ends with its cookie and starts PKG_LENGTH bytes before its end. */
+    if (pkg_length < COOKIE_SIZE || pkg_length > hi - lo)
+        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a PyInstaller archive whose cookie says it is %u bytes, "
+                               "where %llu are there: damaged or cut short; its files are not seen", pkg_length,
+                               (unsigned long long)(hi - lo));
+    uint64_t pkg = hi - pkg_length, body = pkg_length - COOKIE_SIZE;
+    if (toc_offset > body || toc_length > body - toc_offset)
+        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a PyInstaller archive whose table (%u bytes at %u) lies "
+                               "outside it: damaged; its files are not seen", toc_length, toc_offset);
+    const uint8_t *toc = data + pkg + toc_offset;
+    int rc = 0;
+    for (uint32_t at = 0; rc == 0 && at < toc_length;) {
+        const uint8_t *e = toc + at;
+        uint32_t left = toc_length - at, length = left >= 4 ? rd32be(e) : 0;
+        if (left < ENTRY_HEAD + 1 || length < ENTRY_HEAD + 1 || length > left || !memchr(e + ENTRY_HEAD, 0, length - ENTRY_HEAD))
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a PyInstaller archive whose table is damaged %u "
+                                   "bytes in: the files it names from there on are not seen", at);
+        uint32_t offset = rd32be(e + 4), stored = rd32be(e + 8), size = rd32be(e + 12);
+        uint8_t flag = e[16];
+        char type = (char)e[17];
+        const char *name = (const char *)e + ENTRY_HEAD;
+        at += length;
+        if (holds_no_binary(type))
+            continue;
+        if (offset > toc_offset || stored > toc_offset - offset || flag > 1) {
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "PyInstaller entry %s: %s; not read", *name ? name : "?",
+                                 flag > 1 ? "compressed in a way not known here" : "its bytes lie outside the archive");
+            continue;
+        }
+        rc = scan_entry(sc, data + pkg + offset, stored, flag == 1, size, *name ? name : "(an entry without a name)",
+                        path);
+    }
+    return rc;
+}
