@@ -231,6 +231,53 @@ def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
                                    "bytes are no path (pip extracts it as a file); not read\n" % path))
 
 
+def zip_headers_apart(lib, how):
+    """A zip of one member, x/libx.so, whose local header (what libarchive reads it by) and
+    central directory entry (what pip's zipfile and unzip go by) disagree. HOW: "method": the
+    local header says stored and holds the deflate stream of LIB, the entry says deflated (pip
+    installs LIB); "size": the local header says 64 stored bytes of junk, the entry says those
+    and LIB behind them."""
+    import struct
+    import zlib
+    if how == "method":
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        stored = c.compress(lib) + c.flush()
+        local = (0, zlib.crc32(stored), len(stored), len(stored))
+        central = (8, zlib.crc32(lib), len(stored), len(lib))
+    else:
+        stored = b"J" * 64 + lib
+        local = (0, zlib.crc32(stored[:64]), 64, 64)
+        central = (0, zlib.crc32(stored), len(stored), len(stored))
+    name = b"x/libx.so"
+    body = struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, local[0], 0, 0, *local[1:], len(name), 0) + name + stored
+    cdir = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 20, 20, 0, central[0], 0, 0, *central[1:], len(name), 0,
+                       0, 0, 0, 0o644 << 16, 0) + name
+    return body + cdir + struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 1, 1, len(cdir), len(body), 0)
+
+
+@test
+def a_zip_whose_local_header_and_central_directory_disagree_is_said():
+    # A member whose local header says stored and whose central directory entry says deflated:
+    # pip (zipfile) and unzip take the method from the directory and install the library the
+    # deflate stream holds; libarchive took the local header's and read a blob of deflate data.
+    # It was "no CUDA code", exit 0, with --strict too. The same for sizes that disagree.
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x-1.0-py3-none-any.whl")
+        for how, said in (("method", "its local header says compression method 0, its central directory entry 8, "
+                                     "which pip and unzip go by"),
+                          ("size", "its local header and its central directory entry, which pip and unzip go by, "
+                                   "disagree on its CRC-32")):
+            with open(path, "wb") as f:
+                f.write(zip_headers_apart(lib, how))
+            if how == "method":
+                eq(zipfile.ZipFile(path).read("x/libx.so"), lib, "what pip installs")
+            rc, out, err, _ = run("--strict", path)
+            eq((rc, err), (3, "fatcheck: %s: member x/libx.so: %s: what they install is not what was read here\n"
+                              % (path, said)), how)
+
+
 @test
 def a_compressed_file_of_nothing_holds_no_cuda_code():
     """A gzip or zstd stream of no bytes (Debian ships gzipped empty man pages, 20 bytes): no

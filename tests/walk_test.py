@@ -204,6 +204,39 @@ def deep_tree(tmp):
     return os.path.join(tmp, *names, "lib.so")
 
 
+def coff_with_more_sections(path, extra):
+    """fixtures/pe/kernels.obj with EXTRA empty sections more: an object of more than 101
+    sections (C++ objects often have hundreds) has a section table longer than a 4 KiB head."""
+    import struct
+    b = bytearray(open(fx("pe/kernels.obj"), "rb").read())
+    machine, n, stamp, symbols, nsym, optional, flags = struct.unpack_from("<HHIIIHH", b, 0)
+    shift = extra * 40
+    for i in range(n):
+        f = list(struct.unpack_from("<8sIIIIIIHHI", b, 20 + 40 * i))
+        for k in (4, 5, 6):  # the raw data's, relocations' and line numbers' offsets
+            f[k] = f[k] + shift if f[k] else 0
+        struct.pack_into("<8sIIIIIIHHI", b, 20 + 40 * i, *f)
+    empty = struct.pack("<8sIIIIIIHHI", b".empty", 0, 0, 0, 0, 0, 0, 0, 0, 0x40100040) * extra
+    out = b[:20 + 40 * n] + empty + b[20 + 40 * n:]
+    struct.pack_into("<HHIIIHH", out, 0, machine, n + extra, stamp, symbols + shift, nsym, optional, flags)
+    with open(path, "wb") as f:
+        f.write(out)
+    return path.encode()
+
+
+@test
+def a_coff_object_whose_section_table_outruns_the_head_is_read():
+    # The head (4 KiB) a walk looks at first held only part of the section table of an object
+    # of 106 sections: fc_pe_sniff took it for no object and the walk passed it over, exit 0,
+    # no word said, though the object named alone is none on sm_75.
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = coff_with_more_sections(os.path.join(tmp, "kernels.obj"), 100)
+        rc, named, _ = run("--gpu", "sm_75", obj)
+        eq(rc, 1, "named")
+        rc, out, err = run("--gpu", "sm_75", tmp)
+        eq((rc, err, out), (1, b"", named))
+
+
 @test
 def paths_longer_than_path_max_are_reached():
     with tempfile.TemporaryDirectory() as tmp:

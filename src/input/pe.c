@@ -88,6 +88,29 @@ fc_format fc_pe_sniff(const uint8_t *buf, size_t size)
     return FC_FORMAT_COFF;
 }
 
+bool fc_pe_head_undecided(const uint8_t *buf, size_t size)
+{
+    if (size >= DOS_HEADER && buf[0] == 'M' && buf[1] == 'Z') {
+        uint32_t at = fc_rd32(buf + 0x3c);
+        return at >= 4 && !fc_range_ok(at, 4 + COFF_HEADER, size);
+    }
+    if (size < COFF_HEADER || !known_machine(fc_rd16(buf)))
+        return false;
+    uint16_t n = fc_rd16(buf + 2), optional = fc_rd16(buf + 16);
+    if (n == 0 || optional != 0 || fc_range_ok(COFF_HEADER, (uint64_t)n * SECTION_HEADER, size))
+        return false; /* no object, or one fc_pe_sniff tells from these bytes */
+    /* The sections whose headers are here must look like an object's, as fc_pe_sniff asks. */
+    for (uint32_t i = 0; COFF_HEADER + (uint64_t)(i + 1) * SECTION_HEADER <= size; i++) {
+        const uint8_t *s = buf + COFF_HEADER + (size_t)i * SECTION_HEADER;
+        if (s[0] < 0x21 || s[0] > 0x7e)
+            return false;
+        uint32_t raw_size = fc_rd32(s + 16), raw_at = fc_rd32(s + 20);
+        if (raw_size && raw_at < COFF_HEADER + (uint32_t)n * SECTION_HEADER)
+            return false;
+    }
+    return true;
+}
+
 static fc_status fail(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static fc_status fail(char *err, size_t err_size, const char *fmt, ...)
 {

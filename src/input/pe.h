@@ -51,6 +51,13 @@ typedef struct fc_pe {
  * table inside the bytes given. */
 fc_format fc_pe_sniff(const uint8_t *buf, size_t size);
 
+/* Whether BUF, the first SIZE bytes of a file, may begin a PE image or COFF object whose
+ * headers run past them, which fc_pe_sniff cannot tell from these bytes: an MZ header whose
+ * PE signature lies beyond them, or a plausible COFF header whose section table does (an
+ * object of more than 101 sections, common in C++, outruns a 4 KiB head). The whole file
+ * then decides. */
+bool fc_pe_head_undecided(const uint8_t *buf, size_t size);
+
 /* Reads the headers and section table of the image or object in BUF. Every offset and size
  * is checked against SIZE; a table of more than MAX_SECTIONS sections is not read
  * (FC_ERR_LIMIT). On success fills *OUT (free with fc_pe_free; its names point into BUF); on

@@ -18,6 +18,7 @@
 #include "image.h"
 #include "input.h"
 #include "oci_image.h"
+#include "pe.h"
 #include "reader.h"
 #include "walk.h"
 #include "zip_end.h"
@@ -222,7 +223,7 @@ fc_head fc_head_decide(const uint8_t *head, ssize_t n)
         return FC_HEAD_NOTHING; /* an empty file, or a FIFO or device swapped in (the caller
                                  * says when a regular file cannot be read) */
     if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n) ||
-        cupy_cache_head(head, (size_t)n))
+        fc_pe_head_undecided(head, (size_t)n) || cupy_cache_head(head, (size_t)n))
         return FC_HEAD_READ;
     /* A zipapp (.pyz, shiv, pex: a #! line, then a zip) is a package too. */
     return fc_sniff_package(head, (size_t)n) || zipapp_head(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;

@@ -1,0 +1,139 @@
+/* zip_central.c - a zip's central directory checked against its local headers (zip_central.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "zip_central.h"
+
+#define U32_MAX_FIELD 0xffffffffu
+
+/* Where the central directory PK\5\6 at POS describes lies: *CD_START, *CD_END (where it must
+ * end), *ENTRIES, and *DELTA, what its offsets are short of the file's (bytes before the zip),
+ * as Python's zipfile computes them. False when the record is not one whose directory ends
+ * where it begins. */
+static bool directory_at(const uint8_t *data, uint64_t size, uint64_t pos, uint64_t *cd_start, uint64_t *cd_end,
+                         uint64_t *entries, uint64_t *delta)
+{
+    const uint8_t *r = data + pos;
+    uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), end = pos;
+    *entries = fc_rd16(r + 10);
+    if (pos >= 20 + 56 && memcmp(r - 20, "PK\006\007", 4) == 0) {
+        /* Zip64: its end record lies just before the locator (where zipfile looks). */
+        uint64_t at = pos - 20 - 56;
+        if (memcmp(data + at, "PK\006\006", 4) != 0)
+            return false;
+        *entries = fc_rd64(data + at + 32);
+        cd_size = fc_rd64(data + at + 40);
+        cd_offset = fc_rd64(data + at + 48);
+        end = at;
+    }
+    if (cd_size > end || cd_offset > end - cd_size)
+        return false;
+    *cd_start = end - cd_size;
+    *cd_end = end;
+    *delta = *cd_start - cd_offset;
+    (void)size;
+    return cd_size == 0 || memcmp(data + *cd_start, "PK\001\002", 4) == 0;
+}
+
+/* The zip64 extended information field (0x0001) in the EXTRA bytes of length N: the values of
+ * the fields given as 0xffffffff, in order (VALS, COUNT of them), replaced. False when it is
+ * missing or short. */
+static bool zip64_values(const uint8_t *extra, size_t n, uint64_t **vals, size_t count)
+{
+    size_t want = 0;
+    for (size_t i = 0; i < count; i++)
+        want += *vals[i] == U32_MAX_FIELD;
+    if (!want)
+        return true;
+    for (size_t at = 0; at + 4 <= n;) {
+        uint16_t id = fc_rd16(extra + at), len = fc_rd16(extra + at + 2);
+        if (at + 4 + len > n)
+            return false;
+        if (id == 0x0001) {
+            size_t k = 0;
+            for (size_t i = 0; i < count; i++) {
+                if (*vals[i] != U32_MAX_FIELD)
+                    continue;
+                if ((k + 1) * 8 > len)
+                    return false;
+                *vals[i] = fc_rd64(extra + at + 4 + 8 * k++);
+            }
+            return true;
+        }
+        at += 4 + (size_t)len;
+    }
+    return false;
+}
+
+/* Checks the central directory entry at E (whose whole length, with its variable fields, is
+ * inside DATA) against the local header it names. */
+static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e, uint64_t delta, char *why,
+                            size_t why_size)
+{
+    uint16_t nlen = fc_rd16(e + 28), xlen = fc_rd16(e + 30);
+    const char *name = (const char *)(e + 46);
+    uint64_t usize = fc_rd32(e + 24), csize = fc_rd32(e + 20), offset = fc_rd32(e + 42);
+    uint64_t *cd_vals[] = {&usize, &csize, &offset};
+    if (!zip64_values(e + 46 + nlen, xlen, cd_vals, 3)) {
+        snprintf(why, why_size, "member %.*s: its central directory entry lacks the zip64 sizes it calls for", (int)nlen,
+                 name);
+        return true;
+    }
+    uint64_t at;
+    if (!fc_add_ok(offset, delta, &at) || !fc_range_ok(at, 30, size) || memcmp(data + at, "PK\003\004", 4) != 0) {
+        snprintf(why, why_size, "member %.*s: its central directory entry names no local header (offset %llu)",
+                 (int)nlen, name, (unsigned long long)offset);
+        return true;
+    }
+    const uint8_t *l = data + at;
+    uint16_t lflags = fc_rd16(l + 6), lnlen = fc_rd16(l + 26), lxlen = fc_rd16(l + 28);
+    uint16_t method = fc_rd16(e + 10), lmethod = fc_rd16(l + 8);
+    if (method != lmethod) {
+        snprintf(why, why_size, "member %.*s: its local header says compression method %u, its central directory "
+                 "entry %u, which pip and unzip go by: what they install is not what was read here",
+                 (int)nlen, name, lmethod, method);
+        return true;
+    }
+    if (lflags & 8)
+        return false; /* CRC and sizes in a data descriptor: readers take the directory's */
+    uint64_t lusize = fc_rd32(l + 22), lcsize = fc_rd32(l + 18);
+    uint64_t *l_vals[] = {&lusize, &lcsize};
+    bool l_ok = fc_range_ok(at + 30 + lnlen, lxlen, size) && zip64_values(l + 30 + lnlen, lxlen, l_vals, 2);
+    if (!l_ok || fc_rd32(l + 14) != fc_rd32(e + 16) || lusize != usize || lcsize != csize) {
+        snprintf(why, why_size, "member %.*s: its local header and its central directory entry, which pip and unzip "
+                 "go by, disagree on its %s: what they install is not what was read here", (int)nlen, name,
+                 fc_rd32(l + 14) != fc_rd32(e + 16) ? "CRC-32" : "size");
+        return true;
+    }
+    return false;
+}
+
+bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, char *why, size_t why_size)
+{
+    if (size < 22)
+        return false;
+    /* The last record whose directory ends where it begins, looked for from the end as
+     * zip_end.c does. */
+    uint64_t lowest = size > 22 + 0xffff ? size - (22 + 0xffff) : 0;
+    uint64_t cd_start = 0, cd_end = 0, entries = 0, delta = 0;
+    bool found = false;
+    for (uint64_t pos = size - 22 + 1; pos-- > lowest && !found;)
+        found = memcmp(data + pos, "PK\005\006", 4) == 0 &&
+                directory_at(data, size, pos, &cd_start, &cd_end, &entries, &delta);
+    if (!found)
+        return false;
+    uint64_t p = cd_start;
+    for (uint64_t i = 0; i < entries && p < cd_end; i++) {
+        if (!fc_range_ok(p, 46, cd_end) || memcmp(data + p, "PK\001\002", 4) != 0)
+            return false; /* a directory readers refuse: not this check's to say */
+        const uint8_t *e = data + p;
+        uint64_t len = 46 + (uint64_t)fc_rd16(e + 28) + fc_rd16(e + 30) + fc_rd16(e + 32);
+        if (!fc_range_ok(p, len, cd_end))
+            return false;
+        if (entry_disagrees(data, size, e, delta, why, why_size))
+            return true;
+        p += len;
+    }
+    return false;
+}

@@ -1,0 +1,25 @@
+/* zip_central.h - whether a zip's central directory and its local headers say the same.
+ *
+ * A member is described twice: by the local header before its data and by its entry in the
+ * central directory. pip (Python's zipfile) and unzip take the compression method and the
+ * sizes from the central directory, and only the name's and extra field's lengths from the
+ * local header; libarchive, reading the file, takes the method and the sizes from the local
+ * header. Where the two disagree, the bytes fatcheck judges are not those pip installs: a
+ * member whose local header says stored and whose directory entry says deflated reads as a
+ * blob of deflate data here and installs as the library it inflates to. */
+#ifndef FC_ZIP_CENTRAL_H
+#define FC_ZIP_CENTRAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whether DATA, a whole zip of SIZE bytes (bytes before it allowed, as fc_zip_ends_file and
+ * zip_end.h take them), has a member whose central directory entry and local header disagree
+ * on the compression method, the CRC-32 or the sizes (the last two unless the local header
+ * defers them to a data descriptor, flag bit 3), or whose entry names no local header. When
+ * one has, WHY (of WHY_SIZE bytes) says which member and how. A zip whose end record is not
+ * found is no concern of this check (zip_end.h says so). */
+bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, char *why, size_t why_size);
+
+#endif
