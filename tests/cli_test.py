@@ -847,6 +847,32 @@ def torch_extension_folders_that_cannot_be_listed_are_said():
 
 
 @test
+def torch_extension_whose_library_is_no_file_is_said():
+    """The library an extension folder's newest build names (<name>.so, <name>_v<N>.so) being a
+    dangling link or a folder made the folder read as one whose build failed: passed over
+    unsaid, exit 0 with the other extensions judged (red-team review of 2026-12-03). It is
+    said, exit 3; the others are still judged."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        for how in ("dangling", "folder"):
+            ext = os.path.join(version, "fc_ext_90")
+            lib = os.path.join(ext, "fc_ext_90_v3.so")
+            if how == "dangling":
+                os.symlink(os.path.join(tmp, "gone.so"), lib)
+            else:
+                os.makedirs(lib)
+            for args in ((root,), (ext,)):
+                rc, out, err = run("--torch-extensions", "--gpu", "9.0", *args)
+                eq(err, "fatcheck: %s: the extension's library is no regular file (a dangling link?): not judged\n"
+                   % lib, how)
+                eq((rc, out.count("torch extension ")), (3, 5 if args == (root,) else 0), (how, out))
+            if how == "dangling":
+                os.unlink(lib)
+            else:
+                os.rmdir(lib)
+
+
+@test
 def torch_extension_for_another_python_is_stale():
     with tempfile.TemporaryDirectory() as tmp:
         root, version = extract_torch(tmp)

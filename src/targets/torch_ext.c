@@ -74,7 +74,9 @@ static bool is_file(const char *path)
 
 /* The library PyTorch loads from an extension folder: <name>.so, or the newest
  * <name>_v<N>.so. 1 when there is one, 0 when none, minus the errno when the folder cannot
- * be listed. */
+ * be listed, and NOT_A_FILE when the one chosen (in OUT) is no regular file: a dangling
+ * link, a folder (red-team review of 2026-12-03: such a folder was passed over unsaid). */
+#define NOT_A_FILE 2
 static int pick_library(const char *dir, const char *name, char *out, size_t size)
 {
     DIR *d = opendir(dir);
@@ -102,7 +104,7 @@ static int pick_library(const char *dir, const char *name, char *out, size_t siz
         }
     }
     closedir(d);
-    return best >= 0 && is_file(out);
+    return best < 0 ? 0 : is_file(out) ? 1 : NOT_A_FILE;
 }
 
 /* Whether PATH is a folder: 1 or 0, or minus the errno when that cannot be told (a folder
@@ -189,6 +191,15 @@ static void note_unread(unread *u, const char *dir, int e)
     snprintf(u->err, u->err_size, "%s: cannot list the folder: %s", dir, strerror(e));
 }
 
+static void note_not_file(unread *u, const char *library)
+{
+    if (u->status)
+        return;
+    u->status = FC_ERR_IO;
+    snprintf(u->err, u->err_size, "%s: the extension's library is no regular file (a dangling link?): not judged",
+             library);
+}
+
 static void free_names(char **names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -215,7 +226,9 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
         int picked = pick_library(ext.dir, ext.name, ext.library, sizeof ext.library);
         if (picked < 0)
             note_unread(u, ext.dir, -picked);
-        if (picked <= 0)
+        else if (picked == NOT_A_FILE)
+            note_not_file(u, ext.library);
+        if (picked != 1)
             continue; /* a folder whose build failed, or that is not an extension */
         (*found)++;
         rc = fc_callback_value(fn(ctx, &ext));
@@ -247,9 +260,12 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     leaf = leaf ? leaf + 1 : base;
     fc_torch_extension version = none;
     char library[4096];
+    int picked;
     if (parse_version_folder(leaf, &version)) {
         rc = scan_extensions(base, &version, fn, ctx, &found, &u); /* a version folder */
-    } else if (pick_library(base, leaf, library, sizeof library) > 0) {
+    } else if ((picked = pick_library(base, leaf, library, sizeof library)) == NOT_A_FILE) {
+        note_not_file(&u, library);
+    } else if (picked > 0) {
         fc_torch_extension ext = none; /* one extension's folder */
         const char *up = base + (leaf - base) - 1;
         char parent[4096];
