@@ -16,6 +16,7 @@ import sys
 import tarfile
 import tempfile
 import threading
+import zipfile
 import zlib
 
 FATCHECK, FIXTURES, FAKECUDA, PEAK_RSS = (os.path.abspath(p) for p in sys.argv[1:5])
@@ -577,6 +578,59 @@ def pyinstaller_programs_are_read_with_the_files_they_carry():
             open(path, "wb").write(bad)
             rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", path)
             assert rc == 3 and err.startswith("fatcheck: %s: %s" % (path, why)), (label, rc, err)
+
+
+def pyinstaller_archive(entries):
+    """A PKG as PyInstaller's CArchiveWriter writes one: ENTRIES (name, stored bytes, extracted
+    length, compression flag, type code, offset or None: the next bytes) then the table, then
+    the cookie."""
+    body, toc = b"", b""
+    for name, stored, size, flag, kind, offset in entries:
+        if offset is None:
+            offset = len(body)
+            body += stored
+        name = name.encode() + b"\0"
+        name += b"\0" * (-(18 + len(name)) % 16)
+        toc += struct.pack(">IIIIBc", 18 + len(name), offset, len(stored), size, flag, kind.encode()) + name
+    body += toc
+    return body + b"MEI\014\013\012\013\016" + struct.pack(">IIII64s", len(body) + 88, len(body) - len(toc),
+                                                               len(toc), 311, b"libpython3.11.so.1.0")
+
+
+@test
+def pyinstaller_archives_however_small_and_however_hostile():
+    """An archive (or a zip) of 1.5 KB behind a program, under the 4 KiB below which appended
+    bytes are not noted, was not looked at: "no CUDA code", exit 0, where PyInstaller's
+    bootloader extracts a cubin from it. An entry that inflates past the length the table gives
+    it was inflated whole (to the 4 GiB limit, spooled to disk) before being refused; entries
+    that share their bytes were each read (a 2 MB zlib bomb named 100,000 times over)."""
+    data = open(fx("pyinstaller", "app-appended"), "rb").read()
+    stub = data[:len(data) - struct.unpack(">I", data[-80:-76])[0]]
+    cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
+    packed = zlib.compress(cubin, 9)
+    bomb = zlib.compress(b"\0" * (64 << 20), 9)
+    with tempfile.TemporaryDirectory() as tmp:
+        zipped = io.BytesIO()
+        with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("k.cubin", cubin)
+        for label, tail in (("archive", pyinstaller_archive([("k.cubin", packed, len(cubin), 1, "x", None)])),
+                            ("zip", zipped.getvalue())):
+            assert len(tail) < 4096, len(tail)
+            path = os.path.join(tmp, label)
+            open(path, "wb").write(stub + tail)
+            rc, out, err, _ = run("-q", "--gpu", "7.5", "--driver", "13.0", path)
+            assert rc == 1 and "%s!k.cubin: cubin file" % path in out, (label, rc, out, err)
+        for label, entries, why in (
+                ("bomb", [("bomb", bomb, 100, 1, "b", None), ("k.cubin", packed, len(cubin), 1, "x", None)],
+                 "PyInstaller entry bomb: it inflates to more bytes than the archive's table says: damaged; not read"),
+                ("shared", [("k.cubin", packed, len(cubin), 1, "x", None), ("again", packed, len(cubin), 1, "x", 0)],
+                 "PyInstaller entry again: its bytes are another entry's too: damaged; the files from there on are "
+                 "not seen")):
+            path = os.path.join(tmp, label)
+            open(path, "wb").write(stub + pyinstaller_archive(entries))
+            rc, out, err, _ = run("-q", "--gpu", "7.5", "--driver", "13.0", path)
+            eq((rc, err), (3, "fatcheck: %s: %s\n" % (path, why)), label)
+            assert "%s!k.cubin: cubin file" % path in out, (label, out)
 
 
 @test

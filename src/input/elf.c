@@ -107,12 +107,12 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
 }
-static void note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t size)
+static uint64_t note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t size)
 {
     uint64_t end = eh->e_ehsize;
     size_t shnum = 0; /* past 65,279 sections the count is in the first section header */
     if (eh->e_shoff && (elf_getshdrnum(elf, &shnum) != 0 || shnum == 0))
-        return; /* a section table whose size cannot be told: nothing is claimed */
+        return size; /* a section table whose size cannot be told: nothing is claimed */
     if (eh->e_shoff)
         end = max_u64(end, eh->e_shoff + (uint64_t)shnum * eh->e_shentsize);
     if (eh->e_phoff && eh->e_phnum)
@@ -133,6 +133,7 @@ static void note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t
         b->obj.appended_offset = end;
         b->obj.appended_size = size - end;
     }
+    return end < size ? end : size;
 }
 
 /* Whether ELF's program header table can be read and holds no PT_LOAD segment (one that
@@ -417,19 +418,23 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     fc_elf_unlisted(&b, img, base, size, elf, &seen);
     note_code_elsewhere(&b, &seen);
     fc_elf_read_needs(&b, elf, &eh, img, base, data, size);
-    note_appended(&b, elf, &eh, size);
+    /* The bytes after the image, [image_end, size): however few (an archive of a compressed
+     * cubin fits in 1.5 KB), below the note's 4 KiB too. */
+    uint64_t image_end = note_appended(&b, elf, &eh, size);
     /* A PyInstaller program's archive appended (macOS, older releases; else in pydata). */
-    if (b.obj.appended_size && !member && !pyi_hi &&
-        fc_pyinstaller_ends(data, b.obj.appended_offset, size)) {
-        pyi_lo = base + b.obj.appended_offset;
+    bool pyi_appended = image_end < size && !member && !pyi_hi && fc_pyinstaller_ends(data, image_end, size);
+    if (pyi_appended) {
+        pyi_lo = base + image_end;
         pyi_hi = base + size;
         b.obj.appended_size = 0;
     }
     /* A zip appended to a program (a self-extracting zip, `cat stub x.zip`, `zip -A`) ends the
      * file with its end record: its members are read as a package's, where packages are
      * opened (a file named, or --packages), rather than left as bytes not read. */
-    if (b.obj.appended_size && !member && base == 0 && size == img->size && !sc->outer &&
+    if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size && !sc->outer &&
         fc_zip_ends_file(img->data, img->size)) {
+        b.obj.appended_offset = image_end; /* said whatever its size */
+        b.obj.appended_size = size - image_end;
         b.obj.appended_zip = true;
         if (sc->named || sc->opts->packages_in_dirs) {
             b.obj.appended_size = 0;

@@ -49,6 +49,8 @@ typedef struct entry_stream {
     fc_stream s;
     fc_reader r;
     uint64_t at, end;
+    uint64_t room; /* inflated bytes still allowed: the table's length and one more, which tells a
+                    * stream that inflates past it (a zlib bomb) without inflating the rest */
     bool compressed, done;
     z_stream z;
 } entry_stream;
@@ -78,13 +80,20 @@ static ssize_t entry_read(fc_stream *s, uint8_t *buf, size_t n)
             e->done = e->at == e->end;
             continue;
         }
+        size_t want = n - got < e->room ? n - got : (size_t)e->room;
         e->z.next_in = (Bytef *)(uintptr_t)p;
         e->z.avail_in = (uInt)avail;
         e->z.next_out = buf + got;
-        e->z.avail_out = (uInt)(n - got);
+        e->z.avail_out = (uInt)want;
         int r = inflate(&e->z, Z_NO_FLUSH);
         e->at += avail - e->z.avail_in;
-        got = n - e->z.avail_out;
+        got += want - e->z.avail_out;
+        e->room -= want - e->z.avail_out;
+        if (!e->room) {
+            snprintf(s->error, sizeof s->error, "it inflates to more bytes than the archive's table says: damaged; "
+                     "not read");
+            return -1;
+        }
         if (r == Z_STREAM_END) {
             e->done = true;
         } else if (r == Z_BUF_ERROR && !avail) { /* the stored bytes end before the stream */
@@ -122,8 +131,8 @@ static int scan_entry(fc_scan_ctx *sc, const fc_image *img, uint64_t at, uint32_
     char *inner = member_name(sc, name);
     if (!inner)
         return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    entry_stream in = {.s = {.read = entry_read}, .at = at, .end = at + stored, .compressed = compressed,
-                       .done = !stored};
+    entry_stream in = {.s = {.read = entry_read}, .at = at, .end = at + stored, .room = (uint64_t)size + 1,
+                       .compressed = compressed, .done = !stored};
     if (!fc_image_reader(img, 0, at, at + stored, IN_CHUNK, &in.r) || (compressed && inflateInit(&in.z) != Z_OK)) {
         fc_reader_free(&in.r);
         free(inner);
@@ -192,6 +201,9 @@ int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint6
                                "outside it: damaged; its files are not seen", toc_length, toc_offset);
     const uint8_t *toc = data + pkg + toc_offset;
     int rc = 0;
+    uint64_t read_total = 0; /* the stored bytes of the entries read: PyInstaller writes them one
+                              * after another, before the table; more than that names bytes twice
+                              * (an entry read 100,000 times over, a zlib bomb's bytes among them) */
     for (uint32_t at = 0; rc == 0 && at < toc_length;) {
         const uint8_t *e = toc + at;
         uint32_t left = toc_length - at, length = left >= 4 ? rd32be(e) : 0;
@@ -210,6 +222,10 @@ int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint6
                                  flag > 1 ? "compressed in a way not known here" : "its bytes lie outside the archive");
             continue;
         }
+        read_total += stored;
+        if (read_total > toc_offset)
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "PyInstaller entry %s: its bytes are another "
+                                   "entry's too: damaged; the files from there on are not seen", *name ? name : "?");
         rc = scan_entry(sc, img, pkg + offset, stored, flag == 1, size, *name ? name : "(an entry without a name)",
                         path);
     }
