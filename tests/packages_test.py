@@ -529,6 +529,42 @@ def zips_behind_a_program_or_a_shebang_are_packages_in_trees_too():
 
 
 @test
+def bytes_after_a_pe_image_are_read_or_said():
+    """A PE image's overlay (bytes after its sections' and its symbols', before a certificate
+    table that ends the file) was passed over in silence: a zip there (pip's console-script
+    launchers, a self-extracting zip) unread, "no CUDA code" for what it holds. It is read as
+    an ELF program's appended zip is (named, or --packages), else said, and other bytes there
+    (4 KiB or more) are said as appended bytes not read."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    pe = open(fx("pe", "pe32.exe"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        os.makedirs(tree)
+        def put(name, data):
+            path = os.path.join(tree, name)
+            open(path, "wb").write(data)
+            return path
+        launcher = put("launcher.exe", pe + b"#!python.exe\n" + zip_bytes([("__main__.py", b"pass\n"),
+                                                                       ("libmulti.so", lib)]))
+        payload = put("payload.exe", pe + bytes(range(256)) * 20)
+        small = put("small.exe", pe + b"\0" * 100)
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", launcher)
+        doc = json.loads(out)
+        eq(members(doc), [(launcher, None), (launcher, "libmulti.so")])
+        assert "appended" not in doc["files"][0]
+        eq([c["offset"] for c in doc["files"][1]["containers"]], MULTI_OFFSETS)
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", tree)
+        doc = json.loads(out)
+        eq(members(doc), [(launcher, None), (payload, None), (small, None)])
+        eq([f.get("appended") for f in doc["files"]],
+           [{"offset": len(pe), "size": len(open(launcher, "rb").read()) - len(pe), "zip": True},
+            {"offset": len(pe), "size": 5120}, None])
+        eq(err, "fatcheck: 1 package not opened (--packages opens them)\n")
+        rc, out, err, _ = run("--json", "--packages", "--gpu", "9.0", "--driver", "13.0", tree)
+        eq(members(json.loads(out)), [(launcher, None), (launcher, "libmulti.so"), (payload, None), (small, None)])
+
+
+@test
 def pyinstaller_programs_are_read_with_the_files_they_carry():
     """A PyInstaller one-file program carries its files in an archive (PKG) in its ELF section
     pydata (Linux) or appended to it (macOS, Windows; fixtures/pyinstaller/make.sh, written by

@@ -135,9 +135,10 @@ void print_no_code(FILE *out, const fc_object *o)
     size_t n = o->sections_searched_in_part;
     if (o->appended_size) {
         char count[32];
-        fprintf(out, "no CUDA code in the ELF image, but %s bytes appended after it (at 0x%llx) were not read "
+        fprintf(out, "no CUDA code in the %s image, but %s bytes appended after it (at 0x%llx) were not read "
                      "%s\n",
-                fmt_count(o->appended_size, count, sizeof count), (unsigned long long)o->appended_offset,
+                o->format == FC_FORMAT_PE ? "PE" : "ELF", fmt_count(o->appended_size, count, sizeof count),
+                (unsigned long long)o->appended_offset,
                 o->appended_zip ? "(a zip: --packages reads it)"
                                 : "(an AppImage's or snap's squashfs? unpack it and check the folder)");
         return;

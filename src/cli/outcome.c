@@ -44,8 +44,8 @@ const char *unseen_sentence(const fc_object *obj, unsigned bit, char *buf, size_
                  fmt_count(obj->sections_searched_in_part, n, sizeof n), obj->sections_searched_in_part == 1 ? "" : "s");
         break;
     case FC_UNSEEN_APPENDED:
-        snprintf(buf, size, "%s bytes appended after the ELF image were not read",
-                 fmt_count(obj->appended_size, n, sizeof n));
+        snprintf(buf, size, "%s bytes appended after the %s image were not read",
+                 fmt_count(obj->appended_size, n, sizeof n), obj->format == FC_FORMAT_PE ? "PE" : "ELF");
         break;
     case FC_UNSEEN_RUNTIME:
         snprintf(buf, size, "whether the targets' driver starts its CUDA runtime is not judged");

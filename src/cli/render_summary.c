@@ -249,8 +249,9 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     }
     if (o->n_containers && o->appended_size) {
         char count[32];
-        fprintf(out, "  note: %s bytes appended after the ELF image (at 0x%llx) were not read%s\n",
-                fmt_count(o->appended_size, count, sizeof count), (unsigned long long)o->appended_offset,
+        fprintf(out, "  note: %s bytes appended after the %s image (at 0x%llx) were not read%s\n",
+                fmt_count(o->appended_size, count, sizeof count), o->format == FC_FORMAT_PE ? "PE" : "ELF",
+                (unsigned long long)o->appended_offset,
                 o->appended_zip ? " (a zip: --packages reads it)" : "");
     }
     /* What print_no_code says of a file without code, said of one with code too: what lies

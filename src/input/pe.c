@@ -17,6 +17,7 @@
 #include "image.h"
 #include "input.h"
 #include "pe.h"
+#include "zip_end.h"
 
 #define DOS_HEADER 64u
 #define COFF_HEADER 20u
@@ -275,6 +276,9 @@ fc_status fc_pe_parse(const uint8_t *buf, size_t size, uint64_t max_sections, fc
     uint64_t strtab;
     uint32_t strtab_len;
     string_table(buf, size, symbols_at, n_symbols, symbol_size, &strtab, &strtab_len);
+    /* A COFF symbol table and its strings (MinGW's images keep them) end the image's bytes. */
+    if (strtab && strtab != UINT64_MAX)
+        out->raw_end = strtab + strtab_len;
     if (n_sections && !(out->sections = calloc((size_t)n_sections, sizeof *out->sections))) {
         snprintf(err, err_size, "out of memory");
         return FC_ERR_NOMEM;
@@ -422,6 +426,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_wrapper *w = NULL;
     fc_container_index index = {0};
     uint64_t pyi_lo = 0, pyi_hi = 0; /* a PyInstaller program's archive, read after it */
+    bool read_zip = false;           /* a zip appended to the program, read after it */
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;
@@ -464,14 +469,30 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
     fc_pe_read_needs(&b, data, (size_t)size, &pe);
-    /* A PyInstaller program's archive is appended (overlay), before the certificate table
-     * when the program is signed. */
-    if (pe.image && !ar_member && base == 0 && size == img->size) {
+    /* Bytes after the image's (its overlay), before the certificate table when the program is
+     * signed: a PyInstaller program's archive, a zip (pip's console-script launchers, a
+     * self-extracting zip), an installer's payload. Read as the ELF reader reads them, else said
+     * as bytes appended (a PE overlay was passed over in silence: red-team review of
+     * 2026-12-03). */
+    if (pe.image && pe.raw_end && !ar_member && base == 0 && size == img->size && !sc->outer) {
         uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
                                size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
         if (pe.raw_end < end && fc_pyinstaller_ends(data, pe.raw_end, end)) {
             pyi_lo = pe.raw_end;
             pyi_hi = end;
+        } else if (pe.raw_end < end && end == size && fc_zip_ends_file(data, size)) {
+            b.obj.appended_offset = pe.raw_end;
+            b.obj.appended_size = end - pe.raw_end;
+            b.obj.appended_zip = true;
+            if (sc->named || sc->opts->packages_in_dirs) {
+                b.obj.appended_size = 0;
+                read_zip = true;
+            } else if (sc->opts->on_skip) {
+                sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
+            }
+        } else if (pe.raw_end < end && end - pe.raw_end >= 4096) {
+            b.obj.appended_offset = pe.raw_end;
+            b.obj.appended_size = end - pe.raw_end;
         }
     }
 done:
@@ -485,5 +506,7 @@ deliver:
     rc = fc_deliver(sc, &b);
     if (rc == 0 && pyi_hi)
         rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
+    if (rc == 0 && read_zip)
+        rc = fc_scan_package(sc, img, path);
     return rc;
 }
