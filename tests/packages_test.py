@@ -614,6 +614,26 @@ def pyinstaller_programs_are_read_with_the_files_they_carry():
             open(path, "wb").write(bad)
             rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", path)
             assert rc == 3 and err.startswith("fatcheck: %s: %s" % (path, why)), (label, rc, err)
+        # pydata whose cookie is followed by other bytes: the bootloader takes the last cookie
+        # in the file, and so is it read; one without any cookie is said.
+        if shutil.which("objcopy"):
+            app, section = fx("pyinstaller", "app"), os.path.join(tmp, "pydata")
+            subprocess.run(["objcopy", "--dump-section", "pydata=" + section, app, os.path.join(tmp, "copy")],
+                           check=True)
+            pkg = open(section, "rb").read()
+            assert pkg == data[-len(pkg):]
+            for label, content in (("padded", pkg + b"\0" * 100), ("uncooked", pkg[:-88] + b"\0" * 88)):
+                open(section, "wb").write(content)
+                path = os.path.join(tmp, label)
+                subprocess.run(["objcopy", "--update-section", "pydata=" + section, app, path], check=True)
+                rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+                if label == "padded":
+                    eq((rc, err), (0, ""), label)
+                    eq(members(json.loads(out)), [(path, None)] + [(path, m) for m, _ in want], label)
+                else:
+                    eq((rc, err), (3, "fatcheck: %s: a section pydata without the cookie of the PyInstaller archive "
+                                      "it is named for: damaged or cut short; the files it holds are not seen\n"
+                                   % path), label)
 
 
 def pyinstaller_archive(entries):

@@ -264,6 +264,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     Elf_Scn **compressed = NULL;      /* registered sections stored compressed (elf_compressed.h) */
     bool read_zip = false;            /* a zip appended to the file, read after it */
     uint64_t pyi_lo = 0, pyi_hi = 0;  /* a PyInstaller program's archive, read after it */
+    bool pydata_unread = false;       /* a section pydata holding no archive's cookie */
     size_t n_compressed = 0;
     if (fc_elf_header_problem(data, size, why, sizeof why)) {
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", why);
@@ -327,10 +328,13 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
         if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
             table = sh;
-        if (strcmp(name, "pydata") == 0 && !member && fc_range_ok(sh.sh_offset, sh.sh_size, size) &&
-            fc_pyinstaller_ends(data, sh.sh_offset, sh.sh_offset + sh.sh_size)) {
+        if (strcmp(name, "pydata") == 0 && !member && fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
+            /* PyInstaller's archive; its bootloader takes the last cookie in the file, which
+             * need not end the section (bytes after it: red-team review of 2026-12-03). */
+            uint64_t end = fc_pyinstaller_last_cookie(data, sh.sh_offset, sh.sh_offset + sh.sh_size);
             pyi_lo = base + sh.sh_offset;
-            pyi_hi = base + sh.sh_offset + sh.sh_size;
+            pyi_hi = end ? base + end : 0;
+            pydata_unread = !end;
         }
         if (fc_elf_compressed_fatbin(name, &sh) && fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
             Elf_Scn **more = realloc(compressed, (n_compressed + 1) * sizeof *compressed);
@@ -463,6 +467,9 @@ deliver:
     free(compressed);
     if (rc == 0 && pyi_hi)
         rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
+    else if (rc == 0 && pydata_unread)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a section pydata without the cookie of the PyInstaller "
+                             "archive it is named for: damaged or cut short; the files it holds are not seen");
     if (rc == 0 && read_zip)
         rc = fc_scan_package(sc, img, path);
     return rc;

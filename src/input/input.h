@@ -159,6 +159,9 @@ bool fc_sniff_package(const uint8_t *buf, size_t size);
 /* PyInstaller one-file programs (pyinstaller.c). Whether [LO, HI) of DATA ends with the
  * cookie of a PyInstaller archive (PKG). */
 bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);
+/* Where the last such cookie in [LO, HI) ends, as the bootloader looks for it (from the end
+ * back), or 0 when there is none. */
+uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t hi);
 /* Reads the files of the PyInstaller archive that ends at HI of IMG, and starts at LO or
  * after, as a package's members (PATH!name); says what cannot be read. */
 int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint64_t hi, const char *path);

@@ -41,6 +41,16 @@ bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi)
     return hi >= lo && hi - lo >= COOKIE_SIZE && memcmp(data + hi - COOKIE_SIZE, MAGIC, sizeof MAGIC) == 0;
 }
 
+uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t hi)
+{
+    if (fc_pyinstaller_ends(data, lo, hi))
+        return hi;
+    for (uint64_t at = hi >= lo + COOKIE_SIZE ? hi - COOKIE_SIZE + 1 : lo; at-- > lo;)
+        if (data[at] == MAGIC[0] && memcmp(data + at, MAGIC, sizeof MAGIC) == 0)
+            return at + COOKIE_SIZE;
+    return 0;
+}
+
 /* An entry's stored bytes, [at, end) of the image, read by pread for a file (through the
  * mapping, the 374 MB a program carrying cuBLASLt 13 stores stayed resident: 398 MB peak on
  * the H200) and inflated as they are read when compressed. */
