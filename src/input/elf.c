@@ -436,17 +436,8 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * file with its end record: its members are read as a package's, where packages are
      * opened (a file named, or --packages), rather than left as bytes not read. */
     if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size && !sc->outer &&
-        fc_zip_ends_file(img->data, img->size)) {
-        b.obj.appended_offset = image_end; /* said whatever its size */
-        b.obj.appended_size = size - image_end;
-        b.obj.appended_zip = true;
-        if (sc->named || sc->opts->packages_in_dirs) {
-            b.obj.appended_size = 0;
-            read_zip = true;
-        } else if (sc->opts->on_skip) {
-            sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
-        }
-    }
+        fc_zip_ends_file(img->data, img->size))
+        read_zip = fc_appended_zip(sc, &b, image_end, size, path);
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);
 

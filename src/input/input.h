@@ -94,6 +94,12 @@ int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, con
 /* Hands a finished object to the caller's callback and frees the builder. An object read
  * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
+/* A zip that ends the file SIZE bytes long from OFFSET on, appended to the program B reads
+ * (a self-extracting zip, pip's Windows launchers): read as a package where packages are
+ * opened (a file named, or packages_in_dirs): true, for the caller to read it with
+ * fc_scan_package once B is delivered; elsewhere B says the bytes are a zip not read, and the
+ * walk counts a package not opened. */
+bool fc_appended_zip(fc_scan_ctx *sc, fc_builder *b, uint64_t offset, uint64_t size, const char *path);
 /* Stops the scan's helper threads. */
 void fc_scan_ctx_end(fc_scan_ctx *sc);
 

@@ -65,6 +65,21 @@ static bool is_bigobj(const uint8_t *buf, size_t size)
            memcmp(buf + 12, bigobj_class, sizeof bigobj_class) == 0;
 }
 
+/* Whether the first SEEN of an object's N section headers (at COFF_HEADER in BUF) look like
+ * an object's: printable names, and data lying past the table. */
+static bool object_sections(const uint8_t *buf, uint32_t seen, uint32_t n)
+{
+    for (uint32_t i = 0; i < seen; i++) {
+        const uint8_t *s = buf + COFF_HEADER + (size_t)i * SECTION_HEADER;
+        if (s[0] < 0x21 || s[0] > 0x7e)
+            return false;
+        uint32_t raw_size = fc_rd32(s + 16), raw_at = fc_rd32(s + 20);
+        if (raw_size && raw_at < COFF_HEADER + n * SECTION_HEADER)
+            return false;
+    }
+    return true;
+}
+
 fc_format fc_pe_sniff(const uint8_t *buf, size_t size)
 {
     if (pe_header_at(buf, size))
@@ -77,16 +92,7 @@ fc_format fc_pe_sniff(const uint8_t *buf, size_t size)
     uint16_t n = fc_rd16(buf + 2), optional = fc_rd16(buf + 16);
     if (n == 0 || optional != 0 || !fc_range_ok(COFF_HEADER, (uint64_t)n * SECTION_HEADER, size))
         return FC_FORMAT_UNKNOWN;
-    /* Section names are printable; offsets and sizes of an object's data lie past the table. */
-    for (uint16_t i = 0; i < n; i++) {
-        const uint8_t *s = buf + COFF_HEADER + (size_t)i * SECTION_HEADER;
-        if (s[0] < 0x21 || s[0] > 0x7e)
-            return FC_FORMAT_UNKNOWN;
-        uint32_t raw_size = fc_rd32(s + 16), raw_at = fc_rd32(s + 20);
-        if (raw_size && raw_at < COFF_HEADER + (uint32_t)n * SECTION_HEADER)
-            return FC_FORMAT_UNKNOWN;
-    }
-    return FC_FORMAT_COFF;
+    return object_sections(buf, n, n) ? FC_FORMAT_COFF : FC_FORMAT_UNKNOWN;
 }
 
 bool fc_pe_head_undecided(const uint8_t *buf, size_t size)
@@ -101,15 +107,7 @@ bool fc_pe_head_undecided(const uint8_t *buf, size_t size)
     if (n == 0 || optional != 0 || fc_range_ok(COFF_HEADER, (uint64_t)n * SECTION_HEADER, size))
         return false; /* no object, or one fc_pe_sniff tells from these bytes */
     /* The sections whose headers are here must look like an object's, as fc_pe_sniff asks. */
-    for (uint32_t i = 0; COFF_HEADER + (uint64_t)(i + 1) * SECTION_HEADER <= size; i++) {
-        const uint8_t *s = buf + COFF_HEADER + (size_t)i * SECTION_HEADER;
-        if (s[0] < 0x21 || s[0] > 0x7e)
-            return false;
-        uint32_t raw_size = fc_rd32(s + 16), raw_at = fc_rd32(s + 20);
-        if (raw_size && raw_at < COFF_HEADER + (uint32_t)n * SECTION_HEADER)
-            return false;
-    }
-    return true;
+    return object_sections(buf, (uint32_t)((size - COFF_HEADER) / SECTION_HEADER), n);
 }
 
 static fc_status fail(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -481,15 +479,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
             pyi_lo = pe.raw_end;
             pyi_hi = end;
         } else if (pe.raw_end < end && end == size && fc_zip_ends_file(data, size)) {
-            b.obj.appended_offset = pe.raw_end;
-            b.obj.appended_size = end - pe.raw_end;
-            b.obj.appended_zip = true;
-            if (sc->named || sc->opts->packages_in_dirs) {
-                b.obj.appended_size = 0;
-                read_zip = true;
-            } else if (sc->opts->on_skip) {
-                sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
-            }
+            read_zip = fc_appended_zip(sc, &b, pe.raw_end, size, path);
         } else if (pe.raw_end < end && end - pe.raw_end >= 4096) {
             b.obj.appended_offset = pe.raw_end;
             b.obj.appended_size = end - pe.raw_end;

@@ -203,6 +203,20 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     return rc;
 }
 
+bool fc_appended_zip(fc_scan_ctx *sc, fc_builder *b, uint64_t offset, uint64_t size, const char *path)
+{
+    b->obj.appended_offset = offset; /* said whatever its size */
+    b->obj.appended_size = size - offset;
+    b->obj.appended_zip = true;
+    if (sc->named || sc->opts->packages_in_dirs) {
+        b->obj.appended_size = 0;
+        return true;
+    }
+    if (sc->opts->on_skip)
+        sc->opts->on_skip(sc->opts->on_skip_ctx, FC_SKIP_PACKAGE, path);
+    return false;
+}
+
 void fc_scan_ctx_end(fc_scan_ctx *sc)
 {
     fc_pool_free(sc->pool);
