@@ -39,6 +39,26 @@ static size_t make_entries(const char *spec, fc_entry *out, size_t max)
     return n;
 }
 
+/* A synthetic container of SPEC's entries, held in ENTRIES (8 at most). */
+static fc_container container_of(const char *spec, fc_entry *entries)
+{
+    fc_container c;
+    memset(&c, 0, sizeof c);
+    c.entries = entries;
+    c.n_entries = make_entries(spec, entries, 8);
+    return c;
+}
+
+/* A target GPU of compute capability CC, a Tegra one where CC is. */
+static fc_target target_of(unsigned cc)
+{
+    fc_target t;
+    memset(&t, 0, sizeof t);
+    t.cc = cc;
+    t.tegra = fc_cc_is_tegra(cc);
+    return t;
+}
+
 typedef struct rule_case {
     const char *entries;
     unsigned cc;
@@ -150,15 +170,9 @@ static void test_rules(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const rule_case *k = &cases[i];
         fc_entry entries[8];
-        fc_container c;
-        memset(&c, 0, sizeof c);
-        c.entries = entries;
-        c.n_entries = make_entries(k->entries, entries, 8);
+        fc_container c = container_of(k->entries, entries);
         c.origin = k->origin;
-        fc_target t;
-        memset(&t, 0, sizeof t);
-        t.cc = k->cc;
-        t.tegra = fc_cc_is_tegra(k->cc);
+        fc_target t = target_of(k->cc);
         t.driver_cuda = k->driver;
         fc_jit_policy p = {k->env && strcmp(k->env, "force") == 0, k->env && strcmp(k->env, "disable") == 0};
         fc_load l = fc_predict_load(&c, &t, &p);
@@ -216,13 +230,8 @@ static void test_alternatives(void)
 {
     for (size_t i = 0; i < sizeof alt_cases / sizeof *alt_cases; i++) {
         fc_entry entries[8];
-        fc_container c;
-        memset(&c, 0, sizeof c);
-        c.entries = entries;
-        c.n_entries = make_entries(alt_cases[i].entries, entries, 8);
-        fc_target t;
-        memset(&t, 0, sizeof t);
-        t.cc = alt_cases[i].cc;
+        fc_container c = container_of(alt_cases[i].entries, entries);
+        fc_target t = target_of(alt_cases[i].cc);
         fc_load l = fc_predict_load(&c, &t, NULL);
         int alt[8];
         size_t n = fc_load_alternatives(&c, &t, l.entry, alt, 8);
@@ -270,15 +279,9 @@ static void test_link_rules(void)
 {
     for (size_t i = 0; i < sizeof link_cases / sizeof *link_cases; i++) {
         fc_entry entries[8];
-        fc_container c;
-        memset(&c, 0, sizeof c);
-        c.entries = entries;
-        c.n_entries = make_entries(link_cases[i].entries, entries, 8);
+        fc_container c = container_of(link_cases[i].entries, entries);
         c.role = FC_ROLE_LINK_INPUT;
-        fc_target t;
-        memset(&t, 0, sizeof t);
-        t.cc = link_cases[i].cc;
-        t.tegra = fc_cc_is_tegra(t.cc);
+        fc_target t = target_of(link_cases[i].cc);
         fc_link k = fc_predict_link(&c, &t);
         char got[64], arch[32];
         if (k.via == FC_LINK_VIA_NONE)

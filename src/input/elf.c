@@ -100,13 +100,13 @@ static bool push_region(fc_region **arr, size_t *n, size_t *cap, fc_region g)
     return true;
 }
 
-/* Bytes after the end of everything the ELF headers of a file of SIZE bytes name: an
- * AppImage's or snap's squashfs is appended so, holding the application's own libraries. */
-#define APPENDED_MIN 4096u
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
 }
+/* Bytes after the end of everything the ELF headers of a file of SIZE bytes name: an
+ * AppImage's or snap's squashfs is appended so, holding the application's own libraries.
+ * Noted from FC_APPENDED_MIN bytes on; returns where the image ends. */
 static uint64_t note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint64_t size)
 {
     uint64_t end = eh->e_ehsize;
@@ -129,7 +129,7 @@ static uint64_t note_appended(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint
             if (gelf_getphdr(elf, (int)i, &ph) && ph.p_offset <= size)
                 end = max_u64(end, ph.p_offset + (ph.p_filesz < size - ph.p_offset ? ph.p_filesz : size - ph.p_offset));
         }
-    if (end < size && size - end >= APPENDED_MIN) {
+    if (end < size && size - end >= FC_APPENDED_MIN) {
         b->obj.appended_offset = end;
         b->obj.appended_size = size - end;
     }

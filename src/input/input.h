@@ -73,6 +73,9 @@ typedef struct fc_name {
 } fc_name;
 bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member, fc_name *out);
 void fc_name_free(fc_name *n);
+/* A package member's name within the whole chain (malloc'd, NULL when out of memory):
+ * "inner/path", or with PREFIX, the enclosing member's, "outer.tar!inner/path". */
+char *fc_member_chain(const char *prefix, const char *entry);
 /* Starts builder B for the object PATH (or its archive member AR_MEMBER) names. False when
  * out of memory, which is reported; *RC then gets what the error callback returned. */
 bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc);
@@ -94,6 +97,10 @@ int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, con
 /* Hands a finished object to the caller's callback and frees the builder. An object read
  * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
+/* Bytes after a program's image (ELF, PE) said as not read from this many on: fewer are
+ * padding or a signature's, unless they are an archive or a zip (read however few). */
+#define FC_APPENDED_MIN 4096u
+
 /* A zip that ends the file SIZE bytes long from OFFSET on, appended to the program B reads
  * (a self-extracting zip, pip's Windows launchers): read as a package where packages are
  * opened (a file named, or packages_in_dirs): true, for the caller to read it with

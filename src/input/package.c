@@ -84,11 +84,6 @@ static const char *message(const fc_archive_api *la, struct archive *a, char *bu
     return buf;
 }
 
-static uint32_t rd32be(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* ---- Layers decoded before libarchive ----------------------------------------------------- */
 
 typedef struct xz_stream {
@@ -154,7 +149,7 @@ static const char *rpm_skip_headers(fc_stream *s)
             return s->error;
         if (r != 16 || memcmp(buf, "\x8e\xad\xe8\x01", 4) != 0)
             return i == 0 ? "no rpm signature header after the lead" : "no rpm header after the signature";
-        uint32_t entries = rd32be(buf + 8), data = rd32be(buf + 12);
+        uint32_t entries = fc_rd32be(buf + 8), data = fc_rd32be(buf + 12);
         if (entries > RPM_MAX_INDEX || data > RPM_MAX_DATA) {
             snprintf(s->error, sizeof s->error, "rpm %s claims %u entries and %u bytes, more than rpm allows", what,
                      entries, data);
@@ -280,16 +275,6 @@ static const char *unbounded_zip_method(const fc_archive_api *la, struct archive
 static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, const char *path, const char *prefix,
                        bool tree, bool lzma_alone);
 
-/* The member's name within the whole chain: "inner/path", or "outer.tar!inner/path". */
-static char *chain_name(const char *prefix, const char *entry)
-{
-    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(entry) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", entry);
-    return s;
-}
-
 static bool starts_with(const char *s, const char *p)
 {
     return strncmp(s, p, strlen(p)) == 0;
@@ -311,7 +296,7 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     const fc_archive_api *la = lv->la;
     /* A .deb's data.tar.* is the package's own tree: its members are named as the .deb's. */
     bool own_tree = lv->deb && starts_with(entry, "data.tar");
-    char *inner = chain_name(lv->prefix, entry);
+    char *inner = fc_member_chain(lv->prefix, entry);
     if (!inner)
         return fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory");
     if (sc->opts->on_file)

@@ -472,15 +472,15 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
      * self-extracting zip), an installer's payload. Read as the ELF reader reads them, else said
      * as bytes appended (a PE overlay was passed over in silence: red-team review of
      * 2026-12-03). */
-    if (pe.image && pe.raw_end && !ar_member && base == 0 && size == img->size && !sc->outer) {
-        uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
-                               size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
-        if (pe.raw_end < end && fc_pyinstaller_ends(data, pe.raw_end, end)) {
+    uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
+                           size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
+    if (pe.image && pe.raw_end && pe.raw_end < end && !ar_member && base == 0 && size == img->size && !sc->outer) {
+        if (fc_pyinstaller_ends(data, pe.raw_end, end)) {
             pyi_lo = pe.raw_end;
             pyi_hi = end;
-        } else if (pe.raw_end < end && end == size && fc_zip_ends_file(data, size)) {
+        } else if (end == size && fc_zip_ends_file(data, size)) {
             read_zip = fc_appended_zip(sc, &b, pe.raw_end, size, path);
-        } else if (pe.raw_end < end && end - pe.raw_end >= 4096) {
+        } else if (end - pe.raw_end >= FC_APPENDED_MIN) {
             b.obj.appended_offset = pe.raw_end;
             b.obj.appended_size = end - pe.raw_end;
         }

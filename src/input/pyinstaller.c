@@ -31,11 +31,6 @@
 #define ENTRY_HEAD 18u
 static const uint8_t MAGIC[8] = {'M', 'E', 'I', 014, 013, 012, 013, 016};
 
-static uint32_t rd32be(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi)
 {
     return hi >= lo && hi - lo >= COOKIE_SIZE && memcmp(data + hi - COOKIE_SIZE, MAGIC, sizeof MAGIC) == 0;
@@ -117,16 +112,6 @@ static ssize_t entry_read(fc_stream *s, uint8_t *buf, size_t n)
     return (ssize_t)got;
 }
 
-static char *member_name(const fc_scan_ctx *sc, const char *name)
-{
-    const char *prefix = sc->outer ? sc->inner : NULL;
-    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(name) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", name);
-    return s;
-}
-
 /* Reads the entry NAME, STORED bytes at AT of IMG (zlib-compressed when COMPRESSED) that
  * extract to SIZE bytes, as a package's member. */
 static int scan_entry(fc_scan_ctx *sc, const fc_image *img, uint64_t at, uint32_t stored, bool compressed,
@@ -138,7 +123,7 @@ static int scan_entry(fc_scan_ctx *sc, const fc_image *img, uint64_t at, uint32_
     if (size > sc->opts->max_member_size)
         return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "PyInstaller entry %s: %u bytes, more than the %llu-byte "
                                "limit; not read", name, size, (unsigned long long)sc->opts->max_member_size);
-    char *inner = member_name(sc, name);
+    char *inner = fc_member_chain(sc->outer ? sc->inner : NULL, name);
     if (!inner)
         return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     entry_stream in = {.s = {.read = entry_read}, .at = at, .end = at + stored, .room = (uint64_t)size + 1,
@@ -199,7 +184,7 @@ static bool holds_no_binary(char type)
 int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint64_t hi, const char *path)
 {
     const uint8_t *data = img->data, *cookie = data + hi - COOKIE_SIZE;
-    uint32_t pkg_length = rd32be(cookie + 8), toc_offset = rd32be(cookie + 12), toc_length = rd32be(cookie + 16);
+    uint32_t pkg_length = fc_rd32be(cookie + 8), toc_offset = fc_rd32be(cookie + 12), toc_length = fc_rd32be(cookie + 16);
     /* The PKG ends with its cookie and starts PKG_LENGTH bytes before its end. */
     if (pkg_length < COOKIE_SIZE || pkg_length > hi - lo)
         return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a PyInstaller archive whose cookie says it is %u bytes, "
@@ -216,11 +201,11 @@ int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint6
                               * (an entry read 100,000 times over, a zlib bomb's bytes among them) */
     for (uint32_t at = 0; rc == 0 && at < toc_length;) {
         const uint8_t *e = toc + at;
-        uint32_t left = toc_length - at, length = left >= 4 ? rd32be(e) : 0;
+        uint32_t left = toc_length - at, length = left >= 4 ? fc_rd32be(e) : 0;
         if (left < ENTRY_HEAD + 1 || length < ENTRY_HEAD + 1 || length > left || !memchr(e + ENTRY_HEAD, 0, length - ENTRY_HEAD))
             return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a PyInstaller archive whose table is damaged %u "
                                    "bytes in: the files it names from there on are not seen", at);
-        uint32_t offset = rd32be(e + 4), stored = rd32be(e + 8), size = rd32be(e + 12);
+        uint32_t offset = fc_rd32be(e + 4), stored = fc_rd32be(e + 8), size = fc_rd32be(e + 12);
         uint8_t flag = e[16];
         char type = (char)e[17];
         const char *name = (const char *)e + ENTRY_HEAD;

@@ -44,6 +44,15 @@ bool fc_name_make(const fc_scan_ctx *sc, const char *path, const char *ar_member
     return true;
 }
 
+char *fc_member_chain(const char *prefix, const char *entry)
+{
+    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(entry) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", entry);
+    return s;
+}
+
 void fc_name_free(fc_name *n)
 {
     free(n->member);

@@ -1,4 +1,4 @@
-/* bytes.h - little-endian reads and overflow-checked arithmetic for untrusted input. */
+/* bytes.h - little-endian (and big-endian) reads and overflow-checked arithmetic for untrusted input. */
 #ifndef FC_BYTES_H
 #define FC_BYTES_H
 
@@ -16,6 +16,12 @@ static inline uint16_t fc_rd16(const uint8_t *p)
 static inline uint32_t fc_rd32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Big-endian, for the formats that are: an rpm's header, a PyInstaller archive's cookie. */
+static inline uint32_t fc_rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 static inline uint64_t fc_rd64(const uint8_t *p)
