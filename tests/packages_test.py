@@ -216,8 +216,7 @@ def a_zip_member_marked_directory_that_holds_bytes_is_said():
 def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
     # Review 8, A4: Unix attributes of a symbolic link (0o120777) on a member holding a
     # library: pip extracts it as a file of those bytes; libarchive takes them for the link's
-    # target. It was "no CUDA code", exit 0, from the file (a pipe sees no attributes and
-    # reads it). A real link (its target a path) is passed over, as before.
+    # target. It was "no CUDA code", exit 0, from the file. A real link (its target a path) is passed over, as before.
     import zipfile
     lib = open(fx("libmulti.so"), "rb").read()
     with tempfile.TemporaryDirectory() as d:
@@ -230,6 +229,10 @@ def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
         rc, out, err, _ = run(path)
         eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: a symbolic link by its attributes whose "
                                    "bytes are no path (pip extracts it as a file); not read\n" % path))
+        # A pipe now sees the attributes too: the zip is held whole and read by its directory.
+        rc, out, err, _ = run("-", data=open(path, "rb").read())
+        eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: a symbolic link by its attributes whose "
+                                   "bytes are no path (pip extracts it as a file); not read\n" % STDIN))
 
 
 def zip_headers_apart(lib, how):
@@ -277,6 +280,19 @@ def a_zip_whose_local_header_and_central_directory_disagree_is_said():
             rc, out, err, _ = run("--strict", path)
             eq((rc, err), (3, "fatcheck: %s: member x/libx.so: %s: what they install is not what was read here\n"
                               % (path, said)), how)
+            # From a pipe, and inside a tarball: read from the front, the zip's central
+            # directory came after the member, and the stream was judged by its local header
+            # alone ("no CUDA code", exit 0). A zip so read is now held whole and read as a file.
+            data = open(path, "rb").read()
+            rc, out, err, _ = run("--strict", "-", data=data)
+            eq((rc, out, err), (3, "", "fatcheck: %s: member x/libx.so: %s: what they install is not what was read "
+                                       "here\n" % (STDIN, said)), how + " from a pipe")
+            tar = os.path.join(d, "wheels.tar")
+            with tarfile.open(tar, "w") as t:
+                t.add(path, "wheels/x-1.0-py3-none-any.whl")
+            rc, out, err, _ = run("--strict", tar)
+            eq((rc, out, err), (3, "", "fatcheck: %s!wheels/x-1.0-py3-none-any.whl: member x/libx.so: %s: what they "
+                                       "install is not what was read here\n" % (tar, said)), how + " in a tarball")
 
 
 @test
@@ -905,11 +921,15 @@ def zip_members_compressed_with_lzma_are_said_not_read():
         eq([l for l in out.splitlines() if not l.startswith(" ")],
            ["%s!lib/librdc.a(rdc_main.o): 1 container in __nv_relfatbin" % path,
             "%s!lib/librdc.a(rdc_dev.o): 1 container in __nv_relfatbin" % path])
-        # From a pipe, skipping the member would decompress it: the package ends there.
+        # From a pipe the zip is held whole and read as the file is (its central directory
+        # comes after the members): the member is skipped, not decoded, and the rest read.
         rc, out, err, _ = run("-", data=data)
-        eq((rc, out), (3, ""))
+        eq(rc, 3)
         eq(err, "fatcheck: (standard input): member lib/libmulti.so: compressed with LZMA (zip method 14), whose "
-                "decoder takes the memory the member asks for; not read, nor what follows it\n")
+                "decoder takes the memory the member asks for; not read\n")
+        eq([l for l in out.splitlines() if not l.startswith(" ")],
+           ["%s!lib/librdc.a(rdc_main.o): 1 container in __nv_relfatbin" % STDIN,
+            "%s!lib/librdc.a(rdc_dev.o): 1 container in __nv_relfatbin" % STDIN])
 
 
 @test

@@ -3,7 +3,8 @@
  *
  * A package is read in order, member by member, a few KiB of each first to tell what it is.
  * A package inside it is read the same way, as its bytes arrive: each level holds a
- * decompressor and a 64 KiB buffer, never a whole member. A CUDA binary is held whole
+ * decompressor and a 64 KiB buffer, never a whole member, but for a zip, which is held whole
+ * as a binary is (scan_held_zip: its central directory comes last). A CUDA binary is held whole
  * (fc_hold: in memory up to 64 MiB, beyond that in an unlinked temporary file, up to
  * opts->max_member_size) and scanned like a file; anything else is searched whole as a file
  * of no known format named on its own is, held from the first place something could be
@@ -570,6 +571,23 @@ static struct archive *open_reader(const fc_archive_api *la, bool deb, bool zip_
     return a;
 }
 
+/* A zip from a pipe or inside another package, held whole (in memory, or an unlinked
+ * temporary file: fc_hold) and read as a file is. pip and unzip go by its central directory,
+ * which comes after the members: read from the front, as the bytes arrive, what the local
+ * headers describe could not be compared with it (zip_central.h), nor the attributes it gives
+ * members (a symbolic link by its attributes) be seen. */
+static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const char *prefix, bool tree)
+{
+    fc_held held;
+    char why[300];
+    fc_status st = fc_hold(in, 0, sc->opts->max_member_size, &held, why, sizeof why);
+    if (st != FC_OK)
+        return fc_report_error(sc, st, path, NULL, "zip %s%s", st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
+    int rc = scan_source(sc, &held.img, NULL, path, prefix, tree, false);
+    fc_held_free(&held);
+    return rc;
+}
+
 /* Reads one package: IMG (a file or memory) or, when IN is set, the stream IN. Its members
  * are named PREFIX!member; TREE drops their leading "./". LZMA_ALONE: IN is a .lzma stream
  * (a .deb's data.tar.lzma), decoded here as xz is. */
@@ -590,6 +608,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         fc_stream_unread(in, head, (size_t)r);
         hn = (size_t)r;
     }
+    if (in && !lzma_alone && hn >= 4 && memcmp(h, "PK\003\004", 4) == 0)
+        return scan_held_zip(sc, in, path, prefix, tree);
     bool deb = fc_sniff_deb(h, hn), rpm = is_rpm(h, hn);
     /* A container image archive that can be read anywhere: its layers are read at once. */
     bool image_checked = false;
