@@ -30,6 +30,10 @@ static int on_object(void *ctx, const fc_object *obj)
     fc_judgement *j = NULL;
     if (fc_judge(&j, obj, &run->cfg->judge) != FC_OK)
         run->t.internal = true;
+    if (!fc_judgement_shows(j, obj)) { /* as the command: a host-side file whose runtime starts */
+        fc_judgement_free(j);
+        return 0;
+    }
     json_report_object(run->doc, obj, j);
     /* An image whose kernels could not be read counts as the command counts it: once a file. */
     bool unreadable = false;

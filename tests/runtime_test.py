@@ -10,6 +10,8 @@ otherwise). The rules: a runtime of CUDA 11 or later starts on a driver for its 
 release (minor version compatibility), an earlier one only on its own release's; cuBLAS,
 cuFFT and the other libraries need the CUDA release they came with (compat-rules.md, 3).
 Writes TAP."""
+import hashlib
+import io
 import json
 import lzma
 import os
@@ -17,6 +19,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -425,6 +428,64 @@ def a_static_runtime_is_dated_by_the_driver_functions_it_resolves():
         r = json.loads(out)["files"][0]["runtime"]
         eq((r["kind"], r["built_by"], r["built_by_evidence"]),
            ("static", cuda, "its runtime resolves CUDA %s's driver functions" % cuda), rel)
+
+
+@test
+def a_file_without_kernels_is_judged_by_its_runtime_wherever_it_is_found():
+    # The host side of a CUDA 13 build (libc10_cuda.so is one): no kernel, DT_NEEDED
+    # libcudart.so.13. Named, it failed on a CUDA 12.4 driver; found in a directory, a tarball
+    # or a wheel it was passed over (red-team review of 2026-12-04: exit 0 where it cannot start).
+    host = rt("libhost13.so")
+    eq(judged(host, "12.4")[:2][0], 1)
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        os.makedirs(os.path.join(tree, "lib"))
+        shutil.copy(host, os.path.join(tree, "lib", "libhost13.so"))
+        shutil.copy(os.path.join(FIXTURES, "libmulti.so"), os.path.join(tree, "lib", "libmulti.so"))
+        tarball = os.path.join(d, "tree.tar")
+        subprocess.run(["tar", "-C", tree, "-cf", tarball, "lib"], check=True)
+        wheel = os.path.join(d, "tree-1.0-py3-none-any.whl")
+        shutil.make_archive(wheel, "zip", tree)
+        os.rename(wheel + ".zip", wheel)
+        for where in (tree, tarball, wheel):
+            rc, out, err = run("--json", "--packages", "--gpu", "9.0", "--driver", "12.4", where)
+            files = {f.get("member") or f["path"]: f for f in json.loads(out)["files"]}
+            host_key = [k for k in files if k.endswith("libhost13.so")]
+            eq((rc, len(host_key)), (1, 1), where)
+            f = files[host_key[0]]
+            eq((f["containers"], f["verdicts"][0]["status"], f["verdicts"][0]["runtime_starts"]),
+               ([], "none", False), where)
+            # A driver that starts it: no more than a file without CUDA code, not listed.
+            rc, out, err = run("--json", "--packages", "--gpu", "9.0", "--driver", "13.0", where)
+            names = [f.get("member") or f["path"] for f in json.loads(out)["files"]]
+            eq((rc, [n for n in names if n.endswith("libhost13.so")]), (0, []), where)
+            rc, out, err = run("-q", "--packages", "--gpu", "9.0", "--driver", "12.4", where)
+            eq(rc, 1, where)
+            assert "libhost13.so: no CUDA code" in out, out
+        # In a container image (docker save), as the container sees it.
+        layer = os.path.join(d, "layer.tar")
+        subprocess.run(["tar", "-C", tree, "-cf", layer, "lib"], check=True)
+        with open(layer, "rb") as f:
+            diff_id = "sha256:" + hashlib.sha256(f.read()).hexdigest()
+        config = json.dumps({"architecture": "amd64", "os": "linux", "config": {},
+                             "rootfs": {"type": "layers", "diff_ids": [diff_id]}}).encode()
+        config_name = hashlib.sha256(config).hexdigest() + ".json"
+        image = os.path.join(d, "image.tar")
+        with tarfile.open(image, "w") as t:
+            for name, data in ((config_name, config), ("layer.tar", open(layer, "rb").read()),
+                               ("manifest.json", json.dumps([{"Config": config_name, "RepoTags": ["host:1"],
+                                                              "Layers": ["layer.tar"]}]).encode())):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+        rc, out, err = run("--gpu", "9.0", "--driver", "12.4", image)
+        eq(rc, 1)
+        assert "host:1:/lib/libhost13.so: no CUDA code" in out, out
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", image)
+        eq((rc, "libhost13" in out), (0, False), out)
+    # What fails it is the driver alone: no advice on what to build for.
+    rc, out, err = run("--gpu", "9.0", "--driver", "12.4", host)
+    eq((rc, "to build native code" in out), (1, False), out)
 
 
 sys.exit(tap_cli.main())

@@ -224,6 +224,10 @@ typedef enum fc_problem {
 } fc_problem;
 /* The fc_problem bits of OBJ, judged as J (NULL: only what OBJ itself says). */
 FC_API unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj);
+/* Whether a report shows OBJ, judged as J: every object but one delivered only for its runtime
+ * (obj->runtime_only), which is shown where that fails a check (FC_PROBLEM_LOAD, or
+ * FC_PROBLEM_UNSEEN with opts->strict) and is otherwise no more than a file without CUDA code. */
+FC_API bool fc_judgement_shows(const fc_judgement *j, const fc_object *obj);
 
 /* What fatcheck could not see or judge of OBJ, judged as J (NULL: what OBJ itself says), as
  * bits; 0 when nothing. Each is said in the report as a note; with opts->strict each fails the

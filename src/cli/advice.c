@@ -92,6 +92,8 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
         const fc_verdict *v = fc_judgement_verdict(j, t);
         if (v->gpu_needs_cuda) /* a driver older than the GPU: no build target helps */
             continue;
+        if (v->runtime_fails && !v->modules) /* no kernel of its own: only a driver helps */
+            continue;
         size_t failing = v->modules - (v->native + v->compatible + v->jit + v->runtime_linked);
         /* Damage, and images this driver cannot decompress, are no matter of build targets. */
         size_t not_targets = v->undecoded + v->unsupported_compression + v->damaged_cubins;

@@ -195,6 +195,10 @@ static int on_object(void *ctx, const fc_object *obj)
         rn->t.internal = true;
     if (!j)
         j = own;
+    if (!fc_judgement_shows(j, obj)) { /* a host-side file whose runtime starts: not CUDA code */
+        fc_judgement_free(own);
+        return 0;
+    }
     accept_object(rn->cfg, obj, j);
     rn->r->object(rn->r, obj, j);
     if (obj->error)

@@ -182,6 +182,13 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     bool wanted = b->obj.n_containers || b->obj.error || (sc->named && !b->obj.member) ||
                   b->obj.format == FC_FORMAT_IMAGE || b->obj.appended_size ||
                   (sc->opts->report_searched_in_part && b->obj.sections_searched_in_part);
+    /* One without CUDA code that names a CUDA library still needs a driver that starts that
+     * runtime (red-team review of 2026-12-04: named, "none" on a CUDA 12.4 driver; found in a
+     * walk, a package or an image, passed over): delivered for its runtime's judgement, and
+     * not counted as an object found (an archive or package holding only such files is still
+     * "no CUDA code"). */
+    bool runtime_only = !wanted && b->n_needed && b->obj.status == FC_OK;
+    b->obj.runtime_only = runtime_only;
     if (sc->in_image && !b->obj.in_image)
         b->obj.in_image = sc->in_image;
     /* What was read from a file that changed meanwhile is told by the change, whatever else
@@ -197,8 +204,8 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
         fc_builder_fail(b, FC_ERR_IO, "%s", why);
     }
     const fc_object *obj = fc_builder_finish(b);
-    if (wanted && rc == 0) {
-        sc->delivered++;
+    if ((wanted || runtime_only) && rc == 0) {
+        sc->delivered += wanted;
         if (sc->keep && !in_mapping(f, &b->obj)) {
             sc->unkeepable = true; /* judged later, it would read freed bytes */
         } else if (sc->keep) {

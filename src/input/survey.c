@@ -921,7 +921,7 @@ int fc_survey_tell(fc_scan_ctx *sc, const fc_dir_entry *e)
                                                      &(fc_error){x->status, x->path, x->member, x->message}));
             break;
         case SAID_OBJECT:
-            sc->delivered++;
+            sc->delivered += !x->b->obj.runtime_only; /* as fc_deliver counts */
             if (sc->on_object)
                 rc = fc_callback_value(sc->on_object(sc->user, &x->b->obj));
             break;

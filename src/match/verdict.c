@@ -973,6 +973,13 @@ unsigned fc_object_unseen(const fc_object *obj, const fc_judgement *j)
     return u;
 }
 
+bool fc_judgement_shows(const fc_judgement *j, const fc_object *obj)
+{
+    if (!obj || !obj->runtime_only)
+        return true;
+    return (fc_judgement_problems(j, obj) & (FC_PROBLEM_LOAD | FC_PROBLEM_UNSEEN)) != 0;
+}
+
 /* Rule: what fails a check. A judgement that could not be made leaves only the object's own
  * decoding error. */
 unsigned fc_judgement_problems(const fc_judgement *j, const fc_object *obj)
