@@ -19,6 +19,9 @@ import threading
 import zipfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap_cli  # noqa: E402  (docker_save; its argv reading matches this script's first three)
+
 FATCHECK, FIXTURES, FAKECUDA, PEAK_RSS = (os.path.abspath(p) for p in sys.argv[1:5])
 PKG = os.path.join(FIXTURES, "packages")
 ENV = {k: v for k, v in os.environ.items()
@@ -650,6 +653,51 @@ def pyinstaller_programs_are_read_with_the_files_they_carry():
                     eq((rc, err), (3, "fatcheck: %s: a section pydata without the cookie of the PyInstaller archive "
                                       "it is named for: damaged or cut short; the files it holds are not seen\n"
                                    % path), label)
+
+
+@test
+def a_pyinstaller_archive_beside_its_program_is_read():
+    """A program built with EXE(append_pkg=False) carries no archive: its bootloader opens the
+    one beside it, "app.pkg" (fixtures/pyinstaller/app.pkg, written by CArchiveWriter), which
+    starts with its first entry's bytes and is told by its cookie at the end. Named, it was
+    "a file of no known format, searched whole" (its zlib-compressed library unseen: ok on
+    sm_75); in a directory, a tarball or an image it was passed over, exit 0."""
+    pkg = fx("pyinstaller", "app.pkg")
+    want = [("lib/libmulti.so", MULTI_OFFSETS), ("kernels.sm_90.cubin", [0])]
+    rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", pkg)
+    eq((rc, err), (0, ""))
+    doc = json.loads(out)
+    eq(members(doc), [(pkg, m) for m, _ in want])
+    eq([[c["offset"] for c in f["containers"]] for f in doc["files"]], [o for _, o in want])
+    data = open(pkg, "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        os.makedirs(os.path.join(tree, "opt"))
+        shutil.copy(fx("pyinstaller", "app"), os.path.join(tree, "opt", "prog"))
+        open(os.path.join(tree, "opt", "prog.pkg"), "wb").write(data + b"\0" * 100)  # (the last cookie counts)
+        open(os.path.join(tree, "opt", "notes.pkg"), "wb").write(b"xar!" + b"\0" * 5000)  # no archive: quiet
+        tarball = os.path.join(tmp, "tree.tar")
+        subprocess.run(["tar", "-C", tree, "-cf", tarball, "opt"], check=True)
+        image = os.path.join(tmp, "image.tar")
+        tap_cli.docker_save(image, tree, "prog:1")
+        for where, label in ((tree, os.path.join(tree, "opt", "prog.pkg")), (tarball, tarball + "!opt/prog.pkg"),
+                             (image, "prog:1:/opt/prog.pkg")):
+            rc, out, err, _ = run("-q", "--packages", "--gpu", "7.5", "--driver", "13.0", where)
+            eq((rc, err), (1, ""), where)
+            assert "%s!lib/libmulti.so: 3 containers" % label in out, (where, out)
+            assert "%s!kernels.sm_90.cubin: cubin file" % label in out, (where, out)
+        # Named under another name, it is read when its cookie ends it.
+        other = os.path.join(tmp, "archive.bin")
+        open(other, "wb").write(data)
+        rc, out, err, _ = run("-q", "--gpu", "7.5", "--driver", "13.0", other)
+        eq(rc, 1)
+        assert "%s!lib/libmulti.so: 3 containers" % other in out, out
+        # A damaged one says so, exit 3.
+        bad = os.path.join(tmp, "bad.pkg")
+        open(bad, "wb").write(data[:-88] + data[-88:-80] + struct.pack(">I", len(data) + 1) + data[-76:])
+        rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", bad)
+        eq(rc, 3)
+        assert err.startswith("fatcheck: %s: a PyInstaller archive whose cookie says" % bad), err
 
 
 def pyinstaller_archive(entries):

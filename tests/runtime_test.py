@@ -10,8 +10,6 @@ otherwise). The rules: a runtime of CUDA 11 or later starts on a driver for its 
 release (minor version compatibility), an earlier one only on its own release's; cuBLAS,
 cuFFT and the other libraries need the CUDA release they came with (compat-rules.md, 3).
 Writes TAP."""
-import hashlib
-import io
 import json
 import lzma
 import os
@@ -19,7 +17,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -463,21 +460,8 @@ def a_file_without_kernels_is_judged_by_its_runtime_wherever_it_is_found():
             eq(rc, 1, where)
             assert "libhost13.so: no CUDA code" in out, out
         # In a container image (docker save), as the container sees it.
-        layer = os.path.join(d, "layer.tar")
-        subprocess.run(["tar", "-C", tree, "-cf", layer, "lib"], check=True)
-        with open(layer, "rb") as f:
-            diff_id = "sha256:" + hashlib.sha256(f.read()).hexdigest()
-        config = json.dumps({"architecture": "amd64", "os": "linux", "config": {},
-                             "rootfs": {"type": "layers", "diff_ids": [diff_id]}}).encode()
-        config_name = hashlib.sha256(config).hexdigest() + ".json"
         image = os.path.join(d, "image.tar")
-        with tarfile.open(image, "w") as t:
-            for name, data in ((config_name, config), ("layer.tar", open(layer, "rb").read()),
-                               ("manifest.json", json.dumps([{"Config": config_name, "RepoTags": ["host:1"],
-                                                              "Layers": ["layer.tar"]}]).encode())):
-                info = tarfile.TarInfo(name)
-                info.size = len(data)
-                t.addfile(info, io.BytesIO(data))
+        tap_cli.docker_save(image, tree, "host:1")
         rc, out, err = run("--gpu", "9.0", "--driver", "12.4", image)
         eq(rc, 1)
         assert "host:1:/lib/libhost13.so: no CUDA code" in out, out

@@ -45,6 +45,30 @@ def without_section_table(data):
     return bytes(data)
 
 
+def docker_save(path, tree, tag):
+    """Writes PATH, a `docker save` archive of one image TAG whose single layer holds the
+    folder TREE (its contents at the image's root)."""
+    import hashlib
+    import io
+    import json
+    import tarfile
+    layer = io.BytesIO()
+    with tarfile.open(fileobj=layer, mode="w") as t:
+        for name in sorted(os.listdir(tree)):
+            t.add(os.path.join(tree, name), name)
+    layer = layer.getvalue()
+    config = json.dumps({"architecture": "amd64", "os": "linux", "config": {},
+                         "rootfs": {"type": "layers",
+                                    "diff_ids": ["sha256:" + hashlib.sha256(layer).hexdigest()]}}).encode()
+    config_name = hashlib.sha256(config).hexdigest() + ".json"
+    manifest = json.dumps([{"Config": config_name, "RepoTags": [tag], "Layers": ["layer.tar"]}]).encode()
+    with tarfile.open(path, "w") as t:
+        for name, data in ((config_name, config), ("layer.tar", layer), ("manifest.json", manifest)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+
+
 def test(fn):
     _tests.append(fn)
     return fn

@@ -258,7 +258,7 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
                           bool *unopened)
 {
     /* Told apart as a directory walk tells its files apart (PTX behind a long comment too). */
-    fc_head what = fc_head_decide(head, (ssize_t)got);
+    fc_head what = fc_head_decide(path, head, (ssize_t)got);
     *unopened = what == FC_HEAD_PACKAGE && !opts->packages_in_dirs;
     if (what == FC_HEAD_NOTHING || *unopened)
         return FC_OCI_NONE;

@@ -175,6 +175,10 @@ bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);
 /* Where the last such cookie in [LO, HI) ends, as the bootloader looks for it (from the end
  * back), or 0 when there is none. */
 uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t hi);
+/* Whether NAME (a file's name or path) is one a PyInstaller program side-loads its archive
+ * from: its own name with ".pkg" (EXE(append_pkg=False) writes "app.pkg" beside "app", and
+ * "app.pkg" for "app.exe"). */
+bool fc_pyinstaller_side_name(const char *name);
 /* Reads the files of the PyInstaller archive that ends at HI of IMG, and starts at LO or
  * after, as a package's members (PATH!name); says what cannot be read. */
 int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint64_t hi, const char *path);

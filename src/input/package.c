@@ -514,7 +514,9 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                                  entry, sc->opts->max_package_depth);
             continue;
         }
-        rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, f == FC_FORMAT_UNKNOWN && !nested, &fatal);
+        /* A side-loaded PyInstaller archive is held whole: it is told by its end. */
+        bool data = f == FC_FORMAT_UNKNOWN && !nested && !fc_pyinstaller_side_name(entry);
+        rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, data, &fatal);
     }
     /* A member whose read failed for good has said so; the package ends there. */
     const char *why;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 #include "bytes.h"
@@ -44,6 +45,12 @@ uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t h
         if (data[at] == MAGIC[0] && memcmp(data + at, MAGIC, sizeof MAGIC) == 0)
             return at + COOKIE_SIZE;
     return 0;
+}
+
+bool fc_pyinstaller_side_name(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return n > 4 && strcasecmp(name + n - 4, ".pkg") == 0; /* "APP.PKG" on Windows too */
 }
 
 /* An entry's stored bytes, [at, end) of the image, read by pread for a file (through the

@@ -82,6 +82,24 @@ static bool cupy_cache_head(const uint8_t *head, size_t n)
 
 /* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
  * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
+/* A PyInstaller archive that is a file of its own: a program built with
+ * EXE(append_pkg=False) carries none and its bootloader opens "app.pkg" beside it (found in
+ * a walk, a package or an image, it was passed over, and the libraries it holds unseen). Read
+ * from its last cookie, as the bootloader looks for it; named, any file of no known format
+ * that ends with a cookie is read so. True, with *RC, when IMG was read as one. */
+static bool scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const char *path, int *rc)
+{
+    uint64_t end = 0;
+    if (fc_pyinstaller_side_name(path))
+        end = fc_pyinstaller_last_cookie(img->data, 0, img->size);
+    else if (sc->named && fc_pyinstaller_ends(img->data, 0, img->size))
+        end = img->size;
+    if (!end)
+        return false;
+    *rc = fc_pyinstaller_scan(sc, img, 0, end, path);
+    return true;
+}
+
 static bool zipapp_head(const uint8_t *head, size_t n)
 {
     if (n < 2 || head[0] != '#' || head[1] != '!')
@@ -156,6 +174,7 @@ static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
+    int rc = 0;
     fc_format f = fc_sniff(img->data, img->size, &archive);
     if (f == FC_FORMAT_ELF)
         return fc_scan_elf(sc, img, path);
@@ -167,6 +186,8 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
      * member (its end record alone), is told by its end, which libarchive reads it from. */
     if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
         return fc_scan_package(sc, img, path);
+    if (f == FC_FORMAT_UNKNOWN && scan_pyinstaller_file(sc, img, path, &rc))
+        return rc;
     if (f == FC_FORMAT_UNKNOWN) {
         /* Its stored members would be found by the search below, and those after the cut
          * missed: "ok" for what was not seen. Found in a directory, it was opened as a
@@ -216,9 +237,11 @@ int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *pa
 /* What the head of a file found in a directory (N bytes read, or N <= 0 when none could be)
  * says of it: nothing to read (no format of ours, no package: most files of a tree), a
  * package, or a file to map and read (the PTX sniff may need more than the head). */
-fc_head fc_head_decide(const uint8_t *head, ssize_t n)
+fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
 {
     bool archive;
+    if (n > 0 && fc_pyinstaller_side_name(name))
+        return FC_HEAD_READ; /* told by its end (scan_pyinstaller_file) */
     if (n <= 0)
         return FC_HEAD_NOTHING; /* an empty file, or a FIFO or device swapped in (the caller
                                  * says when a regular file cannot be read) */
@@ -237,7 +260,7 @@ bool fc_head_shows_nothing(int dirfd, const char *name)
     uint8_t head[FC_HEAD_SIZE];
     ssize_t n = pread(fd, head, sizeof head, 0);
     close(fd);
-    return n >= 0 && fc_head_decide(head, n) == FC_HEAD_NOTHING;
+    return n >= 0 && fc_head_decide(name, head, n) == FC_HEAD_NOTHING;
 }
 
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
@@ -282,7 +305,7 @@ int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_fi
             /* A regular file that cannot be read (EIO) is said, not taken for an empty one. */
             return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot read: %s", strerror(read_errno));
         }
-        fc_head h = fc_head_decide(head, got);
+        fc_head h = fc_head_decide(path, head, got);
         if (h == FC_HEAD_NOTHING || (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs)) {
             if (sc->opts->on_file)
                 sc->opts->on_file(sc->opts->on_file_ctx, path);

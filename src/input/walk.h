@@ -30,10 +30,13 @@ static inline unsigned fc_walk_max_depth(const fc_options *opts)
  * returns OUT: the one way a walk names what it finds. */
 char *fc_path_join_to(char *out, const char *dir, const char *name);
 
-/* Files found in a directory are told apart by their first FC_HEAD_SIZE bytes (scan.c). */
+/* Files found in a directory are told apart by their first FC_HEAD_SIZE bytes (scan.c), and
+ * by NAME (the file's name or path; NULL when none is known) where the head cannot tell: a
+ * PyInstaller archive kept beside its program ("app.pkg") starts with its first entry's
+ * bytes and is told by its end. */
 #define FC_HEAD_SIZE 4096
 typedef enum fc_head { FC_HEAD_NOTHING, FC_HEAD_PACKAGE, FC_HEAD_READ } fc_head;
-fc_head fc_head_decide(const uint8_t *head, ssize_t n);
+fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n);
 /* Whether NAME in DIRFD, opened and its head read, shows nothing to read: false when it
  * cannot be opened or read (said when it is opened in turn). Safe on any thread. */
 bool fc_head_shows_nothing(int dirfd, const char *name);
