@@ -110,6 +110,10 @@ typedef struct fc_oci_found {
     uint32_t layer;     /* the layer whose bytes it has, and its entry there */
     uint32_t entry;
 } fc_oci_found;
+/* Whether fc_oci_fs_walk stopped checking symbolic links, their resolving having cost more than
+ * an image may (and placing the entries did not say so already): which of them loop is not
+ * known. */
+bool fc_oci_fs_links_unchecked(const fc_oci_fs *fs);
 /* Calls FN for every regular file, in path order (bytes), and for every symbolic link whose
  * resolution loops (LOOP set, ENTRY unused). A nonzero return stops the walk and is returned;
  * -1 when out of memory. */

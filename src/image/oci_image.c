@@ -573,6 +573,9 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
     int rc = ip.rc;
     if (!rc && !ip.nomem && fc_oci_fs_walk(fs, collect, &ip) < 0)
         ip.nomem = true;
+    if (!ip.nomem && fc_oci_fs_links_unchecked(fs))
+        report(&ip, "resolving its symbolic links took more than an image may; which of them loop is not "
+               "checked from there on");
     if (ip.compat) {
         /* Only the compat libcuda the hook finds through /usr/local/cuda/compat counts. */
         char where[300], buf[4096];
