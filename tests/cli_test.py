@@ -872,6 +872,81 @@ def torch_extension_whose_library_is_no_file_is_said():
                 os.rmdir(lib)
 
 
+def deep_folder(top, length):
+    """A folder under TOP whose absolute path is LENGTH bytes long, made a step at a time
+    from the folder above (os.makedirs cannot make a path near PATH_MAX in one call)."""
+    path, fd = top, os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    while len(path) < length:
+        name = "d" * min(200, length - len(path) - 1)
+        if length - len(path) - 1 - len(name) in range(1, 3):  # no last step of one byte or none
+            name = name[:-3]
+        os.mkdir(name, dir_fd=fd)
+        sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        path, fd = path + "/" + name, sub
+    assert len(path) == length, len(path)
+    return path, fd
+
+
+@test
+def torch_extension_paths_longer_than_path_max_are_said():
+    """A folder, or the library in it, whose path is longer than PATH_MAX (4096 bytes) cannot be
+    opened: its extension cannot be judged. An extension folder whose path was too long to be
+    built was passed over as no folder, exit 0 with the others judged; a library's path was
+    cut and the cut one said to be no file. Each is said, naming the whole path, exit 3."""
+    too_long = ": the path is longer than PATH_MAX (4096 bytes) and cannot be opened: not judged\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = open(os.path.join(torch_cache(os.path.join(tmp, "x")), "fc_ext_90", "fc_ext_90.so"), "rb").read()
+        root, root_fd = deep_folder(tmp, 3900)
+        version = root + "/py312_cu130"
+        os.mkdir("py312_cu130", dir_fd=root_fd)
+        vfd = os.open("py312_cu130", os.O_RDONLY | os.O_DIRECTORY, dir_fd=root_fd)
+
+        def put(folder, name):  # FOLDER/NAME.so in VERSION, made from the folders' descriptors
+            os.mkdir(folder, dir_fd=vfd)
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY, dir_fd=vfd)
+            out = os.open(name + ".so", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            os.write(out, lib)
+            os.close(out)
+            os.close(fd)
+
+        put("fc_ext_90", "fc_ext_90")
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", root)
+        eq((rc, err, out.count("torch extension ")), (0, "", 1), out)
+        # An extension folder whose path does not fit (3900 + 12 + 1 + 250 bytes).
+        long_ext = "e" * 250
+        put(long_ext, long_ext)
+        for where in (root, version):
+            rc, out, err = run("--torch-extensions", "--gpu", "9.0", where)
+            eq(err, "fatcheck: %s/%s%s" % (version, long_ext, too_long), where)
+            eq((rc, out.count("torch extension ")), (3, 1), out)
+        fd = os.open(long_ext, os.O_RDONLY | os.O_DIRECTORY, dir_fd=vfd)
+        os.unlink(long_ext + ".so", dir_fd=fd)
+        os.close(fd)
+        os.rmdir(long_ext, dir_fd=vfd)
+        # A folder that fits, and its library that does not (3913 + 150 + 1 + 153 bytes).
+        long_ext = "f" * 150
+        put(long_ext, long_ext)
+        for where in (root, version, version + "/" + long_ext):
+            rc, out, err = run("--torch-extensions", "--gpu", "9.0", where)
+            eq(err, "fatcheck: %s/%s/%s.so%s" % (version, long_ext, long_ext, too_long), where)
+            eq((rc, out.count("torch extension ")), (3, 0 if long_ext in where else 1), out)
+        # A version folder that does not fit, in a cache root that does.
+        top, top_fd = deep_folder(tmp + "/x", 4090)
+        os.mkdir("py312_cu130", dir_fd=top_fd)
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", top)
+        eq((rc, err), (3, "fatcheck: %s/py312_cu130%s" % (top, too_long)))
+        # The cache folder the environment names (it was cut, and the cut path looked at).
+        ted = version + "/" + "t" * 255
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", env={"TORCH_EXTENSIONS_DIR": ted})
+        eq((rc, err), (3, "fatcheck: %s%s" % (ted, too_long)))
+        xdg = version + "/" + "c" * 180
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", env={"XDG_CACHE_HOME": xdg})
+        eq((rc, err), (3, "fatcheck: %s/torch_extensions%s" % (xdg, too_long)))
+        for fd in (root_fd, vfd, top_fd):
+            os.close(fd)
+
+
 @test
 def torch_extension_for_another_python_is_stale():
     with tempfile.TemporaryDirectory() as tmp:

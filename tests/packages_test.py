@@ -196,6 +196,39 @@ def deb_made_by_gnu_ar_is_read_whatever_its_members_mode():
 
 
 @test
+def a_static_library_whose_first_member_is_debian_binary_is_no_deb():
+    # A .deb's member after debian-binary is its control.tar (or one whose name starts with
+    # '_', which dpkg passes over: deb(5)). An ar archive that went on with an object was read
+    # as a .deb: its members named path!member, and "the .deb ends ... without its data.tar",
+    # exit 3, where ar and the linker see a static library.
+    obj = open(fx("rdc_main.o"), "rb").read()
+    lib = ar_archive([("debian-binary", b"2.0\n"), ("rdc_main.o", obj)])
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "libdeb.a")
+        open(path, "wb").write(lib)
+        for name, how in ((path, {}), (STDIN, {"data": lib})):
+            rc, out, err, _ = run("-" if how else path, **how)
+            eq((rc, err), (0, ""), name)
+            eq(out.splitlines()[0], "%s(rdc_main.o): 1 container in __nv_relfatbin" % name, name)
+            rc, out, err, _ = run("--json", "-" if how else path, **how)
+            eq((rc, err), (0, ""), name)
+            doc = json.loads(out)
+            eq(members(doc), [(name, "rdc_main.o")], name)
+            eq([(f["format"], c["section"]) for f in doc["files"] for c in f["containers"]],
+               [("elf", "__nv_relfatbin")], name)
+        # A .deb with such a member before its control.tar is still one.
+        pkg = os.path.join(d, "x.deb")
+        control = tar_bytes([("./control", b"Package: x\nVersion: 1\nArchitecture: amd64\n")])
+        open(pkg, "wb").write(ar_archive([
+            ("debian-binary", b"2.0\n"), ("_gpgbuilder", b"signature\n"),
+            ("control.tar.gz", tool(["gzip", "-n", "-c"], control)),
+            ("data.tar", data_tar_with_other_types(open(fx("libmulti.so"), "rb").read()))]))
+        rc, out, err, _ = run("--json", pkg)
+        eq((rc, err), (0, ""), "x.deb")
+        eq(members(json.loads(out)), [(pkg, "usr/lib/libmulti.so")], "x.deb")
+
+
+@test
 def a_zip_member_marked_directory_that_holds_bytes_is_said():
     # MS-DOS attributes with the directory bit (0x10) on a member named without '/' that holds
     # a library: pip's zipfile extracts it as a file, libarchive gives no bytes of it. It was

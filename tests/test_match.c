@@ -348,6 +348,45 @@ static void test_gpu_names(void)
     ok(fc_target_parse(&t, "Quadro RTX 5000", err, sizeof err) == FC_OK && t.cc == 75, "Quadro RTX 5000 is 7.5");
     ok(fc_target_parse(&t, "RTX 5000 Ada", err, sizeof err) == FC_OK && t.cc == 89, "RTX 5000 Ada is 8.9");
     ok(fc_target_parse(&t, "RTX 8000", err, sizeof err) == FC_OK && t.cc == 75, "RTX 8000 is Quadro's, 7.5");
+    /* Words after a shared name that leave its generation open were a silent pick ("RTX 5000
+     * Laptop" was 12.0, "RTX 3000 Laptop" 8.6, "RTX 2000 Laptop" 7.5; "RTX 500" 12.0): the
+     * Quadro, Ada and Blackwell parts come as laptop parts alike. */
+    static const struct { const char *spec, *choices; } open_names[] = {
+        {"RTX 5000 Laptop", "'Quadro RTX 5000' (7.5), 'RTX 5000 Ada' (8.9), 'RTX PRO 5000 Blackwell' (12.0)"},
+        {"NVIDIA RTX 5000 Laptop GPU", "'Quadro RTX 5000' (7.5)"},
+        {"RTX 5000 with Max-Q Design", "'RTX 5000 Ada' (8.9)"},
+        {"RTX 3000 Laptop", "'Quadro RTX 3000' (7.5), 'RTX 3000 Ada' (8.9), 'RTX PRO 3000 Blackwell' (12.0)"},
+        {"RTX 2000 Laptop", "'RTX 2000 Ada' (8.9), 'RTX PRO 2000 Blackwell' (12.0)"},
+        {"RTX 4000 SFF", "'RTX 4000 Ada' (8.9)"}, {"RTX 6000 Generation", "'RTX 6000 Ada' (8.9)"},
+        {"RTX 500", "'RTX 500 Ada' (8.9), 'RTX PRO 500 Blackwell' (12.0)"},
+        {"RTX 500 Laptop GPU", "'RTX PRO 500 Blackwell' (12.0)"},
+        {"NVIDIA RTX 1000", "'RTX 1000 Ada' (8.9), 'RTX PRO 1000 Blackwell' (12.0)"},
+        {"RTX 1000 Mobile", "'RTX 1000 Ada' (8.9)"},
+        {"RTX5000", "'Quadro RTX 5000' (7.5)"}, {"RTX 2000E", "'RTX 2000 Ada' (8.9)"},
+        {"RTX 5000 Ada Blackwell", "'RTX 5000 Ada' (8.9)"},
+    };
+    for (size_t i = 0; i < sizeof open_names / sizeof *open_names; i++)
+        ok(fc_target_parse(&t, open_names[i].spec, err, sizeof err) == FC_ERR_INVALID &&
+               strstr(err, "names several products") && strstr(err, open_names[i].choices),
+           "'%s' is refused: %s", open_names[i].spec, err);
+    /* A word that settles the generation, wherever it stands, or a prefix ("Quadro", "PRO",
+     * "A") that makes it no shared name. */
+    static const struct { const char *spec; unsigned cc; } settled[] = {
+        {"RTX 5000 Ada", 89}, {"RTX A5000", 86}, {"Quadro RTX 5000", 75}, {"RTX 4090 Laptop", 89},
+        {"NVIDIA RTX 5000 Ada Generation Laptop GPU", 89}, {"Quadro RTX 5000 with Max-Q Design", 75},
+        {"RTX A5000 Laptop GPU", 86}, {"RTX A3000 Laptop GPU", 86}, {"Quadro RTX 3000", 75},
+        {"RTX 3000 Ada Generation Laptop GPU", 89}, {"RTX A500 Laptop GPU", 86}, {"RTX 500 Ada Generation", 89},
+        {"RTX PRO 500 Blackwell", 120}, {"RTX 1000 Ada Generation Laptop GPU", 89},
+        {"RTX PRO 1000 Blackwell Generation Laptop GPU", 120}, {"NVIDIA RTX 4000 SFF Ada Generation", 89},
+        {"RTX 3000 Blackwell", 120}, {"RTX 4000 Blackwell", 120}, {"NVIDIA RTX 2000E Ada Generation", 89},
+        {"RTX 5000 Laptop Ada", 89}, {"RTX PRO 5000 Laptop", 120}, {"RTX 5090 Laptop", 120},
+        {"RTX 3080 Laptop GPU", 86}, {"RTX 2080 Max-Q", 75}, {"RTX 8000", 75}, {"RTX 5880 Ada", 89},
+    };
+    for (size_t i = 0; i < sizeof settled / sizeof *settled; i++)
+        ok(fc_target_parse(&t, settled[i].spec, err, sizeof err) == FC_OK && t.cc == settled[i].cc,
+           "'%s' is %u.%u", settled[i].spec, settled[i].cc / 10, settled[i].cc % 10);
+    ok(fc_target_parse(&t, "RTX 4000 Ada H100", err, sizeof err) == FC_ERR_INVALID && strstr(err, "more than one GPU"),
+       "'RTX 4000 Ada H100' is refused: %s", err);
     /* Review of 2026-12-03, F6: a second GPU in one value was dropped unsaid ("A100 H100" was
      * judged as sm_80 alone). Words after a name that start another generation's are refused;
      * nvidia-smi's longer names, and names whose tail reads as a product of the same

@@ -28,9 +28,12 @@ FC_API const char *fc_torch_extensions_default_dir(char *buf, size_t size);
  * DIR may be the cache root (holding py<ver>_cu<ver>/ folders, or extensions directly when
  * it is a TORCH_EXTENSIONS_DIR), one version folder, or one extension's folder. Returns 0,
  * FC_STOP or FN's positive value when FN stopped it (common.h), or FC_ERR_IO with ERR set when
- * DIR is no folder or holds no built extension. A folder inside that cannot be listed does
- * not stop the others being reported; then FC_ERR_IO (FC_ERR_NOMEM when memory ran out) is
- * returned at the end, with ERR naming the first such folder. */
+ * DIR is no folder, its path is longer than PATH_MAX, or it holds no built extension. A
+ * folder inside that cannot be listed, a library that is no regular file, or a path inside
+ * longer than PATH_MAX (which fc_torch_extension cannot hold, nor any call open) does not
+ * stop the others being reported; then FC_ERR_IO (FC_ERR_NOMEM when memory ran out) is
+ * returned at the end, with ERR naming the first such path: ERR_SIZE of 4096 bytes and a
+ * few hundred more holds it whole. */
 FC_API int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *err, size_t err_size);
 
 /* Whether extension X's folder is stale: built for another Python than PYTHON ("3.12"), or,

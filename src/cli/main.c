@@ -511,7 +511,7 @@ int main(int argc, char **argv)
     bool require_targets = false, timeout_named = false;
     fc_detect_options detect;
     fc_detect_options_init(&detect);
-    char err[512];
+    char err[9000]; /* a message may name a path too long to open (PATH_MAX), and more */
     fc_target named[FC_MAX_TARGETS];
     size_t n_named = 0;
     int c;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ar_name.h"
 #include "archive_api.h"
 #include "bytes.h"
 #include "decode.h"
@@ -50,11 +51,55 @@ static bool is_rpm(const uint8_t *b, size_t n)
     return n >= 4 && memcmp(b, "\xed\xab\xee\xdb", 4) == 0;
 }
 
+/* Whether the name field of the ar member header HDR is NAME: dpkg writes it space-padded,
+ * GNU ar ends it with '/'. */
+static bool ar_named(const uint8_t *hdr, const char *name)
+{
+    size_t n = strlen(name);
+    return n < 16 && memcmp(hdr, name, n) == 0 && (hdr[n] == ' ' || hdr[n] == '/');
+}
+
+/* The data size the ar member header HDR gives (decimal, space-padded), or -1 for none. */
+static int64_t ar_size(const uint8_t *hdr)
+{
+    int64_t size = 0;
+    size_t i = 48;
+    for (; i < 58 && hdr[i] >= '0' && hdr[i] <= '9'; i++)
+        size = size * 10 + (hdr[i] - '0');
+    if (i == 48)
+        return -1;
+    for (; i < 58; i++)
+        if (hdr[i] != ' ')
+            return -1;
+    return memcmp(hdr + 58, "`\n", 2) == 0 ? size : -1;
+}
+
 bool fc_sniff_deb(const uint8_t *b, size_t n)
 {
-    /* An ar archive whose first member is debian-binary (dpkg writes the name space-padded;
-     * GNU ar would end it with '/'). */
-    return n >= 22 && memcmp(b, "!<arch>\ndebian-binary", 21) == 0 && (b[21] == ' ' || b[21] == '/');
+    /* An ar archive whose first member is debian-binary. */
+    if (n < 22 || memcmp(b, "!<arch>\ndebian-binary", 21) != 0 || (b[21] != ' ' && b[21] != '/'))
+        return false;
+    /* A static library may begin with a member of that name too; a .deb's next is its
+     * control.tar, after any whose names start with '_', which dpkg passes over (deb(5)).
+     * Where a header is not in the bytes at hand, or gives no size, the first name decides. */
+    uint64_t at = 8;
+    for (;;) {
+        if (n - at < FC_AR_HEADER)
+            return true;
+        int64_t size = ar_size(b + at);
+        if (size < 0)
+            return true;
+        at += FC_AR_HEADER + (uint64_t)size + ((uint64_t)size & 1);
+        if (at > n || n - at < FC_AR_HEADER)
+            return true;
+        if (b[at] != '_')
+            break;
+    }
+    static const char *const control[] = {"control.tar", "control.tar.gz", "control.tar.xz", "control.tar.zst"};
+    for (size_t i = 0; i < sizeof control / sizeof *control; i++)
+        if (ar_named(b + at, control[i]))
+            return true;
+    return false;
 }
 
 bool fc_sniff_package(const uint8_t *b, size_t n)

@@ -231,43 +231,94 @@ static unsigned parse_cc(const char *s)
     return major >= 30 && major < 130 ? major : 0;
 }
 
-fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size)
+/* Bare workstation names that several generations share: the GeForce patterns ("rtx 50*")
+ * would take them for the wrong one (review R15), and so would they with words after them
+ * that leave the generation open ("RTX 5000 Laptop" was 12.0: the Quadro RTX 5000 and the
+ * RTX 5000 Ada come as laptop parts too). */
+static const struct {
+    const char *name;
+    unsigned ccs[3];
+    const char *choices;
+} shared_names[] = {
+    {"rtx 500", {89, 120}, "'RTX 500 Ada' (8.9), 'RTX PRO 500 Blackwell' (12.0)"},
+    {"rtx 1000", {89, 120}, "'RTX 1000 Ada' (8.9), 'RTX PRO 1000 Blackwell' (12.0)"},
+    {"rtx 2000", {89, 120}, "'RTX 2000 Ada' (8.9), 'RTX PRO 2000 Blackwell' (12.0)"},
+    {"rtx 3000", {75, 89, 120}, "'Quadro RTX 3000' (7.5), 'RTX 3000 Ada' (8.9), 'RTX PRO 3000 Blackwell' (12.0)"},
+    {"rtx 4000", {75, 89, 120}, "'Quadro RTX 4000' (7.5), 'RTX 4000 Ada' (8.9), 'RTX PRO 4000 Blackwell' (12.0)"},
+    {"rtx 4500", {89, 120}, "'RTX 4500 Ada' (8.9), 'RTX PRO 4500 Blackwell' (12.0)"},
+    {"rtx 5000", {75, 89, 120}, "'Quadro RTX 5000' (7.5), 'RTX 5000 Ada' (8.9), 'RTX PRO 5000 Blackwell' (12.0)"},
+    {"rtx 6000", {75, 89, 120}, "'Quadro RTX 6000' (7.5), 'RTX 6000 Ada' (8.9), 'RTX PRO 6000 Blackwell' (12.0)"},
+};
+
+/* Words that settle which of a shared name's generations is meant, wherever they stand after
+ * it ("RTX 4000 SFF Ada Generation"). Any other word ("laptop", "max q", "generation", "sff")
+ * leaves it open. "Quadro", "PRO" and "A" come before the number: no shared name then. */
+static const struct {
+    const char *word;
+    unsigned cc;
+} generation_words[] = {{"ada", 89}, {"blackwell", 120}};
+
+/* Where the words of NAME after SHARED begin when NAME begins with it, spaces inside it
+ * optional ("rtx5000"); NULL when it does not. A number may run into letters ("rtx 2000e"),
+ * not into digits ("rtx 5000" does not begin with "rtx 500"). */
+static const char *after_shared(const char *name, const char *shared)
 {
-    memset(t, 0, sizeof *t);
-    while (*spec == ' ')
-        spec++;
-    unsigned cc = parse_cc(spec);
-    if (cc && !fc_cc_exists(cc)) {
-        /* A typo judged as a GPU nobody has would pass by rules guessed for it (review of
-         * 2026-12-03: "--gpu 9.9" was ok on sm_90 code). */
-        snprintf(err, err_size, "GPU '%s': no GPU has compute capability %u.%u (see --gpu list)", spec, cc / 10,
-                 cc % 10);
+    const char *n = name;
+    for (const char *s = shared; *s; s++) {
+        if (*s == ' ') {
+            n += *n == ' ';
+            continue;
+        }
+        if (*n++ != *s)
+            return NULL;
+    }
+    if (!*n || *n == ' ' || (isdigit((unsigned char)n[-1]) && isalpha((unsigned char)*n)))
+        return n;
+    return NULL;
+}
+
+/* NAME begins with a shared name: FC_OK with *CC the generation its other words settle and
+ * *REST at the space before them (NULL: none), or FC_ERR_INVALID said in ERR when they do not
+ * settle one. *CC is 0 for any other name. */
+static fc_status shared_name(const char *name, const char *spec, unsigned *cc, const char **rest, char *err,
+                             size_t err_size)
+{
+    *cc = 0;
+    for (size_t i = 0; i < sizeof shared_names / sizeof *shared_names; i++) {
+        const char *r = after_shared(name, shared_names[i].name);
+        if (!r)
+            continue;
+        unsigned said = 0;
+        bool two = false;
+        for (const char *w = r; *w; w += strcspn(w, " ")) {
+            w += strspn(w, " ");
+            size_t wl = strcspn(w, " ");
+            for (size_t k = 0; k < sizeof generation_words / sizeof *generation_words; k++) {
+                if (strlen(generation_words[k].word) != wl || strncmp(w, generation_words[k].word, wl) != 0)
+                    continue;
+                two |= said && said != generation_words[k].cc;
+                said = generation_words[k].cc;
+            }
+        }
+        bool offered = false;
+        for (size_t k = 0; k < sizeof shared_names[i].ccs / sizeof *shared_names[i].ccs; k++)
+            offered |= said && shared_names[i].ccs[k] == said;
+        if (offered && !two) {
+            *cc = said;
+            *rest = *r == ' ' ? r : strchr(r, ' ');
+            return FC_OK;
+        }
+        snprintf(err, err_size, "GPU '%s' names several products: say which, as %s, or give its compute "
+                                "capability", spec, shared_names[i].choices);
         return FC_ERR_INVALID;
     }
-    if (cc) {
-        t->cc = cc;
-        t->tegra = fc_cc_is_tegra(cc);
-        snprintf(t->source, sizeof t->source, "--gpu %s", spec);
-        return FC_OK;
-    }
-    char name[256];
-    normalise(spec, name, sizeof name);
-    /* Bare workstation names that several generations share: the GeForce patterns ("rtx 40*")
-     * would take them for the wrong one (review R15). Refused, with the names to use. */
-    static const struct { const char *name, *choices; } shared_names[] = {
-        {"rtx 2000", "'RTX 2000 Ada' (8.9), 'RTX PRO 2000 Blackwell' (12.0)"},
-        {"rtx 3000", "'Quadro RTX 3000' (7.5), 'RTX 3000 Ada' (8.9)"},
-        {"rtx 4000", "'Quadro RTX 4000' (7.5), 'RTX 4000 Ada' (8.9), 'RTX PRO 4000 Blackwell' (12.0)"},
-        {"rtx 4500", "'RTX 4500 Ada' (8.9), 'RTX PRO 4500 Blackwell' (12.0)"},
-        {"rtx 5000", "'Quadro RTX 5000' (7.5), 'RTX 5000 Ada' (8.9), 'RTX PRO 5000 Blackwell' (12.0)"},
-        {"rtx 6000", "'Quadro RTX 6000' (7.5), 'RTX 6000 Ada' (8.9), 'RTX PRO 6000 Blackwell' (12.0)"},
-    };
-    for (size_t i = 0; i < sizeof shared_names / sizeof *shared_names; i++)
-        if (strcmp(name, shared_names[i].name) == 0) {
-            snprintf(err, err_size, "GPU '%s' names several products: say which, as %s, or give its compute "
-                                    "capability", spec, shared_names[i].choices);
-            return FC_ERR_INVALID;
-        }
+    return FC_OK;
+}
+
+/* The product NAME is best taken for, or NULL; *REST at the space before the words after
+ * those it was known by (NULL: none). */
+static const product *best_product(const char *name, const char **rest)
+{
     int best = -1;
     size_t words_taken = 1;
     const product *hit = NULL;
@@ -309,24 +360,59 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
             }
         }
     }
-    if (hit && best > 0) {
+    if (!hit || best <= 0)
+        return NULL;
+    *rest = name;
+    for (size_t k = 0; *rest && k < words_taken; k++)
+        *rest = strchr(*rest + (k > 0), ' ');
+    return hit;
+}
+
+fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size)
+{
+    memset(t, 0, sizeof *t);
+    while (*spec == ' ')
+        spec++;
+    unsigned cc = parse_cc(spec);
+    if (cc && !fc_cc_exists(cc)) {
+        /* A typo judged as a GPU nobody has would pass by rules guessed for it (review of
+         * 2026-12-03: "--gpu 9.9" was ok on sm_90 code). */
+        snprintf(err, err_size, "GPU '%s': no GPU has compute capability %u.%u (see --gpu list)", spec, cc / 10,
+                 cc % 10);
+        return FC_ERR_INVALID;
+    }
+    if (cc) {
+        t->cc = cc;
+        t->tegra = fc_cc_is_tegra(cc);
+        snprintf(t->source, sizeof t->source, "--gpu %s", spec);
+        return FC_OK;
+    }
+    char name[256];
+    normalise(spec, name, sizeof name);
+    unsigned named = 0;
+    const char *rest = NULL;
+    fc_status st = shared_name(name, spec, &named, &rest, err, err_size);
+    if (st != FC_OK)
+        return st;
+    if (!named) {
+        const product *hit = best_product(name, &rest);
+        named = hit ? hit->cc : 0;
+    }
+    if (named) {
         /* Names may go on ("h100 80gb hbm3"), but not into another GPU's name: "A100 H100",
          * "L4;H100" would be judged for the first alone (review of 2026-12-03, F6). The words
-         * after those the pattern took (one, matched without spaces) are looked at. */
-        const char *rest = name;
-        for (size_t k = 0; rest && k < words_taken; k++)
-            rest = strchr(rest + (k > 0), ' ');
+         * after those the name was known by are looked at. */
         for (const char *w = rest; w; w = strchr(w + 1, ' ')) {
             for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
-                if (products[i].cc == hit->cc || match_score(products[i].pattern, w + 1) <= 0)
+                if (products[i].cc == named || match_score(products[i].pattern, w + 1) <= 0)
                     continue;
                 snprintf(err, err_size, "GPU '%s' names more than one GPU: give each its own --gpu, or "
                                         "separate them with commas", spec);
                 return FC_ERR_INVALID;
             }
         }
-        t->cc = hit->cc;
-        t->tegra = fc_cc_is_tegra(hit->cc);
+        t->cc = named;
+        t->tegra = fc_cc_is_tegra(named);
         snprintf(t->name, sizeof t->name, "%s", spec);
         snprintf(t->source, sizeof t->source, "--gpu %s", spec);
         return FC_OK;

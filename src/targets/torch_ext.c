@@ -18,21 +18,39 @@
 #include "fatcheck.h"
 #include "grow.h"
 
-const char *fc_torch_extensions_default_dir(char *buf, size_t size)
+/* PyTorch's cache folder as the folder *UNDER names and the path *BELOW it ("" or
+ * "/torch_extensions"), which the environment can make as long as it likes. */
+static void default_dir(const char **under, const char **below)
 {
     const char *dir = getenv("TORCH_EXTENSIONS_DIR");
-    if (dir && *dir) {
-        snprintf(buf, size, "%s", dir);
-        return buf;
-    }
     const char *cache = getenv("XDG_CACHE_HOME");
-    if (cache && *cache) {
-        snprintf(buf, size, "%s/torch_extensions", cache);
-        return buf;
-    }
     const char *home = getenv("HOME");
-    snprintf(buf, size, "%s/.cache/torch_extensions", home && *home ? home : ".");
+    if (dir && *dir)
+        *under = dir, *below = "";
+    else if (cache && *cache)
+        *under = cache, *below = "/torch_extensions";
+    else
+        *under = home && *home ? home : ".", *below = "/.cache/torch_extensions";
+}
+
+const char *fc_torch_extensions_default_dir(char *buf, size_t size)
+{
+    const char *under, *below;
+    default_dir(&under, &below);
+    snprintf(buf, size, "%s%s", under, below);
     return buf;
+}
+
+/* What is said of a path longer than PATH_MAX (the size of fc_torch_extension's paths):
+ * no call can open it, and its extension is not judged. */
+#define TOO_LONG "the path is longer than PATH_MAX (4096 bytes) and cannot be opened: not judged"
+
+/* DIR/NAME into OUT (SIZE bytes); false when it does not fit. Every path here is built by it,
+ * so that a path cut short is never looked at in place of the one meant. */
+static bool joined(char *out, size_t size, const char *dir, const char *name)
+{
+    int w = snprintf(out, size, "%s/%s", dir, name);
+    return w >= 0 && (size_t)w < size;
 }
 
 /* "py312_cu130" -> Python "3.12", build "cu130", CUDA 13000; false if it is not one. */
@@ -72,12 +90,48 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* What could not be read (a folder that could not be listed, a library that is no file, a
+ * path too long to open): said in ERR (the first one), and the status to return once the
+ * others are reported: nothing is passed over unsaid. */
+typedef struct unread {
+    char *err;
+    size_t err_size;
+    int status;
+} unread;
+
+static void note_unread(unread *u, const char *dir, int e)
+{
+    if (u->status)
+        return;
+    u->status = e == ENOMEM ? FC_ERR_NOMEM : FC_ERR_IO;
+    snprintf(u->err, u->err_size, "%s: cannot list the folder: %s", dir, strerror(e));
+}
+
+static void note_not_file(unread *u, const char *library)
+{
+    if (u->status)
+        return;
+    u->status = FC_ERR_IO;
+    snprintf(u->err, u->err_size, "%s: the extension's library is no regular file (a dangling link?): not judged",
+             library);
+}
+
+/* DIR/NAME, too long to be joined: said, as the folder that cannot be listed is. */
+static void note_too_long(unread *u, const char *dir, const char *name)
+{
+    if (u->status)
+        return;
+    u->status = FC_ERR_IO;
+    snprintf(u->err, u->err_size, "%s/%s: " TOO_LONG, dir, name);
+}
+
 /* The library PyTorch loads from an extension folder: <name>.so, or the newest
- * <name>_v<N>.so. 1 when there is one, 0 when none, minus the errno when the folder cannot
- * be listed, and NOT_A_FILE when the one chosen (in OUT) is no regular file: a dangling
- * link, a folder (red-team review of 2026-12-03: such a folder was passed over unsaid). */
-#define NOT_A_FILE 2
-static int pick_library(const char *dir, const char *name, char *out, size_t size)
+ * <name>_v<N>.so, into OUT. 1 when there is one, 0 when none, minus the errno when the folder
+ * cannot be listed, and SAID when the one chosen cannot be judged, said in U: it is no regular
+ * file, a dangling link, a folder (red-team review of 2026-12-03: such a folder was passed
+ * over unsaid), or its path is too long to open. */
+#define SAID 2
+static int pick_library(const char *dir, const char *name, char *out, size_t size, unread *u)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -85,6 +139,7 @@ static int pick_library(const char *dir, const char *name, char *out, size_t siz
     long best = -1;
     size_t n = strlen(name);
     struct dirent *de;
+    char file[sizeof de->d_name] = "";
     while ((de = readdir(d)) != NULL) {
         const char *f = de->d_name;
         long version = -1;
@@ -100,19 +155,30 @@ static int pick_library(const char *dir, const char *name, char *out, size_t siz
         }
         if (version > best) {
             best = version;
-            snprintf(out, size, "%s/%s", dir, f);
+            snprintf(file, sizeof file, "%s", f);
         }
     }
     closedir(d);
-    return best < 0 ? 0 : is_file(out) ? 1 : NOT_A_FILE;
+    if (best < 0)
+        return 0;
+    if (!joined(out, size, dir, file)) {
+        note_too_long(u, dir, file);
+        return SAID;
+    }
+    if (!is_file(out)) {
+        note_not_file(u, out);
+        return SAID;
+    }
+    return 1;
 }
 
-/* Whether PATH is a folder: 1 or 0, or minus the errno when that cannot be told (a folder
- * that may be listed but not entered). */
-static int folder_or_not(const char *path)
+/* Whether NAME in the open folder D is a folder: 1 or 0, or minus the errno when that cannot
+ * be told (a folder that may be listed but not entered). Asked of the folder itself, not by
+ * a path, which may be too long to use: the folder is then said when it is joined. */
+static int folder_or_not(DIR *d, const char *name)
 {
     struct stat st;
-    if (stat(path, &st) == 0)
+    if (fstatat(dirfd(d), name, &st, 0) == 0)
         return S_ISDIR(st.st_mode);
     return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -errno;
 }
@@ -137,9 +203,7 @@ static int sorted_subdirs(const char *dir, char ***out, size_t *n)
         }
         if (de->d_name[0] == '.')
             continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        int kind = folder_or_not(path);
+        int kind = folder_or_not(d, de->d_name);
         if (kind < 0) {
             err = -kind;
             break;
@@ -175,31 +239,6 @@ static int sorted_subdirs(const char *dir, char ***out, size_t *n)
     return 0;
 }
 
-/* A folder that could not be listed: said in ERR (the first one), and the status to return
- * once the others are reported: nothing is passed over unsaid. */
-typedef struct unread {
-    char *err;
-    size_t err_size;
-    int status;
-} unread;
-
-static void note_unread(unread *u, const char *dir, int e)
-{
-    if (u->status)
-        return;
-    u->status = e == ENOMEM ? FC_ERR_NOMEM : FC_ERR_IO;
-    snprintf(u->err, u->err_size, "%s: cannot list the folder: %s", dir, strerror(e));
-}
-
-static void note_not_file(unread *u, const char *library)
-{
-    if (u->status)
-        return;
-    u->status = FC_ERR_IO;
-    snprintf(u->err, u->err_size, "%s: the extension's library is no regular file (a dangling link?): not judged",
-             library);
-}
-
 static void free_names(char **names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -222,14 +261,15 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
     for (size_t i = 0; i < n && rc == 0; i++) {
         fc_torch_extension ext = *version;
         snprintf(ext.name, sizeof ext.name, "%s", names[i]);
-        snprintf(ext.dir, sizeof ext.dir, "%s/%s", dir, names[i]);
-        int picked = pick_library(ext.dir, ext.name, ext.library, sizeof ext.library);
+        if (!joined(ext.dir, sizeof ext.dir, dir, names[i])) {
+            note_too_long(u, dir, names[i]);
+            continue;
+        }
+        int picked = pick_library(ext.dir, ext.name, ext.library, sizeof ext.library, u);
         if (picked < 0)
             note_unread(u, ext.dir, -picked);
-        else if (picked == NOT_A_FILE)
-            note_not_file(u, ext.library);
         if (picked != 1)
-            continue; /* a folder whose build failed, or that is not an extension */
+            continue; /* a folder whose build failed, or that is not an extension, or said */
         (*found)++;
         rc = fc_callback_value(fn(ctx, &ext));
     }
@@ -239,11 +279,18 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
 
 int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *err, size_t err_size)
 {
-    char def[4096];
+    /* DIR, or the default folder, as BASE: a path too long for it is said, not cut. */
+    const char *under = dir, *below = "";
     if (!dir)
-        dir = fc_torch_extensions_default_dir(def, sizeof def);
-    if (!is_dir(dir)) {
-        snprintf(err, err_size, "%s: no torch extension cache there", dir);
+        default_dir(&under, &below);
+    char base[4096];
+    if (strlen(under) + strlen(below) >= sizeof base) {
+        snprintf(err, err_size, "%s%s: " TOO_LONG, under, below);
+        return FC_ERR_IO;
+    }
+    snprintf(base, sizeof base, "%s%s", under, below);
+    if (!is_dir(base)) {
+        snprintf(err, err_size, "%s: no torch extension cache there", base);
         return FC_ERR_IO;
     }
     fc_torch_extension none;
@@ -251,8 +298,6 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     size_t found = 0;
     int rc = 0;
     unread u = {err, err_size, 0};
-    char base[4096];
-    snprintf(base, sizeof base, "%s", dir);
     size_t len = strlen(base);
     while (len > 1 && base[len - 1] == '/')
         base[--len] = '\0';
@@ -263,8 +308,8 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     int picked;
     if (parse_version_folder(leaf, &version)) {
         rc = scan_extensions(base, &version, fn, ctx, &found, &u); /* a version folder */
-    } else if ((picked = pick_library(base, leaf, library, sizeof library)) == NOT_A_FILE) {
-        note_not_file(&u, library);
+    } else if ((picked = pick_library(base, leaf, library, sizeof library, &u)) == SAID) {
+        /* its library cannot be judged: said in u */
     } else if (picked > 0) {
         fc_torch_extension ext = none; /* one extension's folder */
         const char *up = base + (leaf - base) - 1;
@@ -291,9 +336,10 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
                 continue;
             versions = true;
             char sub[4096];
-            int w = snprintf(sub, sizeof sub, "%s/%s", base, names[i]);
-            if (w < 0 || (size_t)w >= sizeof sub)
-                continue; /* a path longer than PATH_MAX cannot be opened anyway */
+            if (!joined(sub, sizeof sub, base, names[i])) {
+                note_too_long(&u, base, names[i]);
+                continue;
+            }
             rc = scan_extensions(sub, &v, fn, ctx, &found, &u);
         }
         free_names(names, n);
