@@ -189,6 +189,10 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
      * "no CUDA code"). */
     bool runtime_only = !wanted && b->n_needed && b->obj.status == FC_OK;
     b->obj.runtime_only = runtime_only;
+    if (runtime_only) { /* all it says is in B: a walk need not keep its file mapped until told */
+        b->obj.image = NULL;
+        b->obj.image_reclaimable = false;
+    }
     if (sc->in_image && !b->obj.in_image)
         b->obj.in_image = sc->in_image;
     /* What was read from a file that changed meanwhile is told by the change, whatever else
@@ -209,7 +213,7 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
         if (sc->keep && !in_mapping(f, &b->obj)) {
             sc->unkeepable = true; /* judged later, it would read freed bytes */
         } else if (sc->keep) {
-            sc->kept = true;
+            sc->kept |= wanted;
             sc->keep(sc->user, b); /* B is left empty */
         } else {
             rc = sc->on_object ? fc_callback_value(sc->on_object(sc->user, obj)) : 0;
