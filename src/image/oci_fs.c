@@ -21,7 +21,7 @@
 /* What placing an image's entries and checking its links may cost, in names walked (a link's
  * target counts one more per 64 bytes copied). Linux bounds one lookup (40 links of up to 4 KiB
  * each: some 80,000 names), not how many lookups a file system asks for: a 133 KB image of
- * 20,000 links to a chain of 40 such links took 16 s (FC_OCI_MAX_ENTRIES of them: about an
+ * 20,000 links to a chain of 40 such links took 12 s of CPU (FC_OCI_MAX_ENTRIES of them: about an
  * hour). An image's paths take a few names each, and a link a few more. */
 #define WALK_STEPS (64ull << 20)
 
