@@ -293,7 +293,10 @@ static void recorded_object(void *user, fc_builder *from)
     /* Work the caller does on each object, here on the worker, in parallel, rather than when
      * the walk delivers it (the CLI judges: a 70 MB PTX module to inflate took 90 ms). */
     const fc_options *o = w->s->opts;
-    if (o->ahead) {
+    /* Not one delivered for its runtime alone: judged when told, its judgement (some 15 KiB,
+     * 64 targets' verdicts, zeroed) is not held meanwhile. 500 such files on dev, perf stat:
+     * 130 ms of CPU judged ahead, 68 ms judged when told, 72 ms when they were not delivered. */
+    if (o->ahead && !b->obj.runtime_only) {
         b->obj.ahead = o->ahead(o->ahead_ctx, &b->obj);
         /* What it read of the file's mapping leaves the resident set (the page cache keeps
          * it): the mapping is held until the walk delivers the file, and pages read ahead
