@@ -719,6 +719,37 @@ def a_pyinstaller_archive_beside_its_program_is_read():
             eq((rc, err), (1, ""), where)
             assert "%s!lib/libmulti.so: 3 containers" % label in out, (where, out)
             assert "%s!kernels.sm_90.cubin: cubin file" % label in out, (where, out)
+        # Whatever its first entry's bytes look like (a stored zip, a cubin, an ELF library:
+        # read as that, the entries after it were unseen), a .pkg whose cookie makes it one
+        # archive is read as the archive; so is one inside another (red-team review of
+        # 2026-12-04).
+        cubin100 = open(fx("kernels.sm_100.cubin"), "rb").read()
+        last = ("k.cubin", zlib.compress(cubin100), len(cubin100), 1, "x", None)
+        zipped = io.BytesIO()
+        with zipfile.ZipFile(zipped, "w") as z:
+            z.writestr("stub.c", "int main(void) { return 0; }\n")
+        firsts = {"zip": zipped.getvalue(), "cubin": open(fx("kernels.sm_90.cubin"), "rb").read(),
+                  "elf": open(fx("libmulti.so"), "rb").read()}
+        inner = pyinstaller_archive([last])
+        firsts["nested"] = inner
+        for label, first in firsts.items():
+            name = "inner.pkg" if label == "nested" else "first"
+            data_k = pyinstaller_archive([(name, first, len(first), 0, "x", None)] +
+                                         ([] if label == "nested" else [last]))
+            folder = os.path.join(tmp, label)
+            os.makedirs(folder)
+            path = os.path.join(folder, "prog.pkg")
+            open(path, "wb").write(data_k)
+            for where in (path, folder):
+                rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", where)
+                label_k = path + ("!inner.pkg!k.cubin" if label == "nested" else "!k.cubin")
+                assert rc == 1 and "%s: cubin file" % label_k in out, (label, where, rc, out, err)
+        # Named, one holding no CUDA code says so.
+        empty = os.path.join(tmp, "empty.pkg")
+        open(empty, "wb").write(pyinstaller_archive([("main", b"print(1)", 8, 0, "s", None)]))
+        rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", empty)
+        eq((rc, err), (0, ""))
+        assert "%s: no CUDA code" % empty in out, out
         # Named under another name, it is read when its cookie ends it.
         other = os.path.join(tmp, "archive.bin")
         open(other, "wb").write(data)

@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tap_cli  # noqa: E402
@@ -467,9 +468,23 @@ def a_file_without_kernels_is_judged_by_its_runtime_wherever_it_is_found():
         assert "host:1:/lib/libhost13.so: no CUDA code" in out, out
         rc, out, err = run("--gpu", "9.0", "--driver", "13.0", image)
         eq((rc, "libhost13" in out), (0, False), out)
-    # What fails it is the driver alone: no advice on what to build for.
+    # What fails it is the driver alone: no advice on what to build for, and no arch list
+    # complaint in a walk, which judges no file without CUDA code by the list.
     rc, out, err = run("--gpu", "9.0", "--driver", "12.4", host)
     eq((rc, "to build native code" in out), (1, False), out)
+    rc, out, err = run("--arch-list", "9.0", "--driver", "12.4", RT)
+    shown = out.split("libhost13.so: no CUDA code\n", 1)[1].split("\n/", 1)[0]
+    assert "sm_90 (--arch-list): none" in shown and "arch list" not in shown, shown
+    # A CUDA library of no device code is judged by its own soname (a wheel holding only
+    # libcudart.so.13 passed, "no CUDA code", exit 0: red-team review of 2026-12-04).
+    with tempfile.TemporaryDirectory() as d:
+        wheel = os.path.join(d, "nvidia_cuda_runtime-13.0-py3-none-manylinux_2_28_x86_64.whl")
+        with zipfile.ZipFile(wheel, "w") as z:
+            z.write(rt("cudart13/libcudart.so.13"), "nvidia/cu13/lib/libcudart.so.13")
+        for where in (wheel, os.path.join(RT, "cudart13")):
+            rc, out, err = run("-q", "--gpu", "9.0", "--driver", "12.4", where)
+            assert rc == 1 and "libcudart.so.13 itself cannot start" in flat(out), (where, rc, out)
+            eq(run("-q", "--gpu", "9.0", "--driver", "13.0", where)[:2], (0, ""), where)
 
 
 sys.exit(tap_cli.main())

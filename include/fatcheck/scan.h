@@ -296,7 +296,8 @@ typedef struct fc_object {
                                     and LABEL "app:1.0:/usr/lib/x.so" */
     void *ahead;                /* what fc_options.ahead returned for this object, or NULL */
     bool runtime_only;          /* found in a walk, a package or an image holding no CUDA code of
-                                   its own, yet naming a CUDA library in NEEDED: a program's host
+                                   its own, yet naming a CUDA library in NEEDED, or one itself
+                                   (SONAME libcudart.so.13): a program's host
                                    side (libc10_cuda.so, a cudart13 build run where the driver is
                                    CUDA 12) fails to start with no kernel in it. Delivered so its
                                    runtime is judged; reports show it only where that judgement

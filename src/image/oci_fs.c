@@ -104,15 +104,22 @@ void fc_oci_fs_free(fc_oci_fs *fs)
     free(fs);
 }
 
-static uint32_t lookup(const fc_oci_fs *fs, uint32_t parent, const char *s, size_t n)
+/* The node named S (N bytes) in PARENT, or NONE. Each node passed on its hash chain is a step
+ * of WALK_STEPS: names chosen to share a bucket (the hash is FNV-1a, which anyone can collide
+ * offline) made each lookup walk 3,000 nodes, and a 51 KB image took 30 s (red-team review of
+ * 2026-12-04). */
+static uint32_t lookup(fc_oci_fs *fs, uint32_t parent, const char *s, size_t n)
 {
     uint32_t i = fs->buckets[hash(parent, s, n) & (fs->n_buckets - 1)];
-    for (; i != NONE; i = fs->nodes[i].hnext) {
+    uint64_t passed = 0;
+    for (; i != NONE; i = fs->nodes[i].hnext, passed++) {
         const node *nd = &fs->nodes[i];
         if (nd->parent == parent && nd->name_len == n && memcmp(name_of(fs, nd), s, n) == 0)
-            return i;
+            break;
     }
-    return NONE;
+    if (fs->metered)
+        fs->steps_left = passed < fs->steps_left ? fs->steps_left - passed : 0;
+    return i;
 }
 
 static bool rehash(fc_oci_fs *fs)

@@ -175,6 +175,9 @@ bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);
 /* Where the last such cookie in [LO, HI) ends, as the bootloader looks for it (from the end
  * back), or 0 when there is none. */
 uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t hi);
+/* Where the archive whose cookie ends at END of DATA starts, by its cookie; UINT64_MAX when
+ * the cookie claims more than END bytes or fewer than itself. */
+uint64_t fc_pyinstaller_start(const uint8_t *data, uint64_t end);
 /* Whether NAME (a file's name or path) is one a PyInstaller program side-loads its archive
  * from: its own name with ".pkg" (EXE(append_pkg=False) writes "app.pkg" beside "app", and
  * "app.pkg" for "app.exe"). */

@@ -550,7 +550,9 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         }
         bool archive_member;
         fc_format f = fc_sniff(head, (size_t)got, &archive_member);
-        bool nested = f == FC_FORMAT_UNKNOWN &&
+        /* (A side-loaded PyInstaller archive whose first entry is a zip is held and told by its
+         * end: scan.c.) */
+        bool nested = f == FC_FORMAT_UNKNOWN && !fc_pyinstaller_side_name(entry) &&
                       (fc_sniff_package(head, (size_t)got) || is_deb_lzma(lv, entry, head, (size_t)got));
         if (got == 0)
             continue; /* an empty member */

@@ -41,10 +41,26 @@ uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t h
 {
     if (fc_pyinstaller_ends(data, lo, hi))
         return hi;
-    for (uint64_t at = hi >= lo + COOKIE_SIZE ? hi - COOKIE_SIZE + 1 : lo; at-- > lo;)
-        if (data[at] == MAGIC[0] && memcmp(data + at, MAGIC, sizeof MAGIC) == 0)
-            return at + COOKIE_SIZE;
+    if (hi < lo + COOKIE_SIZE)
+        return 0;
+    /* memrchr skips to each 'M' (a sparse 2 GiB file byte by byte took 8.7 s). */
+    for (uint64_t end = hi - COOKIE_SIZE + 1; end > lo;) {
+        const uint8_t *m = memrchr(data + lo, MAGIC[0], (size_t)(end - lo));
+        if (!m)
+            return 0;
+        if (memcmp(m, MAGIC, sizeof MAGIC) == 0)
+            return (uint64_t)(m - data) + COOKIE_SIZE;
+        end = (uint64_t)(m - data);
+    }
     return 0;
+}
+
+uint64_t fc_pyinstaller_start(const uint8_t *data, uint64_t end)
+{
+    if (end < COOKIE_SIZE)
+        return UINT64_MAX;
+    uint32_t length = fc_rd32be(data + end - COOKIE_SIZE + 8);
+    return length >= COOKIE_SIZE && length <= end ? end - length : UINT64_MAX;
 }
 
 bool fc_pyinstaller_side_name(const char *name)
@@ -165,9 +181,10 @@ static int scan_entry(fc_scan_ctx *sc, const fc_image *img, uint64_t at, uint32_
         sc->depth++;
         if (sc->opts->on_file)
             sc->opts->on_file(sc->opts->on_file_ctx, inner);
-        /* Bytes of no known format are searched whole, as a package's member's are. */
+        /* Bytes of no known format are searched whole, as a package's member's are; an
+         * archive of another program ("inner.pkg") is told by its end. */
         if (fc_sniff(held.img.data, held.img.size, &archive) == FC_FORMAT_UNKNOWN &&
-            !fc_sniff_package(held.img.data, held.img.size))
+            !fc_sniff_package(held.img.data, held.img.size) && !fc_pyinstaller_side_name(name))
             rc = fc_scan_data(sc, &held.img, 0, held.img.size, name, NULL);
         else
             rc = fc_scan_image(sc, &held.img, name);

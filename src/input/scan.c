@@ -82,21 +82,45 @@ static bool cupy_cache_head(const uint8_t *head, size_t n)
 
 /* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
  * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
+/* How far from its end a .pkg found in a walk, a package or an image is searched for its
+ * cookie, which PyInstaller writes last; a named one is searched whole, as the bootloader
+ * searches it (a walk read every byte of a 2 GiB .pkg that was no archive: 8.7 s). */
+#define SIDE_COOKIE_SEARCH (1u << 20)
+
+/* A named file that holds no CUDA code says so. */
+static int deliver_no_code(fc_scan_ctx *sc, const fc_image *img, const char *path)
+{
+    fc_builder b;
+    if (fc_builder_init(&b, sc->opts, path, NULL, NULL) != FC_OK) {
+        fc_builder_reset(&b);
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    }
+    b.obj.format = FC_FORMAT_PACKAGE;
+    b.obj.size = img->size;
+    return fc_deliver(sc, &b);
+}
+
 /* A PyInstaller archive that is a file of its own: a program built with
  * EXE(append_pkg=False) carries none and its bootloader opens "app.pkg" beside it (found in
  * a walk, a package or an image, it was passed over, and the libraries it holds unseen). Read
  * from its last cookie, as the bootloader looks for it; named, any file of no known format
- * that ends with a cookie is read so. True, with *RC, when IMG was read as one. */
-static bool scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const char *path, int *rc)
+ * that ends with a cookie is read so. WHOLE: only when the archive is the whole file. True,
+ * with *RC, when IMG was read as one. */
+static bool scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const char *path, bool whole, int *rc)
 {
     uint64_t end = 0;
-    if (fc_pyinstaller_side_name(path))
-        end = fc_pyinstaller_last_cookie(img->data, 0, img->size);
-    else if (sc->named && fc_pyinstaller_ends(img->data, 0, img->size))
+    if (fc_pyinstaller_side_name(path)) {
+        uint64_t lo = sc->named || img->size <= SIDE_COOKIE_SEARCH ? 0 : img->size - SIDE_COOKIE_SEARCH;
+        end = fc_pyinstaller_last_cookie(img->data, lo, img->size);
+    } else if (sc->named && fc_pyinstaller_ends(img->data, 0, img->size)) {
         end = img->size;
-    if (!end)
+    }
+    if (!end || (whole && fc_pyinstaller_start(img->data, end) != 0))
         return false;
+    size_t before = sc->delivered, errors = sc->errors;
     *rc = fc_pyinstaller_scan(sc, img, 0, end, path);
+    if (*rc == 0 && sc->named && !sc->outer && sc->delivered == before && sc->errors == errors)
+        *rc = deliver_no_code(sc, img, path);
     return true;
 }
 
@@ -175,6 +199,11 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
     int rc = 0;
+    /* A PyInstaller archive kept beside its program starts with its first entry's bytes (a
+     * zip, a tar, a library, a cubin: read as that, the entries after it went unseen), so a
+     * .pkg whose cookie makes the archive the whole file is read as the archive first. */
+    if (fc_pyinstaller_side_name(path) && scan_pyinstaller_file(sc, img, path, true, &rc))
+        return rc;
     fc_format f = fc_sniff(img->data, img->size, &archive);
     if (f == FC_FORMAT_ELF)
         return fc_scan_elf(sc, img, path);
@@ -186,7 +215,7 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
      * member (its end record alone), is told by its end, which libarchive reads it from. */
     if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
         return fc_scan_package(sc, img, path);
-    if (f == FC_FORMAT_UNKNOWN && scan_pyinstaller_file(sc, img, path, &rc))
+    if (f == FC_FORMAT_UNKNOWN && scan_pyinstaller_file(sc, img, path, false, &rc))
         return rc;
     if (f == FC_FORMAT_UNKNOWN) {
         /* Its stored members would be found by the search below, and those after the cut
@@ -240,8 +269,6 @@ int fc_scan_file_at(fc_scan_ctx *sc, int dirfd, const char *name, const char *pa
 fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
 {
     bool archive;
-    if (n > 0 && fc_pyinstaller_side_name(name))
-        return FC_HEAD_READ; /* told by its end (scan_pyinstaller_file) */
     if (n <= 0)
         return FC_HEAD_NOTHING; /* an empty file, or a FIFO or device swapped in (the caller
                                  * says when a regular file cannot be read) */
@@ -249,7 +276,10 @@ fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
         fc_pe_head_undecided(head, (size_t)n) || cupy_cache_head(head, (size_t)n))
         return FC_HEAD_READ;
     /* A zipapp (.pyz, shiv, pex: a #! line, then a zip) is a package too. */
-    return fc_sniff_package(head, (size_t)n) || zipapp_head(head, (size_t)n) ? FC_HEAD_PACKAGE : FC_HEAD_NOTHING;
+    if (fc_sniff_package(head, (size_t)n) || zipapp_head(head, (size_t)n))
+        return FC_HEAD_PACKAGE; /* a .pkg too: opened where packages are */
+    /* A PyInstaller archive beside its program is told by its end (scan_pyinstaller_file). */
+    return fc_pyinstaller_side_name(name) ? FC_HEAD_READ : FC_HEAD_NOTHING;
 }
 
 bool fc_head_shows_nothing(int dirfd, const char *name)
@@ -261,6 +291,18 @@ bool fc_head_shows_nothing(int dirfd, const char *name)
     ssize_t n = pread(fd, head, sizeof head, 0);
     close(fd);
     return n >= 0 && fc_head_decide(name, head, n) == FC_HEAD_NOTHING;
+}
+
+/* Whether the file open on FD, named PATH, is a side-loaded PyInstaller archive ending with
+ * its cookie (one pread). */
+static bool side_archive_ends(int fd, const char *path)
+{
+    struct stat st;
+    uint8_t tail[128];
+    if (!fc_pyinstaller_side_name(path) || fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof tail)
+        return false;
+    return pread(fd, tail, sizeof tail, st.st_size - (off_t)sizeof tail) == (ssize_t)sizeof tail &&
+           fc_pyinstaller_ends(tail, 0, sizeof tail);
 }
 
 int fc_scan_open_file(fc_scan_ctx *sc, int fd, const char *path)
@@ -306,6 +348,8 @@ int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_fi
             return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot read: %s", strerror(read_errno));
         }
         fc_head h = fc_head_decide(path, head, got);
+        if (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs && side_archive_ends(fd, path))
+            h = FC_HEAD_READ; /* a PyInstaller archive whose first entry is a zip: read as programs are */
         if (h == FC_HEAD_NOTHING || (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs)) {
             if (sc->opts->on_file)
                 sc->opts->on_file(sc->opts->on_file_ctx, path);

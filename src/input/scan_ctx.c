@@ -184,10 +184,11 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
                   (sc->opts->report_searched_in_part && b->obj.sections_searched_in_part);
     /* One without CUDA code that names a CUDA library still needs a driver that starts that
      * runtime (red-team review of 2026-12-04: named, "none" on a CUDA 12.4 driver; found in a
-     * walk, a package or an image, passed over): delivered for its runtime's judgement, and
+     * walk, a package or an image, passed over), or that is one (libcudart.so.13 in a wheel of
+     * its own): delivered for its runtime's judgement, and
      * not counted as an object found (an archive or package holding only such files is still
      * "no CUDA code"). */
-    bool runtime_only = !wanted && b->n_needed && b->obj.status == FC_OK;
+    bool runtime_only = !wanted && (b->n_needed || b->obj.soname) && b->obj.status == FC_OK;
     b->obj.runtime_only = runtime_only;
     if (runtime_only) { /* all it says is in B: a walk need not keep its file mapped until told */
         b->obj.image = NULL;

@@ -858,7 +858,9 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         }
     }
     free(holds);
-    if (o->arch_list)
+    /* Not a file found for its runtime alone: a walk does not judge files without CUDA code by
+     * the list (its "missing every image" beside a runtime that cannot start misled). */
+    if (o->arch_list && !obj->runtime_only)
         check_arch_list(j, obj, o->arch_list);
     if (o->kernels && fc_missing_kernels_find(j, obj, scan) != FC_OK)
         goto nomem;
