@@ -387,6 +387,22 @@ static void test_gpu_names(void)
            "'%s' is %u.%u", settled[i].spec, settled[i].cc / 10, settled[i].cc % 10);
     ok(fc_target_parse(&t, "RTX 4000 Ada H100", err, sizeof err) == FC_ERR_INVALID && strstr(err, "more than one GPU"),
        "'RTX 4000 Ada H100' is refused: %s", err);
+    /* An architecture named beside a product of another was a silent pick of the product's
+     * (red-team review of 2026-12-04: "Quadro RTX 3000 Ada" 7.5, "RTX PRO 6000 Ada" 12.0, "RTX
+     * 8000 Blackwell" 7.5, "RTX A6000 Blackwell" 8.6); its own is welcome. */
+    static const char *const mixed[] = {"Quadro RTX 3000 Ada", "RTX PRO 6000 Ada", "RTX 8000 Blackwell",
+                                        "RTX A6000 Blackwell", "H100 Ampere", "RTX 4090 Hopper"};
+    for (size_t i = 0; i < sizeof mixed / sizeof *mixed; i++)
+        ok(fc_target_parse(&t, mixed[i], err, sizeof err) == FC_ERR_INVALID &&
+               strstr(err, "is not the architecture of the GPU it names"),
+           "'%s' is refused: %s", mixed[i], err);
+    static const struct { const char *spec; unsigned cc; } own[] = {
+        {"GH200 Grace Hopper", 90}, {"A100 Ampere", 80}, {"Quadro RTX 8000 Turing", 75},
+        {"RTX PRO 6000 Blackwell Max-Q Workstation Edition", 120}, {"RTX 6000 Ada Generation", 89},
+    };
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        ok(fc_target_parse(&t, own[i].spec, err, sizeof err) == FC_OK && t.cc == own[i].cc, "'%s' is %u.%u",
+           own[i].spec, own[i].cc / 10, own[i].cc % 10);
     /* Review of 2026-12-03, F6: a second GPU in one value was dropped unsaid ("A100 H100" was
      * judged as sm_80 alone). Words after a name that start another generation's are refused;
      * nvidia-smi's longer names, and names whose tail reads as a product of the same

@@ -315,6 +315,35 @@ static fc_status shared_name(const char *name, const char *spec, unsigned *cc, c
     return FC_OK;
 }
 
+/* The architecture's name of compute capability CC, as NVIDIA's product names use it. */
+static const char *family_of(unsigned cc)
+{
+    if (cc == 75)
+        return "turing";
+    if (cc >= 80 && cc <= 88)
+        return "ampere";
+    if (cc == 89)
+        return "ada";
+    if (cc == 90)
+        return "hopper";
+    return cc >= 100 && cc < 130 ? "blackwell" : cc == 70 || cc == 72 ? "volta" : "";
+}
+
+/* A word of NAME naming another architecture than CC's ("Quadro RTX 3000 Ada" was 7.5, "RTX
+ * A6000 Blackwell" 8.6, "RTX PRO 6000 Ada" 12.0: red-team review of 2026-12-04), or NULL. */
+static const char *other_family(const char *name, unsigned cc)
+{
+    static const char *const families[] = {"volta", "turing", "ampere", "ada", "hopper", "blackwell"};
+    for (const char *w = name; *w; w += strcspn(w, " ")) {
+        w += strspn(w, " ");
+        size_t wl = strcspn(w, " ");
+        for (size_t k = 0; k < sizeof families / sizeof *families; k++)
+            if (strlen(families[k]) == wl && strncmp(w, families[k], wl) == 0 && strcmp(families[k], family_of(cc)))
+                return families[k];
+    }
+    return NULL;
+}
+
 /* The product NAME is best taken for, or NULL; *REST at the space before the words after
  * those it was known by (NULL: none). */
 static const product *best_product(const char *name, const char **rest)
@@ -410,6 +439,13 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
                                         "separate them with commas", spec);
                 return FC_ERR_INVALID;
             }
+        }
+        const char *other = other_family(name, named);
+        if (other) {
+            snprintf(err, err_size, "GPU '%s': '%s' is not the architecture of the GPU it names (compute "
+                                    "capability %u.%u): say which, or give its compute capability", spec, other,
+                     named / 10, named % 10);
+            return FC_ERR_INVALID;
         }
         t->cc = named;
         t->tegra = fc_cc_is_tegra(named);
