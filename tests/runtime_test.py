@@ -487,4 +487,28 @@ def a_file_without_kernels_is_judged_by_its_runtime_wherever_it_is_found():
             eq(run("-q", "--gpu", "9.0", "--driver", "13.0", where)[:2], (0, ""), where)
 
 
+@test
+def a_static_runtime_without_device_code_is_judged():
+    """A C++ program built by g++ against libcudart_static.a holds no device code; on a CUDA
+    12.4 driver every CUDA call of its CUDA 13 runtime fails, and it was "no CUDA code", exit 0,
+    named or found (cuda-python's cyruntime, CuPy's runtime module and NVSHMEM's transports in
+    PyTorch's site-packages are such files). It is told by what only the runtime does together:
+    it imports shm_open and names the driver functions that date it. fatcheck itself names
+    them and is no CUDA program."""
+    with tempfile.TemporaryDirectory() as d:
+        prog = os.path.join(d, "bin", "hostprog")
+        os.makedirs(os.path.dirname(prog))
+        with open(prog, "wb") as f:
+            f.write(lzma.decompress(open(rt("hostprog.xz"), "rb").read()))
+        shutil.copy(tap_cli.FATCHECK, os.path.join(d, "bin", "fatcheck"))
+        rc, out, err = run("--gpu", "9.0", "--driver", "12.4", prog)
+        eq(rc, 1, out)
+        assert ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
+                "CUDA 13.0 or newer") in flat(out), out
+        assert "none, its static CUDA runtime cannot start on a driver for CUDA 12.4" in flat(out), out
+        rc, out, err = run("-q", "--gpu", "9.0", "--driver", "12.4", d)
+        eq((rc, [l.split(":")[0] for l in out.splitlines() if l.startswith("/")]), (1, [prog]), out)
+        eq(run("-q", "--gpu", "9.0", "--driver", "13.0", d)[:2], (0, ""))
+
+
 sys.exit(tap_cli.main())

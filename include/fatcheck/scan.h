@@ -301,8 +301,11 @@ typedef struct fc_object {
                                    side (libc10_cuda.so, a cudart13 build run where the driver is
                                    CUDA 12) fails to start with no kernel in it. Delivered so its
                                    runtime is judged; reports show it only where that judgement
-                                   fails (fc_judgement_shows). Its IMAGE is NULL. Fields are
-                                   added only here, last */
+                                   fails (fc_judgement_shows). Its IMAGE is NULL */
+    bool static_runtime;        /* a linked ELF file without containers into which a static CUDA
+                                   runtime is linked (it imports shm_open and names the driver
+                                   functions of runtime_calls_cuda): judged as a static runtime
+                                   of that release. Fields are added only here, last */
 } fc_object;
 
 /* Whether OBJ is a Windows file (PE image or COFF object): the driver releases fatcheck

@@ -188,7 +188,7 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
      * its own): delivered for its runtime's judgement, and
      * not counted as an object found (an archive or package holding only such files is still
      * "no CUDA code"). */
-    bool runtime_only = !wanted && (b->n_needed || b->obj.soname) && b->obj.status == FC_OK;
+    bool runtime_only = !wanted && (b->n_needed || b->obj.soname || b->obj.static_runtime) && b->obj.status == FC_OK;
     b->obj.runtime_only = runtime_only;
     if (runtime_only) { /* all it says is in B: a walk need not keep its file mapped until told */
         b->obj.image = NULL;

@@ -194,7 +194,7 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
         /* Not where the file holds a static runtime's table of driver functions: one is linked
          * in, whatever else cannot be read. */
         out->kind = FC_RUNTIME_UNKNOWN;
-    } else if (registers && obj->linked_program) {
+    } else if ((registers || obj->static_runtime) && obj->linked_program) {
         out->kind = FC_RUNTIME_STATIC;
         out->built_by = toolkit_of(obj, opts, out->built_by_evidence, sizeof out->built_by_evidence);
         /* The runtime's own witness: the driver functions it names (obj->runtime_calls_cuda),
