@@ -1162,7 +1162,7 @@ def progress_on_a_terminal_only_and_erased():
     rc, out, err = run_on_terminal([FIXTURES], stdout_tty=False, stderr_tty=True)
     eq(rc, 0)
     # erased before the line that closes the run
-    skipped = "fatcheck: 14 packages not opened (--packages opens them)\n"
+    skipped = "fatcheck: 15 packages not opened (--packages opens them)\n"
     # The no-GPU warning comes with the first report, while the first input is read (the GPUs
     # are asked meanwhile): wherever it falls, once, the progress is erased before each line.
     warning = NO_GPU.replace("\n", "\r\n")
