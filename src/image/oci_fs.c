@@ -104,6 +104,20 @@ void fc_oci_fs_free(fc_oci_fs *fs)
     free(fs);
 }
 
+/* Takes COST steps of the image's WALK_STEPS (a single lookup takes none); false when they
+ * are spent. */
+static bool step(fc_oci_fs *fs, uint64_t cost)
+{
+    if (!fs->metered)
+        return true;
+    if (fs->steps_left < cost) {
+        fs->steps_left = 0;
+        return false;
+    }
+    fs->steps_left -= cost;
+    return true;
+}
+
 /* The node named S (N bytes) in PARENT, or NONE. Each node passed on its hash chain is a step
  * of WALK_STEPS: names chosen to share a bucket (the hash is FNV-1a, which anyone can collide
  * offline) made each lookup walk 3,000 nodes, and a 51 KB image took 30 s (red-team review of
@@ -117,8 +131,7 @@ static uint32_t lookup(fc_oci_fs *fs, uint32_t parent, const char *s, size_t n)
         if (nd->parent == parent && nd->name_len == n && memcmp(name_of(fs, nd), s, n) == 0)
             break;
     }
-    if (fs->metered)
-        fs->steps_left = passed < fs->steps_left ? fs->steps_left - passed : 0;
+    step(fs, passed); /* spent, the next name walked says so */
     return i;
 }
 
@@ -246,20 +259,6 @@ typedef enum walk_result {
     WALK_BUDGET,    /* WALK_STEPS spent */
     WALK_NOMEM,
 } walk_result;
-
-/* Takes COST steps of the image's WALK_STEPS (a single lookup takes none); false when they
- * are spent. */
-static bool step(fc_oci_fs *fs, uint64_t cost)
-{
-    if (!fs->metered)
-        return true;
-    if (fs->steps_left < cost) {
-        fs->steps_left = 0;
-        return false;
-    }
-    fs->steps_left -= cost;
-    return true;
-}
 
 /* Walks PATH from directory DIR: every name looked up, links on the way followed (the last
  * one too when FOLLOW_LAST), missing directories made when CREATE (for layer LAYER). On

@@ -97,6 +97,9 @@ int fc_report_warning(fc_scan_ctx *sc, const char *path, const char *member, con
 /* Hands a finished object to the caller's callback and frees the builder. An object read
  * from a file that changed under the scan carries that as its error. */
 int fc_deliver(fc_scan_ctx *sc, fc_builder *b);
+/* Delivers PATH, a file named directly (FORMAT, SIZE bytes) that was read to its end and holds
+ * no CUDA code: it says so rather than stay silent. */
+int fc_deliver_no_code(fc_scan_ctx *sc, const char *path, fc_format format, uint64_t size);
 /* Bytes after a program's image (ELF, PE) said as not read from this many on: fewer are
  * padding or a signature's, unless they are an archive or a zip (read however few). */
 #define FC_APPENDED_MIN 4096u

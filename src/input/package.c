@@ -763,19 +763,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
                 rc = fc_report_error(sc, xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
                                      "after the archive's end: %s: it was cut short or is damaged", xz->s.error);
         }
-        if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer) {
-            /* Named directly, read to the end: say that it holds no CUDA code rather than
-             * stay silent. */
-            fc_builder b;
-            if (fc_builder_init(&b, sc->opts, path, NULL, NULL) == FC_OK) {
-                b.obj.format = FC_FORMAT_PACKAGE;
-                b.obj.size = img ? img->size : 0;
-                rc = fc_deliver(sc, &b);
-            } else {
-                fc_builder_reset(&b);
-                rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-            }
-        }
+        if (rc == 0 && named && sc->delivered == before && sc->errors == errors && !sc->outer)
+            rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img ? img->size : 0);
     }
     if (a)
         la->read_free(a);

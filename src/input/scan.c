@@ -87,41 +87,28 @@ static bool cupy_cache_head(const uint8_t *head, size_t n)
  * searches it (a walk read every byte of a 2 GiB .pkg that was no archive: 8.7 s). */
 #define SIDE_COOKIE_SEARCH (1u << 20)
 
-/* A named file that holds no CUDA code says so. */
-static int deliver_no_code(fc_scan_ctx *sc, const fc_image *img, const char *path)
+/* Where the cookie of the PyInstaller archive IMG may be ends, or 0: a file of its own that a
+ * program built with EXE(append_pkg=False) side-loads ("app.pkg" beside it: found in a walk, a
+ * package or an image, it was passed over, and the libraries it holds unseen), searched from
+ * its end back as the bootloader searches it; named, any file that ends with a cookie. */
+static uint64_t pyinstaller_file_end(const fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
-    fc_builder b;
-    if (fc_builder_init(&b, sc->opts, path, NULL, NULL) != FC_OK) {
-        fc_builder_reset(&b);
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    }
-    b.obj.format = FC_FORMAT_PACKAGE;
-    b.obj.size = img->size;
-    return fc_deliver(sc, &b);
-}
-
-/* A PyInstaller archive that is a file of its own: a program built with
- * EXE(append_pkg=False) carries none and its bootloader opens "app.pkg" beside it (found in
- * a walk, a package or an image, it was passed over, and the libraries it holds unseen). Read
- * from its last cookie, as the bootloader looks for it; named, any file of no known format
- * that ends with a cookie is read so. WHOLE: only when the archive is the whole file. True,
- * with *RC, when IMG was read as one. */
-static bool scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const char *path, bool whole, int *rc)
-{
-    uint64_t end = 0;
     if (fc_pyinstaller_side_name(path)) {
         uint64_t lo = sc->named || img->size <= SIDE_COOKIE_SEARCH ? 0 : img->size - SIDE_COOKIE_SEARCH;
-        end = fc_pyinstaller_last_cookie(img->data, lo, img->size);
-    } else if (sc->named && fc_pyinstaller_ends(img->data, 0, img->size)) {
-        end = img->size;
+        return fc_pyinstaller_last_cookie(img->data, lo, img->size);
     }
-    if (!end || (whole && fc_pyinstaller_start(img->data, end) != 0))
-        return false;
+    return sc->named && fc_pyinstaller_ends(img->data, 0, img->size) ? img->size : 0;
+}
+
+/* Reads IMG as the PyInstaller archive whose cookie ends at END; a named one holding no CUDA
+ * code says so. */
+static int scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t end)
+{
     size_t before = sc->delivered, errors = sc->errors;
-    *rc = fc_pyinstaller_scan(sc, img, 0, end, path);
-    if (*rc == 0 && sc->named && !sc->outer && sc->delivered == before && sc->errors == errors)
-        *rc = deliver_no_code(sc, img, path);
-    return true;
+    int rc = fc_pyinstaller_scan(sc, img, 0, end, path);
+    if (rc == 0 && sc->named && !sc->outer && sc->delivered == before && sc->errors == errors)
+        rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
+    return rc;
 }
 
 static bool zipapp_head(const uint8_t *head, size_t n)
@@ -198,12 +185,12 @@ static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
-    int rc = 0;
     /* A PyInstaller archive kept beside its program starts with its first entry's bytes (a
      * zip, a tar, a library, a cubin: read as that, the entries after it went unseen), so a
      * .pkg whose cookie makes the archive the whole file is read as the archive first. */
-    if (fc_pyinstaller_side_name(path) && scan_pyinstaller_file(sc, img, path, true, &rc))
-        return rc;
+    uint64_t pyi_end = pyinstaller_file_end(sc, img, path);
+    if (pyi_end && fc_pyinstaller_side_name(path) && fc_pyinstaller_start(img->data, pyi_end) == 0)
+        return scan_pyinstaller_file(sc, img, path, pyi_end);
     fc_format f = fc_sniff(img->data, img->size, &archive);
     if (f == FC_FORMAT_ELF)
         return fc_scan_elf(sc, img, path);
@@ -215,8 +202,8 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
      * member (its end record alone), is told by its end, which libarchive reads it from. */
     if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
         return fc_scan_package(sc, img, path);
-    if (f == FC_FORMAT_UNKNOWN && scan_pyinstaller_file(sc, img, path, false, &rc))
-        return rc;
+    if (f == FC_FORMAT_UNKNOWN && pyi_end)
+        return scan_pyinstaller_file(sc, img, path, pyi_end);
     if (f == FC_FORMAT_UNKNOWN) {
         /* Its stored members would be found by the search below, and those after the cut
          * missed: "ok" for what was not seen. Found in a directory, it was opened as a

@@ -224,6 +224,18 @@ int fc_deliver(fc_scan_ctx *sc, fc_builder *b)
     return rc;
 }
 
+int fc_deliver_no_code(fc_scan_ctx *sc, const char *path, fc_format format, uint64_t size)
+{
+    fc_builder b;
+    if (fc_builder_init(&b, sc->opts, path, NULL, NULL) != FC_OK) {
+        fc_builder_reset(&b);
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    }
+    b.obj.format = format;
+    b.obj.size = size;
+    return fc_deliver(sc, &b);
+}
+
 bool fc_appended_zip(fc_scan_ctx *sc, fc_builder *b, uint64_t offset, uint64_t size, const char *path)
 {
     b->obj.appended_offset = offset; /* said whatever its size */
