@@ -460,6 +460,11 @@ def a_file_without_kernels_is_judged_by_its_runtime_wherever_it_is_found():
             rc, out, err = run("-q", "--packages", "--gpu", "9.0", "--driver", "12.4", where)
             eq(rc, 1, where)
             assert "libhost13.so: no CUDA code" in out, out
+            # -k: no kernel list for a file that holds none ("missing here: no kernel (what
+            # fails here is also provided by a module that loads)" was said: red-team M2).
+            rc, out, err = run("-k", "--packages", "--gpu", "9.0", "--driver", "12.4", where)
+            shown = out.split("libhost13.so: no CUDA code\n", 1)[1].split("\n/", 1)[0]
+            eq((rc, "missing here" in shown, "cannot start" in flat(shown)), (1, False, True), where)
         # In a container image (docker save), as the container sees it.
         image = os.path.join(d, "image.tar")
         tap_cli.docker_save(image, tree, "host:1")

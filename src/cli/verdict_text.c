@@ -530,7 +530,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                   out);
             explained = true;
         }
-        if (cfg->judge.kernels && (v->status == FC_VERDICT_PARTIAL || v->status == FC_VERDICT_NONE))
+        /* A file without containers (judged by its runtime alone) has no kernel to list. */
+        if (cfg->judge.kernels && (v->status == FC_VERDICT_PARTIAL || v->status == FC_VERDICT_NONE) &&
+            obj->n_containers)
             print_missing_kernels(out, j, t);
         if (tg->driver_cuda && !runtime->cuda &&
             (runtime->kind == FC_RUNTIME_STATIC || runtime->kind == FC_RUNTIME_UNKNOWN))
