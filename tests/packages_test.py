@@ -216,6 +216,17 @@ def a_static_library_whose_first_member_is_debian_binary_is_no_deb():
             eq(members(doc), [(name, "rdc_main.o")], name)
             eq([(f["format"], c["section"]) for f in doc["files"] for c in f["containers"]],
                [("elf", "__nv_relfatbin")], name)
+        # One whose debian-binary is longer than the head a walk reads (its next header
+        # unseen) and holds no format version was "1 package not opened" in a walk, exit 0,
+        # and from a pipe a .deb cut short (red-team F5); dpkg-deb wants "2.<minor>\n".
+        os.makedirs(os.path.join(d, "w"))
+        long_lib = ar_archive([("debian-binary", b"x" * 5000), ("rdc_main.o", obj)])
+        walked = os.path.join(d, "w", "libdeb.a")
+        open(walked, "wb").write(long_lib)
+        for name, args, how in ((walked + "(rdc_main.o)", [os.path.join(d, "w")], {}),
+                                (STDIN + "(rdc_main.o)", ["-"], {"data": long_lib})):
+            rc, out, err, _ = run(*args, **how)
+            eq((rc, err, out.splitlines()[0]), (0, "", "%s: 1 container in __nv_relfatbin" % name), name)
         # A .deb with such a member before its control.tar is still one.
         pkg = os.path.join(d, "x.deb")
         control = tar_bytes([("./control", b"Package: x\nVersion: 1\nArchitecture: amd64\n")])

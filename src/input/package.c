@@ -79,9 +79,14 @@ bool fc_sniff_deb(const uint8_t *b, size_t n)
     /* An ar archive whose first member is debian-binary. */
     if (n < 22 || memcmp(b, "!<arch>\ndebian-binary", 21) != 0 || (b[21] != ' ' && b[21] != '/'))
         return false;
-    /* A static library may begin with a member of that name too; a .deb's next is its
-     * control.tar, after any whose names start with '_', which dpkg passes over (deb(5)).
-     * Where a header is not in the bytes at hand, or gives no size, the first name decides. */
+    /* A static library may begin with a member of that name too. dpkg-deb requires the
+     * member to hold the format version, "2.<minor>" and a newline (deb(5)); a .deb's next
+     * member is its control.tar, after any whose names start with '_', which dpkg passes over.
+     * Where a header is not in the bytes at hand, or gives no size, what was seen decides. */
+    int64_t version_size = n >= 8 + FC_AR_HEADER ? ar_size(b + 8) : -1;
+    if (version_size >= 0 && (version_size < 3 || (n >= 8 + FC_AR_HEADER + 2 &&
+                                                    memcmp(b + 8 + FC_AR_HEADER, "2.", 2) != 0)))
+        return false;
     uint64_t at = 8;
     for (;;) {
         if (n - at < FC_AR_HEADER)
