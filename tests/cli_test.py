@@ -11,9 +11,9 @@ import subprocess
 import sys
 import tempfile
 
-FATCHECK, FIXTURES, GOLDEN, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:5])
-results = []
+from tap import eq, main, test  # noqa: E402
 
+FATCHECK, FIXTURES, GOLDEN, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:5])
 # Every run sees the stand-in libcuda.so.1 and libnvidia-ml.so.1 (tests/fakecuda), with no GPU unless a test says
 # so, and none of the driver's JIT variables: the answers must not depend on this machine.
 BASE_ENV = {k: v for k, v in os.environ.items()
@@ -39,18 +39,8 @@ def run(*args, cwd=None, timeout=60, env=None, input_text=None, preexec_fn=None)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def test(fn):
-    results.append(fn)
-    return fn
-
-
 def fx(name):
     return os.path.join(FIXTURES, name)
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
 
 
 @test
@@ -1284,7 +1274,7 @@ def golden_listings():
                 eq(out, want, "%s --list-%s" % (name, mode))
                 eq(rc, 0)
             check.__name__ = "cuobjdump_list_%s_%s" % (mode, name)
-            results.append(check)
+            test(check)
 
 
 @test
@@ -1308,27 +1298,6 @@ def a_gpu_list_is_read_whole_and_must_name_one():
     assert "  sm_90 (--gpu H100)\n" in out and "  sm_80 (--gpu NVIDIA A100-SXM4-80GB)\n" in out, out
 
 
-def main():
-    golden_listings()
-    n = 0
-    failed = 0
-    for fn in results:
-        n += 1
-        try:
-            r = fn()
-            if isinstance(r, str) and r.startswith("skip"):
-                print("ok %d - %s # SKIP %s" % (n, fn.__name__, r[5:].strip()))
-            else:
-                print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
+    golden_listings()
     sys.exit(main())

@@ -22,9 +22,9 @@ import tarfile
 import tempfile
 import zipfile
 
-FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
-results = []
+from tap import eq, main, test  # noqa: E402
 
+FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
 BASE_ENV = {k: v for k, v in os.environ.items()
             if not k.startswith(("CUDA_", "FAKE_CUDA_")) and k != "LD_LIBRARY_PATH"}
 BASE_ENV["LD_LIBRARY_PATH"] = FAKECUDA
@@ -39,11 +39,6 @@ def run(*args, cwd=None, env=None):
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def test(fn):
-    results.append(fn)
-    return fn
-
-
 def fx(name):
     return os.path.join(FIXTURES, name)
 
@@ -51,11 +46,6 @@ def fx(name):
 def md_escaped(text):
     """TEXT as --format markdown writes it (render_markdown.c put_md): a temporary folder may hold '_'."""
     return re.sub(r"([\\`*_\[\]<>|&!~$@#])", r"\\\1", text)
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
 
 
 def schema_errors(doc):
@@ -1215,23 +1205,6 @@ def a_compressed_cubins_declared_size_is_what_it_inflates_to():
         # as stored, every mode loads it
         for name in ("compress_speed_all.fatbin", "compress_size.fatbin"):
             eq(results_by_mode(fx(name)), {"default": ok, "strict": ok, "kernels": ok}, name)
-
-
-def main():
-    n = failed = 0
-    for fn in results:
-        n += 1
-        try:
-            fn()
-            print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

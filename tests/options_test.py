@@ -12,20 +12,9 @@ import re
 import subprocess
 import sys
 
+from tap import eq, main, test  # noqa: E402
+
 FATCHECK, ROOT, COMPLETION = (os.path.abspath(p) for p in sys.argv[1:4])
-_tests = []
-
-
-def test(fn):
-    _tests.append(fn)
-    return fn
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
-
-
 def options_in_source():
     """The long options of main.c's getopt table, and its short ones."""
     main = open(os.path.join(ROOT, "src", "cli", "main.c")).read()
@@ -119,22 +108,6 @@ def every_gpu_name_listed_is_taken_by_gpu():
     for n, cc in names.items():
         p = subprocess.run([FATCHECK, "--json", "--gpu", n, fixture], capture_output=True, text=True)
         eq([t["target"] for t in json.loads(p.stdout)["targets"]], ["sm_%d" % cc], n)
-
-
-def main():
-    failed = 0
-    for n, fn in enumerate(_tests, 1):
-        try:
-            fn()
-            print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % len(_tests))
-    return 1 if failed else 0
 
 
 sys.exit(main())

@@ -22,6 +22,8 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tap_cli  # noqa: E402  (docker_save; its argv reading matches this script's first three)
 
+from tap import eq, main, test  # noqa: E402
+
 FATCHECK, FIXTURES, FAKECUDA, PEAK_RSS = (os.path.abspath(p) for p in sys.argv[1:5])
 PKG = os.path.join(FIXTURES, "packages")
 ENV = {k: v for k, v in os.environ.items()
@@ -38,19 +40,6 @@ MULTI_OFFSETS = [0x2028, 0x2620, 0x34c0]  # libmulti.so's containers
 # peaks are checked against the bound, but not against the release build's finer figures.
 with open(FATCHECK, "rb") as f:
     SANITIZED = b"__asan_init" in f.read()
-results = []
-
-
-def test(fn):
-    results.append(fn)
-    return fn
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
-
-
 def run(*args, stdin=None, data=None, env=None, timeout=120):
     """Runs fatcheck; DATA (bytes, or a function writing to a file) is fed through a pipe.
     Returns (exit status, stdout, stderr, peak resident set in KiB)."""
@@ -1134,7 +1123,7 @@ def bomb(name, data, want_rc, want_out, want_err):
             print("# %s (%d bytes): peak %d KiB" % (name, size, peak))
             assert peak < BOUND_KB, "peak %d KiB, over the bound of %d KiB" % (peak, BOUND_KB)
     check.__name__ = "memory_bound_" + name.replace(".", "_").replace("-", "_")
-    results.append(check)
+    test(check)
 
 
 # The member is an ELF header and zeros: no section table and no segment, so nothing in it can
@@ -1336,7 +1325,7 @@ def sections_bomb(name, n, shared, want, want_rc=0, want_err=""):
             assert peak < BOUND_KB, "peak %d KiB, over the bound of %d KiB" % (peak, BOUND_KB)
             assert SANITIZED or peak < (64 << 10) + n * PER_SECTION // 1024, "peak %d KiB for %d sections" % (peak, n)
     check.__name__ = "memory_bound_" + name.replace(".", "_").replace("-", "_")
-    results.append(check)
+    test(check)
 
 
 # 1.10 GiB before: a builder with room for 16 containers kept for every section until the merge.
@@ -1485,23 +1474,6 @@ def memory_bound_elf_of_1GiB_through_a_pipe():
     assert out.startswith(STDIN + ": 3 containers in .nv_fatbin\n"), out
     print("# 1 GiB ELF through a pipe: peak %d KiB" % peak)
     assert peak < BOUND_KB, "peak %d KiB" % peak
-
-
-def main():
-    n = failed = 0
-    for fn in results:
-        n += 1
-        try:
-            fn()
-            print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -17,10 +17,10 @@ import subprocess
 import sys
 import tempfile
 
+from tap import eq, main, test  # noqa: E402
+
 LIB, INCLUDE, PC_DIR, FATCHECK, FIXTURES = (os.path.abspath(a) for a in sys.argv[1:4] + sys.argv[5:7])
 CC = sys.argv[4]
-_tests = []
-
 # A program that scans its arguments and counts containers, through the public header alone.
 PROGRAM = r"""
 #include <fatcheck.h>
@@ -40,16 +40,6 @@ int main(int argc, char **argv)
 }
 """
 INPUTS = [os.path.join(FIXTURES, f) for f in ("libmulti.so", "all_archs.fatbin", "librdc.a")]
-
-
-def test(fn):
-    _tests.append(fn)
-    return fn
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
 
 
 def api_functions():
@@ -130,22 +120,6 @@ def pkg_config_cflags_libs_without_libarchive_pc():
         eq([f for f in flags if f.startswith("-l")], ["-lfatcheck"])
         _, out = build_and_run(tmp, flags)
         eq(out, containers_fatcheck_finds())
-
-
-def main():
-    failed = 0
-    for n, fn in enumerate(_tests, 1):
-        try:
-            fn()
-            print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % len(_tests))
-    return 1 if failed else 0
 
 
 sys.exit(main())

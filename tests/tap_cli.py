@@ -1,10 +1,11 @@
 """The small harness of the CLI test scripts that take FATCHECK FIXTURES_DIR FAKECUDA_DIR:
-run fatcheck as bytes, register tests, print TAP ("ok N"/"not ok N", a test returning
-"skip: why" is a skip)."""
+run fatcheck as bytes, with fixtures; registering and running tests is tap.py's."""
 import os
 import struct
 import subprocess
 import sys
+
+from tap import eq, main, test  # noqa: F401  (the scripts take them from here)
 
 FATCHECK, FIXTURES, FAKECUDA = (os.path.abspath(p) for p in sys.argv[1:4])
 SOURCE_ROOT = os.path.dirname(FIXTURES)
@@ -17,9 +18,6 @@ BASE_ENV[b"LD_LIBRARY_PATH"] = os.fsencode(FAKECUDA + ":" + os.path.join(FAKECUD
 # With no GPU and none named, every run says so first on standard error.
 NO_GPU = (b"fatcheck: warning: not judging any GPU: the NVIDIA driver (CUDA 13.0) lists no GPU; "
           b"name target GPUs with --gpu or --arch-list\n")
-
-_tests = []
-
 
 def run(*args, cwd=None, env=None, timeout=60, preexec_fn=None):
     """Runs fatcheck; returns (exit status, stdout bytes, stderr bytes). Arguments and
@@ -67,32 +65,3 @@ def docker_save(path, tree, tag):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             t.addfile(info, io.BytesIO(data))
-
-
-def test(fn):
-    _tests.append(fn)
-    return fn
-
-
-def eq(got, want, what=""):
-    if got != want:
-        raise AssertionError("%s\n got: %r\nwant: %r" % (what, got, want))
-
-
-def main():
-    failed = 0
-    for n, fn in enumerate(_tests, 1):
-        try:
-            r = fn()
-            if isinstance(r, str) and r.startswith("skip"):
-                print("ok %d - %s # SKIP %s" % (n, fn.__name__, r[5:].strip()))
-            else:
-                print("ok %d - %s" % (n, fn.__name__))
-        except Exception as e:  # report and go on: every test runs
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__))
-            for line in str(e).splitlines() or [repr(e)]:
-                print("#   " + line)
-        sys.stdout.flush()
-    print("1..%d" % len(_tests))
-    return 1 if failed else 0
