@@ -80,8 +80,6 @@ static bool cupy_cache_head(const uint8_t *head, size_t n)
     return false;
 }
 
-/* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
- * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
 /* How far from its end a .pkg found in a walk, a package or an image is searched for its
  * cookie, which PyInstaller writes last; a named one is searched whole, as the bootloader
  * searches it (a walk read every byte of a 2 GiB .pkg that was no archive: 8.7 s). */
@@ -111,6 +109,8 @@ static int scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const cha
     return rc;
 }
 
+/* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
+ * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
 static bool zipapp_head(const uint8_t *head, size_t n)
 {
     if (n < 2 || head[0] != '#' || head[1] != '!')
