@@ -128,6 +128,13 @@ static const rule_case cases[] = {
     {"compute_100f", 103, 0, NULL, 0, "jit compute_100f"},
     {"compute_100f", 120, 0, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {"compute_120f", 121, 0, NULL, 0, "jit compute_120f"},
+    /* A family's PTX does not cross Jetson and desktop parts either: compute_100f was judged
+     * to JIT on Thor's 10.1, compute_101f on 10.3 (review of 2026-12-04, F4); ptxas 13.0
+     * refuses .target sm_101f for sm_103 ("cannot be compiled to different SM-family
+     * architecture"). */
+    {"compute_100f@8.8", 101, 12090, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"compute_101f@8.8", 103, 12090, NULL, 0, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"compute_101f@8.8", 101, 12090, NULL, 0, "jit compute_101f"},
     /* A cubin wins over PTX; PTX fills in where no cubin fits. Probe: containers holding an
      * sm_90 cubin and compute_90 PTX load without JIT (CUDA 11.8 cuSOLVER, libtorch 2.6). */
     {"sm_80 compute_80", 80, 0, NULL, 0, "native sm_80"},

@@ -4,7 +4,7 @@
  *  - a cubin sm_XY runs on CC X.z, z >= Y, same major, never across Jetson and desktop parts;
  *    sm_XYa only on exactly X.Y; sm_XYf within its family (same major, z >= Y);
  *  - PTX compute_XY is compiled for any CC >= X.Y; compute_XYa only for X.Y; compute_XYf
- *    within its family; and only when its ISA is not newer than the driver's CUDA version;
+ *    within its family, as its cubins; and only when its ISA is not newer than the driver's CUDA version;
  *  - the driver prefers a cubin (the newest that runs; sm_90a before sm_90 on 9.0), then the
  *    newest PTX that fits, and fails when that one fails: it does not fall back to older PTX;
  *  - where its order between images was never seen (f images, a ones beyond 9.0), each image it
@@ -40,8 +40,11 @@ bool fc_ptx_jits_for(unsigned arch, fc_variant v, unsigned cc)
 {
     if (v == FC_VARIANT_ARCH_SPECIFIC)
         return arch == cc;
+    /* A family's PTX as its cubins: never across Jetson and desktop parts (compute_100f is for
+     * 10.0 and 10.3, not Thor's 10.1; ptxas refuses .target sm_101f for sm_103: "cannot be
+     * compiled to different SM-family architecture"), and no family below sm_100. */
     if (v == FC_VARIANT_FAMILY)
-        return major_of(arch) == major_of(cc) && arch <= cc;
+        return fc_cubin_runs_on(arch, v, cc, fc_cc_is_tegra(cc));
     return arch <= cc;
 }
 
