@@ -606,7 +606,14 @@ def gpu_and_driver_errors_are_usage_errors():
     eq(rc, 2)
     assert err.startswith("fatcheck: unknown GPU 'Radeon 7900' (did you mean '"), err
     rc, out, err = run("--driver", "abc", "--gpu", "9.0", fx("app"))
-    eq((rc, err.splitlines()[0]), (2, "fatcheck: 'abc' is neither a CUDA version (12.4) nor a driver release (550.54.14)"))
+    eq((rc, err.splitlines()[0]), (2, "fatcheck: 'abc' is neither a CUDA version (12.4, or 12040 as "
+                                      "cuDriverGetVersion gives it) nor a driver release (550.54.14)"))
+    # cuDriverGetVersion's 12040 was a release newer than any driver, and CUDA 21.4 (for 12.4)
+    # taken as given: PTX of ISA 9.0 ok, exit 0 (review of 2026-12-04, F1).
+    eq(run("--driver", "12040", "--gpu", "9.0", fx("ptx_only.fatbin"))[0], 1)
+    rc, out, err = run("--driver", "21.4", "--gpu", "9.0", fx("ptx_only.fatbin"))
+    eq((rc, err.splitlines()[0]), (2, "fatcheck: '21.4': CUDA 21.4 is newer than any release this fatcheck knows "
+                                      "(13.4 is the newest)"))
     rc, out, err = run("--arch-list", "8.0,8.6", fx("app"))
     eq(rc, 2)
     rc, out, err = run("--probe", fx("app"), env={"LD_LIBRARY_PATH": "/nonexistent"})
@@ -986,6 +993,29 @@ def fleet_from_nvidia_smi_csv():
             eq([v["status"] for v in doc["files"][0]["verdicts"]], ["none", "none"])
     rc, out, err = run("--gpus-from", "-", fx("app"), input_text=open(os.path.join(FLEET, "nvidia-smi.csv")).read())
     assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
+
+
+@test
+def a_fleet_is_judged_by_each_group_s_own_driver_and_by_driver_when_named():
+    # Two groups of one GPU whose drivers serve one CUDA release were one target, judged by the
+    # first group's release: an image's NVIDIA_REQUIRE_CUDA "driver>=550.100" held for both
+    # (review of 2026-12-04, F2). And --driver was not applied to an inventory: one without
+    # drivers judged PTX as for a driver new enough, exit 0 (F3).
+    fleet = ("index, name, compute_cap, driver_version\n0, NVIDIA H100 80GB HBM3, 9.0, 550.163.01\n"
+             "1, NVIDIA H100 80GB HBM3, 9.0, 550.54.14\n")
+    doc = json.loads(run("--json", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=fleet)[1])
+    eq([(t["source"], t["driver_cuda"]) for t in doc["targets"]],
+       [("1 node, 1 GPU: NVIDIA H100 80GB HBM3, driver 550.163.01", "12.4"),
+        ("1 node, 1 GPU: NVIDIA H100 80GB HBM3, driver 550.54.14", "12.4")])
+    no_drivers = "index, name, compute_cap\n0, NVIDIA H200, 9.0\n"
+    for inventory in (no_drivers, open(os.path.join(FLEET, "nvidia-smi.csv")).read()):
+        rc, out, err = run("--json", "--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=inventory)
+        doc = json.loads(out)
+        eq((rc, [(t["target"], t["driver_cuda"]) for t in doc["targets"]][0]), (1, ("sm_90", "12.4")), inventory)
+        eq(doc["files"][0]["verdicts"][0]["status"], "none", inventory)
+    rc, out, err = run("--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=open(
+        os.path.join(FLEET, "nvidia-smi.csv")).read())
+    assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200)\n"), out
 
 
 @test

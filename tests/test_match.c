@@ -476,6 +476,9 @@ static void test_drivers(void)
     } good[] = {
         {"12.4", 12040}, {"13.0", 13000}, {"13", 13000}, {"550.54.14", 12040}, {"580.159.04", 13000},
         {"590.44.01", 13010}, {"535.104.05", 12020}, {"570.26", 12080}, {"450.51.05", 11000},
+        /* cuDriverGetVersion's form; it was read as a release newer than any (review of
+         * 2026-12-04, F1) */
+        {"12040", 12040}, {"13000", 13000}, {"11080", 11080}, {"13.4", 13040},
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         int v = 0;
@@ -483,7 +486,10 @@ static void test_drivers(void)
         ok(fc_driver_parse(&v, good[i].text, err, sizeof err) == FC_OK && v == good[i].cuda, "--driver %s is CUDA %d",
            good[i].text, good[i].cuda);
     }
-    static const char *const bad[] = {"400.1", "abc", "12.", ".4", "12.4.1.2", "13.10", "-1"};
+    /* CUDA releases past the newest known (a typo: 21.4 for 12.4) were a driver that compiles
+     * any PTX (F1) */
+    static const char *const bad[] = {"400.1", "abc", "12.", ".4", "12.4.1.2", "13.10", "-1", "1000", "12041",
+                                      "99.9", "21.4", "13.5", "99990", "99999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int v;
         char err[256];

@@ -132,7 +132,8 @@ def scan(paths, gpus=None, driver=None, *, arch_list=None, strict=False, kernels
     gpus: GPUs to judge for, as `fatcheck --gpu` names them ("sm_86", "8.6", "H100"); a string
     may list several, comma-separated. Without gpus or arch_list, the local GPUs are judged
     (NoTargetsWarning, or with require_targets=True a CheckError, when there are none).
-    driver: their driver, a CUDA version ("12.4") or a driver release ("550.54.14").
+    driver: their driver, a CUDA version ("12.4", or 12040 as cuDriverGetVersion gives it) or a
+        driver release ("550.54.14").
     arch_list: a TORCH_CUDA_ARCH_LIST; files must hold exactly what it builds.
     strict: a partial verdict fails too. kernels: read every image's kernels and name those
     each target lacks. embedded: "auto", "all" or "none" (--embedded, --no-embedded).

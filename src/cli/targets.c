@@ -18,8 +18,20 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
             snprintf(t.driver, sizeof t.driver, "%s", release);
         fc_judge_options_add_target(jo, &t, -1);
     }
-    for (size_t i = 0; i < req->n_fleet; i++)
-        fc_judge_options_add_target(jo, &req->fleet[i].target, -1);
+    /* --driver is every target's, an inventory's too, as it is the detected GPUs' (an
+     * inventory without drivers judged PTX as for a driver new enough, its --driver unheard). */
+    for (size_t i = 0; i < req->n_fleet; i++) {
+        const fc_fleet_group *g = &req->fleet[i];
+        fc_target t = g->target;
+        if (req->driver_text) {
+            t.driver_cuda = req->driver;
+            snprintf(t.driver, sizeof t.driver, "%s", release ? release : "");
+            if (g->driver[0]) /* its label names the driver no longer judged */
+                snprintf(t.source, sizeof t.source, "%u node%s, %u GPU%s: %.60s", g->nodes, g->nodes == 1 ? "" : "s",
+                         g->gpus, g->gpus == 1 ? "" : "s", t.name[0] ? t.name : "?");
+        }
+        fc_judge_options_add_target(jo, &t, -1);
+    }
     for (size_t i = 0; jo->arch_list && i < jo->arch_list->n; i++) {
         fc_target t = {.cc = jo->arch_list->entries[i].cc, .driver_cuda = req->driver};
         t.tegra = fc_cc_is_tegra(t.cc);

@@ -719,14 +719,32 @@ fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t er
     }
     if (!*s || s[strlen(s) - 1] == '.' || *s == '.')
         goto bad;
-    unsigned long major = strtoul(s, NULL, 10);
-    if (major < 100) { /* a CUDA version: 12.4, 13.0 */
-        unsigned long minor = dots ? strtoul(strchr(s, '.') + 1, NULL, 10) : 0;
-        if (dots > 1 || major < 9 || minor > 9)
+    if (strlen(s) > 12)
+        goto bad;
+    unsigned long major = strtoul(s, NULL, 10), minor = dots ? strtoul(strchr(s, '.') + 1, NULL, 10) : 0;
+    /* cuDriverGetVersion's (and NVML's) number: 1000 * major + 10 * minor, 12040 for 12.4. As
+     * a release it was newer than any driver: every PTX judged to JIT. */
+    if (!dots && major >= 1000) {
+        if (major % 10)
             goto bad;
-        *cuda_version = (int)(major * 1000 + minor * 10);
-        return FC_OK;
+        minor = major % 1000 / 10;
+        major /= 1000;
+    } else if (major >= 100) {
+        goto release;
     }
+    /* A CUDA version: 12.4, 13.0. One past the newest release known (a typo, 21.4 for 12.4)
+     * would be a driver that compiles any PTX. */
+    if (dots > 1 || major < 9 || minor > 9)
+        goto bad;
+    int newest = ptx_isa[sizeof ptx_isa / sizeof *ptx_isa - 1].cuda;
+    if ((int)(major * 1000 + minor * 10) > newest) {
+        snprintf(err, err_size, "'%s': CUDA %lu.%lu is newer than any release this fatcheck knows (%d.%d is the "
+                 "newest)", s, major, minor, newest / 1000, newest % 1000 / 10);
+        return FC_ERR_INVALID;
+    }
+    *cuda_version = (int)(major * 1000 + minor * 10);
+    return FC_OK;
+release:;
     /* A driver release: the newest CUDA whose minimum driver it meets. */
     int best = 0;
     for (size_t i = 0; i < sizeof min_driver / sizeof *min_driver; i++)
@@ -739,6 +757,7 @@ fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t er
     *cuda_version = best;
     return FC_OK;
 bad:
-    snprintf(err, err_size, "'%s' is neither a CUDA version (12.4) nor a driver release (550.54.14)", s);
+    snprintf(err, err_size, "'%s' is neither a CUDA version (12.4, or 12040 as cuDriverGetVersion gives it) nor a "
+             "driver release (550.54.14)", s);
     return FC_ERR_INVALID;
 }

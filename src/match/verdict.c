@@ -21,7 +21,11 @@ fc_status fc_judge_options_add_target(fc_judge_options *o, const fc_target *t, i
 {
     for (size_t i = 0; device < 0 && i < o->n_targets; i++) {
         fc_target *same = &o->targets[i];
-        if (o->device[i] < 0 && same->cc == t->cc && same->driver_cuda == t->driver_cuda) {
+        /* Targets alike but for their driver releases are two: an image's NVIDIA_REQUIRE_CUDA
+         * "driver>=550.100" holds for one 12.4 driver and not another (the second group of an
+         * inventory was judged by the first's release). */
+        if (o->device[i] < 0 && same->cc == t->cc && same->tegra == t->tegra && same->driver_cuda == t->driver_cuda &&
+            strcmp(same->driver, t->driver) == 0) {
             size_t len = strlen(same->source), more = strlen(t->source);
             if (len + 2 + more < sizeof same->source && !strstr(same->source, t->source)) {
                 memcpy(same->source + len, ", ", 2);
