@@ -28,7 +28,7 @@ PROBLEM_INPUT, PROBLEM_LOAD, PROBLEM_ARCH_LIST, PROBLEM_UNSEEN = (
     _fatcheck.PROBLEM_INPUT, _fatcheck.PROBLEM_LOAD, _fatcheck.PROBLEM_ARCH_LIST, _fatcheck.PROBLEM_UNSEEN)
 
 #: The exit statuses of the fatcheck command, which Report.exit_status follows.
-EXIT_OK, EXIT_LOAD_RISK, EXIT_USAGE, EXIT_INPUT, EXIT_INTERNAL, EXIT_ARCH_LIST = 0, 1, 2, 3, 4, 5
+EXIT_OK, EXIT_LOAD_RISK, EXIT_USAGE, EXIT_INPUT, EXIT_INTERNAL, EXIT_ARCH_LIST, EXIT_NO_TARGETS = 0, 1, 2, 3, 4, 5, 6
 
 
 class Error(Exception):
@@ -68,7 +68,7 @@ class Report(dict):
     exit_status is what `fatcheck` would exit with for the same run (0 ok; 1 a target cannot
     load any module of some file, or with strict=True some module; 3 an input could not be
     read, or with strict=True not fully seen or judged; 4 internal error; 5 a file does not hold
-    what arch_list builds); counts says what it rests on (input_errors, load_failures,
+    what arch_list builds; 6 no target GPU, with require_targets); counts says what it rests on (input_errors, load_failures,
     arch_mismatches, unseen, internal).
     """
 
@@ -169,6 +169,8 @@ def scan(paths, gpus=None, driver=None, *, arch_list=None, strict=False, kernels
     if not report["targets"]:
         note = report.get("targets_note", "no target GPU")
         if require_targets:
+            if report.exit_status != EXIT_INTERNAL:  # the command's order: 4, then 6
+                report.exit_status = EXIT_NO_TARGETS
             raise CheckError(report, ["not judging any GPU: " + note])
         warnings.warn("not judging any GPU: " + note, NoTargetsWarning, stacklevel=2)
     if errors == "raise" and counts["input_errors"]:

@@ -87,8 +87,13 @@ def test_no_gpu_warns():
     with pytest.warns(fatcheck.NoTargetsWarning, match="not judging any GPU"):
         report = fatcheck.scan([FIXTURES / "app"])
     assert report == want and report["targets"] == [] and "targets_note" in report
-    with pytest.raises(fatcheck.CheckError, match="not judging any GPU"):
+    with pytest.raises(fatcheck.CheckError, match="not judging any GPU") as raised:
         fatcheck.scan([FIXTURES / "app"], require_targets=True)
+    # as `fatcheck --require-targets` exits: 0 let a wrapper's sys.exit(e.exit_status) pass
+    # (review of 2026-12-04, F6)
+    rc = cli("--require-targets", str(FIXTURES / "app"))[1]
+    assert raised.value.exit_status == rc == fatcheck.EXIT_NO_TARGETS == 6
+    assert raised.value.report.exit_status == 6
 
 
 def test_iteration():
