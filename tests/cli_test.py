@@ -1054,6 +1054,27 @@ def a_driver_older_than_the_gpu_runs_nothing_there():
 
 
 @test
+def a_driver_newer_than_the_gpu_s_last_branch_runs_nothing_there():
+    """Rule 3's other side: R470 was the last driver branch for Kepler, R580 for Maxwell,
+    Pascal and Volta (NVIDIA's deprecation schedule); a newer driver knows no such GPU. A Tesla
+    K80 with a CUDA 12.4 driver was judged as any other: ok through compatible SASS, exit 0
+    (review of 2026-12-04, F5). Jetson parts run drivers of their own and are not judged so."""
+    rc, out, err = run("--gpu", "K80", "--driver", "12.4", fx("kernels.ptx"))
+    eq((rc, err), (1, ""))
+    assert ("  sm_37 (--gpu K80): none, no driver after the R470 branch runs a GPU of compute\n"
+            "    capability 3.7, and this one is for CUDA 12.4: nothing loads there\n"
+            "    fix: a driver of the R470 branch (for CUDA 11.4) or an older one, or a newer GPU\n") in out, out
+    assert "to build native code" not in out, out
+    for gpu, driver, last in (("K80", "11.4", None), ("K80", "470.256.02", None), ("3.5", "11.5", "11.4"),
+                              ("V100", "13.0", None), ("V100", "580.159.04", None), ("V100", "13.1", "13.0"),
+                              ("GTX 1080", "590.44.01", "13.0"), ("Jetson Xavier", "13.1", None),
+                              ("T4", "13.1", None), ("9.0", "13.2", None)):
+        rc, out, err = run("--json", "--gpu", gpu, "--driver", driver, fx("kernels.ptx"))
+        v = json.loads(out)["files"][0]["verdicts"][0]
+        eq((gpu, driver, v.get("gpu_last_cuda"), v["status"] if last else "-"), (gpu, driver, last, "none" if last else "-"))
+
+
+@test
 def unknown_compute_capability_is_a_usage_error():
     for spec in ("9.9", "sm_99", "8.5"):
         rc, out, err = run("--gpu", spec, fx("compress_none.fatbin"))

@@ -231,6 +231,20 @@ static void test_first_cuda(void)
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
         ok(fc_cc_first_cuda(rows[i].cc) == rows[i].cuda, "compute capability %u.%u: first CUDA %d", rows[i].cc / 10,
            rows[i].cc % 10, rows[i].cuda);
+    /* ... and the last (arch.c's last_cuda: R470 for Kepler, R580 for Maxwell, Pascal, Volta;
+     * none for Jetson parts and what no branch has dropped) */
+    static const struct {
+        unsigned cc;
+        int cuda;
+        const char *branch;
+    } last[] = {{30, 11040, "R470"}, {35, 11040, "R470"}, {37, 11040, "R470"}, {50, 13000, "R580"},
+                {52, 13000, "R580"}, {60, 13000, "R580"}, {61, 13000, "R580"}, {70, 13000, "R580"},
+                {32, 0, ""}, {53, 0, ""}, {62, 0, ""}, {72, 0, ""}, {75, 0, ""}, {90, 0, ""}, {121, 0, ""}};
+    for (size_t i = 0; i < sizeof last / sizeof *last; i++) {
+        const char *branch = "";
+        ok(fc_cc_last_cuda(last[i].cc, &branch) == last[i].cuda && strcmp(branch, last[i].branch) == 0,
+           "compute capability %u.%u: last CUDA %d (%s)", last[i].cc / 10, last[i].cc % 10, last[i].cuda, last[i].branch);
+    }
 }
 
 static void test_alternatives(void)

@@ -162,6 +162,12 @@ FC_API bool fc_cc_is_tegra(unsigned cc);
  * fatcheck knows none (older than 7.0, or unknown): a named driver older than that cannot run
  * anything on such a GPU (docs/matching.md, rule 3). */
 FC_API int fc_cc_first_cuda(unsigned cc);
+/* The last CUDA version whose driver runs compute capability CC (11040 for 3.7: R470 was the
+ * last branch for Kepler; 13000 for Maxwell, Pascal and Volta: R580), or 0 where no branch
+ * has dropped it (Jetson parts, whose drivers are their own, included): a named driver newer
+ * than that cannot run anything on such a GPU (docs/matching.md, rule 3). BRANCH, when not
+ * NULL, is set to the last branch ("R470"). */
+FC_API int fc_cc_last_cuda(unsigned cc, const char **branch);
 /* Products of a compute capability, for people: "H100, H200, GH200"; "" when unknown. */
 FC_API const char *fc_cc_products(unsigned cc);
 /* Every compute capability the tables know, ascending; returns how many (at most MAX). */

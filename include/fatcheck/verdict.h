@@ -122,6 +122,11 @@ typedef struct fc_verdict {
      * GPU: this is that release (fc_cc_first_cuda), and nothing loads there (status none, when
      * the file holds code); 0 otherwise, and where the driver is unknown. */
     int gpu_needs_cuda;
+    /* The target's driver (named, or a fleet's) is newer than the last CUDA release whose
+     * driver runs its GPU (R470, CUDA 11.4, for Kepler; R580, 13.0, for Maxwell, Pascal and
+     * Volta): this is that release (fc_cc_last_cuda), and nothing loads there (status none,
+     * when the file holds code); 0 otherwise, and where the driver is unknown. */
+    int gpu_last_cuda;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

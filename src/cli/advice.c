@@ -90,7 +90,7 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
         return false;
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
         const fc_verdict *v = fc_judgement_verdict(j, t);
-        if (v->gpu_needs_cuda) /* a driver older than the GPU: no build target helps */
+        if (v->gpu_needs_cuda || v->gpu_last_cuda) /* a driver older or newer than the GPU: no build target helps */
             continue;
         if (v->runtime_fails && !v->modules) /* no kernel of its own: only a driver helps */
             continue;

@@ -321,6 +321,14 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
                      "for %s: nothing loads there",
                 colour_on(cfg, "none"), colour_off(cfg), driver_text(v->gpu_needs_cuda, need, sizeof need),
                 tg->cc / 10, tg->cc % 10, driver_text(tg->driver_cuda, d, sizeof d));
+    } else if (v->gpu_last_cuda) {
+        const char *branch = "";
+        fc_cc_last_cuda(tg->cc, &branch);
+        char d[32];
+        fprintf(out, "%snone%s, no driver after the %s branch runs a GPU of compute capability %u.%u, and "
+                     "this one is for %s: nothing loads there",
+                colour_on(cfg, "none"), colour_off(cfg), branch, tg->cc / 10, tg->cc % 10,
+                driver_text(tg->driver_cuda, d, sizeof d));
     } else if (v->unlinked) {
         fprintf(out, "%snone%s, its relocatable device code (-rdc) was never device-linked: loading it "
                      "fails with \"undefined symbol: __cudaRegisterLinkedBinary_...\"",
@@ -513,6 +521,19 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
         wrap_print(out, sentence);
         free(sentence);
         print_accepted(out, cfg, t);
+        if (v->gpu_last_cuda && v->status == FC_VERDICT_NONE) { /* nothing else to say of it */
+            const fc_runtime_need *rt = fc_judgement_runtime(j);
+            const char *branch = "";
+            fc_cc_last_cuda(tg->cc, &branch);
+            char d[32];
+            if (rt && rt->cuda > v->gpu_last_cuda)
+                fprintf(out, "    fix: a newer GPU: its CUDA runtime needs a driver for %s, and none of those\n"
+                             "         runs this one\n", driver_text(rt->cuda, d, sizeof d));
+            else
+                fprintf(out, "    fix: a driver of the %s branch (for %s) or an older one, or a newer GPU\n", branch,
+                        driver_text(v->gpu_last_cuda, d, sizeof d));
+            continue;
+        }
         if (v->gpu_needs_cuda && v->status == FC_VERDICT_NONE) { /* nothing else to say of it */
             /* A driver the GPU needs, or the CUDA runtime, whichever is newer: a 12.8 driver on
              * an RTX 5090 does not start libcudart.so.13. */

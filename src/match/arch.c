@@ -654,6 +654,32 @@ int fc_cc_first_cuda(unsigned cc)
     return 0;
 }
 
+/* The last driver branch for each architecture NVIDIA's "Unix graphics feature deprecation
+ * schedule" has retired: "the 470 driver branch will be the last to support Kepler"; "the
+ * release 580 series will be the last to support GPUs based on the Maxwell, Pascal, and
+ * Volta architectures". A branch's CUDA version is its first release's (min_driver below:
+ * 470.42.01 CUDA 11.4, 580.65.06 13.0). Jetson parts (3.2, 5.3, 6.2, 7.2) run the drivers of
+ * their own L4T releases and are not listed. */
+static const struct {
+    unsigned cc;
+    int cuda;
+    const char *branch;
+} last_cuda[] = {
+    {30, 11040, "R470"}, {35, 11040, "R470"}, {37, 11040, "R470"}, {50, 13000, "R580"},
+    {52, 13000, "R580"}, {60, 13000, "R580"}, {61, 13000, "R580"}, {70, 13000, "R580"},
+};
+
+int fc_cc_last_cuda(unsigned cc, const char **branch)
+{
+    for (size_t i = 0; i < sizeof last_cuda / sizeof *last_cuda; i++)
+        if (last_cuda[i].cc == cc) {
+            if (branch)
+                *branch = last_cuda[i].branch;
+            return last_cuda[i].cuda;
+        }
+    return 0;
+}
+
 /* CUDA Toolkit Release Notes, "CUDA Toolkit and Corresponding Driver Versions" (GA, Linux
  * x86_64), compat-rules.md section 3. */
 static const struct {

@@ -129,7 +129,7 @@ static void finish_verdict(fc_verdict *v, bool registered_all_fail)
     size_t units = v->modules + v->link_inputs;
     size_t ok = v->native + v->compatible + v->jit + v->runtime_linked + v->linkable;
     bool refused = v->container == FC_REQUIRE_UNMET || v->container == FC_REQUIRE_INVALID ||
-                   v->container == FC_REQUIRE_NO_DRIVER || (v->gpu_needs_cuda && units);
+                   v->container == FC_REQUIRE_NO_DRIVER || ((v->gpu_needs_cuda || v->gpu_last_cuda) && units);
     if (v->runtime_fails || v->unlinked || refused)
         v->status = FC_VERDICT_NONE;
     else if (!units)
@@ -834,6 +834,11 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         int first = fc_cc_first_cuda(o->targets[t].cc);
         if (o->targets[t].driver_cuda && first > o->targets[t].driver_cuda)
             v->gpu_needs_cuda = first;
+        /* ... and a driver newer than the GPU's last branch no longer knows it (a Tesla K80
+         * with a CUDA 12.4 driver was judged as any other: ok, exit 0). */
+        int last = fc_cc_last_cuda(o->targets[t].cc, NULL);
+        if (o->targets[t].driver_cuda && last && o->targets[t].driver_cuda > last)
+            v->gpu_last_cuda = last;
         v->unlinked = obj->device_link_missing;
         /* Rule: registered code that could not be decoded fails to load, whatever it held. */
         if (obj->registered_undecoded) {
