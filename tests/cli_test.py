@@ -274,6 +274,23 @@ def detected(env, *args):
 
 
 @test
+def a_gpu_the_driver_does_not_describe_is_said():
+    # The Driver API giving one GPU a compute capability of no known form: it was passed over
+    # without a word, the others judged, exit 0 (review of 2026-12-04, F7).
+    env = {"FAKE_CUDA_DEVICES": "NVIDIA H200:9.0;NVIDIA Other:7.10"}
+    rc, out, err = run(fx("app"), env=env)
+    eq((rc, out.splitlines()[:2]), (0, ["judging for: sm_90 (GPU 0: NVIDIA H200); driver for CUDA 13.0",
+                                        "note: GPU 1 is not judged: the CUDA driver gave no compute capability "
+                                        "fatcheck can read for it"]))
+    targets, how, note, err = detected(env)
+    eq(([t[:2] for t in targets], how["by"], how["note"]),
+       ([("GPU 0", "sm_90")], "driver", "GPU 1 is not judged: the CUDA driver gave no compute capability fatcheck "
+                                        "can read for it"))
+    targets, how, note, err = detected({"FAKE_CUDA_DEVICES": "NVIDIA Other:7.10"})
+    assert targets == [] and "no GPU answered the CUDA driver: GPU 0 is not judged" in note, note
+
+
+@test
 def local_gpus_of_two_models_are_numbered_by_the_driver():
     # Fastest first is the runtime's own heuristic: with two models, only the driver can say.
     rc, out, err = run(fx("app"), env=H200_AND_4090)

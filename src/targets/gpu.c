@@ -130,8 +130,13 @@ static fc_status detect_driver(detection *d, size_t max)
         memset(t, 0, sizeof *t);
         if (get(&dev, i) != 0 || attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != 0 ||
             attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != 0 || major < 1 || major > 99 ||
-            minor < 0 || minor > 9)
+            minor < 0 || minor > 9) {
+            /* Said: the other GPUs judged alone passed it over without a word. */
+            size_t len = strlen(d->note);
+            snprintf(d->note + len, sizeof d->note - len, "%sGPU %d is not judged: the CUDA driver gave no compute "
+                     "capability fatcheck can read for it", len ? "; " : "", i);
             continue;
+        }
         if (name(t->name, (int)sizeof t->name, dev) != 0)
             t->name[0] = '\0';
         t->name[sizeof t->name - 1] = '\0';
@@ -142,7 +147,7 @@ static fc_status detect_driver(detection *d, size_t max)
         d->n++;
     }
     if (!d->n) {
-        snprintf(d->err, sizeof d->err, "no GPU answered the CUDA driver");
+        snprintf(d->err, sizeof d->err, "no GPU answered the CUDA driver%s%.280s", d->note[0] ? ": " : "", d->note);
         return FC_ERR_UNSUPPORTED;
     }
     return FC_OK;
