@@ -506,10 +506,24 @@ static fc_status add_arch_entry(fc_arch_list *out, const char *tok, char *err, s
         snprintf(err, err_size, "'%s': torch does not accept family (f) architectures", tok);
         return FC_ERR_INVALID;
     }
-    unsigned cc = strchr(buf, '.') ? parse_cc(buf) : 0;
+    /* torch's own spelling only: "X.Y" or "XY.Z" ("sm_8.6", "compute_9.0", "08.6" were read as
+     * 8.6 and 9.0 where torch answers "Unknown CUDA arch"), "a" only where torch lists it. */
+    size_t digits = strspn(buf, "0123456789");
+    bool form = (digits == 1 || (digits == 2 && buf[0] != '0')) && buf[digits] == '.' &&
+                isdigit((unsigned char)buf[digits + 1]) && len == digits + 2 + a;
+    unsigned cc = form ? parse_cc(buf) : 0;
     if (!cc) {
         snprintf(err, err_size, "'%s' is not an architecture (expected X.Y, X.Ya, X.Y+PTX or a name such as Ampere)",
                  tok);
+        return FC_ERR_INVALID;
+    }
+    static const unsigned with_a[] = {90, 100, 103, 110, 120, 121};
+    bool a_known = false;
+    for (size_t i = 0; i < sizeof with_a / sizeof *with_a; i++)
+        a_known |= with_a[i] == cc;
+    if (a && !a_known) {
+        snprintf(err, err_size, "'%s': torch builds no arch-specific (a) code for %u.%u (only for 9.0, 10.0, 10.3, "
+                 "11.0, 12.0 and 12.1)", tok, cc / 10, cc % 10);
         return FC_ERR_INVALID;
     }
     if (out->n == sizeof out->entries / sizeof *out->entries) {
