@@ -291,6 +291,35 @@ def kernel_names():
 
 
 @test
+def a_name_that_demangles_exponentially_is_kept_mangled():
+    # Substitutions nested 24 deep: 323 bytes of PTX whose one name demangled to 1.1 GB in 12 s
+    # under -k (review of 2026-12-04, B1). The demangled form is bounded (64 KiB); past it the
+    # mangled name stands.
+    def sub(i):
+        digits, n, s = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", i - 1, ""
+        if i == 0:
+            return "S_"
+        while True:
+            s, n = digits[n % 36] + s, n // 36
+            if n == 0:
+                return "S" + s + "_"
+    name = "_Z1f1AIiiE" + "".join("S_I%s%sE" % (sub(n - 1), sub(n - 1)) for n in range(2, 26))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bomb.ptx")
+        open(path, "w").write(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry %s()\n{\n ret;\n}\n"
+                              % name)
+        rc, out, err = run("--json", "-k", "--gpu", "sm_90", path, timeout=20)
+        kernels = json.loads(out)["files"][0]["containers"][0]["entries"][0]["kernels"]
+        eq((rc, [(k["name"], k["demangled"]) for k in kernels]), (0, [(name, name)]))
+        # ten levels deep (34,756 bytes demangled, as c++filt has it) is demangled still
+        short = "_Z1f1AIiiE" + "".join("S_I%s%sE" % (sub(n - 1), sub(n - 1)) for n in range(2, 12))
+        open(path, "w").write(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry %s()\n{\n ret;\n}\n"
+                              % short)
+        kernels = json.loads(run("--json", "-k", "--gpu", "sm_90", path)[1])["files"][0]["containers"][0]["entries"][0]["kernels"]
+        eq((kernels[0]["demangled"][:15], len(kernels[0]["demangled"])), ("f(A<int, int>, ", 34756))
+
+
+@test
 def gpu_names_from_the_driver_and_inventories():
     env = {"FAKE_CUDA_DEVICES": b"NVIDIA \x1b[31mH200\nfake line\xff:9.0"}
     rc, out, err = run(fx("app"), env=env)

@@ -6,6 +6,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <libiberty/demangle.h>
+#include <setjmp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,18 +39,61 @@ struct fc_kernel_list_store {
  * as c++filt -r shows. Depth is bounded by the name's length, so names up to
  * DEMANGLE_UNLIMITED bytes are demangled without the limit, on threads with stacks sized for
  * it; longer ones keep it. */
+/* A demangled name is built through libiberty's callback interface, which allocates nothing,
+ * into at most DEMANGLED_MAX bytes: a name whose substitutions nest doubles with each level
+ * (a 323-byte PTX file's one name took 1.1 GB and 12 s). Past the bound the demangler is left
+ * with longjmp, and the mangled name is kept. */
+#define DEMANGLED_MAX (64u << 10)
+
+typedef struct demangled {
+    char *buf;
+    size_t len, cap;
+    jmp_buf out;
+} demangled;
+
+static void collect(const char *s, size_t n, void *opaque)
+{
+    demangled *d = opaque;
+    if (n > DEMANGLED_MAX - d->len)
+        longjmp(d->out, 1);
+    if (d->len + n + 1 > d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 256;
+        while (cap < d->len + n + 1)
+            cap *= 2;
+        char *p = realloc(d->buf, cap);
+        if (!p)
+            longjmp(d->out, 1);
+        d->buf = p;
+        d->cap = cap;
+    }
+    memcpy(d->buf + d->len, s, n);
+    d->len += n;
+    d->buf[d->len] = '\0';
+}
+
 static char *demangle(const char *name, size_t len)
 {
     if (len <= 2 || name[0] != '_' || name[1] != 'Z')
         return NULL;
-    char *z = malloc(len + 1); /* NAME lies in the image, not NUL-terminated */
-    if (!z)
+    /* NAME lies in the image, not NUL-terminated; the state is not an automatic object, whose
+     * value a longjmp would leave indeterminate */
+    char *z = malloc(len + 1);
+    demangled *d = calloc(1, sizeof *d);
+    if (!z || !d) {
+        free(z);
+        free(d);
         return NULL;
+    }
     memcpy(z, name, len);
     z[len] = '\0';
     int flags = DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES | (len <= DEMANGLE_UNLIMITED ? DMGL_NO_RECURSE_LIMIT : 0);
-    char *dm = cplus_demangle(z, flags);
+    char *dm = NULL;
+    if (setjmp(d->out) == 0 && cplus_demangle_v3_callback(z, flags, collect, d) && d->buf)
+        dm = d->buf;
+    else
+        free(d->buf);
     free(z);
+    free(d);
     return dm;
 }
 
