@@ -490,6 +490,21 @@ def accepted_verdicts_pass_the_check_and_say_why():
 
 
 @test
+def a_rule_does_not_accept_what_the_driver_fails():
+    # A rule written for a file's images accepted a none of another cause: its CUDA 13 runtime
+    # unable to start on a CUDA 12.4 driver, every CUDA call failing (review of 2026-12-04, R1).
+    # Not accepted, and the rule, which matched, is not called stale.
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = accept_file(tmp, '*/libmulti.so sm_90 none "no kernel image here, CPU fallback"\n')
+        rc, out, err = run("--gpu", "9.0", "--driver", "12.4", "--accept", rules, fx("libmulti.so"))
+        eq((rc, b"accepted (" in out, b"stale" in err), (1, False, False))
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", "--accept", rules, fx("libmulti.so"))
+        eq((rc, b"stale exception" in err), (0, True))  # ok there: nothing to accept
+        rc, out, err = run("--gpu", "B200", "--driver", "12.4", "--accept",
+                           accept_file(tmp, '*/libmulti.so * none "old GPUs"\n'), fx("libmulti.so"))
+        eq((rc, b"accepted (" in out), (1, False))
+
+@test
 def a_rule_for_a_target_not_judged_is_not_stale():
     with tempfile.TemporaryDirectory() as tmp:
         rules = accept_file(tmp, "*app sm_80 none Ampere nodes run the CPU path\n*app sm_90 partial nothing to accept\n")

@@ -127,6 +127,10 @@ typedef struct fc_verdict {
      * Volta): this is that release (fc_cc_last_cuda), and nothing loads there (status none,
      * when the file holds code); 0 otherwise, and where the driver is unknown. */
     int gpu_last_cuda;
+    /* With kernels: modules (and link inputs) that load here, whose image taken here lacks
+     * kernels their other images hold (built for some architectures only: #if __CUDA_ARCH__);
+     * their launches fail ("named symbol not found"), and the status is partial at best. */
+    size_t modules_lacking_kernels;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */
@@ -203,6 +207,10 @@ FC_API const fc_probe_result *fc_judgement_probe(const fc_judgement *j, size_t c
 FC_API const fc_probe_totals *fc_judgement_probe_totals(const fc_judgement *j);
 
 FC_API const fc_verdict *fc_judgement_verdict(const fc_judgement *j, size_t t);
+/* Whether V fails for the driver, not the images: the runtime or the container cannot start
+ * on the target's driver, or that driver does not know its GPU. Nothing runs there whatever
+ * the images hold; a new driver fixes it, no build does. */
+FC_API bool fc_verdict_driver_fails(const fc_verdict *v);
 /* Containers not kept as data (fc_container_kept_as_data): those the checks and advice count. */
 FC_API size_t fc_judgement_registered(const fc_judgement *j);
 FC_API const fc_runtime_need *fc_judgement_runtime(const fc_judgement *j);

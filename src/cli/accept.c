@@ -194,7 +194,8 @@ void accept_free(accept_rules *r)
     memset(r, 0, sizeof *r);
 }
 
-const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc, fc_verdict_status status)
+const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc, fc_verdict_status status,
+                                bool withheld)
 {
     if (!r || !label || (status != FC_VERDICT_PARTIAL && status != FC_VERDICT_NONE))
         return NULL;
@@ -204,6 +205,10 @@ const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc,
         if ((a->cc && a->cc != cc) || (status == FC_VERDICT_NONE && a->status != FC_VERDICT_NONE) ||
             fnmatch(a->pattern, label, 0) != 0)
             continue;
+        if (withheld) {
+            a->withheld++;
+            return NULL;
+        }
         a->used++;
         return a;
     }

@@ -19,6 +19,8 @@ typedef struct accept_rule {
     char *reason;
     unsigned line;
     size_t used;         /* verdicts it accepted in this run; 0 at the end: stale */
+    size_t withheld;     /* verdicts it matched but may not accept (the driver fails them):
+                            not stale for it */
 } accept_rule;
 
 typedef struct accept_rules {
@@ -36,7 +38,9 @@ void accept_free(accept_rules *r); /* accepts NULL and empty rules */
 
 /* The first rule that accepts verdict STATUS of the file named LABEL on a target of compute
  * capability CC, its use counted; NULL when none does (or STATUS is ok or no-code, which need
- * no acceptance). R may be NULL. */
-const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc, fc_verdict_status status);
+ * no acceptance). R may be NULL. Where the verdict may not be accepted (WITHHELD: the driver
+ * fails it), the rule that would is counted as withheld and NULL returned. */
+const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc, fc_verdict_status status,
+                                bool withheld);
 
 #endif

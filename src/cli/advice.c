@@ -99,6 +99,9 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
         size_t not_targets = v->undecoded + v->unsupported_compression + v->damaged_cubins;
         bool only_damage = not_targets && failing == not_targets && v->link_inputs == v->linkable &&
                            !v->runtime_fails;
+        /* Kernels left out of some architectures' images by the source: no build target helps. */
+        if (!failing && v->link_inputs == v->linkable && v->modules_lacking_kernels && !v->runtime_fails)
+            continue;
         outcome o = target_outcome(cfg, j, t);
         if ((o == OUTCOME_FAIL || o == OUTCOME_PARTIAL) && !only_damage)
             return true;

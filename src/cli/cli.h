@@ -111,7 +111,7 @@ size_t report_stale_rules(FILE *err, const config *cfg);
  * Python package links too, asks it.) */
 static inline bool rule_stale(const config *cfg, const accept_rule *a)
 {
-    if (a->used)
+    if (a->used || a->withheld)
         return false;
     for (size_t t = 0; a->cc && t < cfg->judge.n_targets; t++)
         if (cfg->judge.targets[t].cc == a->cc)

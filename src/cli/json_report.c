@@ -218,6 +218,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"damaged_cubins\":%zu", v->damaged_cubins);
         if (v->gpu_needs_cuda)
             jw_printf(out, ",\"gpu_needs_cuda\":\"%d.%d\"", v->gpu_needs_cuda / 1000, v->gpu_needs_cuda % 1000 / 10);
+        if (v->modules_lacking_kernels)
+            jw_printf(out, ",\"modules_lacking_kernels\":%zu", v->modules_lacking_kernels);
         if (v->gpu_last_cuda)
             jw_printf(out, ",\"gpu_last_cuda\":\"%d.%d\"", v->gpu_last_cuda / 1000, v->gpu_last_cuda % 1000 / 10);
         if (v->unseen_order)

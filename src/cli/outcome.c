@@ -94,10 +94,12 @@ void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)
     for (size_t t = 0; t < cfg->judge.n_targets; t++) {
         const fc_verdict *v = j ? fc_judgement_verdict(j, t) : NULL;
         /* Damage is never a known exception: registered code that could not be decoded is
-         * not accepted, whatever the rules say (the file is an input error, exit 3, too). */
-        cfg->accepted[t] = v && !v->undecoded
-                               ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc, v->status)
-                               : NULL;
+         * not accepted, whatever the rules say (the file is an input error, exit 3, too). Nor
+         * is a driver that cannot start it: a rule for a file's images accepted the runtime or
+         * the container failing on a new driver too (review of 2026-12-04, R1). */
+        cfg->accepted[t] = v && !v->undecoded ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc,
+                                                             v->status, fc_verdict_driver_fails(v))
+                                              : NULL;
     }
 }
 

@@ -288,7 +288,9 @@ static void print_missing_kernels(FILE *out, const fc_judgement *j, size_t t)
     size_t n = fc_judgement_missing_kernels(&missing, j, t);
     char count[32];
     if (!n) {
-        fputs("    missing here: no kernel (what fails here is also provided by a module that loads)\n", out);
+        /* (where nothing loads, no kernel was read from what fails: said by the sentence) */
+        if (fc_judgement_verdict(j, t)->status != FC_VERDICT_NONE)
+            fputs("    missing here: no kernel (what fails here is also provided by a module that loads)\n", out);
         return;
     }
     fprintf(out, "    missing here: %s kernel%s%s\n", fmt_count(n, count, sizeof count), n == 1 ? "" : "s",
@@ -377,6 +379,17 @@ bool print_verdict_sentence(FILE *out, const config *cfg, const fc_object *obj, 
             }
             break;
         case FC_VERDICT_PARTIAL:
+            if (ok == v->modules && v->link_inputs == v->linkable) { /* kernels some images lack (-k) */
+                size_t n = v->modules_lacking_kernels;
+                if (v->modules == 1)
+                    fprintf(out, "%spartial%s, its module loads, but the image it loads here lacks kernels its "
+                                 "other images hold", colour_on(cfg, "partial"), colour_off(cfg));
+                else
+                    fprintf(out, "%spartial%s, all %s %s load, but %s of them load an image here that lacks "
+                                 "kernels their other images hold", colour_on(cfg, "partial"), colour_off(cfg),
+                            fmt_count(v->modules, n1, sizeof n1), modules(v->modules), fmt_count(n, n2, sizeof n2));
+                break;
+            }
             if (ok == v->modules) { /* every module loads; some link input has no image */
                 fprintf(out, "%spartial%s, all %s %s load; %s of %s link inputs (", colour_on(cfg, "partial"),
                         colour_off(cfg), fmt_count(v->modules, n1, sizeof n1), modules(v->modules),

@@ -148,17 +148,39 @@ static bool fails(const fc_judgement *j, const fc_container *ct, size_t c, size_
     return failed && !fc_container_kept_as_data(ct) && !j->unused[c];
 }
 
+/* Rule: a module provides the kernels of the image the driver takes (a device linker, of a link
+ * input): a kernel built only for some architectures (#if __CUDA_ARCH__ >= 900) is in their
+ * images alone, and its launch fails elsewhere ("named symbol not found", H200, driver 580,
+ * an sm_90 and sm_100 build: review of 2026-12-04, K1). -1 where that image is not known
+ * here (the -rdc objects the runtime links itself): every image's kernels then. */
+static int provided_entry(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
+{
+    if (j->unused[c] || fc_runtime_links_instead(j, ct, c, t))
+        return -1;
+    fc_load l = j->loads[c * j->n_targets + t];
+    int e = l.result == FC_LOAD_LINK_INPUT ? j->links[c * j->n_targets + t].entry : l.entry;
+    /* an image whose kernels could not be read tells nothing against the others */
+    if (e < 0 || (size_t)e >= ct->n_entries || !entry_kernels(j, c, (size_t)e) || j->status[j->first[c] + (size_t)e] != FC_OK)
+        return -1;
+    return e;
+}
+
 static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
 {
     name_set provided = {0}, failing = {0};
-    bool ok = true;
+    /* Where nothing runs whatever the images hold (the driver, or code never device-linked),
+     * every kernel is missing. */
+    bool ok = true, none_runs = fc_verdict_driver_fails(&j->verdicts[t]) || j->verdicts[t].unlinked;
     /* Kernels that some loadable registered module provides. */
     bool links_rdc = device_link_fails(j, obj, t);
-    for (size_t c = 0; c < obj->n_containers && ok; c++) {
+    for (size_t c = 0; c < obj->n_containers && ok && !none_runs; c++) {
         const fc_container *ct = &obj->containers[c];
         if (!provides(j, ct, c, t, links_rdc))
             continue;
+        int chosen = provided_entry(j, ct, c, t);
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
+            if (chosen >= 0 && (int)e != chosen)
+                continue;
             const fc_kernel_list *kl = entry_kernels(j, c, e);
             for (size_t k = 0; kl && k < kl->n && ok; k++) {
                 bool added;
@@ -167,11 +189,17 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
             }
         }
     }
-    /* Kernels of failing registered modules that none of those provides. */
+    /* Kernels of failing registered modules that none of those provides; and those of modules
+     * that load whose image lacks them (each such module counted). */
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
-        if (!fails(j, ct, c, t))
+        bool failing_here = fails(j, ct, c, t) ||
+                            (none_runs && !fc_container_kept_as_data(ct) && !j->unused[c]);
+        bool loading = !failing_here && !none_runs && provides(j, ct, c, t, links_rdc) && !j->unused[c] &&
+                       provided_entry(j, ct, c, t) >= 0;
+        if (!failing_here && !loading)
             continue;
+        bool lacks = false;
         name_set here = {0};
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
             const fc_kernel_list *kl = entry_kernels(j, c, e);
@@ -189,6 +217,7 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
                 }
                 if (!added)
                     continue; /* counted once per container */
+                lacks = true;
                 long at = set_put(&failing, kn->name, h, j->n_missing[t], &added);
                 if (at < 0) {
                     ok = false;
@@ -211,6 +240,8 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
             }
         }
         set_free(&here);
+        if (loading && lacks)
+            j->verdicts[t].modules_lacking_kernels++;
     }
     /* Where the missing kernels do exist: every image (any container) that has them. */
     for (size_t c = 0; c < obj->n_containers && ok && j->n_missing[t]; c++) {
@@ -250,9 +281,13 @@ fc_status fc_missing_kernels_find(fc_judgement *j, const fc_object *obj, const f
         j->first[c] = k;
         k += obj->containers[c].n_entries;
     }
-    for (size_t t = 0; t < nt && j->loads; t++)
+    for (size_t t = 0; t < nt && j->loads; t++) {
         if (!missing_for_target(j, obj, t))
             return FC_ERR_NOMEM;
+        fc_verdict *v = &j->verdicts[t];
+        if (v->status == FC_VERDICT_OK && v->modules_lacking_kernels)
+            v->status = FC_VERDICT_PARTIAL;
+    }
     return FC_OK;
 }
 

@@ -41,6 +41,12 @@ fc_status fc_judge_options_add_target(fc_judge_options *o, const fc_target *t, i
     return FC_OK;
 }
 
+bool fc_verdict_driver_fails(const fc_verdict *v)
+{
+    return v->runtime_fails || v->gpu_needs_cuda || v->gpu_last_cuda || v->container == FC_REQUIRE_UNMET ||
+           v->container == FC_REQUIRE_INVALID || v->container == FC_REQUIRE_NO_DRIVER;
+}
+
 const char *fc_verdict_status_name(fc_verdict_status s)
 {
     switch (s) {

@@ -307,52 +307,77 @@ cleanup:
 }
 
 /* PTX: ".entry NAME(" and ".func [(ret)] NAME(", at the start of a directive line. */
+/* The next token of PTX TEXT[*I..SIZE): a run of characters other than blanks and "(),;{}",
+ * or one of those; comments are passed over. PTX is free-form: ptxas takes ".visible\t.entry\tk()"
+ * and ".entry" with the name on the next line (such kernels went unlisted: review of 2026-12-04,
+ * K3). Returns its length, 0 at the end. */
+static size_t ptx_token(const char *text, size_t size, size_t *i, const char **tok)
+{
+    for (;;) {
+        while (*i < size && (text[*i] == ' ' || text[*i] == '\t' || text[*i] == '\r' || text[*i] == '\n'))
+            (*i)++;
+        if (*i + 1 < size && text[*i] == '/' && text[*i + 1] == '/') {
+            while (*i < size && text[*i] != '\n')
+                (*i)++;
+        } else if (*i + 1 < size && text[*i] == '/' && text[*i + 1] == '*') {
+            *i += 2;
+            while (*i + 1 < size && !(text[*i] == '*' && text[*i + 1] == '/'))
+                (*i)++;
+            *i = *i + 2 <= size ? *i + 2 : size;
+        } else {
+            break;
+        }
+    }
+    if (*i >= size)
+        return 0;
+    *tok = text + *i;
+    if (strchr("(),;{}", text[*i])) {
+        (*i)++;
+        return 1;
+    }
+    size_t start = *i;
+    while (*i < size && !strchr(" \t\r\n(),;{}", text[*i]) &&
+           !(*i + 1 < size && text[*i] == '/' && (text[*i + 1] == '/' || text[*i + 1] == '*')))
+        (*i)++;
+    return *i - start;
+}
+
+static bool token_is(const char *tok, size_t len, const char *word)
+{
+    return len == strlen(word) && memcmp(tok, word, len) == 0;
+}
+
 static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
 {
     name_index by_name = {0};
     fc_status st = FC_OK;
-    size_t i = 0;
-    while (i < size) {
-        size_t eol = i;
-        while (eol < size && text[eol] != '\n')
-            eol++;
-        const char *line = text + i, *end = text + eol;
-        while (line < end && (*line == ' ' || *line == '\t'))
-            line++;
-        static const char *const prefixes[] = {".visible ", ".weak ", ".extern "};
-        bool external = false;
-        for (size_t k = 0; k < 3; k++) {
-            size_t pl = strlen(prefixes[k]);
-            if ((size_t)(end - line) > pl && memcmp(line, prefixes[k], pl) == 0) {
-                external |= k == 2;
-                line += pl;
-            }
+    size_t i = 0, len;
+    const char *tok = NULL;
+    bool external = false;
+    while ((len = ptx_token(text, size, &i, &tok)) != 0) {
+        if (token_is(tok, len, ".visible") || token_is(tok, len, ".weak"))
+            continue;
+        if (token_is(tok, len, ".extern")) {
+            external = true;
+            continue;
         }
-        bool entry = (size_t)(end - line) > 7 && memcmp(line, ".entry ", 7) == 0;
-        bool func = (size_t)(end - line) > 6 && memcmp(line, ".func ", 6) == 0;
-        if ((entry || func) && !external) {
-            const char *p = line + (entry ? 7 : 6);
-            while (p < end && *p == ' ')
-                p++;
-            if (func && p < end && *p == '(') { /* return value list */
-                while (p < end && *p != ')')
-                    p++;
-                if (p < end)
-                    p++;
-                while (p < end && *p == ' ')
-                    p++;
-            }
-            const char *name = p;
-            while (p < end && *p != '(' && *p != ' ' && *p != '\t' && *p != '\r')
-                p++;
-            size_t len = (size_t)(p - name);
-            if (len && !index_find(&by_name, l, name, len) &&
-                (!add_kernel(l, name, len, entry) || !index_add(&by_name, l, l->n - 1))) {
-                st = FC_ERR_NOMEM;
-                break;
-            }
+        bool entry = token_is(tok, len, ".entry"), func = token_is(tok, len, ".func");
+        if (!entry && !func) {
+            external = false;
+            continue;
         }
-        i = eol + 1;
+        len = ptx_token(text, size, &i, &tok);
+        if (func && len == 1 && *tok == '(') { /* return value list */
+            while ((len = ptx_token(text, size, &i, &tok)) != 0 && !(len == 1 && *tok == ')'))
+                ;
+            len = len ? ptx_token(text, size, &i, &tok) : 0;
+        }
+        if (len && !external && !strchr("(),;{}", *tok) && !index_find(&by_name, l, tok, len) &&
+            (!add_kernel(l, tok, len, entry) || !index_add(&by_name, l, l->n - 1))) {
+            st = FC_ERR_NOMEM;
+            break;
+        }
+        external = false;
     }
     index_free(&by_name);
     return st;

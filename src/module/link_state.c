@@ -22,6 +22,7 @@
 #include "fatcheck.h"
 #include "file_map.h"
 #include "grow.h"
+#include "name_pool.h"
 #include "verdict_internal.h"
 
 /* Functions the driver supplies to device code (its "system calls"). */
@@ -121,17 +122,51 @@ typedef struct ptx_name {
     bool defined;
 } ptx_name;
 
+/* The names in order of first sight, and an open-addressed index of them (1 + item number, 0
+ * free): a linear search made a PTX file of 200,000 entry points take 40 s (20,000: 0.3 s). */
 typedef struct ptx_names {
     ptx_name *items;
     size_t n, cap;
+    size_t *index;
+    size_t index_cap; /* a power of two, at least twice n */
     bool failed;
 } ptx_names;
 
+static size_t index_slot(const ptx_names *set, const uint8_t *p, size_t len)
+{
+    size_t i = (size_t)fc_name_hash((const char *)p, len) & (set->index_cap - 1);
+    while (set->index[i]) {
+        const ptx_name *m = &set->items[set->index[i] - 1];
+        if (m->len == len && memcmp(m->p, p, len) == 0)
+            break;
+        i = (i + 1) & (set->index_cap - 1);
+    }
+    return i;
+}
+
+static bool index_grow(ptx_names *set)
+{
+    size_t cap = set->index_cap ? set->index_cap * 2 : 64;
+    size_t *index = calloc(cap, sizeof *index);
+    if (!index)
+        return false;
+    free(set->index);
+    set->index = index;
+    set->index_cap = cap;
+    for (size_t k = 0; k < set->n; k++)
+        set->index[index_slot(set, set->items[k].p, set->items[k].len)] = k + 1;
+    return true;
+}
+
 static ptx_name *name_at(ptx_names *set, const uint8_t *p, size_t len)
 {
-    for (size_t i = 0; i < set->n; i++)
-        if (set->items[i].len == len && memcmp(set->items[i].p, p, len) == 0)
-            return &set->items[i];
+    if ((set->n + 1) * 2 > set->index_cap && !index_grow(set)) {
+        set->failed = true;
+        return NULL;
+    }
+    size_t slot = index_slot(set, p, len);
+    if (set->index[slot])
+        return &set->items[set->index[slot] - 1];
     ptx_name *more = fc_grow(set->items, &set->cap, set->n + 1, sizeof *more, 16);
     if (!more) {
         set->failed = true;
@@ -139,7 +174,14 @@ static ptx_name *name_at(ptx_names *set, const uint8_t *p, size_t len)
     }
     set->items = more;
     set->items[set->n] = (ptx_name){p, len, false};
-    return &set->items[set->n++];
+    set->index[slot] = ++set->n;
+    return &set->items[set->n - 1];
+}
+
+static void names_free(ptx_names *set)
+{
+    free(set->items);
+    free(set->index);
 }
 
 /* Whether T[0..N) holds a byte outside ASCII: blocks of 64 tested branch-free (compilers
@@ -331,7 +373,7 @@ static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_n
     if (keep)
         *keep = names;
     else
-        free(names.items);
+        names_free(&names);
 }
 
 fc_link_state fc_entry_link_state(const fc_object *obj, const fc_entry *e, const fc_options *opts)
@@ -464,7 +506,7 @@ bool fc_rdc_functions(const fc_object *obj, const fc_entry *e, const fc_options 
             else if (!driver_supplied((const char *)m->p, m->len))
                 names_add(needed, (const char *)m->p, m->len);
         }
-        free(names.items);
+        names_free(&names);
     } else if (ok) {
         fc_status why;
         Elf *elf = fc_elf_cubin_open(src, n, opts, &why);
