@@ -804,17 +804,27 @@ def torch_extension_default_folders_and_rebuilds():
         xdg = os.path.dirname(root)
         rc, out, err = run("--torch-extensions", "--gpu", "9.0", env={"XDG_CACHE_HOME": xdg, "HOME": "/nonexistent"})
         eq(out.count("torch extension "), 6, out)
-        # TORCH_EXTENSIONS_DIR/<name>/, and <name>_v<N>.so after rebuilds: the newest wins
+        # TORCH_EXTENSIONS_DIR/<name>/, and <name>_v<N>.so after rebuilds. PyTorch numbers
+        # those within one process only (its ExtensionVersioner counts from 0 in each), so a
+        # new process loads <name>.so: it is judged, not the newest <name>_v<N>.so, which was
+        # (red-team review of 2026-12-04, T2: an sm_86 <name>.so beside an sm_90 _v10 was ok
+        # on sm_90, exit 0). Without <name>.so the newest <name>_v<N>.so is judged.
         ted = os.path.join(tmp, "ted")
         os.makedirs(os.path.join(ted, "fc_ext_90"))
         src = os.path.join(version, "fc_ext_90", "fc_ext_90.so")
-        shutil.copy(src, os.path.join(ted, "fc_ext_90", "fc_ext_90.so"))
+        shutil.copy(os.path.join(version, "fc_ext_86", "fc_ext_86.so"), os.path.join(ted, "fc_ext_90", "fc_ext_90.so"))
         shutil.copy(os.path.join(version, "fc_ext_86", "fc_ext_86.so"), os.path.join(ted, "fc_ext_90", "fc_ext_90_v2.so"))
         shutil.copy(src, os.path.join(ted, "fc_ext_90", "fc_ext_90_v10.so"))
         rc, out, err = run("--torch-extensions", "--json", "--gpu", "9.0", env={"TORCH_EXTENSIONS_DIR": ted})
         doc = json.loads(out)
-        eq([f["path"] for f in doc["files"]], [os.path.join(ted, "fc_ext_90", "fc_ext_90_v10.so")])
+        eq([f["path"] for f in doc["files"]], [os.path.join(ted, "fc_ext_90", "fc_ext_90.so")])
+        eq((rc, doc["files"][0]["verdicts"][0]["status"]), (1, "none"))
         eq(doc["files"][0]["torch_extension"]["python"], None)
+        os.unlink(os.path.join(ted, "fc_ext_90", "fc_ext_90.so"))
+        rc, out, err = run("--torch-extensions", "--json", "--gpu", "9.0", env={"TORCH_EXTENSIONS_DIR": ted})
+        doc = json.loads(out)
+        eq([f["path"] for f in doc["files"]], [os.path.join(ted, "fc_ext_90", "fc_ext_90_v10.so")])
+        eq((rc, doc["files"][0]["verdicts"][0]["status"]), (0, "ok"))
         rc, out, err = run("--torch-extensions", os.path.join(tmp, "empty-nothing"))
         eq(rc, 3)
         assert "no torch extension cache there" in err, err
@@ -862,15 +872,16 @@ def torch_extension_folders_that_cannot_be_listed_are_said():
 
 @test
 def torch_extension_whose_library_is_no_file_is_said():
-    """The library an extension folder's newest build names (<name>.so, <name>_v<N>.so) being a
+    """The library an extension folder's build names (<name>.so, else <name>_v<N>.so) being a
     dangling link or a folder made the folder read as one whose build failed: passed over
     unsaid, exit 0 with the other extensions judged (red-team review of 2026-12-03). It is
     said, exit 3; the others are still judged."""
     with tempfile.TemporaryDirectory() as tmp:
         root, version = extract_torch(tmp)
-        for how in ("dangling", "folder"):
-            ext = os.path.join(version, "fc_ext_90")
-            lib = os.path.join(ext, "fc_ext_90_v3.so")
+        ext = os.path.join(version, "fc_ext_90")
+        os.rename(os.path.join(ext, "fc_ext_90.so"), os.path.join(ext, "fc_ext_90_v2.so"))
+        for how, name in (("dangling", "fc_ext_90.so"), ("folder", "fc_ext_90.so"), ("dangling", "fc_ext_90_v3.so")):
+            lib = os.path.join(ext, name)
             if how == "dangling":
                 os.symlink(os.path.join(tmp, "gone.so"), lib)
             else:
@@ -990,6 +1001,47 @@ def torch_extension_for_another_python_is_stale():
         open(os.path.join(tv, "version.py"), "w").write("cuda = '13.0'\n")
         doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", ext, env=env)[1])
         eq(doc["files"][0]["torch_extension"]["stale"], False)
+
+
+@test
+def torch_extension_of_a_free_threaded_python_is_its_own():
+    """PyTorch names its cache folders py<major><minor><sys.abiflags>: py313t_cu130 holds the
+    extensions of a free-threaded 3.13, which a 3.13 with the GIL never loads. The folder was
+    read as Python 3.13, and --python 3.13t refused (red-team review of 2026-12-04, T1)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        ft = os.path.join(root, "py313t_cu130")
+        shutil.copytree(os.path.join(version, "fc_ext_90"), os.path.join(ft, "fc_ext_90"))
+        ext = os.path.join(ft, "fc_ext_90")
+        for python, stale in (("3.13", True), ("3.13t", False), ("3.12", True)):
+            rc, out, err = run("--torch-extensions", "--json", "--gpu", "9.0", "--python", python,
+                               "--torch-cuda", "13.0", ext)
+            x = json.loads(out)["files"][0]["torch_extension"]
+            eq((rc, x["python"], x["stale"]), (0, "3.13t", stale), python)
+        rc, out, err = run("--torch-extensions", "--gpu", "9.0", "--python", "3.13", ext)
+        assert "  stale: this folder is for Python 3.13t and cu130, but the current Python is 3.13\n" in out, out
+        # Found along a free-threaded venv's python3 link chain, with its lib/python3.13t.
+        venv = os.path.join(tmp, "venv")
+        os.makedirs(os.path.join(venv, "bin"))
+        os.symlink(sys.executable, os.path.join(venv, "bin", "python3.13t"))
+        os.symlink("python3.13t", os.path.join(venv, "bin", "python3"))
+        tv = os.path.join(venv, "lib", "python3.13t", "site-packages", "torch")
+        os.makedirs(tv)
+        open(os.path.join(tv, "version.py"), "w").write("cuda = '13.0'\n")
+        env = {"PATH": os.path.join(venv, "bin") + ":" + os.environ.get("PATH", "")}
+        doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", root, env=env)[1])
+        got = {(f["torch_extension"]["python"], f["torch_extension"]["name"]): f["torch_extension"]["stale"]
+               for f in doc["files"] if f["torch_extension"]["name"] == "fc_ext_90"}
+        eq(got, {("3.12", "fc_ext_90"): True, ("3.13t", "fc_ext_90"): False})
+        # Other spellings are still refused; a folder name with more than ABI flags is no
+        # version folder.
+        for bad in ("3.13T", "3.13-t", "3.", ".13", "3.13tttttt", "+3.13", "3. 13"):
+            rc, out, err = run("--torch-extensions", "--python", bad, ext)
+            eq(rc, 2, bad)
+            assert "invalid Python version" in err, (bad, err)
+        os.rename(ft, os.path.join(root, "py313t-x_cu130"))
+        doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", root)[1])
+        eq(sorted({f["torch_extension"]["python"] for f in doc["files"]}), ["3.12"])
 
 
 FLEET = os.path.join(FIXTURES, "fleet")

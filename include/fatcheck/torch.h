@@ -12,8 +12,8 @@ extern "C" {
 typedef struct fc_torch_extension {
     char name[256];      /* the extension's name: its folder */
     char dir[4096];      /* its folder */
-    char library[4096];  /* what PyTorch loads: <name>.so, or the newest <name>_v<N>.so */
-    char python[16];     /* "3.12" from a py312_cu130 folder; "" when not in one */
+    char library[4096];  /* what a new process loads: <name>.so (the newest <name>_v<N>.so where it is missing) */
+    char python[16];     /* "3.12" from a py312_cu130 folder, "3.13t" from py313t_cu128; "" when not in one */
     char build[32];      /* "cu130", "cpu"; "" when not in a version folder */
     int cuda;            /* 13000 from cu130; 0 for CPU builds or unknown */
 } fc_torch_extension;

@@ -551,11 +551,15 @@ int main(int argc, char **argv)
             cfg.torch_mode = true;
             break;
         case OPT_PYTHON: {
+            /* 3.12, or with Python's ABI flags as PyTorch's folder names carry them: 3.13t */
             unsigned major, minor;
-            char extra;
-            if (sscanf(optarg, "%u.%u%c", &major, &minor, &extra) != 2 || major > 9 || minor > 99)
-                return usage_error("invalid Python version (expected 3.12):", optarg);
-            snprintf(named_python, sizeof named_python, "%u.%u", major, minor);
+            int end = 0;
+            size_t d1 = strspn(optarg, "0123456789");
+            if (d1 == 0 || optarg[d1] != '.' || strspn(optarg + d1 + 1, "0123456789") == 0 || sscanf(optarg, "%u.%u%n", &major, &minor, &end) != 2 ||
+                major > 9 || minor > 99 || strlen(optarg + end) > 4 ||
+                optarg[end + strspn(optarg + end, "abcdefghijklmnopqrstuvwxyz")] != '\0')
+                return usage_error("invalid Python version (expected 3.12, or 3.13t):", optarg);
+            snprintf(named_python, sizeof named_python, "%u.%u%s", major, minor, optarg + end);
             break;
         }
         case OPT_TORCH_CUDA: {

@@ -1,6 +1,7 @@
 /* torch_env.c - which Python and which PyTorch CUDA build are current here, to tell an
  * extension folder built for another one. Nothing is run: the python3 on PATH is found
  * by name, and torch's CUDA version read from its version.py. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,23 @@ static bool find_python(char *out, size_t size)
     return false;
 }
 
+/* "3.12" from NAME when it is a versioned Python ("python3.12"), "3.13t" from a free-threaded
+ * one ("python3.13t": its ABI flags, as PyTorch puts them in its cache's folder names). */
+static bool versioned_name(const char *name, char *out, size_t size)
+{
+    unsigned major, minor;
+    int end = 0;
+    if (strncmp(name, "python", 6) != 0 || !isdigit((unsigned char)name[6]) ||
+        sscanf(name, "python%u.%u%n", &major, &minor, &end) != 2 || !isdigit((unsigned char)name[end - 1]))
+        return false;
+    const char *flags = name + end;
+    size_t n = strspn(flags, "abcdefghijklmnopqrstuvwxyz");
+    if (flags[n] != '\0' || n > 4)
+        return false;
+    snprintf(out, size, "%u.%u%s", major, minor, flags);
+    return true;
+}
+
 /* "3.12" from the first versioned name (python3.12) along the python3 symlink chain: a
  * venv's python3 -> python3.12 -> /usr/bin/python3.12. */
 static bool python_version(const char *python, char *out, size_t size)
@@ -36,12 +54,8 @@ static bool python_version(const char *python, char *out, size_t size)
     for (int hop = 0; hop < 16; hop++) {
         const char *base = strrchr(cur, '/');
         base = base ? base + 1 : cur;
-        unsigned major, minor;
-        char end;
-        if (sscanf(base, "python%u.%u%c", &major, &minor, &end) == 2) {
-            snprintf(out, size, "%u.%u", major, minor);
+        if (versioned_name(base, out, size))
             return true;
-        }
         char target[PATH_MAX];
         ssize_t n = readlink(cur, target, sizeof target - 1);
         if (n <= 0)

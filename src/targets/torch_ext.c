@@ -4,11 +4,12 @@
  * torch.utils.cpp_extension builds into $TORCH_EXTENSIONS_DIR/<name>/ when that is set,
  * else ${XDG_CACHE_HOME:-~/.cache}/torch_extensions/py<major><minor>[flags]_cu<ver>/<name>/
  * ("cpu" instead of cu<ver> for CPU builds), as <name>.so, or <name>_v<N>.so after
- * rebuilds (../shared/docs/targets.md).
+ * rebuilds within one process (../shared/docs/targets.md).
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,9 @@ static bool joined(char *out, size_t size, const char *dir, const char *name)
     return w >= 0 && (size_t)w < size;
 }
 
-/* "py312_cu130" -> Python "3.12", build "cu130", CUDA 13000; false if it is not one. */
+/* "py312_cu130" -> Python "3.12", build "cu130", CUDA 13000; false if it is not one. PyTorch
+ * names the folder py<major><minor><sys.abiflags>: "py313t_cu128" is a free-threaded 3.13
+ * ("3.13t"), whose extensions a 3.13 with the GIL cannot load, nor the other way round. */
 static bool parse_version_folder(const char *name, fc_torch_extension *ext)
 {
     if (strncmp(name, "py", 2) != 0 || !isdigit((unsigned char)name[2]) || !isdigit((unsigned char)name[3]))
@@ -62,10 +65,11 @@ static bool parse_version_folder(const char *name, fc_torch_extension *ext)
     size_t digits = strspn(p, "0123456789");
     if (digits < 2 || digits > 3)
         return false;
-    const char *underscore = strchr(p, '_');
-    if (!underscore)
+    size_t flags = strspn(p + digits, "abcdefghijklmnopqrstuvwxyz");
+    if (flags > 4 || p[digits + flags] != '_')
         return false;
-    snprintf(ext->python, sizeof ext->python, "%c.%.*s", p[0], (int)digits - 1, p + 1);
+    const char *underscore = p + digits + flags;
+    snprintf(ext->python, sizeof ext->python, "%c.%.*s%.*s", p[0], (int)digits - 1, p + 1, (int)flags, p + digits);
     snprintf(ext->build, sizeof ext->build, "%s", underscore + 1);
     ext->cuda = 0;
     if (strncmp(ext->build, "cu", 2) == 0 && strspn(ext->build + 2, "0123456789") == strlen(ext->build + 2) &&
@@ -125,11 +129,14 @@ static void note_too_long(unread *u, const char *dir, const char *name)
     snprintf(u->err, u->err_size, "%s/%s: " TOO_LONG, dir, name);
 }
 
-/* The library PyTorch loads from an extension folder: <name>.so, or the newest
- * <name>_v<N>.so, into OUT. 1 when there is one, 0 when none, minus the errno when the folder
- * cannot be listed, and SAID when the one chosen cannot be judged, said in U: it is no regular
- * file, a dangling link, a folder (red-team review of 2026-12-03: such a folder was passed
- * over unsaid), or its path is too long to open. */
+/* The library PyTorch loads from an extension folder into OUT: <name>.so. PyTorch numbers a
+ * rebuild <name>_v<N>.so only within the process that rebuilt it (its ExtensionVersioner
+ * counts in memory, from 0 in every process), so a new process loads, or rebuilds, <name>.so;
+ * the newest <name>_v<N>.so is taken only where there is no <name>.so. 1 when there is one, 0
+ * when none, minus the errno when the folder cannot be listed, and SAID when the one chosen
+ * cannot be judged, said in U: it is no regular file, a dangling link, a folder (red-team
+ * review of 2026-12-03: such a folder was passed over unsaid), or its path is too long to
+ * open. */
 #define SAID 2
 static int pick_library(const char *dir, const char *name, char *out, size_t size, unread *u)
 {
@@ -146,11 +153,11 @@ static int pick_library(const char *dir, const char *name, char *out, size_t siz
         if (strncmp(f, name, n) != 0)
             continue;
         if (strcmp(f + n, ".so") == 0) {
-            version = 0;
+            version = LONG_MAX; /* <name>.so before any <name>_v<N>.so */
         } else if (strncmp(f + n, "_v", 2) == 0) {
             char *end;
             long v = strtol(f + n + 2, &end, 10);
-            if (end != f + n + 2 && strcmp(end, ".so") == 0 && v > 0)
+            if (end != f + n + 2 && strcmp(end, ".so") == 0 && v > 0 && v < LONG_MAX)
                 version = v;
         }
         if (version > best) {
