@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 need=""
-for p in meson ninja pkg-config cc clang python3 xz zstd gzip; do
+for p in meson ninja pkg-config cc clang python3 xz zstd lz4 gzip; do
     command -v "$p" >/dev/null 2>&1 || need=1
 done
 if [ -z "$need" ]; then
@@ -25,7 +25,7 @@ if [ -n "$need" ]; then
     apt-get install -y -qq --no-install-recommends \
         meson ninja-build pkg-config gcc libc6-dev libelf-dev libzstd-dev liblz4-dev zlib1g-dev \
         libarchive-dev liblzma-dev libjansson-dev nettle-dev libiberty-dev liburing-dev python3 python3-dev python3-pytest \
-        python3-jsonschema xz-utils zstd gzip clang libclang-rt-14-dev >/dev/null
+        python3-jsonschema xz-utils zstd lz4 gzip clang libclang-rt-14-dev >/dev/null
 fi
 if [ -d build ]; then
     meson setup --reconfigure build >/dev/null

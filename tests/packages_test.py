@@ -972,6 +972,65 @@ def zstd(data):
     return tool(["zstd", "-q", "-19", "-c"], data)
 
 
+def v7_tar(files):
+    """A tar as `tar --format=v7` writes it: no "ustar" magic, only each header's checksum."""
+    out = bytearray(tar_bytes(files))
+    at = 0
+    while at + 512 <= len(out) and out[at]:
+        h = out[at:at + 512]
+        size = int(bytes(h[124:136]).strip(b"\0 ") or b"0", 8)
+        h[257:265] = bytes(8)
+        h[148:156] = b" " * 8
+        h[148:156] = b"%06o\0 " % sum(h)
+        out[at:at + 512] = h
+        at += 512 + (size + 511) // 512 * 512
+    return bytes(out)
+
+
+@test
+def members_libarchive_reads_are_opened_whatever_their_first_bytes():
+    """Members of a package that libarchive reads but the first bytes did not tell were searched
+    as bytes, "no CUDA code" and exit 0 with an sm_86 library inside on sm_80 (red-team review
+    of 2026-12-05): an LZ4 frame, zstd behind a skippable frame (pzstd writes one first), a v7
+    tar (no ustar magic), a zipapp (a #! line, then a zip) and a zip behind Info-ZIP's PK00
+    marker. Each is now opened, in a tarball and named; the zips told by their ends are held
+    whole, as a named one is read."""
+    app = open(fx("app"), "rb").read()
+    lib_tar = tar_bytes([("lib/libapp.so", app)])
+    skippable = struct.pack("<II", 0x184D2A50, 4) + b"pzst"
+    shapes = {
+        "libapp.so.zst": skippable + zstd(app),
+        "libs.tar.zst": skippable + zstd(lib_tar),
+        "libs.v7.tar": v7_tar([("lib/libapp.so", app)]),
+        "app.pyz": b"#!/usr/bin/env python3\n" + zip_bytes([("__main__.py", b"1\n"), ("mylib/libapp.so", app)]),
+        "demo.whl": b"PK00" + zip_bytes([("demo/lib/libapp.so", app)]),
+    }
+    shapes["libapp.so.lz4"] = tool(["lz4", "-q", "-c"], app)  # scripts/setup.sh installs lz4
+    shapes["libs.tar.lz4"] = tool(["lz4", "-q", "-c"], lib_tar)
+    with tempfile.TemporaryDirectory() as d:
+        for name, data in shapes.items():
+            outer = os.path.join(d, name + ".tar.gz")
+            with open(outer, "wb") as f:
+                f.write(tool(["gzip", "-c"], tar_bytes([("opt/" + name, data)])))
+            named = os.path.join(d, name)
+            open(named, "wb").write(data)
+            for path in (outer, named):
+                rc, out, err, _ = run("-q", "--gpu", "8.0", "--driver", "13.0", path)
+                eq((rc, err), (1, ""), (name, path, out))
+            rc, out, err, _ = run("-q", "--gpu", "8.0", "--driver", "13.0", "-", data=data)
+            eq((rc, err), (1, ""), (name, "pipe", out))
+        # In a tree: opened with --packages, said to be passed over without it.
+        tree = os.path.join(d, "tree")
+        os.mkdir(tree)
+        for name, data in shapes.items():
+            open(os.path.join(tree, name), "wb").write(data)
+        rc, out, err, _ = run("-q", "--gpu", "8.0", "--driver", "13.0", tree)
+        eq((rc, err), (0, "fatcheck: %d packages not opened (--packages opens them)\n" % len(shapes)))
+        rc, out, err, _ = run("--json", "--packages", "--gpu", "8.0", "--driver", "13.0", tree)
+        eq(rc, 1)
+        eq(len([f for f in json.loads(out)["files"] if f["verdicts"][0]["status"] == "none"]), len(shapes))
+
+
 @test
 def packages_nested_too_deep_are_said():
     data = tar_bytes([("lib/libmulti.so", open(fx("libmulti.so"), "rb").read())])

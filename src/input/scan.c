@@ -109,17 +109,6 @@ static int scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const cha
     return rc;
 }
 
-/* Whether HEAD is a zipapp's (python -m zipapp, shiv, pex): a #! line, then a zip's first
- * local header. One whose end is not a zip's (fc_zip_ends_file) was cut short. */
-static bool zipapp_head(const uint8_t *head, size_t n)
-{
-    if (n < 2 || head[0] != '#' || head[1] != '!')
-        return false;
-    const uint8_t *nl = memchr(head, '\n', n < 4096 ? n : 4096);
-    return nl && !memchr(head, '\0', (size_t)(nl - head)) && (size_t)(nl - head) + 5 <= n &&
-           memcmp(nl + 1, "PK\003\004", 4) == 0;
-}
-
 /* Bytes of no known format, at BASE in IMG (SIZE of them): model blobs and custom loaders
  * keep fat binaries in files of their own making. They are searched whole, as data sections
  * are (a whole file's holes left out); what is found is reported as FC_FORMAT_DATA. Holding
@@ -208,10 +197,11 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         /* Its stored members would be found by the search below, and those after the cut
          * missed: "ok" for what was not seen. Found in a directory, it was opened as a
          * package (fc_head_decide). */
-        if (zipapp_head(img->data, img->size))
-            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a zip behind a #! line (a zipapp) that does not "
-                                   "end with its end-of-central-directory record: it was cut short, and its central "
-                                   "directory, which Python goes by, is not whole");
+        if (fc_zip_behind_head(img->data, img->size))
+            return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a zip behind %s that does not end with its "
+                                   "end-of-central-directory record: it was cut short, and its central directory, "
+                                   "which Python goes by, is not whole",
+                                   img->data[0] == '#' ? "a #! line (a zipapp)" : "a spanning marker (PK00)");
         if (!sc->named && !cupy_cache_head(img->data, img->size))
             return 0;
         if (img->size == 0)
@@ -262,8 +252,9 @@ fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
     if (fc_sniff(head, (size_t)n, &archive) != FC_FORMAT_UNKNOWN || fc_ptx_text_undecided(head, (size_t)n) ||
         fc_pe_head_undecided(head, (size_t)n) || cupy_cache_head(head, (size_t)n))
         return FC_HEAD_READ;
-    /* A zipapp (.pyz, shiv, pex: a #! line, then a zip) is a package too. */
-    if (fc_sniff_package(head, (size_t)n) || zipapp_head(head, (size_t)n))
+    /* A zipapp (.pyz, shiv, pex: a #! line, then a zip) is a package too, as is a zip behind a
+     * spanning marker. */
+    if (fc_sniff_package(head, (size_t)n) || fc_zip_behind_head(head, (size_t)n))
         return FC_HEAD_PACKAGE; /* a .pkg too: opened where packages are */
     /* A PyInstaller archive beside its program is told by its end (scan_pyinstaller_file). */
     return fc_pyinstaller_side_name(name) ? FC_HEAD_READ : FC_HEAD_NOTHING;

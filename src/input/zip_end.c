@@ -62,3 +62,14 @@ bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
         return false;
     return cd_size == 0 ? fc_rd16(r + 10) == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
 }
+
+bool fc_zip_behind_head(const uint8_t *head, size_t n)
+{
+    if (n >= 8 && memcmp(head, "PK00PK\003\004", 8) == 0)
+        return true;
+    if (n < 2 || head[0] != '#' || head[1] != '!')
+        return false;
+    const uint8_t *nl = memchr(head, '\n', n < 4096 ? n : 4096);
+    return nl && !memchr(head, '\0', (size_t)(nl - head)) && (size_t)(nl - head) + 5 <= n &&
+           memcmp(nl + 1, "PK\003\004", 4) == 0;
+}

@@ -28,4 +28,10 @@ bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total);
  * "PK\5\6" met elsewhere, or a record that leaves bytes after it, is no zip. */
 bool fc_zip_ends_file(const uint8_t *data, uint64_t size);
 
+/* Whether HEAD (N bytes) starts a zip that does not start with a local header, and so is told
+ * by its end (fc_zip_ends_file) once held whole: a zipapp's (python -m zipapp, shiv, pex: a #!
+ * line, then the first local header), or one behind Info-ZIP's spanning marker "PK00", which
+ * pip and Python's zipfile read. */
+bool fc_zip_behind_head(const uint8_t *head, size_t n);
+
 #endif
