@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import struct
 import tempfile
 
 from tap import eq, main, test  # noqa: E402
@@ -1338,6 +1339,30 @@ def a_kernel_built_for_some_architectures_is_missing_where_the_module_loads_anot
 
 
 @test
+def a_module_that_loads_is_held_to_its_own_image():
+    """libstatictwin.so: two units each with a static kernel fill (both _Z4fillPi); in one it is
+    in the sm_100 image alone. On sm_90 that unit's module loads its sm_90 image and its launch
+    fails, but -k took the other unit's fill for it: ok, nothing missing, exit 0 (review of
+    2026-12-05, F3). And a module whose chosen image's kernels cannot be read (here marked
+    obfuscated) was taken to provide every image's: ok (F5)."""
+    rc, out, err = run("-k", "--gpu", "9.0", "--driver", "13.0", fx("libstatictwin.so"))
+    assert "partial, all 2 modules load, but 1 of them load an image" in out, out
+    assert "    missing here: 1 kernel:\n      fill(int*)  (in sm_100 sm_90)\n" in out, out
+    eq(run("-k", "--strict", "--gpu", "9.0", "--driver", "13.0", fx("libstatictwin.so"))[0], 1)
+    eq(run("-k", "--strict", "--gpu", "10.0", "--driver", "13.0", fx("libstatictwin.so"))[0], 0)
+    data = bytearray(open(fx("archguard.fatbin"), "rb").read())
+    eq(data[16 + 28], 80)  # the first entry is the sm_80 cubin; its flags are 40 bytes in
+    data[16 + 40:16 + 48] = struct.pack("<Q", struct.unpack_from("<Q", data, 16 + 40)[0] | 0x10000)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "obf.fatbin")
+        open(path, "wb").write(bytes(data))
+        doc = json.loads(run("--json", "-k", "--gpu", "8.0", "--driver", "13.0", path)[1])
+        v = doc["files"][0]["verdicts"][0]
+        eq((v["status"], v["modules_lacking_kernels"], sorted(m["name"] for m in v["missing_kernels"])),
+           ("partial", 1, ["_Z6commonPi", "_Z6only90Pi"]))
+
+
+@test
 def where_nothing_starts_every_kernel_is_missing():
     # A CUDA 13 runtime on a CUDA 12.4 driver: "missing here" listed only the kernels of the
     # module that fails on its images, not fc_tu_b_square, which fails as much (review of
@@ -1356,13 +1381,21 @@ def ptx_kernels_are_read_as_ptxas_reads_them():
     ptx = (".version 8.5\n.target sm_80\n.address_size 64\n// .entry commented_out(\n/* .entry nor_this( */\n"
            ".visible\t.entry\ttabk()\n{\n ret;\n}\n.entry\nnlk\n(\n)\n{\n ret;\n}\n"
            ".extern .func (.param .b32 r) ext_fn\n(\n.param .b32 a\n)\n;\n"
-           ".func (.param .b32 r) helper(.param .b32 a)\n{\n ret;\n}\n")
+           ".func (.param .b32 r) helper(.param .b32 a)\n{\n ret;\n}\n"
+           # A form feed and ^Z are blanks to ptxas; "/*" in a string opens no comment; a
+           # function's directives come before its name; nothing after a NUL is read (the
+           # driver stops there). Each was misread (review of 2026-12-05, F2 and F4).
+           ".visible\f.entry\x1a" "ffk()\n{\n ret;\n}\n.file 1 \"/src/*gen/k.cu\"\n"
+           ".entry after_string()\n{\n ret;\n}\n"
+           ".func .attribute(.unified(0x1, 0x2)) attrf()\n{\n ret;\n}\n"
+           "\0\n.entry after_nul()\n{\n ret;\n}\n")
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "free.ptx")
         open(path, "w").write(ptx)
         doc = json.loads(run("--json", "-k", "--gpu", "8.0", "--driver", "13.0", path)[1])
         eq([(k["name"], k["entry"]) for k in doc["files"][0]["containers"][0]["entries"][0]["kernels"]],
-           [("tabk", True), ("nlk", True), ("helper", False)])
+           [("tabk", True), ("nlk", True), ("helper", False), ("ffk", True), ("after_string", True),
+            ("attrf", False)])
 
 
 @test

@@ -152,17 +152,32 @@ static bool fails(const fc_judgement *j, const fc_container *ct, size_t c, size_
  * input): a kernel built only for some architectures (#if __CUDA_ARCH__ >= 900) is in their
  * images alone, and its launch fails elsewhere ("named symbol not found", H200, driver 580,
  * an sm_90 and sm_100 build: review of 2026-12-04, K1). -1 where that image is not known
- * here (the -rdc objects the runtime links itself): every image's kernels then. */
-static int provided_entry(const fc_judgement *j, const fc_container *ct, size_t c, size_t t)
+ * here (the -rdc objects the runtime links itself): every image's kernels then. *READABLE
+ * says whether the chosen image's kernels could be read: one that could not provides none
+ * (it was taken to provide every image's, and a kernel its module lacks went unsaid: review
+ * of 2026-12-05, F5). */
+static int chosen_entry(const fc_judgement *j, const fc_container *ct, size_t c, size_t t, bool *readable)
 {
+    *readable = false;
     if (j->unused[c] || fc_runtime_links_instead(j, ct, c, t))
         return -1;
     fc_load l = j->loads[c * j->n_targets + t];
     int e = l.result == FC_LOAD_LINK_INPUT ? j->links[c * j->n_targets + t].entry : l.entry;
-    /* an image whose kernels could not be read tells nothing against the others */
-    if (e < 0 || (size_t)e >= ct->n_entries || !entry_kernels(j, c, (size_t)e) || j->status[j->first[c] + (size_t)e] != FC_OK)
+    if (e < 0 || (size_t)e >= ct->n_entries)
         return -1;
+    *readable = entry_kernels(j, c, (size_t)e) && j->status[j->first[c] + (size_t)e] == FC_OK;
     return e;
+}
+
+/* Adds the kernels (entry points) of KL to S; false when memory ran out. */
+static bool put_kernels(name_set *s, const fc_kernel_list *kl)
+{
+    for (size_t k = 0; kl && k < kl->n; k++) {
+        bool added;
+        if (kl->items[k].entry && set_put(s, kl->items[k].name, hash(kl->items[k].name), 0, &added) < 0)
+            return false;
+    }
+    return true;
 }
 
 static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
@@ -177,28 +192,30 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
         const fc_container *ct = &obj->containers[c];
         if (!provides(j, ct, c, t, links_rdc))
             continue;
-        int chosen = provided_entry(j, ct, c, t);
-        for (size_t e = 0; e < ct->n_entries && ok; e++) {
-            if (chosen >= 0 && (int)e != chosen)
-                continue;
-            const fc_kernel_list *kl = entry_kernels(j, c, e);
-            for (size_t k = 0; kl && k < kl->n && ok; k++) {
-                bool added;
-                if (kl->items[k].entry)
-                    ok = set_put(&provided, kl->items[k].name, hash(kl->items[k].name), 0, &added) >= 0;
-            }
-        }
+        bool readable;
+        int chosen = chosen_entry(j, ct, c, t, &readable);
+        for (size_t e = 0; e < ct->n_entries && ok; e++)
+            if (chosen < 0 || ((int)e == chosen && readable))
+                ok = put_kernels(&provided, entry_kernels(j, c, e));
     }
     /* Kernels of failing registered modules that none of those provides; and those of modules
-     * that load whose image lacks them (each such module counted). */
+     * that load whose image lacks them (each such module counted). A module that loads is held
+     * to its own image alone: the runtime launches a kernel through the module that registered
+     * it, so another module's kernel of the same name (a static kernel of another translation
+     * unit, mangled alike) does not stand in for it (review of 2026-12-05, F3). */
     for (size_t c = 0; c < obj->n_containers && ok; c++) {
         const fc_container *ct = &obj->containers[c];
         bool failing_here = fails(j, ct, c, t) ||
                             (none_runs && !fc_container_kept_as_data(ct) && !j->unused[c]);
-        bool loading = !failing_here && !none_runs && provides(j, ct, c, t, links_rdc) && !j->unused[c] &&
-                       provided_entry(j, ct, c, t) >= 0;
+        bool readable;
+        int chosen = chosen_entry(j, ct, c, t, &readable);
+        bool loading = !failing_here && !none_runs && provides(j, ct, c, t, links_rdc) && chosen >= 0;
         if (!failing_here && !loading)
             continue;
+        name_set own = {0};
+        if (loading && readable)
+            ok = put_kernels(&own, entry_kernels(j, c, (size_t)chosen));
+        const name_set *excused = loading ? &own : &provided;
         bool lacks = false;
         name_set here = {0};
         for (size_t e = 0; e < ct->n_entries && ok; e++) {
@@ -209,7 +226,7 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
                 if (!kn->entry)
                     continue;
                 uint64_t h = hash(kn->name);
-                if (set_find(&provided, kn->name, h) >= 0)
+                if (set_find(excused, kn->name, h) >= 0)
                     continue;
                 if (set_put(&here, kn->name, h, 0, &added) < 0) {
                     ok = false;
@@ -240,6 +257,7 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
             }
         }
         set_free(&here);
+        set_free(&own);
         if (loading && lacks)
             j->verdicts[t].modules_lacking_kernels++;
     }

@@ -306,15 +306,23 @@ cleanup:
     return st;
 }
 
-/* PTX: ".entry NAME(" and ".func [(ret)] NAME(", at the start of a directive line. */
-/* The next token of PTX TEXT[*I..SIZE): a run of characters other than blanks and "(),;{}",
- * or one of those; comments are passed over. PTX is free-form: ptxas takes ".visible\t.entry\tk()"
- * and ".entry" with the name on the next line (such kernels went unlisted: review of 2026-12-04,
- * K3). Returns its length, 0 at the end. */
+/* PTX: ".entry NAME(" and ".func [(ret)] NAME(". */
+/* Blanks as ptxas takes them: a form feed and ^Z too (review of 2026-12-05, F2). */
+static bool ptx_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\x1a';
+}
+
+/* The next token of PTX TEXT[*I..SIZE): a string ("...", backslash escapes kept in it), a run
+ * of characters other than blanks, '"' and "(),;{}", or one of those; comments are passed over,
+ * but not inside a string (a .file name holding "/ *" (no blank) hid every kernel after it: review of
+ * 2026-12-05, F2). PTX is free-form: ptxas takes ".visible\t.entry\tk()" and ".entry" with the
+ * name on the next line (such kernels went unlisted: review of 2026-12-04, K3). Returns its
+ * length, 0 at the end. */
 static size_t ptx_token(const char *text, size_t size, size_t *i, const char **tok)
 {
     for (;;) {
-        while (*i < size && (text[*i] == ' ' || text[*i] == '\t' || text[*i] == '\r' || text[*i] == '\n'))
+        while (*i < size && ptx_blank(text[*i]))
             (*i)++;
         if (*i + 1 < size && text[*i] == '/' && text[*i + 1] == '/') {
             while (*i < size && text[*i] != '\n')
@@ -331,12 +339,20 @@ static size_t ptx_token(const char *text, size_t size, size_t *i, const char **t
     if (*i >= size)
         return 0;
     *tok = text + *i;
+    size_t start = *i;
+    if (text[*i] == '"') {
+        for ((*i)++; *i < size && text[*i] != '"' && text[*i] != '\n'; (*i)++)
+            if (text[*i] == '\\' && *i + 1 < size)
+                (*i)++;
+        if (*i < size && text[*i] == '"')
+            (*i)++;
+        return *i - start;
+    }
     if (strchr("(),;{}", text[*i])) {
         (*i)++;
         return 1;
     }
-    size_t start = *i;
-    while (*i < size && !strchr(" \t\r\n(),;{}", text[*i]) &&
+    while (*i < size && !ptx_blank(text[*i]) && !strchr("(),;{}\"", text[*i]) &&
            !(*i + 1 < size && text[*i] == '/' && (text[*i + 1] == '/' || text[*i + 1] == '*')))
         (*i)++;
     return *i - start;
@@ -347,6 +363,18 @@ static bool token_is(const char *tok, size_t len, const char *word)
     return len == strlen(word) && memcmp(tok, word, len) == 0;
 }
 
+/* Passes over a parenthesised group whose "(" was just read; returns the token after it. */
+static size_t ptx_skip_group(const char *text, size_t size, size_t *i, const char **tok)
+{
+    size_t depth = 1, len;
+    while (depth && (len = ptx_token(text, size, i, tok)) != 0)
+        if (len == 1 && **tok == '(')
+            depth++;
+        else if (len == 1 && **tok == ')')
+            depth--;
+    return depth ? 0 : ptx_token(text, size, i, tok);
+}
+
 static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
 {
     name_index by_name = {0};
@@ -354,6 +382,11 @@ static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
     size_t i = 0, len;
     const char *tok = NULL;
     bool external = false;
+    /* The driver reads PTX up to its first NUL, as link_state.c does: what follows is never
+     * compiled (review of 2026-12-05, F4: kernels past a NUL were listed). */
+    const char *nul = memchr(text, '\0', size);
+    if (nul)
+        size = (size_t)(nul - text);
     while ((len = ptx_token(text, size, &i, &tok)) != 0) {
         if (token_is(tok, len, ".visible") || token_is(tok, len, ".weak"))
             continue;
@@ -366,13 +399,20 @@ static fc_status ptx_kernels(fc_kernel_list *l, const char *text, size_t size)
             external = false;
             continue;
         }
+        /* Before the name: a function's return list, and directives such as
+         * .attribute(.unified(...)) or .noreturn, each passed over. */
         len = ptx_token(text, size, &i, &tok);
-        if (func && len == 1 && *tok == '(') { /* return value list */
-            while ((len = ptx_token(text, size, &i, &tok)) != 0 && !(len == 1 && *tok == ')'))
-                ;
-            len = len ? ptx_token(text, size, &i, &tok) : 0;
+        while (len) {
+            if (len == 1 && *tok == '(')
+                len = ptx_skip_group(text, size, &i, &tok);
+            else if (*tok == '.' && len > 1) {
+                len = ptx_token(text, size, &i, &tok);
+                if (len == 1 && *tok == '(')
+                    len = ptx_skip_group(text, size, &i, &tok);
+            } else
+                break;
         }
-        if (len && !external && !strchr("(),;{}", *tok) && !index_find(&by_name, l, tok, len) &&
+        if (len && !external && !strchr("(),;{}\"", *tok) && !index_find(&by_name, l, tok, len) &&
             (!add_kernel(l, tok, len, entry) || !index_add(&by_name, l, l->n - 1))) {
             st = FC_ERR_NOMEM;
             break;

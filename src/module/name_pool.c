@@ -10,6 +10,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "grow.h"
 
@@ -45,18 +48,46 @@ struct fc_name_pool {
     shard shards[];
 };
 
+/* A key drawn once a process, so that names chosen to share a table's slots cannot be made
+ * ahead of time: with a fixed hash, 100,000 PTX names whose hashes agreed in the bits a table
+ * indexes by (one name in 1,024 does, for bits 10 to 19) took the default path 42 s, each insert
+ * walking one growing cluster (review of 2026-12-05, F1). */
+static uint64_t hash_key;
+static pthread_once_t hash_key_once = PTHREAD_ONCE_INIT;
+
+static void draw_hash_key(void)
+{
+    uint64_t k = 0;
+    if (getrandom(&k, sizeof k, GRND_NONBLOCK) != (ssize_t)sizeof k) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        k = (uint64_t)t.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)t.tv_sec ^ (uint64_t)getpid() << 32 ^
+            (uint64_t)(uintptr_t)&k;
+    }
+    hash_key = k;
+}
+
+/* The last steps of splitmix64: every bit of H reaches every bit of the result, so that
+ * tables indexing by the low bits see all of the name. */
+static uint64_t mix(uint64_t h)
+{
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+    return h ^ (h >> 31);
+}
+
 uint64_t fc_name_hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull ^ n;
+    pthread_once(&hash_key_once, draw_hash_key);
+    uint64_t h = (1469598103934665603ull ^ hash_key) ^ n;
     for (; n >= 8; n -= 8, s += 8) {
         uint64_t w;
         memcpy(&w, s, 8);
-        h = (h ^ w) * 1099511628211ull;
-        h ^= h >> 29;
+        h = mix(h ^ w);
     }
-    for (; n; n--)
-        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return h ^ (h >> 32);
+    uint64_t tail = 0;
+    memcpy(&tail, s, n);
+    return mix(h ^ tail ^ (uint64_t)n << 59 ^ hash_key);
 }
 
 fc_name_pool *fc_name_pool_new(unsigned shards)

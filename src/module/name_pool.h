@@ -30,7 +30,8 @@ void fc_name_pool_unref(fc_name_pool *p); /* frees it with the last reference; a
 bool fc_name_pool_get(fc_name_pool *p, const char *name, size_t len, fc_demangle_fn demangle, const char **kept,
                       const char **demangled);
 
-/* FNV-1a over eight bytes at a time (names run to kilobytes in cuBLASLt). */
+/* Eight bytes at a time (names run to kilobytes in cuBLASLt), each step mixed through
+ * splitmix64's finaliser, under a key drawn once a process (name_pool.c). */
 uint64_t fc_name_hash(const char *s, size_t n);
 
 #endif
