@@ -689,6 +689,24 @@ def pyinstaller_programs_are_read_with_the_files_they_carry():
 
 
 @test
+def a_pyinstaller_archive_with_bytes_after_its_cookie_is_read():
+    """The bootloader finds its archive by the last cookie from the file's end, so bytes after it
+    do not stop the program; they hid the archive: an appended ELF program was 'no CUDA code,
+    but bytes appended were not read', exit 0, and a Windows one judged without its libraries
+    (red-team review of 2026-12-05)."""
+    for name in ("app-appended", "app.exe"):
+        src = os.path.join(FIXTURES, "pyinstaller", name)
+        whole = run("--gpu", "8.6", "--driver", "13.0", src)
+        eq(whole[0], 1)
+        with tempfile.TemporaryDirectory() as d:
+            for n in (16, 5000):
+                path = os.path.join(d, name)
+                open(path, "wb").write(open(src, "rb").read() + b"A" * n)
+                rc, out, err, _ = run("--gpu", "8.6", "--driver", "13.0", path)
+                eq((rc, out.replace(path, src), err), whole[:3], (name, n))
+
+
+@test
 def a_pyinstaller_archive_beside_its_program_is_read():
     """A program built with EXE(append_pkg=False) carries no archive: its bootloader opens the
     one beside it, "app.pkg" (fixtures/pyinstaller/app.pkg, written by CArchiveWriter), which

@@ -425,11 +425,15 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     /* The bytes after the image, [image_end, size): however few (an archive of a compressed
      * cubin fits in 1.5 KB), below the note's 4 KiB too. */
     uint64_t image_end = note_appended(&b, elf, &eh, size);
-    /* A PyInstaller program's archive appended (macOS, older releases; else in pydata). */
-    bool pyi_appended = image_end < size && !member && !pyi_hi && fc_pyinstaller_ends(data, image_end, size);
+    /* A PyInstaller program's archive appended (macOS, older releases; else in pydata), found
+     * as its bootloader finds it, by the last cookie from the end: bytes after it do not stop
+     * the program (they hid the archive: red-team review of 2026-12-05). */
+    uint64_t pyi_cookie_end = image_end < size && !member && !pyi_hi
+                                  ? fc_pyinstaller_appended_cookie(data, image_end, size) : 0;
+    bool pyi_appended = pyi_cookie_end != 0;
     if (pyi_appended) {
         pyi_lo = base + image_end;
-        pyi_hi = base + size;
+        pyi_hi = base + pyi_cookie_end;
         b.obj.appended_size = 0;
     }
     /* A zip appended to a program (a self-extracting zip, `cat stub x.zip`, `zip -A`) ends the

@@ -178,6 +178,11 @@ bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);
 /* Where the last such cookie in [LO, HI) ends, as the bootloader looks for it (from the end
  * back), or 0 when there is none. */
 uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t hi);
+/* The same for bytes appended to a program, [LO, HI): only their last FC_PYI_APPENDED_SEARCH
+ * bytes are searched (the search reads through the mapping, and an AppImage appends hundreds
+ * of megabytes); bytes after an archive further back are said as bytes appended. */
+#define FC_PYI_APPENDED_SEARCH (1u << 20)
+uint64_t fc_pyinstaller_appended_cookie(const uint8_t *data, uint64_t lo, uint64_t hi);
 /* Where the archive whose cookie ends at END of DATA starts, by its cookie; UINT64_MAX when
  * the cookie claims more than END bytes or fewer than itself. */
 uint64_t fc_pyinstaller_start(const uint8_t *data, uint64_t end);

@@ -475,9 +475,10 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
                            size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
     if (pe.image && pe.raw_end && pe.raw_end < end && !ar_member && base == 0 && size == img->size && !sc->outer) {
-        if (fc_pyinstaller_ends(data, pe.raw_end, end)) {
+        uint64_t cookie_end = fc_pyinstaller_appended_cookie(data, pe.raw_end, end); /* as elf.c */
+        if (cookie_end) {
             pyi_lo = pe.raw_end;
-            pyi_hi = end;
+            pyi_hi = cookie_end;
         } else if (end == size && fc_zip_ends_file(data, size)) {
             read_zip = fc_appended_zip(sc, &b, pe.raw_end, size, path);
         } else if (end - pe.raw_end >= FC_APPENDED_MIN) {

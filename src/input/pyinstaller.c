@@ -55,6 +55,12 @@ uint64_t fc_pyinstaller_last_cookie(const uint8_t *data, uint64_t lo, uint64_t h
     return 0;
 }
 
+uint64_t fc_pyinstaller_appended_cookie(const uint8_t *data, uint64_t lo, uint64_t hi)
+{
+    uint64_t from = hi - lo > FC_PYI_APPENDED_SEARCH ? hi - FC_PYI_APPENDED_SEARCH : lo;
+    return fc_pyinstaller_last_cookie(data, from, hi); /* a cookie that lies is said when read */
+}
+
 uint64_t fc_pyinstaller_start(const uint8_t *data, uint64_t end)
 {
     if (end < COOKIE_SIZE)
