@@ -477,6 +477,44 @@ def multi_platform_images_judge_one_platform():
 
 
 @test
+def platforms_left_out_are_said_and_unknown_ones_are_no_attestations():
+    """A multi-platform image judged for one platform said nothing of the others (an arm64 image
+    holding code the amd64 one lacks passed unsaid), and an index entry whose platform is
+    unknown/unknown was dropped as an attestation without BuildKit's annotation (red-team review
+    of 2026-12-05)."""
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("platforms"))
+    eq(doc["files"][0]["image"]["platforms_not_judged"], "linux/arm64/v8")
+    rc, doc, err = doc_of(*H100, *DRIVER_13, "--platform", "linux/arm64", im("platforms"))
+    eq(doc["files"][0]["image"]["platforms_not_judged"], "linux/amd64")
+    rc, out, err = run(*H100, *DRIVER_13, im("platforms"))
+    assert b"  its other platforms are not judged: linux/arm64/v8 (--platform chooses)\n" in out, out
+    rc, doc, err = doc_of(*H100, *DRIVER_13, im("whiteouts.tar"))
+    eq(doc["files"][0]["image"]["platforms_not_judged"], None)
+    with tempfile.TemporaryDirectory() as d:
+        lay = os.path.join(d, "unknown")
+        shutil.copytree(im("platforms"), lay)
+        top = json.load(open(os.path.join(lay, "index.json")))
+        blob = lambda dg: os.path.join(lay, "blobs", "sha256", dg[7:])  # noqa: E731
+        nested = json.load(open(blob(top["manifests"][0]["digest"])))
+        arm = [m for m in nested["manifests"] if m["platform"]["architecture"] == "arm64"][0]
+        arm["platform"] = {"os": "unknown", "architecture": "unknown"}
+        data = json.dumps(nested).encode()
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        open(blob(digest), "wb").write(data)
+        top["manifests"][0].update(digest=digest, size=len(data))
+        # and the same manifest as an image of its own, named "cuda", at the top
+        top["manifests"].append({"mediaType": arm["mediaType"], "digest": arm["digest"], "size": arm["size"],
+                                 "platform": {"os": "unknown", "architecture": "unknown"},
+                                 "annotations": {"org.opencontainers.image.ref.name": "cuda"}})
+        json.dump(top, open(os.path.join(lay, "index.json"), "w"))
+        rc, doc, err = doc_of(*H100, *DRIVER_13, lay)
+        eq(files(doc), ["unknown:3.0", "unknown:3.0:/usr/lib/libsm90.so", "unknown:cuda",
+                        "unknown:cuda:/usr/lib/libsm100.so"])
+        eq(doc["files"][0]["image"]["platforms_not_judged"], "unknown/unknown")
+        eq(rc, 1)
+
+
+@test
 def nvidia_require_cuda_is_checked_against_each_driver():
     """nvidia/cuda:12.4 images ask for cuda>=12.4, or a Tesla, NVIDIA or unknown-brand GPU on
     an R470 or R535 driver (forward compatibility). The toolkit's answer on each driver."""

@@ -224,6 +224,9 @@ typedef struct fc_oci_image {
      * /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE): its path, and in cuda the newest CUDA
      * version that release supports; NULL when none. */
     const fc_oci_runtime *compat;
+    /* A multi-platform image's other platforms, not judged here ("linux/arm64/v8, ..."; --platform
+     * chooses), or NULL: an image of one platform. */
+    const char *platforms_not_judged;
 } fc_oci_image;
 
 /* Where an object lies in an image. */

@@ -51,6 +51,9 @@ void print_image_heading(FILE *out, const fc_object *o)
     if (img->platform)
         fprintf(out, "%s, ", escaped(img->platform));
     fprintf(out, "%zu layer%s)\n", img->n_layers, img->n_layers == 1 ? "" : "s");
+    if (img->platforms_not_judged)
+        wrap_printf(out, "  its other platforms are not judged: %s (--platform chooses)\n",
+                    escaped(img->platforms_not_judged));
 }
 
 void print_image(FILE *out, const fc_object *o)

@@ -100,6 +100,7 @@ static void json_image(jw *out, const fc_object *o)
         jw_field_string(out, i ? "," : "", img->tags[i]);
     jw_puts(out, "]");
     jw_field_string(out, ",\"platform\":", img->platform);
+    jw_field_string(out, ",\"platforms_not_judged\":", img->platforms_not_judged);
     jw_field_u64(out, ",\"layers\":", img->n_layers);
     jw_field_string(out, ",\"require_cuda\":", img->require_cuda);
     jw_puts(out, ",\"requirements\":[");
