@@ -448,6 +448,51 @@ def docker_25_archives_read_as_docker_save():
         eq(hashlib.sha256(read_member(im("docker25.tar"), "blobs/sha256/" + digest[7:])).hexdigest(), digest[7:])
 
 
+@test
+def a_docker_25_archive_whose_index_names_other_layers_is_said():
+    """Docker 25's docker save writes manifest.json (docker load reads it) beside an OCI layout
+    (containerd's import reads index.json). An archive whose index.json named an image with a
+    CUDA library that manifest.json left out was judged by manifest.json alone: exit 0 (red-team
+    review of 2026-12-05, finding 4). It is said, exit 3; a real Docker 25 archive is not."""
+    import io
+    sha = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
+
+    def layer(name, data):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as t:
+            i = tarfile.TarInfo(name)
+            i.size = len(data)
+            t.addfile(i, io.BytesIO(data))
+        return buf.getvalue()
+    harm = layer("etc/hostname", b"x\n")
+    cuda = layer("usr/lib/libapp.so", open(os.path.join(FIXTURES, "app"), "rb").read())
+    cfg = lambda t: json.dumps({"architecture": "amd64", "os": "linux", "config": {},  # noqa: E731
+                                "rootfs": {"type": "layers", "diff_ids": ["sha256:" + sha(t)]}}).encode()
+    ch, cc = cfg(harm), cfg(cuda)
+    man = json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+                      "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": "sha256:" + sha(cc),
+                                 "size": len(cc)},
+                      "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar", "digest": "sha256:" + sha(cuda),
+                                  "size": len(cuda)}]}).encode()
+    idx = json.dumps({"schemaVersion": 2, "manifests": [{"mediaType": "application/vnd.oci.image.manifest.v1+json",
+                                                         "digest": "sha256:" + sha(man), "size": len(man)}]}).encode()
+    mj = json.dumps([{"Config": "blobs/sha256/" + sha(ch), "RepoTags": ["app:1.0"],
+                      "Layers": ["blobs/sha256/" + sha(harm)]}]).encode()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "split.tar")
+        with tarfile.open(path, "w") as t:
+            for name, data in [("blobs/sha256/" + sha(b), b) for b in (harm, cuda, ch, cc, man)] + \
+                    [("index.json", idx), ("manifest.json", mj), ("oci-layout", b'{"imageLayoutVersion":"1.0.0"}')]:
+                i = tarfile.TarInfo(name)
+                i.size = len(data)
+                t.addfile(i, io.BytesIO(data))
+        rc, out, err = run("-q", *H100, *DRIVER_13, path)
+        eq((rc, err), (3, b"fatcheck: %s: index.json names an image (sha256:%s) whose layers no image of "
+                          b"manifest.json has: containerd would import it, docker load would not; it is not judged\n"
+                       % (path.encode(), sha(man).encode())))
+    eq(run("-q", *H100, *DRIVER_13, im("docker25.tar"))[::2], (1, b""))
+
+
 def read_member(archive, name):
     import tarfile
     with tarfile.open(archive) as t:
