@@ -493,6 +493,50 @@ def a_docker_25_archive_whose_index_names_other_layers_is_said():
     eq(run("-q", *H100, *DRIVER_13, im("docker25.tar"))[::2], (1, b""))
 
 
+@test
+def a_layer_docker_save_wrote_as_a_link_is_read():
+    """docker save before Docker 25 writes a layer two images share once, and the other
+    <id>/layer.tar as a symbolic link to it: the second image's layer was 'not in the archive',
+    exit 3 (red-team review of 2026-12-05, finding 8)."""
+    import io
+    app = open(os.path.join(FIXTURES, "app"), "rb").read()
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        i = tarfile.TarInfo("usr/lib/libapp.so")
+        i.size = len(app)
+        t.addfile(i, io.BytesIO(app))
+    layer = buf.getvalue()
+    diff = "sha256:" + hashlib.sha256(layer).hexdigest()
+    c1, c2 = (json.dumps({"architecture": "amd64", "os": "linux", "config": {"Env": [env]},
+                          "rootfs": {"type": "layers", "diff_ids": [diff]}}).encode() for env in ("A=1", "A=2"))
+    id1, id2 = "a" * 64, "b" * 64
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "shared.tar")
+        with tarfile.open(path, "w") as t:
+            def add(name, data=None, link=None):
+                i = tarfile.TarInfo(name)
+                if link:
+                    i.type, i.linkname = tarfile.SYMTYPE, link
+                    t.addfile(i)
+                else:
+                    i.size = len(data)
+                    t.addfile(i, io.BytesIO(data))
+            add(id1 + "/layer.tar", layer)
+            add(id2 + "/layer.tar", link="../" + id1 + "/layer.tar")
+            for c in (c1, c2):
+                add(hashlib.sha256(c).hexdigest() + ".json", c)
+            add("manifest.json", json.dumps([
+                {"Config": hashlib.sha256(c1).hexdigest() + ".json", "RepoTags": ["one:1"], "Layers": [id1 + "/layer.tar"]},
+                {"Config": hashlib.sha256(c2).hexdigest() + ".json", "RepoTags": ["two:1"],
+                 "Layers": [id2 + "/layer.tar"]}]).encode())
+        for stdin in (None, path):
+            rc, doc, err = doc_of("--gpu", "8.0", *DRIVER_13, path if stdin is None else "-", stdin=stdin) \
+                if stdin is None else doc_of("--gpu", "8.0", *DRIVER_13, stdin=stdin)
+            eq((rc, err, errors(doc)), (1, "", []), stdin)
+            eq(statuses(doc), {"one:1": ["no-code"], "one:1:/usr/lib/libapp.so": ["none"], "two:1": ["no-code"],
+                               "two:1:/usr/lib/libapp.so": ["none"]}, stdin)
+
+
 def read_member(archive, name):
     import tarfile
     with tarfile.open(archive) as t:

@@ -742,6 +742,61 @@ int fc_oci_scan_dir(fc_scan_ctx *sc, int dirfd, const char *path)
 /* Lists the members of the uncompressed tar IMG, with where their bytes lie, up to where it
  * is damaged (rd->damage says why). False when it is not a tar that can be read that way
  * (compressed, or no tar at all). */
+/* docker save before Docker 25 writes a layer that two images share (or a repeated empty
+ * layer) once, and the other <id>/layer.tar as a symbolic link to it ("../<id>/layer.tar"),
+ * which docker load and containerd follow; such a layer was "not in the archive", exit 3
+ * (red-team review of 2026-12-05, finding 8). A link LINK to TARGET, resolved from LINK's
+ * folder inside the archive, becomes a member of LINK's name with the bytes of the regular
+ * member it names (one link deep, never out of the archive). */
+#define MAX_LINKED_MEMBERS 4096
+static void add_linked_member(reading *rd, const char *link, const char *target)
+{
+    char path[1024];
+    const char *slash = strrchr(link, '/');
+    int n = target[0] == '/' ? snprintf(path, sizeof path, "%s", target)
+                             : snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - link + 1) : 0, link, target);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return;
+    /* Normalise: "." and empty components dropped, ".." takes one back (never above the top). */
+    char out[1024];
+    size_t len = 0;
+    for (char *save = NULL, *c = strtok_r(path, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (strcmp(c, ".") == 0)
+            continue;
+        if (strcmp(c, "..") == 0) {
+            if (len == 0)
+                return;
+            while (len > 0 && out[len - 1] != '/')
+                len--;
+            if (len > 0)
+                len--;
+            continue;
+        }
+        size_t cl = strlen(c);
+        if (len + (len ? 1 : 0) + cl >= sizeof out)
+            return;
+        if (len)
+            out[len++] = '/';
+        memcpy(out + len, c, cl);
+        len += cl;
+    }
+    out[len] = '\0';
+    const member *to = find_member(rd, out);
+    if (!to || find_member(rd, link))
+        return;
+    uint64_t offset = to->offset, size = to->size;
+    char *name = strdup(link);
+    if (!name || !fc_grow_array((void **)&rd->members, &rd->cap_members, rd->n_members + 1, sizeof *rd->members, 16)) {
+        free(name);
+        return;
+    }
+    member *m = &rd->members[rd->n_members++];
+    memset(m, 0, sizeof *m);
+    m->name = name;
+    m->offset = offset;
+    m->size = size;
+}
+
 static bool list_members(reading *rd, const fc_archive_api *la)
 {
     const fc_image *img = rd->img;
@@ -755,8 +810,16 @@ static bool list_members(reading *rd, const fc_archive_api *la)
                 : la->read_open_memory(a, img->data, img->size);
     bool ok = r == ARCHIVE_OK && la->filter_count(a) == 1;
     struct archive_entry *e;
+    char **links = NULL; /* a symbolic link's name, then its target, for each */
+    size_t n_links = 0, cap_links = 0;
     while (ok && (r = la->read_next_header(a, &e)) == ARCHIVE_OK) {
         const char *name = la->entry_pathname(e);
+        if (name && la->entry_filetype(e) == AE_IFLNK && la->entry_symlink(e) && n_links < 2 * MAX_LINKED_MEMBERS &&
+            fc_grow_array((void **)&links, &cap_links, n_links + 2, sizeof *links, 16)) {
+            links[n_links] = member_name(name);
+            links[n_links + 1] = strdup(la->entry_symlink(e));
+            n_links += 2;
+        }
         if (!name || la->entry_filetype(e) != AE_IFREG || la->entry_hardlink(e))
             continue;
         /* Where libarchive stands now is where the member's bytes start. */
@@ -787,6 +850,13 @@ static bool list_members(reading *rd, const fc_archive_api *la)
             rd->damage[--k] = '\0';
     }
     la->read_free(a);
+    for (size_t i = 0; i + 1 < n_links; i += 2) {
+        if (links[i] && links[i + 1] && !rd->damage[0])
+            add_linked_member(rd, links[i], links[i + 1]);
+        free(links[i]);
+        free(links[i + 1]);
+    }
+    free(links);
     return ok && (rd->n_members || rd->damage[0]);
 }
 
