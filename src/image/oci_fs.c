@@ -4,8 +4,11 @@
  * what the layers below put there (.wh.NAME deletes NAME, .wh..wh..opq everything in its
  * directory), then its entries are created in order, each replacing what was at its path
  * (a directory over a directory keeps what is in it). An entry's parent path is resolved
- * through symbolic links, inside the image's root (an absolute target starts at the image's
- * root, ".." stops there), and missing directories are made; its last name is taken as it is.
+ * through the symbolic links its own layer made, inside the image's root (an absolute target
+ * starts at the image's root, ".." stops there), and missing directories are made; a link a
+ * lower layer made is replaced by a directory, as Docker's overlay2 and containerd's overlayfs
+ * snapshotter apply each layer into a directory of its own (walk()); its last name is taken
+ * as it is.
  * A hard link is a second name for the file its target names when it is applied. Nothing on
  * the host is ever looked at: every name is one of this tree's nodes.
  */
@@ -262,9 +265,11 @@ typedef enum walk_result {
 
 /* Walks PATH from directory DIR: every name looked up, links on the way followed (the last
  * one too when FOLLOW_LAST), missing directories made when CREATE (for layer LAYER). On
- * WALK_MISSING, *OUT is the directory the missing name would be in. */
+ * WALK_MISSING, *OUT is the directory the missing name would be in. OWN_LINKS_ONLY (layer
+ * LAYER placing its entries): a symbolic link a lower layer made is not followed but replaced
+ * by a directory of LAYER, as the container sees it (below). */
 static walk_result walk(fc_oci_fs *fs, uint32_t dir, const char *path, bool follow_last, bool create,
-                        uint32_t layer, uint32_t *out)
+                        uint32_t layer, uint32_t *out, bool own_links_only)
 {
     /* The names still to walk, kept at the end of fs->buf so that a link's target can be put
      * before them. */
@@ -312,6 +317,18 @@ static walk_result walk(fc_oci_fs *fs, uint32_t dir, const char *path, bool foll
                 return WALK_NOMEM;
         }
         const node *nd = &fs->nodes[c];
+        if (own_links_only && nd->kind == FC_OCI_SYMLINK && nd->layer != layer && (!last || follow_last)) {
+            /* Docker (overlay2) and containerd (overlayfs) write a layer into a directory of its
+             * own, where a lower layer's link does not exist: the names on its way are made as
+             * directories, and in the mounted image that directory hides the link below it.
+             * Followed, a whiteout or a file under /lib (a link to usr/lib) deleted or replaced
+             * the file in /usr/lib that the container still sees (red-team review of 2026-12-05,
+             * finding 3). Only the naive snapshotter follows it; what it would hide is kept. */
+            remove_tree(fs, c);
+            if ((c = make_node(fs, cur, p, k, FC_OCI_DIR, layer, NONE)) == NONE)
+                return WALK_NOMEM;
+            nd = &fs->nodes[c];
+        }
         if (nd->kind == FC_OCI_SYMLINK && (!last || follow_last)) {
             if (++links > MAX_LINKS)
                 return WALK_LOOP;
@@ -393,13 +410,13 @@ static void over_budget(applier *ap, const char *path)
 }
 
 /* The directory that holds PATH's last name, made when CREATE; NONE (said) when there is none. */
-static uint32_t parent_of(applier *ap, const char *path, bool create, const char **base)
+static uint32_t parent_of(applier *ap, const char *path, bool create, const char **base, bool own_links_only)
 {
     *base = split(path, &ap->parent, &ap->parent_cap, &ap->nomem);
     if (!*base)
         return NONE;
     uint32_t dir;
-    walk_result w = walk(ap->fs, ROOT, ap->parent, true, create, ap->layer, &dir);
+    walk_result w = walk(ap->fs, ROOT, ap->parent, true, create, ap->layer, &dir, own_links_only);
     if (w == WALK_FOUND && ap->fs->nodes[dir].kind == FC_OCI_DIR)
         return dir;
     if (w == WALK_NOMEM)
@@ -418,7 +435,7 @@ static void hide(applier *ap, const fc_oci_entry *e)
     const char *path = fc_oci_name(ap->L, e->path), *base;
     if (e->kind == FC_OCI_OPAQUE) {
         uint32_t dir;
-        walk_result w = walk(ap->fs, ROOT, path, true, false, ap->layer, &dir);
+        walk_result w = walk(ap->fs, ROOT, path, true, false, ap->layer, &dir, true);
         if (w == WALK_FOUND && ap->fs->nodes[dir].kind == FC_OCI_DIR)
             clear_children(ap->fs, dir);
         else if (w == WALK_LOOP)
@@ -429,7 +446,7 @@ static void hide(applier *ap, const fc_oci_entry *e)
             ap->nomem = true;
         return;
     }
-    uint32_t dir = parent_of(ap, path, false, &base);
+    uint32_t dir = parent_of(ap, path, false, &base, true);
     if (dir == NONE)
         return;
     uint32_t c = lookup(ap->fs, dir, base, strlen(base));
@@ -447,7 +464,7 @@ static void add(applier *ap, uint32_t index, const fc_oci_entry *e)
         /* The file its target names now; its last name is not followed, as link(2) does. */
         uint32_t dir, t = NONE;
         const char *target = fc_oci_name(ap->L, e->link);
-        if ((dir = parent_of(ap, target, false, &base)) != NONE)
+        if ((dir = parent_of(ap, target, false, &base, false)) != NONE)
             t = lookup(fs, dir, base, strlen(base));
         if (t == NONE) {
             if (!ap->nomem)
@@ -462,7 +479,7 @@ static void add(applier *ap, uint32_t index, const fc_oci_entry *e)
         layer = fs->nodes[t].layer;
         entry = fs->nodes[t].entry;
     }
-    uint32_t dir = parent_of(ap, path, true, &base);
+    uint32_t dir = parent_of(ap, path, true, &base, true);
     if (dir == NONE)
         return;
     size_t bn = strlen(base);
@@ -580,7 +597,7 @@ int fc_oci_fs_walk(fc_oci_fs *fs, int (*fn)(void *ctx, const fc_oci_found *f, bo
                     break;
             } else if (nd->kind == FC_OCI_SYMLINK && !fs->links_unchecked) {
                 uint32_t out;
-                walk_result w = walk(fs, nd->parent, link_target(fs, nd), true, false, NONE, &out);
+                walk_result w = walk(fs, nd->parent, link_target(fs, nd), true, false, NONE, &out, false);
                 fs->links_unchecked = w == WALK_BUDGET; /* the files are still walked */
                 if (w == WALK_NOMEM) {
                     rc = -1;
@@ -613,7 +630,7 @@ bool fc_oci_fs_open(fc_oci_fs *fs, const char *path, fc_oci_found *out, char *bu
 {
     uint32_t n;
     fs->metered = false; /* one lookup: bounded by MAX_LINKS */
-    walk_result w = walk(fs, ROOT, path, true, false, NONE, &n);
+    walk_result w = walk(fs, ROOT, path, true, false, NONE, &n, false);
     fs->metered = true;
     if (w != WALK_FOUND || fs->nodes[n].kind != FC_OCI_FILE)
         return false;

@@ -11,7 +11,7 @@ gives the same bytes):
                   usr/lib/libgone.so (.wh.) and replaces usr/lib/libold.so, layer 3 clears
                   opt/app (.wh..wh..opq); NVIDIA_REQUIRE_CUDA as nvidia/cuda 12.4 images set it;
                   ships the CUDA 12.4 runtime (a stand-in file) behind symbolic links
-  links.tar       links:1: a symbolic link to a folder that later entries go through, hard
+  links.tar       links:1: a symbolic link to a folder that a later layer does not go through, hard
                   links, an absolute link that climbs above the root, a link loop, entries and
                   whiteouts that leave the root, whiteouts that name nothing
   multi.tar       three images in one archive: base:1, app:2 (base's layer and one more) and an
@@ -177,7 +177,8 @@ def main():
     whiteouts = [base, update, clear]
     docker_save("whiteouts.tar", [(["app:1.0"], whiteouts, ["CUDA_VERSION=12.4.1", REQUIRE_124])])
 
-    # Links: the folder lib -> usr/lib, which a later layer's entry goes through; hard links;
+    # Links: the folder lib -> usr/lib, which a later layer's entry does not go through (it makes
+    # /lib a folder, as overlay2 and overlayfs apply a layer: docs/images.md); hard links;
     # a link above the root; a loop; entries and whiteouts that leave the root.
     l1 = tar([("usr/lib/", "d"), ("lib", "l", "usr/lib"), ("usr/lib/libsm90.so", "f", SM90),
               ("usr/lib/libsm90.so.1", "h", "usr/lib/libsm90.so"), ("etc", "l", "/../../../../usr/lib"),
