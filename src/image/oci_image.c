@@ -739,9 +739,6 @@ int fc_oci_scan_dir(fc_scan_ctx *sc, int dirfd, const char *path)
 
 /* ---- An archive that can be read anywhere (a file, memory) --------------------------------- */
 
-/* Lists the members of the uncompressed tar IMG, with where their bytes lie, up to where it
- * is damaged (rd->damage says why). False when it is not a tar that can be read that way
- * (compressed, or no tar at all). */
 /* docker save before Docker 25 writes a layer that two images share (or a repeated empty
  * layer) once, and the other <id>/layer.tar as a symbolic link to it ("../<id>/layer.tar"),
  * which docker load and containerd follow; such a layer was "not in the archive", exit 3
@@ -797,6 +794,9 @@ static void add_linked_member(reading *rd, const char *link, const char *target)
     m->size = size;
 }
 
+/* Lists the members of the uncompressed tar IMG, with where their bytes lie, up to where it
+ * is damaged (rd->damage says why). False when it is not a tar that can be read that way
+ * (compressed, or no tar at all). */
 static bool list_members(reading *rd, const fc_archive_api *la)
 {
     const fc_image *img = rd->img;
