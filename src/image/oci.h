@@ -80,6 +80,9 @@ typedef struct fc_oci_layer {
 void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, unsigned depth, bool tar_digest,
                        fc_oci_budget *budget);
 void fc_oci_layer_free(fc_oci_layer *L, fc_oci_budget *budget);
+/* A tar member's name as a path from the image's root: "./usr//lib/./x" -> "usr/lib/x". False
+ * when ".." climbs above the root or the path does not fit OUT (CAP bytes); *LEN its length. */
+bool fc_oci_normalize(const char *in, char *out, size_t cap, size_t *len);
 /* Adds the file IN (named PATH; HEAD holds its first GOT bytes, already read; DECLARED is its
  * size, or -1) to L as a layer entry would be, held when it holds CUDA code: the files of an
  * image archive that lie outside its layers, for when it is no image after all. False when

@@ -754,30 +754,10 @@ static void add_linked_member(reading *rd, const char *link, const char *target)
                              : snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - link + 1) : 0, link, target);
     if (n < 0 || (size_t)n >= sizeof path)
         return;
-    /* Normalise: "." and empty components dropped, ".." takes one back (never above the top). */
     char out[1024];
-    size_t len = 0;
-    for (char *save = NULL, *c = strtok_r(path, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-        if (strcmp(c, ".") == 0)
-            continue;
-        if (strcmp(c, "..") == 0) {
-            if (len == 0)
-                return;
-            while (len > 0 && out[len - 1] != '/')
-                len--;
-            if (len > 0)
-                len--;
-            continue;
-        }
-        size_t cl = strlen(c);
-        if (len + (len ? 1 : 0) + cl >= sizeof out)
-            return;
-        if (len)
-            out[len++] = '/';
-        memcpy(out + len, c, cl);
-        len += cl;
-    }
-    out[len] = '\0';
+    size_t len;
+    if (!fc_oci_normalize(path, out, sizeof out, &len))
+        return;
     const member *to = find_member(rd, out);
     if (!to || find_member(rd, link))
         return;

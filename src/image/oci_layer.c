@@ -147,9 +147,7 @@ static void damage(fc_oci_layer *L, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A tar member's name as a path from the image's root: "./usr//lib/./x" -> "usr/lib/x". False
- * when ".." climbs above the root. OUT holds CAP bytes. */
-static bool normalize(const char *in, char *out, size_t cap, size_t *len)
+bool fc_oci_normalize(const char *in, char *out, size_t cap, size_t *len)
 {
     size_t n = 0;
     const char *p = in;
@@ -361,7 +359,7 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
             problem(L, "an entry without a name; left out");
             continue;
         }
-        if (strlen(name) >= cap || !normalize(name, path, cap, &n)) {
+        if (strlen(name) >= cap || !fc_oci_normalize(name, path, cap, &n)) {
             problem(L, "'%.200s' %s; left out", name, strlen(name) >= cap ? "is a longer name than any file system takes"
                                                                   : "lies outside the image's root");
             continue;
@@ -390,7 +388,7 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
         } else if (n == 0) {
             /* the root itself: nothing to apply */
         } else if (hard) {
-            if (strlen(hard) >= cap || !normalize(hard, link, cap, &ln) || ln == 0)
+            if (strlen(hard) >= cap || !fc_oci_normalize(hard, link, cap, &ln) || ln == 0)
                 problem(L, "%s: hard link to '%.200s', outside the image's root; left out", path, hard);
             else
                 ok = add_entry(L, FC_OCI_HARDLINK, path, n, link, ln, FC_OCI_NONE);
