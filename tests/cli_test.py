@@ -973,6 +973,20 @@ def torch_extension_paths_longer_than_path_max_are_said():
             os.close(fd)
 
 
+def fake_venv(tmp, python, version_line):
+    """A venv under TMP whose bin/python3 links to PYTHON (python3.12, python3.13t: the name its
+    version is read from) and whose torch/version.py holds VERSION_LINE. Returns the torch
+    folder and the environment that puts the venv first on PATH."""
+    venv = os.path.join(tmp, "venv")
+    os.makedirs(os.path.join(venv, "bin"))
+    os.symlink(sys.executable, os.path.join(venv, "bin", python))
+    os.symlink(python, os.path.join(venv, "bin", "python3"))
+    tv = os.path.join(venv, "lib", python, "site-packages", "torch")
+    os.makedirs(tv)
+    open(os.path.join(tv, "version.py"), "w").write(version_line)
+    return tv, {"PATH": os.path.join(venv, "bin") + ":" + os.environ.get("PATH", "")}
+
+
 @test
 def torch_extension_for_another_python_is_stale():
     with tempfile.TemporaryDirectory() as tmp:
@@ -989,14 +1003,7 @@ def torch_extension_for_another_python_is_stale():
                              "--torch-cuda", "12.8", ext)[1])
         eq(doc["files"][0]["torch_extension"]["stale"], True)
         # A python3 on PATH: a venv's link chain names the version; torch's version.py the CUDA.
-        venv = os.path.join(tmp, "venv")
-        os.makedirs(os.path.join(venv, "bin"))
-        os.symlink(sys.executable, os.path.join(venv, "bin", "python3.12"))
-        os.symlink("python3.12", os.path.join(venv, "bin", "python3"))
-        tv = os.path.join(venv, "lib", "python3.12", "site-packages", "torch")
-        os.makedirs(tv)
-        open(os.path.join(tv, "version.py"), "w").write("cuda: Optional[str] = '12.8'\n")
-        env = {"PATH": os.path.join(venv, "bin") + ":" + os.environ.get("PATH", "")}
+        tv, env = fake_venv(tmp, "python3.12", "cuda: Optional[str] = '12.8'\n")
         doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", ext, env=env)[1])
         eq(doc["files"][0]["torch_extension"]["stale"], True)
         open(os.path.join(tv, "version.py"), "w").write("cuda = '13.0'\n")
@@ -1022,14 +1029,7 @@ def torch_extension_of_a_free_threaded_python_is_its_own():
         rc, out, err = run("--torch-extensions", "--gpu", "9.0", "--python", "3.13", ext)
         assert "  stale: this folder is for Python 3.13t and cu130, but the current Python is 3.13\n" in out, out
         # Found along a free-threaded venv's python3 link chain, with its lib/python3.13t.
-        venv = os.path.join(tmp, "venv")
-        os.makedirs(os.path.join(venv, "bin"))
-        os.symlink(sys.executable, os.path.join(venv, "bin", "python3.13t"))
-        os.symlink("python3.13t", os.path.join(venv, "bin", "python3"))
-        tv = os.path.join(venv, "lib", "python3.13t", "site-packages", "torch")
-        os.makedirs(tv)
-        open(os.path.join(tv, "version.py"), "w").write("cuda = '13.0'\n")
-        env = {"PATH": os.path.join(venv, "bin") + ":" + os.environ.get("PATH", "")}
+        tv, env = fake_venv(tmp, "python3.13t", "cuda = '13.0'\n")
         doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", root, env=env)[1])
         got = {(f["torch_extension"]["python"], f["torch_extension"]["name"]): f["torch_extension"]["stale"]
                for f in doc["files"] if f["torch_extension"]["name"] == "fc_ext_90"}

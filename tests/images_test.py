@@ -70,6 +70,23 @@ def layer_digest(archive, index):
         return "sha256:" + hashlib.sha256(t.extractfile(man[0]["Layers"][index]).read()).hexdigest()
 
 
+def tar_of(entries, path=None):
+    """A tar of ENTRIES, (name, bytes) or (name, None, link target) for a symbolic link: its
+    bytes, or written to PATH."""
+    import io
+    buf = io.BytesIO()
+    with tarfile.open(path, "w") if path else tarfile.open(fileobj=buf, mode="w") as t:
+        for name, data, *link in entries:
+            i = tarfile.TarInfo(name)
+            if link and link[0]:
+                i.type, i.linkname = tarfile.SYMTYPE, link[0]
+                t.addfile(i)
+            else:
+                i.size = len(data)
+                t.addfile(i, io.BytesIO(data))
+    return buf.getvalue()
+
+
 @test
 def the_container_sees_two_files_where_the_layers_hold_five():
     # Layer 1 writes libold.so, libgone.so and opt/app/libapp.so (kernels for sm_100 only),
@@ -368,37 +385,19 @@ def a_layer_does_not_go_through_a_lower_layer_s_link():
     hides the link, and /usr/lib/libapp.so is still there (an overlay mount on dev showed the
     same; red-team review of 2026-12-05, finding 3). Only the naive snapshotter follows the
     link; keeping the file judges what either would run."""
-    import io
     app = open(os.path.join(FIXTURES, "app"), "rb").read()
-
-    def layer(entries):
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as t:
-            for name, data, link in entries:
-                i = tarfile.TarInfo(name)
-                if link:
-                    i.type, i.linkname = tarfile.SYMTYPE, link
-                    t.addfile(i)
-                else:
-                    i.size = len(data)
-                    t.addfile(i, io.BytesIO(data))
-        return buf.getvalue()
-    lower = layer([("usr/lib/libapp.so", app, None), ("lib", None, "usr/lib")])
-    for how, upper in (("whiteout", [("lib/.wh.libapp.so", b"", None)]),
-                       ("opaque", [("lib/.wh..wh..opq", b"", None)]),
-                       ("replaced", [("lib/libapp.so", b"not a library\n", None)])):
-        top = layer(upper)
+    lower = tar_of([("usr/lib/libapp.so", app), ("lib", None, "usr/lib")])
+    for how, upper in (("whiteout", [("lib/.wh.libapp.so", b"")]),
+                       ("opaque", [("lib/.wh..wh..opq", b"")]),
+                       ("replaced", [("lib/libapp.so", b"not a library\n")])):
+        top = tar_of(upper)
         cfg = json.dumps({"architecture": "amd64", "os": "linux", "config": {}, "rootfs": {
             "type": "layers", "diff_ids": ["sha256:" + hashlib.sha256(x).hexdigest() for x in (lower, top)]}}).encode()
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, how + ".tar")
-            with tarfile.open(path, "w") as t:
-                for name, data in (("l1/layer.tar", lower), ("l2/layer.tar", top), ("c.json", cfg),
-                                   ("manifest.json", json.dumps([{"Config": "c.json", "RepoTags": ["x:1"],
-                                                                  "Layers": ["l1/layer.tar", "l2/layer.tar"]}]).encode())):
-                    i = tarfile.TarInfo(name)
-                    i.size = len(data)
-                    t.addfile(i, io.BytesIO(data))
+            tar_of([("l1/layer.tar", lower), ("l2/layer.tar", top), ("c.json", cfg),
+                    ("manifest.json", json.dumps([{"Config": "c.json", "RepoTags": ["x:1"],
+                                                   "Layers": ["l1/layer.tar", "l2/layer.tar"]}]).encode())], path)
             rc, doc, err = doc_of("--gpu", "8.0", *DRIVER_13, path)
             eq((rc, statuses(doc)), (1, {"x:1": ["no-code"], "x:1:/usr/lib/libapp.so": ["none"]}), how)
 
@@ -501,18 +500,9 @@ def a_docker_25_archive_whose_index_names_other_layers_is_said():
     (containerd's import reads index.json). An archive whose index.json named an image with a
     CUDA library that manifest.json left out was judged by manifest.json alone: exit 0 (red-team
     review of 2026-12-05, finding 4). It is said, exit 3; a real Docker 25 archive is not."""
-    import io
     sha = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
-
-    def layer(name, data):
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as t:
-            i = tarfile.TarInfo(name)
-            i.size = len(data)
-            t.addfile(i, io.BytesIO(data))
-        return buf.getvalue()
-    harm = layer("etc/hostname", b"x\n")
-    cuda = layer("usr/lib/libapp.so", open(os.path.join(FIXTURES, "app"), "rb").read())
+    harm = tar_of([("etc/hostname", b"x\n")])
+    cuda = tar_of([("usr/lib/libapp.so", open(os.path.join(FIXTURES, "app"), "rb").read())])
     cfg = lambda t: json.dumps({"architecture": "amd64", "os": "linux", "config": {},  # noqa: E731
                                 "rootfs": {"type": "layers", "diff_ids": ["sha256:" + sha(t)]}}).encode()
     ch, cc = cfg(harm), cfg(cuda)
@@ -527,12 +517,8 @@ def a_docker_25_archive_whose_index_names_other_layers_is_said():
                       "Layers": ["blobs/sha256/" + sha(harm)]}]).encode()
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "split.tar")
-        with tarfile.open(path, "w") as t:
-            for name, data in [("blobs/sha256/" + sha(b), b) for b in (harm, cuda, ch, cc, man)] + \
-                    [("index.json", idx), ("manifest.json", mj), ("oci-layout", b'{"imageLayoutVersion":"1.0.0"}')]:
-                i = tarfile.TarInfo(name)
-                i.size = len(data)
-                t.addfile(i, io.BytesIO(data))
+        tar_of([("blobs/sha256/" + sha(b), b) for b in (harm, cuda, ch, cc, man)] +
+               [("index.json", idx), ("manifest.json", mj), ("oci-layout", b'{"imageLayoutVersion":"1.0.0"}')], path)
         rc, out, err = run("-q", *H100, *DRIVER_13, path)
         eq((rc, err), (3, b"fatcheck: %s: index.json names an image (sha256:%s) whose layers no image of "
                           b"manifest.json has: containerd would import it, docker load would not; it is not judged\n"
@@ -545,37 +531,20 @@ def a_layer_docker_save_wrote_as_a_link_is_read():
     """docker save before Docker 25 writes a layer two images share once, and the other
     <id>/layer.tar as a symbolic link to it: the second image's layer was 'not in the archive',
     exit 3 (red-team review of 2026-12-05, finding 8)."""
-    import io
-    app = open(os.path.join(FIXTURES, "app"), "rb").read()
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as t:
-        i = tarfile.TarInfo("usr/lib/libapp.so")
-        i.size = len(app)
-        t.addfile(i, io.BytesIO(app))
-    layer = buf.getvalue()
+    layer = tar_of([("usr/lib/libapp.so", open(os.path.join(FIXTURES, "app"), "rb").read())])
     diff = "sha256:" + hashlib.sha256(layer).hexdigest()
     c1, c2 = (json.dumps({"architecture": "amd64", "os": "linux", "config": {"Env": [env]},
                           "rootfs": {"type": "layers", "diff_ids": [diff]}}).encode() for env in ("A=1", "A=2"))
     id1, id2 = "a" * 64, "b" * 64
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "shared.tar")
-        with tarfile.open(path, "w") as t:
-            def add(name, data=None, link=None):
-                i = tarfile.TarInfo(name)
-                if link:
-                    i.type, i.linkname = tarfile.SYMTYPE, link
-                    t.addfile(i)
-                else:
-                    i.size = len(data)
-                    t.addfile(i, io.BytesIO(data))
-            add(id1 + "/layer.tar", layer)
-            add(id2 + "/layer.tar", link="../" + id1 + "/layer.tar")
-            for c in (c1, c2):
-                add(hashlib.sha256(c).hexdigest() + ".json", c)
-            add("manifest.json", json.dumps([
-                {"Config": hashlib.sha256(c1).hexdigest() + ".json", "RepoTags": ["one:1"], "Layers": [id1 + "/layer.tar"]},
-                {"Config": hashlib.sha256(c2).hexdigest() + ".json", "RepoTags": ["two:1"],
-                 "Layers": [id2 + "/layer.tar"]}]).encode())
+        tar_of([(id1 + "/layer.tar", layer), (id2 + "/layer.tar", None, "../" + id1 + "/layer.tar")] +
+               [(hashlib.sha256(c).hexdigest() + ".json", c) for c in (c1, c2)] +
+               [("manifest.json", json.dumps([
+                   {"Config": hashlib.sha256(c1).hexdigest() + ".json", "RepoTags": ["one:1"],
+                    "Layers": [id1 + "/layer.tar"]},
+                   {"Config": hashlib.sha256(c2).hexdigest() + ".json", "RepoTags": ["two:1"],
+                    "Layers": [id2 + "/layer.tar"]}]).encode())], path)
         for stdin in (None, path):
             rc, doc, err = doc_of("--gpu", "8.0", *DRIVER_13, path if stdin is None else "-", stdin=stdin) \
                 if stdin is None else doc_of("--gpu", "8.0", *DRIVER_13, stdin=stdin)
