@@ -175,7 +175,8 @@ typedef struct fc_arch_check {
 /* A kernel that a target cannot launch: no module that loads there provides it. */
 typedef struct fc_missing_kernel {
     const char *name, *demangled;
-    char available_in[256]; /* the images that have it, space-separated: "sm_100 sm_120" */
+    char available_in[256]; /* the images of the modules lacking it that have it, space-separated:
+                               "sm_100 sm_120" (another module's kernel of that name is not it) */
     size_t containers;      /* failing containers that hold it */
 } fc_missing_kernel;
 

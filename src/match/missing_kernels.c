@@ -256,26 +256,30 @@ static bool missing_for_target(fc_judgement *j, const fc_object *obj, size_t t)
                 j->missing[t][failing.values[at]].containers++;
             }
         }
-        set_free(&here);
-        set_free(&own);
-        if (loading && lacks)
-            j->verdicts[t].modules_lacking_kernels++;
-    }
-    /* Where the missing kernels do exist: every image (any container) that has them. */
-    for (size_t c = 0; c < obj->n_containers && ok && j->n_missing[t]; c++) {
-        const fc_container *ct = &obj->containers[c];
-        for (size_t e = 0; e < ct->n_entries; e++) {
+        /* Where they are: this module's images that have them. Another module's kernel of
+         * that name is not this one's (a static kernel of another unit), and does not start
+         * through this module (review of 2026-12-05, F3: "fill(int*) (in sm_100 sm_90)" named
+         * the other unit's sm_90 image). */
+        for (size_t e = 0; e < ct->n_entries && ok && lacks; e++) {
             const fc_kernel_list *kl = entry_kernels(j, c, e);
             char arch[32];
             fc_entry_arch_name(arch, sizeof arch, &ct->entries[e]);
             for (size_t k = 0; kl && k < kl->n; k++) {
-                long at = set_find(&failing, kl->items[k].name, hash(kl->items[k].name));
-                if (at < 0)
+                const fc_kernel *kn = &kl->items[k];
+                if (!kn->entry)
                     continue;
-                fc_missing_kernel *m = &j->missing[t][failing.values[at]];
-                add_arch(m->available_in, sizeof m->available_in, arch);
+                uint64_t h = hash(kn->name);
+                long at = set_find(&here, kn->name, h) >= 0 ? set_find(&failing, kn->name, h) : -1;
+                if (at >= 0) {
+                    fc_missing_kernel *m = &j->missing[t][failing.values[at]];
+                    add_arch(m->available_in, sizeof m->available_in, arch);
+                }
             }
         }
+        set_free(&here);
+        set_free(&own);
+        if (loading && lacks)
+            j->verdicts[t].modules_lacking_kernels++;
     }
     if (ok && j->n_missing[t])
         qsort(j->missing[t], j->n_missing[t], sizeof(fc_missing_kernel), cmp_missing);
