@@ -288,6 +288,23 @@ def driver_capabilities_and_cuda_version_as_the_toolkits_hook_reads_them():
 
 
 @test
+def a_driver_named_by_its_cuda_version_is_no_release():
+    # cuDriverGetVersion's 13000 is CUDA 13.0; compared as release "13000" it met every
+    # driver>= of NVIDIA_REQUIRE_CUDA: "the container starts", exit 0, where 13.0 depends on the
+    # release (R580 is under 590.44) and 580.65.06 is refused (review of 2026-12-05, rt7 F1).
+    # A branch is its first release: 590 is 590.44.01 and meets it.
+    M = image_module()
+    layer = M.tar([("usr/lib/libsm90.so", "f", M.SM90)])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "x.tar")
+        M.docker_save(path, [(["x:1"], [layer], ["NVIDIA_REQUIRE_CUDA=cuda>=13.0,driver>=590.44"])])
+        for driver, rc, starts in [("13000", 0, None), ("13.0", 0, None), ("580.65.06", 1, False), ("580", 1, False),
+                                   ("590", 0, True), ("590.44.01", 0, True)]:
+            got, doc, err = doc_of(*H100, "--driver", driver, path)
+            eq((got, err, doc["files"][0]["verdicts"][0]["container_starts"]), (rc, "", starts), driver)
+
+
+@test
 def a_forward_compatibility_libcuda_makes_an_old_driver_depend_on_the_gpu():
     # NVIDIA's CUDA images ship cuda-compat: /usr/local/cuda-X.Y/compat/libcuda.so.RELEASE,
     # which the toolkit puts before an older host driver's, on data-center GPUs and the driver

@@ -496,6 +496,9 @@ static void test_drivers(void)
         /* cuDriverGetVersion's form; it was read as a release newer than any (review of
          * 2026-12-04, F1) */
         {"12040", 12040}, {"13000", 13000}, {"11080", 11080}, {"13.4", 13040},
+        /* a branch is its first release's: 590 was 590.0.0, older than 590.44.01, so CUDA 13.0,
+         * and a V100 (last branch R580) passed on it (review of 2026-12-05, rt7 F2) */
+        {"590", 13010}, {"580", 13000}, {"495", 11050}, {"410", 10000},
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         int v = 0;
@@ -506,11 +509,25 @@ static void test_drivers(void)
     /* CUDA releases past the newest known (a typo: 21.4 for 12.4) were a driver that compiles
      * any PTX (F1) */
     static const char *const bad[] = {"400.1", "abc", "12.", ".4", "12.4.1.2", "13.10", "-1", "1000", "12041",
-                                      "99.9", "21.4", "13.5", "99990", "99999999999999999999"};
+                                      "99.9", "21.4", "13.5", "99990", "99999999999999999999",
+                                      /* branches the table does not have: not guessed */
+                                      "585", "600", "100"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int v;
         char err[256];
         ok(fc_driver_parse(&v, bad[i], err, sizeof err) == FC_ERR_INVALID, "--driver '%s' is refused", bad[i]);
+    }
+    /* What compares releases (an image's driver>=) gets one: cuDriverGetVersion's 13000 is a
+     * CUDA version, and was compared as release 13000, newer than any (rt7 F1). */
+    static const struct {
+        const char *text, *release;
+    } releases[] = {{"580.159.04", "580.159.04"}, {"590", "590.44.01"}, {"570.26", "570.26"},
+                    {"13000", NULL}, {"12040", NULL}, {"13.0", NULL}, {"13", NULL}, {"585", NULL}, {"abc", NULL}};
+    for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
+        char r[32] = "";
+        bool is = fc_driver_release(releases[i].text, r, sizeof r);
+        ok(releases[i].release ? is && strcmp(r, releases[i].release) == 0 : !is, "--driver %s: release %s (%s)",
+           releases[i].text, releases[i].release ? releases[i].release : "none", is ? r : "none");
     }
     is_u64(fc_ptx_isa_cuda_version(9, 1), 13010, "PTX ISA 9.1 came with CUDA 13.1");
     is_u64(fc_ptx_isa_cuda_version(8, 6), 12070, "PTX ISA 8.6 belongs to the unshipped 12.7");

@@ -205,6 +205,10 @@ FC_API fc_status fc_arch_list_parse(fc_arch_list *out, const char *value, char *
  * through NVIDIA's release table to the newest CUDA version it supports). FC_ERR_INVALID with
  * ERR set on one it cannot read. */
 FC_API fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t err_size);
+/* Whether S, as fc_driver_parse reads it, names a driver release rather than a CUDA version
+ * ("12.4", "12040"); if so, RELEASE (SIZE bytes) gets it, a branch ("580") as the branch's
+ * first release ("580.65.06"), for what compares releases (a container image's driver>=). */
+FC_API bool fc_driver_release(const char *s, char *release, size_t size);
 /* The CUDA release that introduced PTX ISA MAJOR.MINOR (9.1 -> 13010), or 0 if unknown. */
 FC_API int fc_ptx_isa_cuda_version(unsigned major, unsigned minor);
 /* The minimum Linux x86_64 driver for CUDA version V ("590.44.01"), or NULL if unknown. */

@@ -6,11 +6,19 @@
 
 #include "targets.h"
 
+/* --driver's release, when it names one rather than a CUDA version: kept with the targets
+ * (container images check it). cuDriverGetVersion's 13000 is a CUDA version: taken for a
+ * release, it met every image's driver>= (review of 2026-12-05, rt7 F1). */
+static const char *release_of(const target_request *req, char *buf, size_t size)
+{
+    return req->driver_text && fc_driver_release(req->driver_text, buf, size) ? buf : NULL;
+}
+
 int targets_begin(config *cfg, const target_request *req, char *err, size_t err_size)
 {
     fc_judge_options *jo = &cfg->judge;
-    /* A driver release, not a CUDA version: kept with the targets (container images check it). */
-    const char *release = req->driver_text && strtoul(req->driver_text, NULL, 10) >= 100 ? req->driver_text : NULL;
+    char release_buf[sizeof ((fc_target *)0)->driver];
+    const char *release = release_of(req, release_buf, sizeof release_buf);
     for (size_t i = 0; i < req->n_named; i++) {
         fc_target t = req->named[i];
         t.driver_cuda = req->driver;
@@ -66,7 +74,8 @@ int targets_end(config *cfg, const target_request *req, char *err, size_t err_si
     if (!cfg->detecting)
         return 0;
     fc_judge_options *jo = &cfg->judge;
-    const char *release = req->driver_text && strtoul(req->driver_text, NULL, 10) >= 100 ? req->driver_text : NULL;
+    char release_buf[sizeof ((fc_target *)0)->driver];
+    const char *release = release_of(req, release_buf, sizeof release_buf);
     fc_target local[FC_MAX_TARGETS];
     size_t n = 0;
     fc_detect_info info;

@@ -748,6 +748,15 @@ static int cmp_release(const char *a, const char *b)
     return 0;
 }
 
+/* The first release of driver branch BRANCH (580: "580.65.06") in the table, or NULL. */
+static const char *branch_first_release(unsigned long branch)
+{
+    for (size_t i = 0; i < sizeof min_driver / sizeof *min_driver; i++)
+        if (strtoul(min_driver[i].driver, NULL, 10) == branch)
+            return min_driver[i].driver;
+    return NULL;
+}
+
 fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t err_size)
 {
     int dots = 0;
@@ -769,6 +778,19 @@ fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t er
             goto bad;
         minor = major % 1000 / 10;
         major /= 1000;
+    } else if (major >= 100 && !dots) {
+        /* A branch ("590"): its releases all serve its first one's CUDA. Read as release
+         * 590.0.0 it was older than 590.44.01, so CUDA 13.0: a V100, whose last branch is
+         * R580, passed on R590 (review of 2026-12-05, rt7 F2); and 580 was CUDA 12.9. A branch
+         * the table does not have is not guessed. */
+        const char *first = branch_first_release(major);
+        if (!first) {
+            snprintf(err, err_size, "'%s': no driver branch %lu is known to this fatcheck; name the release "
+                     "(%lu.xx.yy) or the CUDA version it supports", s, major, major);
+            return FC_ERR_INVALID;
+        }
+        s = first;
+        goto release;
     } else if (major >= 100) {
         goto release;
     }
@@ -800,4 +822,18 @@ bad:
     snprintf(err, err_size, "'%s' is neither a CUDA version (12.4, or 12040 as cuDriverGetVersion gives it) nor a "
              "driver release (550.54.14)", s);
     return FC_ERR_INVALID;
+}
+
+bool fc_driver_release(const char *s, char *release, size_t size)
+{
+    int cuda;
+    char err[200];
+    if (!s || fc_driver_parse(&cuda, s, err, sizeof err) != FC_OK)
+        return false;
+    unsigned long major = strtoul(s, NULL, 10);
+    bool dotted = strchr(s, '.') != NULL;
+    if (major < 100 || (!dotted && major >= 1000))
+        return false; /* a CUDA version: 12.4, 12040 */
+    snprintf(release, size, "%s", dotted ? s : branch_first_release(major));
+    return true;
 }
