@@ -1089,6 +1089,29 @@ def a_fleet_is_judged_by_each_group_s_own_driver_and_by_driver_when_named():
 
 
 @test
+def a_fleet_driver_that_cannot_be_read_is_an_error():
+    # A row's driver that did not parse was taken as none named: a driver new enough for any
+    # PTX, beside a row that names 396.44 (CUDA 9.2), and ISA 9.0 PTX was ok, exit 0 (review of
+    # 2026-12-05, rt7 F3). The same with a node's driver labels. nvidia-smi's [N/A] names none.
+    for driver in ("396.44", "r580", "13.5"):
+        inventory = "index, name, compute_cap, driver_version\n0, Tesla V100-SXM2-16GB, 7.0, %s\n" % driver
+        rc, out, err = run("--gpus-from", "-", fx("ptx_only.fatbin"), input_text=inventory)
+        eq((rc, out), (3, ""), driver)  # as any inventory it cannot read
+        assert "line 2: driver_version: " in err and driver in err, err
+    rc, out, err = run("--gpus-from", "-", fx("ptx_only.fatbin"),
+                       input_text="index, name, compute_cap, driver_version\n0, NVIDIA H200, 9.0, [N/A]\n")
+    eq(rc, 0)
+    assert out.startswith("judging for:\n  sm_90 (1 node, 1 GPU: NVIDIA H200)\n  driver assumed new enough"), out
+    node = {"items": [{"metadata": {"name": "n1", "labels": {
+        "nvidia.com/gpu.product": "Tesla-V100-SXM2-16GB", "nvidia.com/gpu.compute.major": "7",
+        "nvidia.com/gpu.compute.minor": "0", "nvidia.com/gpu.count": "1",
+        "nvidia.com/cuda.driver.major": "396", "nvidia.com/cuda.driver.minor": "44"}}}]}
+    rc, out, err = run("--gpus-from", "-", fx("ptx_only.fatbin"), input_text=json.dumps(node))
+    eq((rc, out), (3, ""))
+    assert "node n1: its driver labels: driver 396.44 is older than any CUDA 10 driver" in err, err
+
+
+@test
 def a_driver_older_than_the_gpu_runs_nothing_there():
     """Rule 3 (review of 2026-12-03, F9): no driver before a compute capability's first CUDA
     release knows such a GPU (arch.c's first_cuda: 10.0 from CUDA 12.8, 8.7 from 11.4). A named

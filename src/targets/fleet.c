@@ -111,10 +111,17 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
             snprintf(err, err_size, "line %zu: no compute capability for '%s'", line_no, name);
             return FC_ERR_FORMAT;
         }
+        /* A driver the row names but that cannot be read is an error: taken as none named, it
+         * was a driver new enough for any PTX, beside a row that names 396.44 (review of
+         * 2026-12-05, rt7 F3). nvidia-smi's [N/A] says it does not know: none named. */
         int cuda = 0;
         char derr[256];
-        if (*drv && fc_driver_parse(&cuda, drv, derr, sizeof derr) != FC_OK)
-            cuda = 0;
+        if (*drv && strcmp(drv, "[N/A]") != 0 && fc_driver_parse(&cuda, drv, derr, sizeof derr) != FC_OK) {
+            snprintf(err, err_size, "line %zu: driver_version: %s", line_no, derr);
+            return FC_ERR_FORMAT;
+        }
+        if (strcmp(drv, "[N/A]") == 0)
+            drv = "";
         fc_status st = add_gpus(groups, max, n, name, cc, drv, cuda, 1, false, err, err_size);
         if (st != FC_OK)
             return st;
@@ -195,8 +202,11 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
     else if (rmaj && rmin)
         snprintf(rt, sizeof rt, "%s.%s", rmaj, rmin);
     if (!(rt[0] && fc_driver_parse(&cuda, rt, derr, sizeof derr) == FC_OK) && driver[0] &&
-        fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK)
-        cuda = 0;
+        fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK) {
+        const char *name = label(json_object_get(node, "metadata"), "name");
+        snprintf(err, err_size, "node %s: its driver labels: %s", name ? name : "?", derr);
+        return FC_ERR_FORMAT;
+    }
     unsigned gpus = count ? (unsigned)strtoul(count, NULL, 10) : 1;
     return add_gpus(groups, max, n, product ? product : "", cc, driver, cuda, gpus ? gpus : 1, true, err, err_size);
 }
