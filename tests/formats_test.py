@@ -1181,6 +1181,25 @@ def entry_flags_no_toolchain_writes():
 
 
 @test
+def an_entry_flagged_lz4_and_zstd_is_not_judged():
+    """No toolchain flags an entry LZ4 and zstd at once. Read as neither, a zstd cubin on a CUDA
+    12.2 driver (which reads no zstd) was ok, exit 0, with --strict and -k too, where the same
+    cubin flagged zstd alone is none (review of 2026-12-05, rt7 F4)."""
+    data = bytearray(open(fx("compress_size.fatbin"), "rb").read())
+    flags = struct.unpack_from("<Q", data, 16 + 40)[0]
+    eq(flags & 0xA000, 0x8000)  # the first entry is zstd
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "both.fatbin")
+        struct.pack_into("<Q", data, 16 + 40, flags | 0x2000)
+        open(path, "wb").write(bytes(data))
+        for extra in ([], ["--strict"], ["--strict", "-k"]):
+            rc, out, err = run(*extra, "--gpu", "9.0", "--driver", "12.2", path)
+            eq((rc, "say LZ4 and zstd at once, which no CUDA toolchain is known to write" in err), (3, True),
+               (extra, err))
+        eq(run("--gpu", "9.0", "--driver", "12.2", fx("compress_size.fatbin"))[0], 1)
+
+
+@test
 def a_compressed_cubins_declared_size_is_what_it_inflates_to():
     """The driver inflates a compressed cubin into the size its entry declares: the H200's
     answered 209 for an LZ4 one declared 64 bytes larger or smaller or 0, and 999 for a zstd one

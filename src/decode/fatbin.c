@@ -291,6 +291,18 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint
     uint64_t unknown = e.flags & ~FC_FLAGS_KNOWN;
     if (e.kind != FC_IMAGE_CUBIN)
         unknown |= e.flags & (FC_FLAG_REFUSED_IMAGE | FC_FLAG_REFUSED_UNCOMPRESS);
+    /* Both compressions at once: no toolchain writes it, and a driver's answer is not known.
+     * Read as neither, a zstd cubin had its zstd unseen: ok on a 12.2 driver, which reads no
+     * zstd (review of 2026-12-05, rt7 F4). */
+    const uint64_t both = FC_FLAG_COMPRESS_LZ4 | FC_FLAG_COMPRESS_ZSTD;
+    if ((e.flags & both) == both) {
+        char where[300];
+        fc_where(b, off, where, sizeof where);
+        fc_builder_fail(b, FC_ERR_UNSUPPORTED,
+                        "%s: entry flags 0x%llx say LZ4 and zstd at once, which no CUDA toolchain is known to "
+                        "write: what a driver makes of the entry is not known, and it is not judged",
+                        where, (unsigned long long)e.flags);
+    }
     if (unknown) {
         char where[300];
         fc_where(b, off, where, sizeof where);
