@@ -289,6 +289,15 @@ def a_gpu_the_driver_does_not_describe_is_said():
                                         "can read for it"))
     targets, how, note, err = detected({"FAKE_CUDA_DEVICES": "NVIDIA Other:7.10"})
     assert targets == [] and "no GPU answered the CUDA driver: GPU 0 is not judged" in note, note
+    # --strict fails what it could not judge: GPU 1 passed it, exit 0 (review of 2026-12-05,
+    # rt7 F8), and --format github said nothing.
+    said = ("1 local GPU is not judged: GPU 1 is not judged: the CUDA driver gave no compute capability fatcheck "
+            "can read for it")
+    rc, out, err = run("--strict", fx("app"), env=env)
+    eq((rc, err), (3, "fatcheck: %s; --strict fails it\n" % said))
+    eq(json.loads(run("--json", fx("app"), env=env)[1])["detection"]["not_judged"], said)
+    rc, out, err = run("--strict", "--format", "github", fx("app"), env=env)
+    assert rc == 3 and "::error title=fatcheck%3A local GPUs not judged::" + said in out, out
 
 
 @test
@@ -455,6 +464,12 @@ def a_driver_that_never_answers_is_given_up_on():
         rc, out, err = run("--require-targets", fx("app"), env=dict(env, FATCHECK_DETECT_TIMEOUT="0.2"))
         eq(rc, 6)
         assert "within 0.2 s" in err, err
+        # A driver that hangs is not the absence of one: --strict fails it, exit 0 before
+        # (review of 2026-12-05, rt8 finding 2), and JUnit has an error, not one passing case.
+        rc, out, err = run("--strict", "--format", "junit", fx("app"), env=dict(env, FATCHECK_DETECT_TIMEOUT="0.2"))
+        eq(rc, 3)
+        assert "the local GPUs could not be asked: no answer" in err and "; --strict fails it\n" in err, err
+        assert 'errors="1"' in out and '<testcase classname="local GPUs" name="detection">' in out, out
     # The default is 5 s; the option beats the variable; both are checked.
     rc, out, err = run("--detect-timeout", "0.2", fx("app"), env=dict(TWO_H200, FAKE_NVML_HANG="1",
                                                                        FATCHECK_DETECT_TIMEOUT="600"))

@@ -49,6 +49,10 @@ typedef struct fc_detect_info {
     char note[320];               /* what CUDA_VISIBLE_DEVICES left out ("... stops at 'x' ..."),
                                      as NVML's answer found it; or "" */
     char driver_reason[320];      /* why the Driver API answered instead of NVML, or "" */
+    bool no_answer;               /* nothing came back: the asking process ran out of time or
+                                     died (a driver that hangs or crashes); not "no GPU" */
+    unsigned not_judged;          /* GPUs the answer named whose compute capability could not be
+                                     read: left out of the targets, said in note */
 } fc_detect_info;
 
 /* Fills up to MAX targets with the local GPUs, in the runtime's numbering ("GPU 0" is device

@@ -35,6 +35,9 @@ typedef struct config {
     const char *detected_by;    /* "nvml", "driver", or NULL: who answered */
     char detect_note[320];      /* fc_detect_info.note: what CUDA_VISIBLE_DEVICES left out */
     char detect_driver_reason[320]; /* fc_detect_info.driver_reason */
+    char detect_unjudged[720];  /* what of the local GPUs could not be judged: asking them failed
+                                   (timed out, died, could not start) or some had no compute
+                                   capability to read; "" when nothing. --strict fails it */
     fc_detection *detecting;    /* the local GPUs being asked (targets_begin), until targets_end */
     /* --torch-extensions: the extension being scanned, and the current Python and torch */
     bool torch_mode;

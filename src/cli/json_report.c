@@ -474,6 +474,7 @@ static void json_targets_and_advice(jw *out, const config *cfg)
         jw_field_string(out, ",\n\"detection\":{\"by\":", cfg->detected_by);
         jw_field_string(out, ",\"note\":", cfg->detect_note[0] ? cfg->detect_note : NULL);
         jw_field_string(out, ",\"driver_reason\":", cfg->detect_driver_reason[0] ? cfg->detect_driver_reason : NULL);
+        jw_field_string(out, ",\"not_judged\":", cfg->detect_unjudged[0] ? cfg->detect_unjudged : NULL);
         jw_puts(out, "}");
     }
     jw_printf(out, ",\n\"jit_policy\":{\"CUDA_FORCE_PTX_JIT\":%s,\"CUDA_DISABLE_PTX_JIT\":%s}",

@@ -111,6 +111,11 @@ static bool open_output(run *rn)
     if (!cfg->judge.n_targets)
         fprintf(stderr, "fatcheck: %s: not judging any GPU: %s\n", o->require_targets ? "error" : "warning",
                 escaped(cfg->no_target_reason));
+    /* Local GPUs that could not be asked or judged: --strict's "could not judge" (its exit 3). */
+    if (cfg->detect_unjudged[0] && cfg->judge.strict) {
+        fprintf(stderr, "fatcheck: %s; --strict fails it\n", escaped(cfg->detect_unjudged));
+        rn->t.unseen++;
+    }
     if (o->probe && fc_prober_open(&cfg->judge.prober) != FC_OK) {
         fputs("fatcheck: out of memory\n", stderr);
         rn->fatal = EXIT_INTERNAL;

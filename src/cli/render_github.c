@@ -216,5 +216,12 @@ renderer *render_github_new(FILE *out, const config *cfg)
             annotate(out, "warning", NULL, 0, "fatcheck: no target GPU", message);
         free(message);
     }
+    if (cfg->detect_unjudged[0]) {
+        char *message = NULL;
+        if (asprintf(&message, "%s%s", cfg->detect_unjudged, cfg->judge.strict ? "; --strict fails it"
+                                                                              : " (--strict fails it)") >= 0)
+            annotate(out, cfg->judge.strict ? "error" : "warning", NULL, 0, "fatcheck: local GPUs not judged", message);
+        free(message);
+    }
     return r;
 }

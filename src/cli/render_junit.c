@@ -176,6 +176,9 @@ static void junit_finish(renderer *r)
         free(name);
         free(message);
     }
+    if (cfg->detect_unjudged[0])
+        test_case(s, "local GPUs", "detection", cfg->judge.strict ? "error" : "skipped", cfg->judge.strict ? "unseen" : NULL,
+                  cfg->detect_unjudged, NULL);
     fclose(s->cases);
     FILE *out = r->out;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);

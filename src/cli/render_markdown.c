@@ -265,6 +265,10 @@ renderer *render_markdown_new(FILE *out, const config *cfg)
     r->state = s;
     /* The heading, what was judged, and the table's head. */
     fputs("## fatcheck\n\n", out);
+    if (cfg->detect_unjudged[0]) {
+        put_md(out, cfg->detect_unjudged);
+        fputs(cfg->judge.strict ? "; --strict fails it\n\n" : " (--strict fails it)\n\n", out);
+    }
     if (!cfg->judge.n_targets) {
         fputs("Not judging any GPU: ", out);
         put_md(out, cfg->no_target_reason);

@@ -65,6 +65,8 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
     }
     snprintf(cfg->no_target_reason, sizeof cfg->no_target_reason, "%s; name target GPUs with --gpu or --arch-list",
              why);
+    /* The asking process could not start: whether GPUs are here is not known. */
+    snprintf(cfg->detect_unjudged, sizeof cfg->detect_unjudged, "the local GPUs could not be asked: %s", why);
     cfg->detect_ran = true;
     return 0;
 }
@@ -98,6 +100,14 @@ int targets_end(config *cfg, const target_request *req, char *err, size_t err_si
                  "%s%s; name target GPUs with --gpu or --arch-list", why,
                  info.timed_out ? "; allow more time with --detect-timeout" : "");
     }
+    /* A driver that hangs or crashes is not the absence of one, and a GPU left out is not
+     * judged: a run judging nothing (or the others) passed, --strict too (review of
+     * 2026-12-05, rt8 2 and rt7 F8). */
+    if (!req->probe && info.no_answer)
+        snprintf(cfg->detect_unjudged, sizeof cfg->detect_unjudged, "the local GPUs could not be asked: %s", why);
+    else if (!req->probe && info.not_judged)
+        snprintf(cfg->detect_unjudged, sizeof cfg->detect_unjudged, "%u local GPU%s not judged: %s", info.not_judged,
+                 info.not_judged == 1 ? " is" : "s are", info.note);
     cfg->detected_by = info.answered_by == FC_DETECT_NVML     ? "nvml"
                        : info.answered_by == FC_DETECT_DRIVER ? "driver"
                                                               : NULL;

@@ -43,6 +43,7 @@ typedef struct detection {
     char err[320];
     char note[320];          /* what CUDA_VISIBLE_DEVICES left out */
     char driver_reason[320]; /* why NVML gave way to the Driver API */
+    unsigned not_judged;     /* GPUs left out: no compute capability that can be read */
     fc_target targets[64];
 } detection;
 
@@ -133,6 +134,7 @@ static fc_status detect_driver(detection *d, size_t max)
             minor < 0 || minor > 9) {
             /* Said: the other GPUs judged alone passed it over without a word. */
             size_t len = strlen(d->note);
+            d->not_judged++;
             snprintf(d->note + len, sizeof d->note - len, "%sGPU %d is not judged: the CUDA driver gave no compute "
                      "capability fatcheck can read for it", len ? "; " : "", i);
             continue;
@@ -377,10 +379,11 @@ fc_status fc_detect_finish(fc_detection *h, fc_target *out, size_t *n, size_t ma
     close(h->done_fd);
     fc_status st = FC_ERR_UNSUPPORTED;
     if (done < 0) {
-        info->timed_out = true;
+        info->timed_out = info->no_answer = true;
         snprintf(err, err_size, "no answer about the local GPUs within %g s: stuck %s", h->timeout_ms / 1000.0,
                  stage_text(d->stage));
     } else if (!done || d->stage != STAGE_DONE) {
+        info->no_answer = true;
         snprintf(err, err_size, "the process asking about the local GPUs died %s", stage_text(d->stage));
     } else {
         /* The asking process's libraries could write anywhere in its memory, this page
@@ -389,6 +392,7 @@ fc_status fc_detect_finish(fc_detection *h, fc_target *out, size_t *n, size_t ma
         d->note[sizeof d->note - 1] = '\0';
         d->driver_reason[sizeof d->driver_reason - 1] = '\0';
         snprintf(info->note, sizeof info->note, "%s", d->note);
+        info->not_judged = d->not_judged < 64 ? d->not_judged : 64;
         if (info->answered_by == FC_DETECT_DRIVER)
             snprintf(info->driver_reason, sizeof info->driver_reason, "%s", d->driver_reason);
         size_t got = d->n;
