@@ -847,6 +847,43 @@ def torch_extension_default_folders_and_rebuilds():
 
 
 @test
+def torch_extension_folders_as_pytorch_finds_them():
+    """With TORCH_EXTENSIONS_DIR set, PyTorch builds DIR/<name>/<name>.so; a cache root that
+    also holds version folders (runs without the variable) had only those judged: exit 0
+    without the library that runs (review of 2026-12-05, rt8 finding 1). And the folders as
+    Python reads the environment: a variable set empty is set (TORCH_EXTENSIONS_DIR='' is the
+    current folder, XDG_CACHE_HOME='' ./torch_extensions), and an unset HOME is the password
+    database's, not '.'."""
+    import pwd
+    with tempfile.TemporaryDirectory() as tmp:
+        root, version = extract_torch(tmp)
+        os.makedirs(os.path.join(root, "fc_ext_direct"))
+        shutil.copy(os.path.join(version, "fc_ext_86", "fc_ext_86.so"), os.path.join(root, "fc_ext_direct",
+                                                                                     "fc_ext_direct.so"))
+        rc, out, err = run("--torch-extensions", "--json", "--gpu", "9.0", env={"TORCH_EXTENSIONS_DIR": root})
+        names = [f["torch_extension"]["name"] for f in json.loads(out)["files"]]
+        assert "fc_ext_direct" in names and "fc_ext_90" in names, names
+        env = {k: v for k, v in BASE_ENV.items() if k not in ("TORCH_EXTENSIONS_DIR", "XDG_CACHE_HOME", "HOME")}
+
+        def at(cwd, **more):
+            p = subprocess.run([FATCHECK, "--torch-extensions", "--json", "--gpu", "9.0"], capture_output=True,
+                               cwd=cwd, env=dict(env, **more), timeout=60)
+            return p.returncode, p.stdout.decode(), p.stderr.decode()
+        rc, out, err = at(os.path.join(root, "fc_ext_direct", ".."), TORCH_EXTENSIONS_DIR="")
+        assert "./fc_ext_direct/fc_ext_direct.so" in [f["path"] for f in json.loads(out)["files"]], out
+        rc, out, err = at(os.path.dirname(root), XDG_CACHE_HOME="")
+        eq(len(json.loads(out)["files"]), 7, err)  # the six of the version folder and fc_ext_direct
+        home = pwd.getpwuid(os.getuid()).pw_dir.rstrip("/")
+        os.makedirs(os.path.join(tmp, "checkout", ".cache"))
+        os.symlink(root, os.path.join(tmp, "checkout", ".cache", "torch_extensions"))
+        rc, out, err = at(os.path.join(tmp, "checkout"))
+        if rc == 3:
+            eq(err, "fatcheck: %s/.cache/torch_extensions: no torch extension cache there\n" % home)
+        else:
+            assert all(f["path"].startswith(home + "/") for f in json.loads(out)["files"]), out
+
+
+@test
 def torch_extension_folders_that_cannot_be_listed_are_said():
     """A version folder of the cache that cannot be listed: the other extensions are judged,
     and the folder is said (exit 3), not passed over. Root lists anything, so as root the run

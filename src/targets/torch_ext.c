@@ -10,34 +10,55 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "callback.h"
 #include "fatcheck.h"
 #include "grow.h"
 
 /* PyTorch's cache folder as the folder *UNDER names and the path *BELOW it ("" or
- * "/torch_extensions"), which the environment can make as long as it likes. */
-static void default_dir(const char **under, const char **below)
+ * "/torch_extensions"), which the environment can make as long as it likes. As Python reads
+ * them (review of 2026-12-05, rt8 finding 1): a variable set empty is set ('' is not None for
+ * TORCH_EXTENSIONS_DIR; os.getenv's default is for an unset XDG_CACHE_HOME only), so both name
+ * the current folder; and expanduser takes a HOME that is unset from the password database,
+ * not '.'. HOME_BUF (SIZE bytes) holds that home. */
+static void default_dir(const char **under, const char **below, char *home_buf, size_t size)
 {
     const char *dir = getenv("TORCH_EXTENSIONS_DIR");
     const char *cache = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (dir && *dir)
-        *under = dir, *below = "";
-    else if (cache && *cache)
-        *under = cache, *below = "/torch_extensions";
+    if (dir) {
+        *under = *dir ? dir : ".", *below = "";
+        return;
+    }
+    if (cache) {
+        *under = *cache ? cache : ".", *below = "/torch_extensions";
+        return;
+    }
+    *below = "/.cache/torch_extensions";
+    if (home) {
+        *under = home; /* "" as Python has it: "/.cache/torch_extensions" */
+        return;
+    }
+    struct passwd pw, *found = NULL;
+    char buf[4096];
+    if (getpwuid_r(getuid(), &pw, buf, sizeof buf, &found) == 0 && found && found->pw_dir)
+        snprintf(home_buf, size, "%s", found->pw_dir);
     else
-        *under = home && *home ? home : ".", *below = "/.cache/torch_extensions";
+        snprintf(home_buf, size, "."); /* as before: no home known at all */
+    *under = home_buf;
 }
 
 const char *fc_torch_extensions_default_dir(char *buf, size_t size)
 {
     const char *under, *below;
-    default_dir(&under, &below);
+    char home[4096];
+    default_dir(&under, &below, home, sizeof home);
     snprintf(buf, size, "%s%s", under, below);
     return buf;
 }
@@ -288,8 +309,9 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
 {
     /* DIR, or the default folder, as BASE: a path too long for it is said, not cut. */
     const char *under = dir, *below = "";
+    char home[4096];
     if (!dir)
-        default_dir(&under, &below);
+        default_dir(&under, &below, home, sizeof home);
     char base[4096];
     if (strlen(under) + strlen(below) >= sizeof base) {
         snprintf(err, err_size, "%s%s: " TOO_LONG, under, below);
@@ -336,12 +358,10 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
         int e = sorted_subdirs(base, &names, &n);
         if (e)
             note_unread(&u, base, e);
-        bool versions = false;
         for (size_t i = 0; i < n && rc == 0; i++) {
             fc_torch_extension v = none;
             if (!parse_version_folder(names[i], &v))
                 continue;
-            versions = true;
             char sub[4096];
             if (!joined(sub, sizeof sub, base, names[i])) {
                 note_too_long(&u, base, names[i]);
@@ -350,7 +370,11 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
             rc = scan_extensions(sub, &v, fn, ctx, &found, &u);
         }
         free_names(names, n);
-        if (!versions && rc == 0 && !e)
+        /* Extensions beside the version folders too: with TORCH_EXTENSIONS_DIR set to a cache
+         * that runs without it had filled, PyTorch builds and loads DIR/<name>/<name>.so, and
+         * only the version folders were judged: exit 0 without the library that runs (rt8
+         * finding 1). A version folder holds no library of its own name, and is passed over. */
+        if (rc == 0 && !e)
             rc = scan_extensions(base, &none, fn, ctx, &found, &u);
     }
     if (rc == 0 && u.status)
