@@ -1061,6 +1061,13 @@ def torch_extension_for_another_python_is_stale():
         open(os.path.join(tv, "version.py"), "w").write("cuda = '13.0'\n")
         doc = json.loads(run("--torch-extensions", "--json", "--gpu", "9.0", ext, env=env)[1])
         eq(doc["files"][0]["torch_extension"]["stale"], False)
+        # A version.py that is a FIFO blocked the run for ever, one linked to /dev/zero spun
+        # (review of 2026-12-05, rt8 finding 3): not a regular file, so torch's CUDA is unknown.
+        for make in (lambda p: os.mkfifo(p), lambda p: os.symlink("/dev/zero", p)):
+            os.unlink(os.path.join(tv, "version.py"))
+            make(os.path.join(tv, "version.py"))
+            rc, out, err = run("--torch-extensions", "--json", "--gpu", "9.0", ext, env=env, timeout=20)
+            eq((rc, json.loads(out)["files"][0]["torch_extension"]["stale"]), (0, False))  # its Python matches
 
 
 @test

@@ -2,6 +2,7 @@
  * extension folder built for another one. Nothing is run: the python3 on PATH is found
  * by name, and torch's CUDA version read from its version.py. */
 #include <ctype.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,9 @@ static bool python_version(const char *python, char *out, size_t size)
     return false;
 }
 
-/* torch/version.py has a line "cuda: Optional[str] = '13.0'" (or "cuda = '13.0'", or None). */
+/* torch/version.py has a line "cuda: Optional[str] = '13.0'" (or "cuda = '13.0'", or None),
+ * near its start. */
+#define VERSION_PY_MAX (64u << 10)
 static int torch_cuda(const char *prefix, const char *py)
 {
     static const struct {
@@ -86,20 +89,34 @@ static int torch_cuda(const char *prefix, const char *py)
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%.3800s/%s/python%s/%s/torch/version.py", prefix, layouts[i].lib, py,
                  layouts[i].packages);
-        FILE *f = fopen(path, "r");
-        if (!f)
+        /* A regular file only, and its first VERSION_PY_MAX bytes: a FIFO there blocked the
+         * run for ever, a link to /dev/zero spun (review of 2026-12-05, rt8 finding 3). */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0)
             continue;
-        char line[512];
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            continue;
+        }
+        static char text[VERSION_PY_MAX + 1];
+        size_t len = 0;
+        ssize_t got;
+        while (len < VERSION_PY_MAX && (got = read(fd, text + len, VERSION_PY_MAX - len)) > 0)
+            len += (size_t)got;
+        close(fd);
+        text[len] = '\0';
         int cuda = -1;
-        while (fgets(line, sizeof line, f)) {
+        for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
             if (strncmp(line, "cuda", 4) != 0)
                 continue;
-            char *q = strchr(line, '\'');
+            char *eol = strchr(line, '\n'), *q = strchr(line, '\'');
             unsigned major, minor;
-            cuda = q && sscanf(q + 1, "%u.%u", &major, &minor) == 2 ? (int)(major * 1000 + minor * 10) : 0;
+            cuda = q && (!eol || q < eol) && sscanf(q + 1, "%u.%u", &major, &minor) == 2
+                       ? (int)(major * 1000 + minor * 10)
+                       : 0;
             break;
         }
-        fclose(f);
         if (cuda >= 0)
             return cuda;
     }
