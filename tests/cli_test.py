@@ -198,6 +198,34 @@ def write_error_is_noticed():
 
 
 @test
+def closed_standard_descriptors_are_not_reused():
+    """A closed standard descriptor was taken by the first file or pipe opened: '-' on a closed
+    standard input read the GPU detection's own pipe ("not an ELF file", and the detection
+    "died"), and with standard output closed the report went into the temporary file holding a
+    package member being judged (review of 2026-12-05, rt8 finding 6)."""
+    rc, out, err = run("-", preexec_fn=lambda: os.close(0))
+    eq((rc, out), (2, ""))
+    assert err.startswith("fatcheck: standard input ('-') is closed\n"), err
+    p = subprocess.run([FATCHECK, "--gpu", "9.0", fx("app")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       env=BASE_ENV, preexec_fn=lambda: os.close(1))
+    eq(p.returncode, 4)
+    assert b"error writing output" in p.stderr, p.stderr
+
+
+@test
+def a_file_size_limit_is_a_write_error_not_a_kill():
+    """Under ulimit -f a write past the limit raised SIGXFSZ, which ended the run without a word
+    (exit 153: a spilled package member, --extract, the report). It is ignored: the write fails
+    with EFBIG and is said (review of 2026-12-05, rt8 finding 4)."""
+    import resource
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run("--gpu", "9.0", "--extract", os.path.join(tmp, "x"), fx("libmulti.so"),
+                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512)))
+        eq(rc, 4)
+        assert "write error: File too large" in err, err
+
+
+@test
 def entry_listing():
     rc, out, err = run("-l", fx("debug.fatbin"))
     eq(rc, 0)
