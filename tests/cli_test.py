@@ -226,6 +226,26 @@ def a_file_size_limit_is_a_write_error_not_a_kill():
 
 
 @test
+def a_file_larger_than_memory_is_read():
+    """A file was mapped private and writable, which the kernel's heuristic overcommit charges
+    whole: one larger than memory and swap could not be read at all ("cannot map: Cannot
+    allocate memory", exit 3), though a scan touches little of it (review of 2026-12-05, rt8
+    finding 5). Here a CUDA library followed by a hole that makes it larger than both."""
+    meminfo = dict(l.split(":", 1) for l in open("/proc/meminfo"))
+    kib = int(meminfo["MemTotal"].split()[0]) + int(meminfo["SwapTotal"].split()[0])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "big.so")
+        shutil.copy(fx("libmulti.so"), path)
+        try:
+            os.truncate(path, (kib + (1 << 20)) * 1024)
+        except OSError as e:
+            return "skip: no sparse file of %d KiB here: %s" % (kib + (1 << 20), e)
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err), (0, ""))
+        assert "sm_90 (--gpu 9.0): ok" in out, out
+
+
+@test
 def entry_listing():
     rc, out, err = run("-l", fx("debug.fatbin"))
     eq(rc, 0)

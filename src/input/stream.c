@@ -236,7 +236,8 @@ static fc_status spool(fc_stream *s, uint8_t *mem, size_t len, uint64_t limit, s
         st = FC_ERR_IO;
     }
     void *map = MAP_FAILED;
-    if (st == FC_OK && total && (map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+    if (st == FC_OK && total && (map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE, fd, 0)) ==
+                                     MAP_FAILED) { /* as file_map.c: not charged to the commit limit */
         snprintf(why, why_size, "cannot map a temporary file: %s", strerror(errno));
         st = FC_ERR_IO;
     }
