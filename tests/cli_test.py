@@ -1268,7 +1268,11 @@ def a_driver_newer_than_the_gpu_s_last_branch_runs_nothing_there():
     for gpu, driver, last in (("K80", "11.4", None), ("K80", "470.256.02", None), ("3.5", "11.5", "11.4"),
                               ("V100", "13.0", None), ("V100", "580.159.04", None), ("V100", "13.1", "13.0"),
                               ("GTX 1080", "590.44.01", "13.0"), ("Jetson Xavier", "13.1", None),
-                              ("T4", "13.1", None), ("9.0", "13.2", None)):
+                              ("T4", "13.1", None), ("9.0", "13.2", None),
+                              # Thor is 10.1 up to CUDA 12.9 and 11.0 from 13.0: a CUDA 13 driver
+                              # shows no 10.1 GPU, where sm_101 code was ok (review of 2026-12-05,
+                              # rt7 F5)
+                              ("10.1", "12.9", None), ("10.1", "13.0", "12.9")):
         rc, out, err = run("--json", "--gpu", gpu, "--driver", driver, fx("kernels.ptx"))
         v = json.loads(out)["files"][0]["verdicts"][0]
         eq((gpu, driver, v.get("gpu_last_cuda"), v["status"] if last else "-"), (gpu, driver, last, "none" if last else "-"))

@@ -536,6 +536,7 @@ static void test_drivers(void)
     is_str(fc_cuda_min_driver(12070), "570.26", "PTX of '12.7' needs the 12.8 driver");
     ok(fc_cc_is_tegra(87) && fc_cc_is_tegra(110) && !fc_cc_is_tegra(121) && !fc_cc_is_tegra(86),
        "Jetson compute capabilities");
+    ok(fc_cc_is_tegra(32), "3.2 is Jetson TK1: it was judged a desktop part, taking sm_30 SASS (rt7 F7)");
     unsigned ccs[64];
     size_t n = fc_known_ccs(ccs, 64);
     ok(n >= 20 && ccs[0] == 37 && ccs[n - 1] == 121, "known compute capabilities run from 3.7 to 12.1");

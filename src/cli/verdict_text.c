@@ -539,7 +539,10 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             const char *branch = "";
             fc_cc_last_cuda(tg->cc, &branch);
             char d[32];
-            if (rt && rt->cuda > v->gpu_last_cuda)
+            if (tg->cc == 101)
+                fprintf(out, "    fix: from CUDA 13.0 this GPU (Jetson Thor) is compute capability 11.0:\n"
+                             "         judge it as --gpu 11.0\n");
+            else if (rt && rt->cuda > v->gpu_last_cuda)
                 fprintf(out, "    fix: a newer GPU: its CUDA runtime needs a driver for %s, and none of those\n"
                              "         runs this one\n", driver_text(rt->cuda, d, sizeof d));
             else

@@ -26,7 +26,8 @@ bool fc_cc_exists(unsigned cc)
 
 bool fc_cc_is_tegra(unsigned cc)
 {
-    return cc == 53 || cc == 62 || cc == 72 || cc == 87 || cc == 101 || cc == 110;
+    /* 3.2: Jetson TK1 (targets.md's legacy table; review of 2026-12-05, rt7 F7) */
+    return cc == 32 || cc == 53 || cc == 62 || cc == 72 || cc == 87 || cc == 101 || cc == 110;
 }
 
 typedef struct product {
@@ -681,6 +682,10 @@ static const struct {
 } last_cuda[] = {
     {30, 11040, "R470"}, {35, 11040, "R470"}, {37, 11040, "R470"}, {50, 13000, "R580"},
     {52, 13000, "R580"}, {60, 13000, "R580"}, {61, 13000, "R580"}, {70, 13000, "R580"},
+    /* Not a retirement: Thor was 10.1 up to CUDA 12.9 and is 11.0 from 13.0 (first_cuda), so no
+     * driver after 12.9 shows a 10.1 GPU. Judged as one, sm_101 code was ok on a CUDA 13 driver,
+     * where the same GPU by name (11.0) was none (review of 2026-12-05, rt7 F5). */
+    {101, 12090, "R575"},
 };
 
 int fc_cc_last_cuda(unsigned cc, const char **branch)
