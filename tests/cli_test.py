@@ -349,6 +349,21 @@ def a_gpu_the_driver_does_not_describe_is_said():
 
 
 @test
+def a_local_gpu_of_a_compute_capability_not_known_is_said():
+    # Detected, a compute capability no table here knows (a GPU newer than this fatcheck) was
+    # judged by its major's rules without a word, --strict too (review of 2026-12-05, rt7 F6);
+    # named, the same value is a usage error.
+    env = {"FAKE_CUDA_DEVICES": "NVIDIA Next:10.7", "FAKE_CUDA_DRIVER": "13000"}
+    said = "GPU 0 has compute capability 10.7, which this fatcheck does not know: judged by rules NVIDIA has not " \
+           "stated for it"
+    rc, out, err = run(fx("app"), env=env)
+    eq(err, "fatcheck: warning: %s (--strict fails it)\n" % said)
+    rc, out, err = run("--strict", fx("app"), env=env)
+    eq((rc, err), (3, "fatcheck: %s; --strict fails it\n" % said))
+    eq(run("--gpu", "10.7", fx("app"))[0], 2)
+
+
+@test
 def local_gpus_of_two_models_are_numbered_by_the_driver():
     # Fastest first is the runtime's own heuristic: with two models, only the driver can say.
     rc, out, err = run(fx("app"), env=H200_AND_4090)

@@ -117,6 +117,8 @@ static bool open_output(run *rn)
     if (cfg->detect_unjudged[0] && cfg->judge.strict) {
         fprintf(stderr, "fatcheck: %s; --strict fails it\n", escaped(cfg->detect_unjudged));
         rn->t.unseen++;
+    } else if (cfg->detect_unjudged[0] && cfg->judge.n_targets) { /* with none, said just above */
+        fprintf(stderr, "fatcheck: warning: %s (--strict fails it)\n", escaped(cfg->detect_unjudged));
     }
     if (o->probe && fc_prober_open(&cfg->judge.prober) != FC_OK) {
         fputs("fatcheck: out of memory\n", stderr);

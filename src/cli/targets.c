@@ -108,6 +108,17 @@ int targets_end(config *cfg, const target_request *req, char *err, size_t err_si
     else if (!req->probe && info.not_judged)
         snprintf(cfg->detect_unjudged, sizeof cfg->detect_unjudged, "%u local GPU%s not judged: %s", info.not_judged,
                  info.not_judged == 1 ? " is" : "s are", info.note);
+    /* A compute capability no table here knows (a GPU newer than this fatcheck) is judged by
+     * its major's rules, which NVIDIA has not stated for it: an sm_100f cubin on a 10.7 GPU
+     * was ok, --strict too (review of 2026-12-05, rt7 F6). Named, such a value is refused. */
+    for (size_t i = 0; st == FC_OK && !req->probe && i < n; i++) {
+        size_t len = strlen(cfg->detect_unjudged);
+        if (fc_cc_exists(local[i].cc) || len + 1 >= sizeof cfg->detect_unjudged)
+            continue;
+        snprintf(cfg->detect_unjudged + len, sizeof cfg->detect_unjudged - len,
+                 "%sGPU %zu has compute capability %u.%u, which this fatcheck does not know: judged by rules NVIDIA "
+                 "has not stated for it", len ? "; " : "", i, local[i].cc / 10, local[i].cc % 10);
+    }
     cfg->detected_by = info.answered_by == FC_DETECT_NVML     ? "nvml"
                        : info.answered_by == FC_DETECT_DRIVER ? "driver"
                                                               : NULL;
