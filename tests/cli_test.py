@@ -213,6 +213,23 @@ def closed_standard_descriptors_are_not_reused():
 
 
 @test
+def standard_input_is_read_from_where_it_stands():
+    """A regular file as standard input was read from its first byte, whatever the caller had
+    read of it: { dd bs=512 count=1; fatcheck -; } < FILE judged the 512 bytes too, here a
+    cubin in front of a library, as cat and tar -f - would not (review of 2026-12-05, rt8
+    finding 7)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "two")
+        head = open(fx("kernels.sm_90.cubin"), "rb").read()
+        open(path, "wb").write(head + open(fx("libmulti.so"), "rb").read())
+        with open(path, "rb") as f:
+            f.seek(len(head))
+            p = subprocess.run([FATCHECK, "--json", "--gpu", "9.0", "-"], stdin=f, capture_output=True, env=BASE_ENV)
+        doc = json.loads(p.stdout)
+        eq((p.returncode, doc["files"][0]["format"], len(doc["files"][0]["containers"])), (0, "elf", 3))
+
+
+@test
 def a_file_size_limit_is_a_write_error_not_a_kill():
     """Under ulimit -f a write past the limit raised SIGXFSZ, which ended the run without a word
     (exit 153: a spilled package member, --extract, the report). It is ignored: the write fails

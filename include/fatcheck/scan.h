@@ -443,7 +443,8 @@ FC_API int fc_scan(const char *path, const fc_options *opts,
                    fc_object_fn on_object, fc_error_fn on_error, void *ctx);
 
 /* Scans what descriptor FD holds, named NAME in results (NULL: "(standard input)"). A
- * regular file is read as fc_scan reads one. A pipe, socket or device is read once, in
+ * regular file is read as fc_scan reads one (from the offset FD stands at, when that is not
+ * its start, as a pipe is). A pipe, socket or device is read once, in
  * order, to its end: a package (zip, tar, compressed tar, .deb, .rpm) as its bytes arrive,
  * anything else held whole, in memory up to 64 MiB and beyond that in an unlinked temporary
  * file in $TMPDIR (else /tmp), up to opts->max_member_size bytes. FD is not closed. Returns
