@@ -90,9 +90,8 @@ def github_annotations_stay_well_formed_with_hostile_names():
         found = annotations(out)
         eq([level for level, _, _ in found], ["error", "error", "error"])
         # the names come back as fatcheck's text escaping writes them (fatcheck(1), Names)
-        escaped = os.fsencode(tmp).decode() + "/bad\\n::error::forged,%0A:x<&\"|*`@me\\033[31m.so"
         quoted = '"' + os.fsencode(tmp).decode() + '/bad\\n::error::forged,%0A:x<&\\"|*`@me\\033[31m.so"'
-        eq(found[0][1]["file"], escaped)
+        eq(found[0][1]["file"], quoted)
         assert found[0][2].startswith(quoted + ": sm_80 (--gpu 8.0): none"), found[0][2]
         eq(found[1][1]["title"], "fatcheck: could not be decoded")
         eq(found[2][1], {"file": "/nonexistent/x:y,z", "title": "fatcheck: could not be read"})
@@ -144,8 +143,14 @@ def junit_parses_with_hostile_names():
         eq(rc, 1)
         cases = junit(out)
         eq(len(cases), 1)
-        eq(cases[0][0], os.fsencode(tmp).decode() + "/bad\\n::error::forged,%0A:x<&\"|*`@me\\033[31m.so")
+        eq(cases[0][0], '"' + os.fsencode(tmp).decode() + '/bad\\n::error::forged,%0A:x<&\\"|*`@me\\033[31m.so"')
         eq(cases[0][2], "failure")
+        # A TAB and a literal backslash-t were one test case (rt8 finding 8).
+        tab, literal = os.path.join(tmp, "a\tb.so"), os.path.join(tmp, "a\\tb.so")
+        for p in (tab, literal):
+            shutil.copy(fx("app"), p)
+        names = [c[0] for c in junit(run("--format=junit", "--gpu", "8.0", tab, literal)[1])]
+        eq(names, ['"%s/a\\tb.so"' % tmp, '"%s/a\\\\tb.so"' % tmp])
 
 
 @test
@@ -625,6 +630,18 @@ def text_escaped(name):
     return "".join(out)
 
 
+def text_quoted(name):
+    """NAME as fatcheck quotes a name (escape.h, ESCAPE_NAME; fatcheck(1), Names): as it is when
+    nothing needs escaping, else in double quotes with '"' and '\\' escaped too. The CI formats
+    write names so (a TAB and a literal "\\t" were one name: review of 2026-12-05, rt8 finding 8)."""
+    escaped = text_escaped(name)
+    plain = name.decode("utf-8", "surrogateescape")
+    if escaped == plain and '"' not in plain and "\\" not in plain:
+        return plain
+    return '"' + text_escaped(name.replace(b"\\", b"\x00BS").replace(b'"', b"\x00DQ")) \
+        .replace("\\000BS", "\\\\").replace("\\000DQ", '\\"') + '"'
+
+
 def hostile_copies(tmp, source="app"):
     names = [HOSTILE] + MORE_HOSTILE
     paths = [os.path.join(os.fsencode(tmp), n) for n in names]
@@ -637,14 +654,14 @@ def hostile_copies(tmp, source="app"):
 def hostile_names_forge_nothing_in_any_format():
     with tempfile.TemporaryDirectory() as tmp:
         paths = hostile_copies(tmp)
-        want = [text_escaped(p) for p in paths]
+        want = [text_quoted(p) for p in paths]
         # github: one ::error per file (none on sm_80), every line a well-formed command,
-        # the file property the name as text escaping writes it
+        # the file property the name as the text output quotes it
         rc, out, err = run("--format=github", "--gpu", "8.0", *paths)
         eq(rc, 1)
         found = annotations(out)
         eq([(level, props["file"]) for level, props, _ in found], [("error", w) for w in want])
-        # junit: well-formed XML, one case per file, the names back as text escaping writes
+        # junit: well-formed XML, one case per file, the names back as the text output quotes
         # them, U+FFFE (no XML character) as its bytes' escapes
         rc, out, err = run("--format=junit", "--gpu", "8.0", *paths)
         eq(rc, 1)

@@ -40,7 +40,7 @@ static void annotate(FILE *out, const char *level, const char *file, unsigned li
     const char *sep = " ";
     if (file) {
         fputs(" file=", out);
-        put_escaped(out, file, true);
+        put_escaped(out, quoted(file), true); /* quoted as the text output quotes names (rt8 finding 8) */
         sep = ",";
         if (line)
             fprintf(out, ",line=%u", line);

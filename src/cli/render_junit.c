@@ -49,7 +49,8 @@ static void test_case(junit_state *s, const char *class, const char *name, const
     FILE *out = s->cases;
     s->tests++;
     fputs("    <testcase classname=\"", out);
-    put_xml(out, class);
+    put_xml(out, quoted(class)); /* as the text output quotes names: a TAB and a literal "\t"
+                                    were one test case (review of 2026-12-05, rt8 finding 8) */
     fputs("\" name=\"", out);
     put_xml(out, name);
     if (!element) {

@@ -54,7 +54,8 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
     FILE *out = r->out;
     s->rows++;
     fputs("| ", out);
-    put_md(out, o->label);
+    put_md(out, quoted(o->label)); /* a name quoted as the text output quotes it: a TAB and a
+                                      literal "\t" were one name (rt8 finding 8) */
     if (o->error)
         fputs(" (❌ could not be decoded)", out);
     /* What was not seen or judged: ❌ with --strict, which fails it, else ⚠️ as for partial. */
@@ -89,7 +90,7 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
         if (!(u & bit))
             continue;
         fputs("- **", s->notes);
-        put_md(s->notes, o->label);
+        put_md(s->notes, quoted(o->label));
         fputs("**: ", s->notes);
         put_md(s->notes, unseen_sentence(o, bit, said, sizeof said));
         fputs(cfg->judge.strict ? "; --strict fails it\n" : " (--strict fails it)\n", s->notes);
@@ -103,7 +104,7 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
         target_label(&cfg->judge.targets[t], label, sizeof label);
         char *sentence = verdict_sentence(cfg, o, j, t);
         fputs("- **", s->notes);
-        put_md(s->notes, o->label);
+        put_md(s->notes, quoted(o->label));
         fputs("** on ", s->notes);
         put_md(s->notes, label);
         fputs(": ", s->notes);
@@ -124,7 +125,7 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
     char *arch = j && (fc_judgement_problems(j, NULL) & FC_PROBLEM_ARCH_LIST) ? arch_check_sentence(cfg, j) : NULL;
     if (arch) {
         fputs("- **", s->notes);
-        put_md(s->notes, o->label);
+        put_md(s->notes, quoted(o->label));
         fputs("**: ", s->notes);
         put_md(s->notes, arch);
         fputc('\n', s->notes);
@@ -140,7 +141,7 @@ static void input_row(renderer *r, const char *name, const char *mark, const cha
     s->rows++;
     size_t columns = r->cfg->coverage ? 1 : r->cfg->judge.n_targets;
     fputs("| ", r->out);
-    put_md(r->out, name);
+    put_md(r->out, quoted(name));
     if (!columns) /* no target: the name's cell says it */
         fprintf(r->out, " (%s %s)", mark, what);
     for (size_t t = 0; t < columns; t++)
