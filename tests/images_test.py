@@ -302,6 +302,10 @@ def a_driver_named_by_its_cuda_version_is_no_release():
                                    ("590", 0, True), ("590.44.01", 0, True)]:
             got, doc, err = doc_of(*H100, "--driver", driver, path)
             eq((got, err, doc["files"][0]["verdicts"][0]["container_starts"]), (rc, "", starts), driver)
+        # The fix named a driver "for CUDA 13.0 or newer (>= 580.65.06)": the one the target
+        # has; what failed is driver>=590.44 (rt7 F9).
+        rc, out, err = run(*H100, "--driver", "580.65.06", path)
+        assert "    fix: a driver that meets the condition above, or an image that does not ask it\n" in out.decode(), out
 
 
 @test

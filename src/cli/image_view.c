@@ -141,7 +141,11 @@ bool print_container_verdict(FILE *out, const config *cfg, const fc_object *o, c
     if (said && (v->container == FC_REQUIRE_UNMET) && img) {
         int need = required_cuda(img);
         const char *drv = need ? fc_cuda_min_driver(need) : NULL;
-        if (need)
+        if (need && tg->driver_cuda >= need)
+            /* The driver's CUDA is enough: what failed is another factor (driver>=590.44 on an
+             * R580 driver), and a driver "for CUDA 13.0" was what the target had (rt7 F9). */
+            fprintf(out, "    fix: a driver that meets the condition above, or an image that does not ask it\n");
+        else if (need)
             fprintf(out, "    fix: install a driver for CUDA %s or newer%s%s%s, or use an image for CUDA %d.%d\n",
                     cuda_text(need, a, sizeof a), drv ? " (>= " : "", drv ? drv : "", drv ? ")" : "",
                     tg->driver_cuda / 1000, tg->driver_cuda % 1000 / 10);
