@@ -65,6 +65,9 @@ static void ident(survey *s, const fc_object *o, const fc_entry *e)
                                            (uint32_t)h[51] << 24);
     snprintf(key, sizeof key, "osabi=%u abiversion=%u family-%s", h[7], h[8], sm >= 100 ? "sm_100+" : "below");
     count(s, key);
+    /* The entry header's code version beside the ELF ABI: whether one dates the other. */
+    snprintf(key, sizeof key, "entry code version %u.%u abiversion=%u", e->version_major, e->version_minor, h[8]);
+    count(s, key);
 }
 
 static void sizes(survey *s, const fc_object *o, const fc_entry *e)

@@ -1269,16 +1269,21 @@ def a_driver_older_than_the_gpu_runs_nothing_there():
             "    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06)\n") in out, out
     for gpu, driver, path, rc_want, status, needs in (
             ("sm_100", "12.4", "kernels.sm_100.cubin", 1, "none", "12.8"),
-            ("sm_100", "12.8", "kernels.sm_100.cubin", 0, "ok", None),
+            # the boundary release knows the GPU; the fixtures' cubins are CUDA 13's
+            # (rule 13: a driver before 13.0 does not run them)
+            ("sm_100", "12.8", "kernels.sm_100.cubin", 1, "none", None),
+            ("sm_100", "13.0", "kernels.sm_100.cubin", 0, "ok", None),
             ("sm_100", None, "kernels.sm_100.cubin", 0, "ok", None),
             ("Jetson Orin", "11.2", "kernels.ptx", 1, "none", "11.4"),
             ("8.9", "11.7", "kernels.ptx", 1, "none", "11.8"),
-            ("9.0", "11.8", "kernels.sm_90.cubin", 0, "ok", None),
+            ("9.0", "11.8", "kernels.sm_90.cubin", 1, "none", None),
             ("12.1", "12.8", "kernels.ptx", 1, "none", "12.9"),
             ("Jetson Thor", "12.9", "kernels.ptx", 1, "none", "13.0")):
         rc, out, err = run("--json", "--gpu", gpu, *(("--driver", driver) if driver else ()), fx(path))
         v = json.loads(out)["files"][0]["verdicts"][0]
         eq((gpu, driver, rc, v["status"], v.get("gpu_needs_cuda")), (gpu, driver, rc_want, status, needs))
+        if path.endswith(".cubin") and driver in ("12.8", "11.8"):
+            eq(v.get("toolkit_too_new"), 1, (gpu, driver))
     fleet = "index, name, compute_cap, driver_version\n0, NVIDIA B200, 10.0, 550.54.14\n1, NVIDIA H200, 9.0, 580.159.04\n"
     doc = json.loads(run("--json", "--gpus-from", "-", fx("kernels.ptx"), input_text=fleet)[1])
     eq([(v["target"], v["status"], v.get("gpu_needs_cuda")) for v in doc["files"][0]["verdicts"]],

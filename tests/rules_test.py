@@ -7,6 +7,7 @@ Usage: rules_test.py FATCHECK FIXTURES_DIR FAKECUDA
 Writes TAP."""
 import json
 import os
+import shutil
 import struct
 import sys
 import tempfile
@@ -180,24 +181,49 @@ def a_file_without_cuda_code_does_not_match_an_arch_list():
         eq((rc, b"libcpu_only.so" in out), (0, False))
 
 
+def as_cuda12(name, tmp):
+    """A copy of fixture NAME, a bare fat binary, whose cubin entries say code version 1.7, as a
+    CUDA 12 toolchain's do: the fixtures are CUDA 13's (1.8), which no driver before CUDA 13.0
+    runs (rule 13), and rules about older drivers are tested on such copies."""
+    data = bytearray(open(os.path.join(FIXTURES, name), "rb").read())
+    at, end = 16, 16 + int.from_bytes(data[8:16], "little")
+    while at + 64 <= end:
+        if int.from_bytes(data[at:at + 2], "little") == 2:  # a cubin
+            data[at + 24:at + 26] = (7).to_bytes(2, "little")
+        at += int.from_bytes(data[at + 4:at + 8], "little") + int.from_bytes(data[at + 8:at + 16], "little")
+    path = os.path.join(tmp, name)
+    open(path, "wb").write(bytes(data))
+    return path
+
+
 @test
 def zstd_images_need_a_driver_for_cuda_12_4():
     """R1: images stored zstd-compressed (--compress-mode=size or balance; CUDA 13's default for
     PTX) cannot be read by drivers before CUDA 12.4, 550.54.14 (nvcc's documentation of
     --compress-mode; rapids-cmake: "CUDA 12 Requires Driver Version: 550.54.14+" for size and
-    balance, 525.60.13+ for the LZ4 modes). They were "ok" on a 535 driver."""
+    balance, 525.60.13+ for the LZ4 modes). They were "ok" on a 535 driver. (The fixtures'
+    cubins are CUDA 13's, which those drivers do not run at all: rule 13; as_cuda12's copies
+    are a CUDA 12 toolchain's.)"""
+    tmp = tempfile.mkdtemp()
+
     def judged(name, driver):
-        rc, f, err = judge(os.path.join(FIXTURES, name), "--gpu", "sm_90", "--driver", driver)
+        rc, f, err = judge(as_cuda12(name, tmp), "--gpu", "sm_90", "--driver", driver)
         v = f["verdicts"][0]
         return rc, f["containers"][0]["loads"][0]["result"], v["status"], v.get("unsupported_compression")
     for driver in ("535.104.05", "12.3", "545.23.06", "11.8"):
         eq(judged("compress_size.fatbin", driver), (1, "UNSUPPORTED_COMPRESSION", "none", 1), driver)
     for driver in ("550.54.14", "12.4", "13.0"):
         eq(judged("compress_size.fatbin", driver), (0, "CUDA_SUCCESS", "ok", None), driver)
-    # balance stores the PTX with zstd and the cubin as it is: the cubin is chosen and loads.
-    eq(judged("compress_balance.fatbin", "535.104.05"), (0, "CUDA_SUCCESS", "ok", None))
-    eq(judged("compress_speed.fatbin", "535.104.05"), (0, "CUDA_SUCCESS", "ok", None))
-    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "535.104.05", os.path.join(FIXTURES, "compress_size.fatbin"))
+    # balance and speed store the cubin as it is, the PTX with zstd or LZ4: the cubin is chosen,
+    # and zstd is no matter; their own ELF headers say CUDA 13 (ABI 8), which a copy cannot hide.
+    for name in ("compress_balance.fatbin", "compress_speed.fatbin"):
+        eq(judged(name, "535.104.05"), (1, "TOOLKIT_TOO_NEW", "none", None), name)
+        eq(judged(name, "13.0"), (0, "CUDA_SUCCESS", "ok", None), name)
+    # The fixture itself: a CUDA 13 cubin on a CUDA 12.2 driver.
+    rc, f, err = judge(os.path.join(FIXTURES, "compress_size.fatbin"), "--gpu", "sm_90", "--driver", "535.104.05")
+    eq((rc, f["containers"][0]["loads"][0]["result"], f["verdicts"][0]["toolkit_too_new"]), (1, "TOOLKIT_TOO_NEW", 1))
+    rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "535.104.05", as_cuda12("compress_size.fatbin", tmp))
+    shutil.rmtree(tmp)
     assert (b"  sm_90 (--gpu sm_90): none, no module can load\n"
             b"    (images compressed with zstd, which drivers before CUDA 12.4 cannot read):\n"
             b"    every kernel launch fails with \"device kernel image is invalid\"\n"

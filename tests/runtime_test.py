@@ -318,7 +318,10 @@ def the_runtime_is_read_through_the_program_headers_without_a_section_table():
         eq((rc, v["status"], r["kind"], r["needs_cuda"]), (1, "none", "static", "13.0"))
         open(static, "wb").write(without_runtime_calls(bytes(data)))
         rc, out, err = run("--gpu", "8.6", "--driver", "12.4", static)
-        eq(rc, 0)
+        # Its cubins date it all the same: CUDA 13's (ABI 8), which a 12.4 driver does not run
+        # (rule 13; it was ok, exit 0).
+        eq(rc, 1)
+        assert "(cubins of CUDA 13's toolchain, which drivers before CUDA 13.0 do not run)" in out.replace("\n    ", " "), out
         assert "  runtime: not named, and linked in or not cannot be told without the section\n" in out, out
         assert ("    note: the CUDA release of its runtime is recorded nowhere in the file: whether\n"
                 "          this driver starts it is not judged\n") in out, out

@@ -10,9 +10,11 @@
 #include "tap.h"
 #include "testutil.h"
 
+/* A cubin of CUDA 12's toolchain (code version 1.7, ELF ABI 7): what the drivers of every
+ * release these tests name run. CUDA 13's (1.8) need a CUDA 13.0 driver (rule 13). */
 static fc_entry cubin(unsigned arch)
 {
-    return (fc_entry){.kind = FC_IMAGE_CUBIN, .arch = arch, .version_major = 1, .version_minor = 8};
+    return (fc_entry){.kind = FC_IMAGE_CUBIN, .arch = arch, .version_major = 1, .version_minor = 7};
 }
 
 static fc_entry ptx(unsigned arch, unsigned isa_major, unsigned isa_minor)
@@ -123,6 +125,41 @@ static void test_runtime(void)
     ok(!fc_judgement_verdict(j, 1)->runtime_fails && fc_judgement_verdict(j, 1)->status == FC_VERDICT_OK,
        "a CUDA 13.0 driver starts it: ok");
     is_u64(fc_judgement_built_by(j), 13, "built by CUDA 13, as its runtime tells");
+    fc_judgement_free(j);
+}
+
+/* Rule 13: a cubin CUDA 13's toolchain wrote (its entry's code version 1.8, or ELF ABI 8 in a
+ * cubin file) on a driver before CUDA 13.0 was ok: NVIDIA runs what CUDA 13.x builds on 580
+ * and later only (review of 2026-12-05, rt7's open question). */
+static void test_cubins_newer_than_the_driver(void)
+{
+    fc_entry e0[] = {cubin(90)}, e1[] = {cubin(90)}, e2[] = {cubin(90)};
+    e1[0].version_minor = 8;
+    e2[0].version_major = e2[0].version_minor = 0;
+    e2[0].elf_abi_version = 8;
+    fc_container c[] = {
+        {.origin = FC_ORIGIN_SECTION, .section = ".nv_fatbin", .entries = e0, .n_entries = 1},
+        {.origin = FC_ORIGIN_SECTION, .section = ".nv_fatbin", .entries = e1, .n_entries = 1},
+        {.origin = FC_ORIGIN_SECTION, .section = ".nv_fatbin", .entries = e2, .n_entries = 1},
+    };
+    fc_object o = {.path = "x", .label = "x", .format = FC_FORMAT_ELF, .containers = c, .n_containers = 3};
+    fc_judge_options jo;
+    fc_judge_options_init(&jo);
+    fc_target ts[] = {target(90, 12090), target(90, 13000), target(90, 0)};
+    for (size_t i = 0; i < 3; i++)
+        fc_judge_options_add_target(&jo, &ts[i], -1);
+    fc_judgement *j = judge(&o, &jo);
+    if (!ok(j != NULL, "judged"))
+        return;
+    is_u64(fc_judgement_load(j, 0, 0).result, FC_LOAD_SUCCESS, "a CUDA 12 cubin on a CUDA 12.9 driver loads");
+    is_u64(fc_judgement_load(j, 1, 0).result, FC_LOAD_TOOLKIT_TOO_NEW, "code version 1.8 on 12.9: too new");
+    is_u64(fc_judgement_load(j, 2, 0).result, FC_LOAD_TOOLKIT_TOO_NEW, "ELF ABI 8 on 12.9: too new");
+    const fc_verdict *v = fc_judgement_verdict(j, 0);
+    ok(v->status == FC_VERDICT_PARTIAL && v->toolkit_too_new == 2 && v->native == 1, "12.9: partial, 2 too new");
+    ok(fc_judgement_verdict(j, 1)->status == FC_VERDICT_OK, "a CUDA 13.0 driver runs all three");
+    ok(fc_judgement_verdict(j, 2)->status == FC_VERDICT_OK, "a driver of unknown version is taken to");
+    is_u64(fc_cubin_toolkit_cuda(&e1[0]), 13000, "built by CUDA 13");
+    is_u64(fc_cubin_toolkit_cuda(&e0[0]), 0, "not dated");
     fc_judgement_free(j);
 }
 
@@ -363,6 +400,7 @@ int main(void)
 {
     test_counts_and_status();
     test_runtime();
+    test_cubins_newer_than_the_driver();
     test_unlinked_and_refused();
     test_link_inputs();
     test_arch_list();

@@ -60,6 +60,12 @@ typedef enum fc_load_result {
                                     CUDA_ERROR_UNKNOWN (999) for zstd, CUDA_ERROR_NO_BINARY_FOR_GPU
                                     (209) for LZ4, PTX beside it or not (H200, driver 580); counted
                                     with the damaged cubins, or the PTX the JIT cannot read */
+    FC_LOAD_TOOLKIT_TOO_NEW,     /* the chosen cubin was written by a CUDA 13 toolchain (ELF ABI
+                                    version 8; entry code version 1.8), and the target's driver is
+                                    older than CUDA 13.0: NVIDIA's minor version compatibility runs
+                                    what a CUDA 13.x toolkit builds on drivers of 580 and later
+                                    only (docs/matching.md, rule 13; no older driver was tried);
+                                    counted as a module that fails */
 } fc_load_result;
 
 typedef enum fc_load_via {
@@ -211,6 +217,10 @@ FC_API fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, si
 FC_API bool fc_driver_release(const char *s, char *release, size_t size);
 /* The CUDA release that introduced PTX ISA MAJOR.MINOR (9.1 -> 13010), or 0 if unknown. */
 FC_API int fc_ptx_isa_cuda_version(unsigned major, unsigned minor);
+/* The CUDA version whose toolchain at the least wrote cubin E, as its headers tell without
+ * reading it (13000 for ELF ABI version 8, CUDA 13's ptxas), or 0 when they do not tell. A
+ * driver older than it does not run it (FC_LOAD_TOOLKIT_TOO_NEW). */
+FC_API int fc_cubin_toolkit_cuda(const fc_entry *e);
 /* The minimum Linux x86_64 driver for CUDA version V ("590.44.01"), or NULL if unknown. */
 FC_API const char *fc_cuda_min_driver(int cuda_version);
 

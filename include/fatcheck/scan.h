@@ -149,6 +149,8 @@ typedef struct fc_entry {
     const char *options;        /* ptxas/compile options, when stored as text */
     fc_cubin_header cubin_header; /* an uncompressed cubin's first bytes, when the decoder had
                                      them with the entry header (most entries) */
+    uint8_t elf_abi_version;    /* a cubin's EI_ABIVERSION where its ELF header was read without
+                                   inflating it: 8 from CUDA 13's ptxas, 7 before; else 0 */
 } fc_entry;
 
 /* What a container is for: loaded as a module by the CUDA runtime (or the library that holds

@@ -67,6 +67,8 @@ typedef struct fc_verdict {
     size_t relocatable;       /* relocatable code registered as a module: fails at first use */
     size_t unsupported_compression; /* modules whose chosen image is zstd-compressed, which the
                                  target's driver (before CUDA 12.4) cannot read */
+    size_t toolkit_too_new;   /* modules whose chosen cubin a CUDA 13 toolchain wrote, on a driver
+                                 before CUDA 13.0 (FC_LOAD_TOOLKIT_TOO_NEW) */
     size_t undecoded;         /* registered code that could not be decoded (fc_object.
                                  registered_undecoded), counted as one module that fails */
     size_t link_inputs;       /* relocatable code a device linker takes in (counted beside modules) */

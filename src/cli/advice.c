@@ -96,7 +96,7 @@ bool advice_needed(const config *cfg, const fc_judgement *j)
             continue;
         size_t failing = v->modules - (v->native + v->compatible + v->jit + v->runtime_linked);
         /* Damage, and images this driver cannot decompress, are no matter of build targets. */
-        size_t not_targets = v->undecoded + v->unsupported_compression + v->damaged_cubins;
+        size_t not_targets = v->undecoded + v->unsupported_compression + v->toolkit_too_new + v->damaged_cubins;
         bool only_damage = not_targets && failing == not_targets && v->link_inputs == v->linkable &&
                            !v->runtime_fails;
         /* Kernels left out of some architectures' images by the source: no build target helps. */

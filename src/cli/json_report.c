@@ -213,6 +213,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
             jw_printf(out, ",\"undecoded\":%zu", v->undecoded);
         if (v->unsupported_compression)
             jw_printf(out, ",\"unsupported_compression\":%zu", v->unsupported_compression);
+        if (v->toolkit_too_new)
+            jw_printf(out, ",\"toolkit_too_new\":%zu", v->toolkit_too_new);
         if (v->empty)
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
         if (v->damaged_cubins)

@@ -40,7 +40,7 @@ static void print_launch_error(FILE *out, const fc_verdict *v)
             fprintf(out, "%s\"" RT_UNKNOWN "\"", sep), sep = " or ";
         if (v->uncompress_no_binary)
             fprintf(out, "%s\"" RT_NO_IMAGE "\"", sep);
-    } else if (v->unsupported_compression == v->modules) {
+    } else if (v->unsupported_compression + v->toolkit_too_new == v->modules) {
         fputs("\"" RT_INVALID_IMAGE "\"", out);
     } else if (v->invalid_ptx && !v->no_binary && !v->unsupported_ptx && !v->relocatable) {
         fputs("\"a PTX JIT compilation failed\"", out); /* 218 */
@@ -86,6 +86,10 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
     }
     if (v->unsupported_compression) {
         fprintf(out, "%simages compressed with zstd, which drivers before CUDA 12.4 cannot read", sep);
+        sep = "; ";
+    }
+    if (v->toolkit_too_new) {
+        fprintf(out, "%scubins of CUDA 13's toolchain, which drivers before CUDA 13.0 do not run", sep);
         sep = "; ";
     }
     if (v->damaged_cubins) {
@@ -584,6 +588,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                   "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);
         else if (v->runtime_fails)
             print_runtime_fix(out, obj, j, tg);
+        else if (v->toolkit_too_new)
+            fputs("    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06), or build the cubins\n"
+                  "         with a toolkit of the driver's CUDA major\n", out);
         else if (v->unsupported_compression)
             fputs("    fix: install a driver for CUDA 12.4 or newer (>= 550.54.14), or rebuild with\n"
                   "         nvcc --compress-mode=speed (LZ4) or none\n", out);

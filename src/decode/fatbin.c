@@ -270,8 +270,10 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint
         size_t at_hand = held - e.header_size;
         /* (Fewer than an ELF header's first 52 bytes at hand: left to cubin_head, link_state.c.) */
         if (e.compression == FC_COMPRESSION_NONE) {
-            if (at_hand >= 52 && e.payload_size >= 52)
+            if (at_hand >= 52 && e.payload_size >= 52) {
                 e.cubin_header = fc_cubin_header_of(h + e.header_size, min_size(at_hand, e.payload_size, 64), e.arch);
+                e.elf_abi_version = h[e.header_size + 8]; /* EI_ABIVERSION */
+            }
         } else if (e.compression != FC_COMPRESSION_UNKNOWN) {
             size_t want = min_size(FC_CUBIN_HEAD_STORED, e.stored_size, SIZE_MAX);
             size_t n = at_hand < want ? at_hand : want;

@@ -84,6 +84,7 @@ typedef struct cubin_info {
     uint32_t arch;
     fc_variant variant;
     bool relocatable; /* ET_REL: for a linker, never run as a module */
+    uint8_t abi_version; /* EI_ABIVERSION */
 } cubin_info;
 
 /* Reads the variant from the cubin's .note.nv.tkinfo, when its names can be read. */
@@ -145,6 +146,7 @@ static bool cubin_plausible(fc_reader *r, uint64_t at, uint64_t avail, cubin_inf
     GElf_Ehdr eh;
     memset(&eh, 0, sizeof eh);
     memcpy(eh.e_ident, p, EI_NIDENT);
+    info->abi_version = p[EI_ABIVERSION];
     eh.e_type = fc_rd16(p + 16);
     eh.e_flags = fc_rd32(p + 48);
     uint64_t phoff = fc_rd64(p + 32), shoff = fc_rd64(p + 40);
@@ -199,6 +201,7 @@ static fc_status add_cubin(fc_builder *found, uint64_t at, const cubin_info *inf
     e.raw_kind = 2;
     e.arch = info->arch;
     e.variant = info->variant;
+    e.elf_abi_version = info->abi_version;
     e.offset = e.payload_offset = at;
     e.payload_size = e.stored_size = e.uncompressed_size = info->size;
     fc_status st = fc_builder_add_container(found, at, FC_ORIGIN_EMBEDDED_CUBIN, section);

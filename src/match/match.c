@@ -73,6 +73,22 @@ static bool driver_takes_ptx(const fc_entry *e, int driver)
     return needs <= driver;
 }
 
+/* Rule 13: the CUDA version whose toolchain, at the least, wrote cubin E, as far as its headers
+ * tell without reading it: ELF ABI version 8 (its EI_ABIVERSION, or the entry's code version
+ * 1.8, which goes with it: bench/cubin_survey, 1.7 with 7 and 1.8 with 8 in 76,053 cubins of
+ * CUDA 11.8 to 13.1) is CUDA 13's ptxas; 0 for anything else. NVIDIA's
+ * minor version compatibility runs what a CUDA 13.x toolkit builds on drivers of 580 (CUDA
+ * 13.0) and later only: a driver before it was judged to load such a cubin, which has only
+ * a runtime to date it where one is linked (a bare cubin or fat binary, a Triton cache: review
+ * of 2026-12-05, rt7's open question). */
+int fc_cubin_toolkit_cuda(const fc_entry *e)
+{
+    if (e->kind != FC_IMAGE_CUBIN)
+        return 0;
+    bool abi8 = e->elf_abi_version >= 8 || e->version_major > 1 || (e->version_major == 1 && e->version_minor >= 8);
+    return abi8 ? 13000 : 0;
+}
+
 /* Drivers read zstd-compressed images from CUDA 12.4 (550.54.14) on: nvcc's documentation of
  * --compress-mode ("not compatible with drivers released before CUDA Toolkit's 12.4
  * release"), rapids-cmake's (size and balance, the zstd modes: "CUDA 12 Requires Driver
@@ -80,8 +96,11 @@ static bool driver_takes_ptx(const fc_entry *e, int driver)
  * to read them. */
 static fc_load readable_by(const fc_container *c, const fc_target *t, fc_load l)
 {
-    if (l.result == FC_LOAD_SUCCESS && t->driver_cuda && t->driver_cuda < 12040 &&
-        c->entries[l.entry].compression == FC_COMPRESSION_ZSTD)
+    int built = fc_cubin_toolkit_cuda(&c->entries[l.entry]);
+    if (l.result == FC_LOAD_SUCCESS && t->driver_cuda && built && t->driver_cuda < built)
+        l.result = FC_LOAD_TOOLKIT_TOO_NEW;
+    else if (l.result == FC_LOAD_SUCCESS && t->driver_cuda && t->driver_cuda < 12040 &&
+             c->entries[l.entry].compression == FC_COMPRESSION_ZSTD)
         l.result = FC_LOAD_UNSUPPORTED_COMPRESSION;
     return l;
 }
@@ -255,6 +274,7 @@ const char *fc_load_result_name(fc_load_result r)
     case FC_LOAD_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
     case FC_LOAD_EMPTY: return "EMPTY_CONTAINER";
     case FC_LOAD_UNSUPPORTED_COMPRESSION: return "UNSUPPORTED_COMPRESSION";
+    case FC_LOAD_TOOLKIT_TOO_NEW: return "TOOLKIT_TOO_NEW";
     case FC_LOAD_INVALID_SOURCE: return "CUDA_ERROR_INVALID_SOURCE";
     case FC_LOAD_UNCOMPRESS_FAILED: return "UNCOMPRESS_FAILED";
     }

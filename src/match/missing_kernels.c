@@ -143,7 +143,7 @@ static bool fails(const fc_judgement *j, const fc_container *ct, size_t c, size_
                   l.result == FC_LOAD_JIT_DISABLED || l.result == FC_LOAD_INVALID_PTX ||
                   l.result == FC_LOAD_RELOCATABLE || l.result == FC_LOAD_INVALID_IMAGE ||
                   l.result == FC_LOAD_INVALID_SOURCE || l.result == FC_LOAD_UNCOMPRESS_FAILED ||
-                  l.result == FC_LOAD_UNSUPPORTED_COMPRESSION ||
+                  l.result == FC_LOAD_UNSUPPORTED_COMPRESSION || l.result == FC_LOAD_TOOLKIT_TOO_NEW ||
                   (l.result == FC_LOAD_LINK_INPUT && j->links[c * j->n_targets + t].via == FC_LINK_VIA_NONE);
     return failed && !fc_container_kept_as_data(ct) && !j->unused[c];
 }

@@ -117,6 +117,7 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     case FC_LOAD_EMPTY: break;      /* not a module */
     case FC_LOAD_UNSUPPORTED_COMPRESSION: v->unsupported_compression++; break;
+    case FC_LOAD_TOOLKIT_TOO_NEW: v->toolkit_too_new++; break;
     }
 }
 
@@ -186,6 +187,7 @@ static bool probe_agrees(int code, fc_load predicted, const fc_container *c)
     case FC_LOAD_LINK_INPUT: break;
     case FC_LOAD_EMPTY: break;
     case FC_LOAD_UNSUPPORTED_COMPRESSION: return code == 200 || code == 209; /* not seen yet */
+    case FC_LOAD_TOOLKIT_TOO_NEW: return code != 0; /* no such driver tried: any failure */
     }
     return false;
 }
@@ -783,6 +785,23 @@ static bool registered_all_fail(fc_judgement *j, const fc_object *obj, const fc_
     return *failing > 0;
 }
 
+/* Rule 13 where an image's cuda-compat libcuda (rule 7's exception) may be the driver the
+ * container uses, on some GPUs and driver branches (oci_require.c): that user-mode driver is
+ * CUDA 13's, and runs what CUDA 13's toolchain built; the host's older one is not asked. */
+static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const fc_judge_options *o)
+{
+    if (!obj->in_image || !j->loads)
+        return;
+    for (size_t t = 0; t < j->n_targets; t++) {
+        char why[320];
+        if (!fc_oci_compat_could_start(obj->in_image->image, 13000, &o->targets[t], why, sizeof why))
+            continue;
+        for (size_t c = 0; c < obj->n_containers; c++)
+            if (j->loads[c * j->n_targets + t].result == FC_LOAD_TOOLKIT_TOO_NEW)
+                j->loads[c * j->n_targets + t].result = FC_LOAD_SUCCESS;
+    }
+}
+
 fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_options *o)
 {
     if (!out || !obj || !o)
@@ -828,6 +847,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         free(holds);
         goto nomem;
     }
+    compat_runs_new_cubins(j, obj, o);
     count_all(j, obj);
     fc_object_runtime(&j->runtime, obj, scan);
     if (obj->format == FC_FORMAT_IMAGE)
