@@ -1001,6 +1001,18 @@ def torch_extension_folders_that_cannot_be_listed_are_said():
                 os.chmod(path, 0o755)
             eq(err, "fatcheck: %s: cannot list the folder: Permission denied\n" % path, oct(mode))
             eq((rc, out.count("torch extension ")), (3, 6 if path == closed else 5), out)
+        # Several: the first is named and the others counted; they went unsaid (review of
+        # 2026-12-05, rt8 finding 10).
+        shut = [os.path.join(version, n) for n in ("fc_ext_86", "fc_ext_90", "fc_ext_90a")]
+        for path in shut:
+            os.chmod(path, 0)
+        try:
+            rc, out, err = run("--torch-extensions", "--gpu", "9.0", root, preexec_fn=drop)
+        finally:
+            for path in shut:
+                os.chmod(path, 0o755)
+        eq((rc, err), (3, "fatcheck: %s: cannot list the folder: Permission denied; and 2 more folders or libraries "
+                          "that cannot be judged\n" % shut[0]))
 
 
 @test

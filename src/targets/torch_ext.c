@@ -118,24 +118,31 @@ static bool is_file(const char *path)
 /* What could not be read (a folder that could not be listed, a library that is no file, a
  * path too long to open): said in ERR (the first one), and the status to return once the
  * others are reported: nothing is passed over unsaid. */
+/* What could not be judged: the first said in ERR, and how many more (rt8 finding 10: the
+ * others went unnamed and uncounted; the API returns one error). */
 typedef struct unread {
     char *err;
     size_t err_size;
     int status;
+    size_t more;
 } unread;
 
 static void note_unread(unread *u, const char *dir, int e)
 {
-    if (u->status)
+    if (u->status) {
+        u->more++;
         return;
+    }
     u->status = e == ENOMEM ? FC_ERR_NOMEM : FC_ERR_IO;
     snprintf(u->err, u->err_size, "%s: cannot list the folder: %s", dir, strerror(e));
 }
 
 static void note_not_file(unread *u, const char *library)
 {
-    if (u->status)
+    if (u->status) {
+        u->more++;
         return;
+    }
     u->status = FC_ERR_IO;
     snprintf(u->err, u->err_size, "%s: the extension's library is no regular file (a dangling link?): not judged",
              library);
@@ -144,8 +151,10 @@ static void note_not_file(unread *u, const char *library)
 /* DIR/NAME, too long to be joined: said, as the folder that cannot be listed is. */
 static void note_too_long(unread *u, const char *dir, const char *name)
 {
-    if (u->status)
+    if (u->status) {
+        u->more++;
         return;
+    }
     u->status = FC_ERR_IO;
     snprintf(u->err, u->err_size, "%s/%s: " TOO_LONG, dir, name);
 }
@@ -276,7 +285,7 @@ static void free_names(char **names, size_t n)
 
 /* Reports every extension folder under DIR (a version folder, or TORCH_EXTENSIONS_DIR). */
 static int scan_extensions(const char *dir, const fc_torch_extension *version, fc_torch_ext_fn fn, void *ctx,
-                           size_t *found, unread *u)
+                           size_t *found, unread *u, bool beside_versions)
 {
     char **names;
     size_t n;
@@ -288,6 +297,9 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         fc_torch_extension ext = *version;
+        if (beside_versions && parse_version_folder(names[i], &ext)) /* scanned as one already */
+            continue;
+        ext = *version;
         snprintf(ext.name, sizeof ext.name, "%s", names[i]);
         if (!joined(ext.dir, sizeof ext.dir, dir, names[i])) {
             note_too_long(u, dir, names[i]);
@@ -326,7 +338,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     memset(&none, 0, sizeof none);
     size_t found = 0;
     int rc = 0;
-    unread u = {err, err_size, 0};
+    unread u = {err, err_size, 0, 0};
     size_t len = strlen(base);
     while (len > 1 && base[len - 1] == '/')
         base[--len] = '\0';
@@ -336,7 +348,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
     char library[4096];
     int picked;
     if (parse_version_folder(leaf, &version)) {
-        rc = scan_extensions(base, &version, fn, ctx, &found, &u); /* a version folder */
+        rc = scan_extensions(base, &version, fn, ctx, &found, &u, false); /* a version folder */
     } else if ((picked = pick_library(base, leaf, library, sizeof library, &u)) == SAID) {
         /* its library cannot be judged: said in u */
     } else if (picked > 0) {
@@ -367,7 +379,7 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
                 note_too_long(&u, base, names[i]);
                 continue;
             }
-            rc = scan_extensions(sub, &v, fn, ctx, &found, &u);
+            rc = scan_extensions(sub, &v, fn, ctx, &found, &u, false);
         }
         free_names(names, n);
         /* Extensions beside the version folders too: with TORCH_EXTENSIONS_DIR set to a cache
@@ -375,10 +387,15 @@ int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *er
          * only the version folders were judged: exit 0 without the library that runs (rt8
          * finding 1). A version folder holds no library of its own name, and is passed over. */
         if (rc == 0 && !e)
-            rc = scan_extensions(base, &none, fn, ctx, &found, &u);
+            rc = scan_extensions(base, &none, fn, ctx, &found, &u, true);
+    }
+    if (rc == 0 && u.status && u.more) {
+        size_t at = strlen(err);
+        snprintf(err + at, err_size - at, "; and %zu more folder%s or librar%s that cannot be judged", u.more,
+                 u.more == 1 ? "" : "s", u.more == 1 ? "y" : "ies");
     }
     if (rc == 0 && u.status)
-        return u.status; /* ERR says which folder */
+        return u.status; /* ERR says which folder, and how many more */
     if (rc == 0 && !found) {
         snprintf(err, err_size, "%s: no built torch extension there", base);
         return FC_ERR_IO;
