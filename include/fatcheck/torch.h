@@ -32,8 +32,9 @@ FC_API const char *fc_torch_extensions_default_dir(char *buf, size_t size);
  * folder inside that cannot be listed, a library that is no regular file, or a path inside
  * longer than PATH_MAX (which fc_torch_extension cannot hold, nor any call open) does not
  * stop the others being reported; then FC_ERR_IO (FC_ERR_NOMEM when memory ran out) is
- * returned at the end, with ERR naming the first such path: ERR_SIZE of 4096 bytes and a
- * few hundred more holds it whole. */
+ * returned at the end, with ERR naming the first such path and counting the others ("; and 2
+ * more folders or libraries that cannot be judged"): ERR_SIZE of 4096 bytes and a few hundred
+ * more holds it whole. */
 FC_API int fc_torch_extensions(const char *dir, fc_torch_ext_fn fn, void *ctx, char *err, size_t err_size);
 
 /* Whether extension X's folder is stale: built for another Python than PYTHON ("3.12"), or,
