@@ -352,6 +352,33 @@ def a_forward_compatibility_libcuda_makes_an_old_driver_depend_on_the_gpu():
 
 
 @test
+def a_forward_compatibility_libcuda_runs_cuda_13_cubins_only_where_it_may_start():
+    # Rule 13's side of it: a bare CUDA 13 fat binary (no runtime) on a CUDA 12.2 driver, in an
+    # image with cuda-compat 580.65.06. It was "ok", the container said to start, on any GPU
+    # (a GeForce gets no compat libcuda); and a damaged cubin was ok there too, where a 580
+    # driver refuses it (review of 2026-12-05, rv9 1 and 2).
+    M = image_module()
+    links = [("etc/alternatives/cuda", "l", "/usr/local/cuda-13.0"), ("usr/local/cuda", "l", "/etc/alternatives/cuda")]
+    compat = links + [("usr/local/cuda-13.0/compat/libcuda.so.580.65.06", "f", b"stand-in compat libcuda\n"),
+                      ("usr/local/cuda-13.0/compat/libcuda.so.1", "l", "libcuda.so.580.65.06")]
+    good = open(os.path.join(FIXTURES, "compress_none.fatbin"), "rb").read()
+    at = good.index(b"\x7fELF", 16)
+    bad = good[:at] + b"\0\0\0\0" + good[at + 4:]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "x.tar")
+        M.docker_save(path, [(["x:1"], [M.tar(compat + [("opt/k.fatbin", "f", good)])], [])])
+        rc, doc, err = doc_of(*H100, "--driver", "535.104.05", path)
+        v = doc["files"][1]["verdicts"][0]
+        eq((rc, v["status"], v["container_starts"]), (0, "ok", None))
+        assert v["container_reason"].startswith("depends on the GPU: the image's forward-compatibility"), v
+        eq(run("--strict", *H100, "--driver", "535.104.05", path)[0], 3)
+        M.docker_save(path, [(["x:1"], [M.tar(compat + [("opt/k.fatbin", "f", bad)])], [])])
+        for driver in ("535.104.05", "580.65.06"):
+            rc, doc, err = doc_of(*H100, "--driver", driver, path)
+            eq((rc, doc["files"][1]["verdicts"][0]["status"]), (1, "none"), driver)
+
+
+@test
 def an_image_inside_a_package_keeps_the_package_name():
     import tarfile
     with tempfile.TemporaryDirectory() as tmp:

@@ -469,9 +469,20 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
             /* A zstd cubin's own SM is read where every image is inflated anyway (the kernel
              * view) and where nothing may go unseen (strict): the driver refuses an sm_80
              * cubin stored as sm_90 (300) whatever its compression. */
-            fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false}
-                              : fc_refine_load_for(obj, ct, fc_predict_load(ct, tg, &o->jit), tg->driver_cuda,
-                                                                   o->kernels || o->strict, scan, &memo);
+            fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false} : fc_predict_load(ct, tg, &o->jit);
+            /* Rule 13 is decided first (fc_load_of_entry); what the chosen cubin's bytes say
+             * (damaged, another SM, relocatable, not inflating) is the driver's answer before
+             * its age, and a cuda-compat libcuda (compat_runs_new_cubins) must not take a
+             * damaged cubin for one that loads (review of 2026-12-05, rv9 1 and 5). */
+            if (!empty && l.result == FC_LOAD_TOOLKIT_TOO_NEW) {
+                fc_load as_if = l;
+                as_if.result = FC_LOAD_SUCCESS;
+                as_if = fc_refine_load_for(obj, ct, as_if, tg->driver_cuda, o->kernels || o->strict, scan, &memo);
+                if (as_if.result != FC_LOAD_SUCCESS)
+                    l = as_if;
+            } else if (!empty) {
+                l = fc_refine_load_for(obj, ct, l, tg->driver_cuda, o->kernels || o->strict, scan, &memo);
+            }
             l = ptx_as_its_text_says(ct, tg, l, &memo);
             l = unseen_order(obj, ct, tg, &o->jit, l, o->kernels || o->strict, scan, &j->unseen[c * nt + t]);
             fc_link k = {FC_LINK_VIA_NONE, -1};
@@ -503,7 +514,8 @@ static int links_object(const fc_judgement *j, const fc_object *obj, const fc_op
     if (j->opts->jit.force_ptx_jit || j->opts->jit.disable_ptx_jit || k.entry < 0 || (size_t)k.entry >= ct->n_entries)
         return LINK_NO;
     const fc_entry *e = &ct->entries[k.entry];
-    if (e->obfuscated || (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040))
+    if (e->obfuscated || (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040) ||
+        (tg->driver_cuda && fc_cubin_toolkit_cuda(e) > tg->driver_cuda)) /* rule 13 (rv9 4) */
         return LINK_NO;
     if (k.via == FC_LINK_VIA_CUBIN)
         return LINK_YES;
@@ -788,7 +800,7 @@ static bool registered_all_fail(fc_judgement *j, const fc_object *obj, const fc_
 /* Rule 13 where an image's cuda-compat libcuda (rule 7's exception) may be the driver the
  * container uses, on some GPUs and driver branches (oci_require.c): that user-mode driver is
  * CUDA 13's, and runs what CUDA 13's toolchain built; the host's older one is not asked. */
-static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const fc_judge_options *o)
+static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const fc_judge_options *o, bool *undone)
 {
     if (!obj->in_image || !j->loads)
         return;
@@ -797,8 +809,10 @@ static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const 
         if (!fc_oci_compat_could_start(obj->in_image->image, 13000, &o->targets[t], why, sizeof why))
             continue;
         for (size_t c = 0; c < obj->n_containers; c++)
-            if (j->loads[c * j->n_targets + t].result == FC_LOAD_TOOLKIT_TOO_NEW)
+            if (j->loads[c * j->n_targets + t].result == FC_LOAD_TOOLKIT_TOO_NEW) {
                 j->loads[c * j->n_targets + t].result = FC_LOAD_SUCCESS;
+                undone[t] = true;
+            }
     }
 }
 
@@ -847,7 +861,12 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         free(holds);
         goto nomem;
     }
-    compat_runs_new_cubins(j, obj, o);
+    bool *compat13 = calloc(j->n_targets ? j->n_targets : 1, sizeof *compat13);
+    if (!compat13) {
+        free(holds);
+        goto nomem;
+    }
+    compat_runs_new_cubins(j, obj, o, compat13);
     count_all(j, obj);
     fc_object_runtime(&j->runtime, obj, scan);
     if (obj->format == FC_FORMAT_IMAGE)
@@ -877,6 +896,15 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
                                                      sizeof v->container_why);
         /* Rule 7's exception: the image's cuda-compat libcuda, on some GPUs (oci_require.c). */
         char compat_why[sizeof v->container_why];
+        /* The same where only the cubins needed it (rule 13): whether the container gets the
+         * compat libcuda depends on the GPU, said as for the runtime, not a plain start (a
+         * GeForce was "ok": review of 2026-12-05, rv9 2). */
+        if (compat13[t] && (v->container == FC_REQUIRE_MET || v->container == FC_REQUIRE_UNKNOWN) &&
+            fc_oci_compat_could_start(obj->in_image->image, 13000, &o->targets[t], compat_why, sizeof compat_why)) {
+            if (v->container == FC_REQUIRE_MET)
+                memcpy(v->container_why, compat_why, sizeof compat_why);
+            v->container = FC_REQUIRE_UNKNOWN;
+        }
         if (obj->in_image && v->runtime_fails && (v->container == FC_REQUIRE_MET || v->container == FC_REQUIRE_UNKNOWN) &&
             fc_oci_compat_could_start(obj->in_image->image, j->runtime.cuda, &o->targets[t], compat_why, sizeof compat_why)) {
             v->runtime_fails = false;
@@ -893,6 +921,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         }
     }
     free(holds);
+    free(compat13);
     /* Not a file found for its runtime alone: a walk does not judge files without CUDA code by
      * the list (its "missing every image" beside a runtime that cannot start misled). */
     if (o->arch_list && !obj->runtime_only)
