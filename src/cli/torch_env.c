@@ -107,14 +107,13 @@ static int torch_cuda(const char *prefix, const char *py)
         close(fd);
         text[len] = '\0';
         int cuda = -1;
-        for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        for (char *line = text, *eol; *line; line = *eol ? eol + 1 : eol) {
+            eol = line + strcspn(line, "\n");
             if (strncmp(line, "cuda", 4) != 0)
                 continue;
-            char *eol = strchr(line, '\n'), *q = strchr(line, '\'');
+            char *q = memchr(line, '\'', (size_t)(eol - line));
             unsigned major, minor;
-            cuda = q && (!eol || q < eol) && sscanf(q + 1, "%u.%u", &major, &minor) == 2
-                       ? (int)(major * 1000 + minor * 10)
-                       : 0;
+            cuda = q && sscanf(q + 1, "%u.%u", &major, &minor) == 2 ? (int)(major * 1000 + minor * 10) : 0;
             break;
         }
         if (cuda >= 0)

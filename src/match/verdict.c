@@ -470,19 +470,17 @@ static void predict_all(fc_judgement *j, const fc_object *obj, const fc_options 
              * view) and where nothing may go unseen (strict): the driver refuses an sm_80
              * cubin stored as sm_90 (300) whatever its compression. */
             fc_load l = empty ? (fc_load){FC_LOAD_EMPTY, FC_VIA_NONE, -1, false} : fc_predict_load(ct, tg, &o->jit);
-            /* Rule 13 is decided first (fc_load_of_entry); what the chosen cubin's bytes say
-             * (damaged, another SM, relocatable, not inflating) is the driver's answer before
-             * its age, and a cuda-compat libcuda (compat_runs_new_cubins) must not take a
+            /* Rule 13 is decided from the headers (fc_load_of_entry); what the chosen cubin's
+             * bytes say (damaged, another SM, relocatable, not inflating) is the driver's answer
+             * before its age, and a cuda-compat libcuda (compat_runs_new_cubins) must not take a
              * damaged cubin for one that loads (review of 2026-12-05, rv9 1 and 5). */
-            if (!empty && l.result == FC_LOAD_TOOLKIT_TOO_NEW) {
-                fc_load as_if = l;
-                as_if.result = FC_LOAD_SUCCESS;
-                as_if = fc_refine_load_for(obj, ct, as_if, tg->driver_cuda, o->kernels || o->strict, scan, &memo);
-                if (as_if.result != FC_LOAD_SUCCESS)
-                    l = as_if;
-            } else if (!empty) {
+            bool too_new = l.result == FC_LOAD_TOOLKIT_TOO_NEW;
+            if (too_new)
+                l.result = FC_LOAD_SUCCESS;
+            if (!empty)
                 l = fc_refine_load_for(obj, ct, l, tg->driver_cuda, o->kernels || o->strict, scan, &memo);
-            }
+            if (too_new && l.result == FC_LOAD_SUCCESS)
+                l.result = FC_LOAD_TOOLKIT_TOO_NEW;
             l = ptx_as_its_text_says(ct, tg, l, &memo);
             l = unseen_order(obj, ct, tg, &o->jit, l, o->kernels || o->strict, scan, &j->unseen[c * nt + t]);
             fc_link k = {FC_LINK_VIA_NONE, -1};

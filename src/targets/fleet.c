@@ -116,12 +116,12 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
          * 2026-12-05, rt7 F3). nvidia-smi's [N/A] says it does not know: none named. */
         int cuda = 0;
         char derr[256];
-        if (*drv && strcmp(drv, "[N/A]") != 0 && fc_driver_parse(&cuda, drv, derr, sizeof derr) != FC_OK) {
+        if (strcmp(drv, "[N/A]") == 0)
+            drv = "";
+        if (*drv && fc_driver_parse(&cuda, drv, derr, sizeof derr) != FC_OK) {
             snprintf(err, err_size, "line %zu: driver_version: %s", line_no, derr);
             return FC_ERR_FORMAT;
         }
-        if (strcmp(drv, "[N/A]") == 0)
-            drv = "";
         fc_status st = add_gpus(groups, max, n, name, cc, drv, cuda, 1, false, err, err_size);
         if (st != FC_OK)
             return st;

@@ -116,10 +116,9 @@ static bool is_file(const char *path)
 }
 
 /* What could not be read (a folder that could not be listed, a library that is no file, a
- * path too long to open): said in ERR (the first one), and the status to return once the
- * others are reported: nothing is passed over unsaid. */
-/* What could not be judged: the first said in ERR, and how many more (rt8 finding 10: the
- * others went unnamed and uncounted; the API returns one error). */
+ * path too long to open): the first said in ERR, the others counted (rt8 finding 10: they went
+ * unnamed and uncounted; the API returns one error), and the status to return once the others
+ * are reported: nothing is passed over unsaid. */
 typedef struct unread {
     char *err;
     size_t err_size;
@@ -127,22 +126,27 @@ typedef struct unread {
     size_t more;
 } unread;
 
+/* Whether this is the first thing U notes (said in ERR), or one more (counted). */
+static bool first_noted(unread *u)
+{
+    if (!u->status)
+        return true;
+    u->more++;
+    return false;
+}
+
 static void note_unread(unread *u, const char *dir, int e)
 {
-    if (u->status) {
-        u->more++;
+    if (!first_noted(u))
         return;
-    }
     u->status = e == ENOMEM ? FC_ERR_NOMEM : FC_ERR_IO;
     snprintf(u->err, u->err_size, "%s: cannot list the folder: %s", dir, strerror(e));
 }
 
 static void note_not_file(unread *u, const char *library)
 {
-    if (u->status) {
-        u->more++;
+    if (!first_noted(u))
         return;
-    }
     u->status = FC_ERR_IO;
     snprintf(u->err, u->err_size, "%s: the extension's library is no regular file (a dangling link?): not judged",
              library);
@@ -151,10 +155,8 @@ static void note_not_file(unread *u, const char *library)
 /* DIR/NAME, too long to be joined: said, as the folder that cannot be listed is. */
 static void note_too_long(unread *u, const char *dir, const char *name)
 {
-    if (u->status) {
-        u->more++;
+    if (!first_noted(u))
         return;
-    }
     u->status = FC_ERR_IO;
     snprintf(u->err, u->err_size, "%s/%s: " TOO_LONG, dir, name);
 }
@@ -296,10 +298,9 @@ static int scan_extensions(const char *dir, const fc_torch_extension *version, f
     }
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        fc_torch_extension ext = *version;
-        if (beside_versions && parse_version_folder(names[i], &ext)) /* scanned as one already */
+        fc_torch_extension ext = *version, scratch;
+        if (beside_versions && parse_version_folder(names[i], &scratch)) /* scanned as one already */
             continue;
-        ext = *version;
         snprintf(ext.name, sizeof ext.name, "%s", names[i]);
         if (!joined(ext.dir, sizeof ext.dir, dir, names[i])) {
             note_too_long(u, dir, names[i]);
