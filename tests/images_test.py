@@ -306,6 +306,15 @@ def a_driver_named_by_its_cuda_version_is_no_release():
         # has; what failed is driver>=590.44 (rt7 F9).
         rc, out, err = run(*H100, "--driver", "580.65.06", path)
         assert "    fix: a driver that meets the condition above, or an image that does not ask it\n" in out.decode(), out
+        # An inventory's driver is read the same way: its bare branch 590 was no release at
+        # all, and the condition was judged as for a driver named only by its CUDA version
+        # (review of 2026-12-05, rv9 6).
+        csv = os.path.join(tmp, "gpus.csv")
+        for driver, rc, starts in [("590", 0, True), ("580", 1, False), ("590.44.01", 0, True)]:
+            with open(csv, "w") as f:
+                f.write("name, compute_cap, driver_version\nNVIDIA H100 80GB HBM3, 9.0, %s\n" % driver)
+            got, doc, err = doc_of("--gpus-from", csv, path)
+            eq((got, err, doc["files"][0]["verdicts"][0]["container_starts"]), (rc, "", starts), "inventory " + driver)
 
 
 @test

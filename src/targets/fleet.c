@@ -35,9 +35,11 @@ static fc_status add_gpus(fc_fleet_group *groups, size_t max, size_t *n, const c
     g->target.driver_cuda = driver_cuda;
     snprintf(g->target.name, sizeof g->target.name, "%s", product);
     snprintf(g->driver, sizeof g->driver, "%s", driver);
-    /* A release ("550.54.14"), not a CUDA version: what NVIDIA_REQUIRE_* "driver" compares. */
-    if (strchr(driver, '.') && strtoul(driver, NULL, 10) >= 100)
-        snprintf(g->target.driver, sizeof g->target.driver, "%s", driver);
+    /* A release, not a CUDA version: what NVIDIA_REQUIRE_* "driver" compares. Read as --driver
+     * reads it, so that a bare branch ("590") is its first release, 590.44.01, and meets
+     * driver>=590.44 (review of 2026-12-05, rv9 6). */
+    if (!fc_driver_release(driver, g->target.driver, sizeof g->target.driver))
+        g->target.driver[0] = '\0';
     g->gpus = count;
     g->nodes = 1;
     return FC_OK;
