@@ -363,6 +363,11 @@ def a_gpu_the_driver_does_not_describe_is_said():
     eq(json.loads(run("--json", fx("app"), env=env)[1])["detection"]["not_judged"], said)
     rc, out, err = run("--strict", "--format", "github", fx("app"), env=env)
     assert rc == 3 and "::error title=fatcheck%3A local GPUs not judged::" + said in out, out
+    # --probe judges the GPUs the driver describes, and passed over GPU 1 without a word
+    # (review of 2026-12-05, rv9 8).
+    rc, out, err = run("--probe", fx("app"), env=env)
+    eq((rc, err), (0, "fatcheck: warning: %s (--strict fails it)\n" % said))
+    eq(run("--strict", "--probe", fx("app"), env=env)[:3:2], (3, "fatcheck: %s; --strict fails it\n" % said))
 
 
 @test
@@ -377,6 +382,8 @@ def a_local_gpu_of_a_compute_capability_not_known_is_said():
     eq(err, "fatcheck: warning: %s (--strict fails it)\n" % said)
     rc, out, err = run("--strict", fx("app"), env=env)
     eq((rc, err), (3, "fatcheck: %s; --strict fails it\n" % said))
+    eq(run("--probe", fx("app"), env=env)[:3:2], (0, "fatcheck: warning: %s (--strict fails it)\n" % said))
+    eq(run("--strict", "--probe", fx("app"), env=env)[:3:2], (3, "fatcheck: %s; --strict fails it\n" % said))
     eq(run("--gpu", "10.7", fx("app"))[0], 2)
 
 

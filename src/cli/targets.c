@@ -102,16 +102,17 @@ int targets_end(config *cfg, const target_request *req, char *err, size_t err_si
     }
     /* A driver that hangs or crashes is not the absence of one, and a GPU left out is not
      * judged: a run judging nothing (or the others) passed, --strict too (review of
-     * 2026-12-05, rt8 2 and rt7 F8). */
+     * 2026-12-05, rt8 2 and rt7 F8). --probe too: it judges and loads on the GPUs the driver
+     * describes, and one it does not was passed over without a word (rv9 8). */
     if (!req->probe && info.no_answer)
         snprintf(cfg->detect_unjudged, sizeof cfg->detect_unjudged, "the local GPUs could not be asked: %s", why);
-    else if (!req->probe && info.not_judged)
+    else if (info.not_judged)
         snprintf(cfg->detect_unjudged, sizeof cfg->detect_unjudged, "%u local GPU%s not judged: %s", info.not_judged,
                  info.not_judged == 1 ? " is" : "s are", info.note);
     /* A compute capability no table here knows (a GPU newer than this fatcheck) is judged by
      * its major's rules, which NVIDIA has not stated for it: an sm_100f cubin on a 10.7 GPU
      * was ok, --strict too (review of 2026-12-05, rt7 F6). Named, such a value is refused. */
-    for (size_t i = 0; st == FC_OK && !req->probe && i < n; i++) {
+    for (size_t i = 0; st == FC_OK && i < n; i++) {
         size_t len = strlen(cfg->detect_unjudged);
         if (fc_cc_exists(local[i].cc) || len + 1 >= sizeof cfg->detect_unjudged)
             continue;
