@@ -69,7 +69,12 @@ def usage_errors_exit_2_with_a_pointer_to_help():
                       (["-j", "0", fx("app")], "fatcheck: invalid thread count (expected 1 to 256): '0'"),
                       (["-j", "4x", fx("app")], "fatcheck: invalid thread count (expected 1 to 256): '4x'"),
                       (["-j"], "fatcheck: option needs an argument: '-j'"),
-                      (["--json", "-l", fx("app")], "fatcheck: choose one of -l, --json, --list-elf/--list-ptx and --format")]:
+                      (["--json", "-l", fx("app")], "fatcheck: choose one of -l, --json, --list-elf/--list-ptx and --format"),
+                      # Options that do nothing alone were passed over, exit 0 (review of 2026-12-05, rt8 13).
+                      (["--force", fx("app")], "fatcheck: --force goes with --extract"),
+                      (["--python", "3.12", fx("app")], "fatcheck: --python and --torch-cuda go with --torch-extensions"),
+                      (["--torch-cuda", "cpu", fx("app")], "fatcheck: --python and --torch-cuda go with --torch-extensions"),
+                      (["--extract", "", fx("app")], "fatcheck: --extract needs a folder name")]:
         rc, out, err = run(*args)
         eq(rc, 2, args)
         eq(out, "", args)

@@ -615,6 +615,8 @@ int main(int argc, char **argv)
             cfg.quiet = true;
             break;
         case OPT_EXTRACT:
+            if (!*optarg)
+                return usage_error("--extract needs a folder name", NULL);
             extract_dir = optarg;
             break;
         case OPT_FORCE:
@@ -717,6 +719,12 @@ int main(int argc, char **argv)
     }
     if (modes & (modes - 1))
         return usage_error("choose one of -l, --json, --list-elf/--list-ptx and --format", NULL);
+    /* An option that does nothing without another is a mistake to say, not to pass over: a
+     * --force meant to replace files, with no --extract, wrote nothing and exited 0. */
+    if (force && !extract_dir)
+        return usage_error("--force goes with --extract", NULL);
+    if ((named_python[0] || named_torch_cuda >= 0) && !cfg.torch_mode)
+        return usage_error("--python and --torch-cuda go with --torch-extensions", NULL);
     const char *timeout_env = getenv("FATCHECK_DETECT_TIMEOUT");
     if (!timeout_named && timeout_env && *timeout_env && parse_seconds(timeout_env, &detect.timeout_ms) != 0)
         return usage_error("invalid FATCHECK_DETECT_TIMEOUT (expected seconds, 0.001 to 600):", timeout_env);
