@@ -264,11 +264,44 @@ def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
                 z.writestr(info, data)
         rc, out, err, _ = run(path)
         eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: a symbolic link by its attributes whose "
-                                   "bytes are no path (pip extracts it as a file); not read\n" % path))
+                                   "bytes are no path or hold PTX (pip extracts it as a file); not read\n" % path))
         # A pipe now sees the attributes too: the zip is held whole and read by its directory.
         rc, out, err, _ = run("-", data=open(path, "rb").read())
         eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: a symbolic link by its attributes whose "
-                                   "bytes are no path (pip extracts it as a file); not read\n" % STDIN))
+                                   "bytes are no path or hold PTX (pip extracts it as a file); not read\n" % STDIN))
+        # PTX needs no control byte: a one-line module, which ptxas compiles, so kept was "no
+        # CUDA code", exit 0 (review of 2026-12-06, rt9 F2).
+        ptx = b".version 8.0 .target sm_90 .address_size 64 .visible .entry k( .param .u64 p ) { ret; }"
+        with zipfile.ZipFile(path, "w") as z:
+            info = zipfile.ZipInfo("x/kernels.ptx")
+            info.create_system, info.external_attr = 3, 0o120644 << 16
+            z.writestr(info, ptx)
+        rc, out, err, _ = run(path)
+        eq((rc, out, err), (3, "", "fatcheck: %s: member x/kernels.ptx: a symbolic link by its attributes whose "
+                                   "bytes are no path or hold PTX (pip extracts it as a file); not read\n" % path))
+
+
+@test
+def a_zip_member_marked_device_fifo_or_socket_that_holds_a_file_is_said():
+    # pip, Python's zipfile and unzip write a file of the bytes of a member whatever its type
+    # bits say; libarchive gives none of them for a device or a socket. A wheel whose library
+    # was so typed was "no CUDA code", exit 0, --strict too, from a file or a pipe (review of
+    # 2026-12-06, rt9 F1).
+    lib = open(fx("libmulti.so"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x-1.0-py3-none-any.whl")
+        for mode, said in ((0o020755, "a character device"), (0o060755, "a block device"), (0o140755, "a socket"),
+                           (0o160000, "a file of no known type")):
+            with zipfile.ZipFile(path, "w") as z:
+                info = zipfile.ZipInfo("x/libmulti.so")
+                info.create_system, info.external_attr = 3, mode << 16
+                z.writestr(info, lib)
+                z.writestr("x/__init__.py", b"")
+            for args, how, name in (([path], {}, path), (["-"], {"data": open(path, "rb").read()}, STDIN)):
+                rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", *args, **how)
+                eq((rc, out, err), (3, "", "fatcheck: %s: member x/libmulti.so: %s by its attributes that holds %d "
+                                           "bytes (pip extracts it as a file); not read\n" % (name, said, len(lib))),
+                   (mode, name))
 
 
 def zip_headers_apart(lib, how):

@@ -441,8 +441,28 @@ static bool link_target_is_text(const char *target)
     for (const unsigned char *p = (const unsigned char *)target; p && *p; p++)
         if (*p < 0x20 || *p == 0x7f)
             return false;
-    return true;
+    /* PTX needs no control byte: a one-line module, which ptxas compiles, kept as a link in
+     * a wheel was "no CUDA code" where pip writes the file (review of 2026-12-06, rt9 F2). */
+    return !target || !strstr(target, ".version");
 }
+
+/* A member's file type, as its attributes give it. */
+static const char *type_name(unsigned type)
+{
+    switch (type) {
+    case AE_IFCHR:
+        return "character device";
+    case AE_IFBLK:
+        return "block device";
+    case AE_IFIFO:
+        return "FIFO";
+    case AE_IFSOCK:
+        return "socket";
+    default:
+        return "file of no known type";
+    }
+}
+
 
 /* At ARCHIVE_EOF, whether a tar ended where a header should have been: libarchive answers EOF
  * alike for the end-of-archive marker (zero blocks, which it consumes) and for the end of the
@@ -554,8 +574,26 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
              * sees no attributes). */
             const char *name = la->entry_pathname(e);
             rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL, "member %s: a symbolic link by its "
-                                 "attributes whose bytes are no path (pip extracts it as a file); not read",
+                                 "attributes whose bytes are no path or hold PTX (pip extracts it as a file); not read",
                                  name ? name : "");
+            continue;
+        }
+        /* A zip member is a file whatever its type bits say (pip, Python's zipfile and unzip
+         * write one of its bytes), directories and links apart, said above: a wheel whose
+         * library was typed a character device was "no CUDA code" (review of 2026-12-06, rt9
+         * F1). Elsewhere devices, FIFOs and sockets hold no bytes. */
+        if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK &&
+            (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+            (!la->entry_size_is_set(e) || la->entry_size(e) > 0)) {
+            /* A zip member typed a device, FIFO or socket by its attributes: pip, Python's
+             * zipfile and unzip write a file of its bytes, which libarchive does not give (a
+             * wheel whose library was typed a character device was "no CUDA code": review of
+             * 2026-12-06, rt9 F1). */
+            const char *name = la->entry_pathname(e);
+            snprintf(msg, sizeof msg, "%lld ", la->entry_size_is_set(e) ? (long long)la->entry_size(e) : 0LL);
+            rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL, "member %s: a %s by its attributes that "
+                                 "holds %sbytes (pip extracts it as a file); not read", name ? name : "",
+                                 type_name(type), la->entry_size_is_set(e) ? msg : "");
             continue;
         }
         if (type != AE_IFREG && !lv->deb)
