@@ -1571,6 +1571,25 @@ def a_tar_without_its_end_marker_is_a_warning_that_strict_fails():
             eq((rc, err), (0, ""), path)
 
 
+@test
+def a_tar_that_stops_at_a_lone_zero_block_is_said():
+    """Review of 2026-12-06, rt9 F3: an npm package with one zero block between its members.
+    libarchive (like GNU tar and Python) stops there; npm's reader goes on and installs what
+    follows. It was "no CUDA code", exit 0, --strict too, with nothing said."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    first = tar_bytes([("package/package.json", b'{"name": "x", "version": "1.0.0"}')])
+    lone = first[:1024] + b"\0" * 512 + tar_bytes([("package/lib/libmulti.so", lib)])
+    said = ("the tar stops after 1 member at a lone zero block, where its end-of-archive marker has two: npm reads "
+            "on past it, and what follows is not seen")
+    with tempfile.TemporaryDirectory() as tmp:
+        tgz = os.path.join(tmp, "x-1.0.0.tgz")
+        with open(tgz, "wb") as f:
+            f.write(tool(["gzip", "-c", "-n"], lone))
+        for args, label, data in (((tgz,), tgz, None), (("-",), STDIN, lone)):
+            rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", *args, data=data)
+            eq((rc, out, err), (3, "", "fatcheck: %s: %s\n" % (label, said)), label)
+
+
 def schema_errors(doc):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import schema_validate

@@ -476,6 +476,17 @@ static bool tar_unterminated(const fc_archive_api *la, struct archive *a)
            la->filter_bytes(a, 0) == la->read_header_position(a);
 }
 
+/* At ARCHIVE_EOF, whether a tar stopped at one zero block where its end-of-archive marker has
+ * two: libarchive, GNU tar and Python stop there, npm's reader (node-tar) and `tar -i` read on,
+ * so an npm package with one zero block between members installs what was not seen here
+ * (review of 2026-12-06, rt9 F3). libarchive consumes the block and, when the next is zero
+ * too, that one: one block consumed is a lone one, whatever follows. */
+static bool tar_lone_zero_block(const fc_archive_api *la, struct archive *a)
+{
+    return (la->format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
+           la->filter_bytes(a, 0) - la->read_header_position(a) == 512;
+}
+
 /* At a failed header read, the shape a package cut at a member boundary gives, which libarchive
  * does not name: its zip reader, reading from the front (a zip cut short has no central
  * directory to go by), and its cpio reader end with no message (bin cpio: "End of file trying
@@ -659,6 +670,10 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     else if (rc == 0 && !fatal && r != ARCHIVE_EOF)
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "damaged package after %zu members: %s", members,
                              message(la, lv->a, msg, sizeof msg));
+    else if (rc == 0 && !fatal && tar_lone_zero_block(la, lv->a))
+        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the tar stops after %zu member%s at a lone zero block, "
+                             "where its end-of-archive marker has two: npm reads on past it, and what follows is not "
+                             "seen", members, members == 1 ? "" : "s");
     else if (rc == 0 && !fatal && tar_unterminated(la, lv->a))
         rc = fc_report_warning(sc, lv->path, NULL, "the tar ends without its end-of-archive marker: it may have been "
                                                    "cut short, and members after the cut are not seen");
