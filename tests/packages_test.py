@@ -443,6 +443,50 @@ def rpm_payloads_in_lzma_are_read_and_others_not_passed():
                 "files are not seen\n" % other)
 
 
+def cpio_modes_rewritten(cpio, mode):
+    """The newc archive CPIO with every regular file's mode set to MODE (its bytes kept)."""
+    out, p = bytearray(), 0
+    while True:
+        h = cpio[p:p + 110]
+        assert h[:6] == b"070701", h[:6]
+        fields = [int(h[6 + 8 * k:14 + 8 * k], 16) for k in range(13)]
+        old, size, namesize = fields[1], fields[6], fields[11]
+        name = cpio[p + 110:p + 110 + namesize - 1]
+        if old & 0o170000 == 0o100000:
+            h = h[:14] + b"%08X" % mode + h[22:]
+        data_at = p + 110 + namesize + (-(p + 110 + namesize) % 4)
+        end = data_at + size + (-(data_at + size) % 4)
+        out += h + cpio[p + 110:end]
+        p = end
+        if name == b"TRAILER!!!":
+            return bytes(out + cpio[p:])
+
+
+@test
+def rpm_files_of_any_cpio_mode_are_read():
+    """rpm installs each file as its header's file modes say, whatever the payload's cpio mode:
+    a library whose cpio entry said directory, device or no type, which rpm 4.18 installs as the
+    regular file, was passed over, "no CUDA code", exit 0 under --strict (review of 2026-12-06,
+    rt10 F4). Read; one that says symbolic link, whose bytes libarchive takes for the target,
+    is said."""
+    data = open(os.path.join(PKG, "demo-cuda-1.0-1.x86_64.rpm"), "rb").read()
+    at = data.index(b"\xfd7zXZ\x00")
+    cpio = lzma.decompress(data[at:])
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x.rpm")
+        for mode in (0o040755, 0o020644, 0o000755, 0o010644, 0o140755, 0o120777):
+            with open(path, "wb") as f:
+                f.write(data[:at] + lzma.compress(cpio_modes_rewritten(cpio, mode), format=lzma.FORMAT_XZ,
+                                                  check=lzma.CHECK_CRC32))
+            rc, out, err, _ = run("--strict", "--gpu", "7.0", "--driver", "13.0", path)
+            if mode == 0o120777:
+                eq((rc, err), (3, "fatcheck: %s: member ./usr/lib64/libmulti.so: a symbolic link by its attributes "
+                                  "whose bytes are no path or hold PTX (rpm installs it as a file); not read\n" % path))
+            else:
+                eq((rc, err), (1, ""), oct(mode))
+                assert path + "!usr/lib64/libmulti.so: 3 containers" in out, out
+
+
 @test
 def a_zip64_with_the_longest_comment_is_whole():
     """A zip64 end record's locator lies 20 bytes before the end record: with a comment of 65,516

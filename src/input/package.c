@@ -576,23 +576,20 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                                  (long long)la->entry_size(e));
             continue;
         }
-        if (type == AE_IFLNK && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+        if (type == AE_IFLNK && ((la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP || lv->rpm) &&
             !link_target_is_text(la->entry_symlink(e))) {
             /* The same for a zip member whose attributes say symbolic link but whose bytes are
              * no path (control bytes: an ELF's magic is "\177ELF\2\1\1"): pip writes it as a
              * file of those bytes; libarchive takes them for the link's target (review 8, A4:
              * an ELF so held was "no CUDA code" from the file, and judged from a pipe, which
-             * sees no attributes). */
+             * sees no attributes). rpm takes a file's type from its header, not from the cpio
+             * payload's mode, and installs such bytes as the file the header says (rt10 F4). */
             const char *name = la->entry_pathname(e);
             rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL, "member %s: a symbolic link by its "
-                                 "attributes whose bytes are no path or hold PTX (pip extracts it as a file); not read",
-                                 name ? name : "");
+                                 "attributes whose bytes are no path or hold PTX (%s it as a file); not read",
+                                 name ? name : "", lv->rpm ? "rpm installs" : "pip extracts");
             continue;
         }
-        /* A zip member is a file whatever its type bits say (pip, Python's zipfile and unzip
-         * write one of its bytes), directories and links apart, said above: a wheel whose
-         * library was typed a character device was "no CUDA code" (review of 2026-12-06, rt9
-         * F1). Elsewhere devices, FIFOs and sockets hold no bytes. */
         if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK &&
             (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
             (!la->entry_size_is_set(e) || la->entry_size(e) > 0)) {
@@ -607,7 +604,11 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                                  type_name(type), la->entry_size_is_set(e) ? msg : "");
             continue;
         }
-        if (type != AE_IFREG && !lv->deb)
+        /* An rpm's files are of the types its header gives, whatever the payload's cpio mode
+         * says, and a .deb's ar holds files only: read every member that holds bytes. A
+         * library typed a directory or a device in an rpm's payload, which rpm installs as the
+         * file its header says, was "no CUDA code" (review of 2026-12-06, rt10 F4). */
+        if (type != AE_IFREG && !lv->deb && !lv->rpm)
             continue;
         const char *entry = la->entry_pathname(e);
         if (!entry || !*entry)
