@@ -129,6 +129,51 @@ def ar_archive(members):
     return out
 
 
+def ar_members(data):
+    """The (name, bytes) of the members of the ar archive DATA, names as its header gives them."""
+    assert data[:8] == b"!<arch>\n"
+    at, out = 8, []
+    while at + 60 <= len(data):
+        size = int(data[at + 48:at + 58])
+        out.append((data[at:at + 16].rstrip(b" ").rstrip(b"/"), data[at + 60:at + 60 + size]))
+        at += 60 + size + size % 2
+    return out
+
+
+@test
+def a_deb_read_as_dpkg_deb_reads_it():
+    """dpkg-deb compares a member's name up to a NUL, trailing spaces and a '/' dropped, and
+    reads debian-binary's major as a number: a .deb whose names were padded with NULs, or whose
+    version was "02.0", was read as a static library, its data.tar searched as bytes, "no CUDA
+    code", exit 0 under --strict, where dpkg-deb installs the library (review of 2026-12-06,
+    rt10 F3)."""
+    fixture = ar_members(open(os.path.join(PKG, "demo-cuda_1.0_amd64.deb"), "rb").read())
+    eq([name for name, _ in fixture], [b"debian-binary", b"control.tar.xz", b"data.tar.xz"])
+
+    def deb(members):
+        out = b"!<arch>\n"
+        for name, data in members:
+            out += name.ljust(16, b"\0") + b"%-12s%-6s%-6s%-8s%-10d`\n" % (b"0", b"0", b"0", b"100644", len(data))
+            out += data + (b"\n" if len(data) % 2 else b"")
+        return out
+    with tempfile.TemporaryDirectory() as d:
+        for label, members in (("NUL-padded names", fixture),
+                               ("version 02.0", [(b"debian-binary", b"02.0\n")] + fixture[1:])):
+            path = os.path.join(d, "x.deb")
+            with open(path, "wb") as f:
+                f.write(deb(members))
+            rc, out, err, _ = run("--strict", "--gpu", "7.0", "--driver", "13.0", path)
+            eq((rc, err), (1, ""), label)
+            assert path + "!usr/lib/x86_64-linux-gnu/libmulti.so: 3 containers" in out, (label, out)
+        # A static library whose first member is named so, but holds no format version, is
+        # still one (dpkg-deb refuses it).
+        path = os.path.join(d, "libx.a")
+        with open(path, "wb") as f:
+            f.write(deb([(b"debian-binary", b"x" * 8), (b"control.tar.xz", b"y" * 8)]))
+        rc, out, err, _ = run("--json", path)
+        eq((rc, json.loads(out)["files"][0]["format"]), (0, "elf"))
+
+
 DEB_COMPRESSIONS = {  # dpkg-deb(1): data.tar, .gz, .xz, .zst, .bz2 and .lzma
     "": lambda d: d, ".gz": lambda d: tool(["gzip", "-n", "-c"], d), ".xz": lzma.compress,
     ".zst": lambda d: zstd(d), ".bz2": lambda d: tool(["bzip2", "-c"], d),

@@ -51,12 +51,21 @@ static bool is_rpm(const uint8_t *b, size_t n)
     return n >= 4 && memcmp(b, "\xed\xab\xee\xdb", 4) == 0;
 }
 
-/* Whether the name field of the ar member header HDR is NAME: dpkg writes it space-padded,
- * GNU ar ends it with '/'. */
+/* Whether the name field of the ar member header HDR is NAME as dpkg-deb reads it: trailing
+ * spaces and then one '/' dropped (dpkg writes it space-padded, GNU ar ends it with '/'), and
+ * compared up to a NUL, so that a name padded with NULs is one too (review of 2026-12-06, rt10
+ * F3: such a .deb, which dpkg-deb installs, was read as a static library). */
 static bool ar_named(const uint8_t *hdr, const char *name)
 {
-    size_t n = strlen(name);
-    return n < 16 && memcmp(hdr, name, n) == 0 && (hdr[n] == ' ' || hdr[n] == '/');
+    char field[17];
+    memcpy(field, hdr, 16);
+    size_t n = 16;
+    while (n && field[n - 1] == ' ')
+        n--;
+    if (n && field[n - 1] == '/')
+        n--;
+    field[n] = '\0';
+    return strncmp(field, name, 16) == 0;
 }
 
 /* The data size the ar member header HDR gives (decimal, space-padded), or -1 for none. */
@@ -77,16 +86,23 @@ static int64_t ar_size(const uint8_t *hdr)
 bool fc_sniff_deb(const uint8_t *b, size_t n)
 {
     /* An ar archive whose first member is debian-binary. */
-    if (n < 22 || memcmp(b, "!<arch>\ndebian-binary", 21) != 0 || (b[21] != ' ' && b[21] != '/'))
+    if (n < 8 + 16 || memcmp(b, "!<arch>\n", 8) != 0 || !ar_named(b + 8, "debian-binary"))
         return false;
     /* A static library may begin with a member of that name too. dpkg-deb requires the
-     * member to hold the format version, "2.<minor>" and a newline (deb(5)); a .deb's next
-     * member is its control.tar, after any whose names start with '_', which dpkg passes over.
-     * Where a header is not in the bytes at hand, or gives no size, what was seen decides. */
+     * member to hold the format version, "2.<minor>" and a newline (deb(5)), its major read
+     * as a number ("02.0" is 2.0); a .deb's next member is its control.tar, after any whose
+     * names start with '_', which dpkg passes over. Where a header is not in the bytes at
+     * hand, or gives no size, what was seen decides. */
     int64_t version_size = n >= 8 + FC_AR_HEADER ? ar_size(b + 8) : -1;
-    if (version_size >= 0 && (version_size < 3 || (n >= 8 + FC_AR_HEADER + 2 &&
-                                                    memcmp(b + 8 + FC_AR_HEADER, "2.", 2) != 0)))
-        return false;
+    if (version_size >= 0) {
+        const uint8_t *v = b + 8 + FC_AR_HEADER;
+        size_t have = n - (8 + FC_AR_HEADER) < (uint64_t)version_size ? n - (8 + FC_AR_HEADER) : (size_t)version_size;
+        size_t i = 0;
+        while (i < have && v[i] == '0')
+            i++;
+        if (version_size < 3 || (i < have && v[i] != '2') || (i + 1 < have && v[i + 1] != '.'))
+            return false;
+    }
     uint64_t at = 8;
     for (;;) {
         if (n - at < FC_AR_HEADER)
