@@ -118,6 +118,50 @@ def a_static_archive_cut_at_a_member_boundary_is_an_error():
         said(put(tmp, "short_cut.a", full[:ar_members(full)[-1][0]]), None, rc=0)
 
 
+def ar_header(name, size):
+    return b"%-16s%-12s%-6s%-6s%-8s%-10d`\n" % (name, b"0", b"0", b"0", b"644", size)
+
+
+@test
+def a_member_the_symbol_table_lists_is_read_or_said():
+    """GNU ld goes to the member header at the offset the symbol table lists for a symbol it
+    needs, not member by member. An object whose header sat inside the symbol table's own bytes,
+    or a later member named "/" or "/SYM64/" (taken for a table), was never read: "no CUDA
+    code", exit 0 under --strict, where ld links it and the program it writes holds its fat
+    binary (review of 2026-12-06, rt10 F1 and F2)."""
+    obj = open(fx("rdc_main.o"), "rb").read()
+    data = b"no symbols here\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        # F1: "/" lists launch at a member header hidden after its strings.
+        strings = b"launch\0plain\0\0"  # even: a member header where ar puts one
+        table_size = 4 + 8 + len(strings) + 60 + len(obj)
+        hidden = 8 + 60 + 4 + 8 + len(strings)
+        plain = 8 + 60 + table_size + table_size % 2
+        table = (2).to_bytes(4, "big") + hidden.to_bytes(4, "big") + plain.to_bytes(4, "big") + strings + \
+            ar_header(b"hid.o/", len(obj)) + obj
+        lib = b"!<arch>\n" + ar_header(b"/", len(table)) + table + b"\n" * (len(table) % 2) + \
+            ar_header(b"plain.txt/", len(data)) + data
+        assert lib.index(b"hid.o/") == hidden and lib.index(b"plain.txt/") == plain
+        path = put(tmp, "libhid.a", lib)
+        rc, out, err = run("--strict", path)
+        eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x%x where no member "
+                          "of the archive starts: GNU ld links what it finds there, which is not read\n"
+                       % (path, hidden)))
+        assert "no CUDA code" not in out, out
+        # F2: a third member named "/" or "/SYM64/", which the table lists, is read.
+        for name in (b"/", b"/SYM64/"):
+            third = 8 + 60 + 16 + 60 + len(data) + len(data) % 2
+            table = (1).to_bytes(4, "big") + third.to_bytes(4, "big") + b"launch\0\0"
+            assert len(table) == 16
+            lib = b"!<arch>\n" + ar_header(b"/", len(table)) + table + ar_header(b"plain.txt/", len(data)) + data + \
+                b"\n" * (len(data) % 2) + ar_header(name, len(obj)) + obj
+            assert lib.index(obj) == third + 60
+            path = put(tmp, "libmid.a", lib)
+            rc, out, err = run("--strict", path)
+            eq((rc, err), (0, ""), name)
+            assert "(/): 1 container in __nv_relfatbin" in out or "(/SYM64/): 1 container" in out, out
+
+
 def symdef(b, wide, big=False):
     """The member offsets of the __.SYMDEF(_64) of BSD archive B (its first member, "#1/N")."""
     at, size = ar_members(b)[0]

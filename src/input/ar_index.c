@@ -23,23 +23,32 @@ static uint64_t rd(const uint8_t *p, unsigned n, bool big)
     return v;
 }
 
-bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last)
+uint64_t fc_ar_symtab_count(const uint8_t *data, uint64_t size, bool wide)
 {
     unsigned w = wide ? 8 : 4;
     if (size < w)
-        return false;
+        return 0;
     uint64_t count = rd_be(data, w);
-    /* The offsets must fit the member: a count that says more is no table to prove by. */
-    if (count == 0 || count > (size - w) / w)
-        return false;
-    uint64_t max = 0;
+    /* The offsets must fit the member: a count that says more is no table to go by. */
+    return count > (size - w) / w ? 0 : count;
+}
+
+uint64_t fc_ar_symtab_offset(const uint8_t *data, bool wide, uint64_t i)
+{
+    unsigned w = wide ? 8 : 4;
+    return rd_be(data + w + i * w, w);
+}
+
+bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last)
+{
+    uint64_t count = fc_ar_symtab_count(data, size, wide), max = 0;
     for (uint64_t i = 0; i < count; i++) {
-        uint64_t off = rd_be(data + w + i * w, w);
+        uint64_t off = fc_ar_symtab_offset(data, wide, i);
         if (off > max)
             max = off;
     }
     *last = max;
-    return true;
+    return count != 0;
 }
 
 /* The highest member offset of a __.SYMDEF read in one byte order, or false when the table

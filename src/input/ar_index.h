@@ -24,6 +24,13 @@
  * 64 bits). False when it lists no offset or its count does not fit it: nothing is proved. */
 bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last);
 
+/* How many member offsets the symbol table DATA, SIZE bytes ("/" or, WIDE, "/SYM64/") lists,
+ * or 0 when its count does not fit it; and the Ith of them. GNU ld goes to the member header
+ * at the offset listed for a symbol it needs, not member by member: an object the walk does
+ * not meet (inside another member's bytes, or inside a table) is linked all the same. */
+uint64_t fc_ar_symtab_count(const uint8_t *data, uint64_t size, bool wide);
+uint64_t fc_ar_symtab_offset(const uint8_t *data, bool wide, uint64_t i);
+
 /* The highest member offset a BSD symbol table lists: DATA, SIZE bytes, the member
  * "__.SYMDEF" or "__.SYMDEF SORTED" (WIDE false: a 32-bit size in bytes of the ranlib array,
  * the array of {32-bit string index, 32-bit member offset}, a 32-bit size of the string table,

@@ -471,6 +471,32 @@ deliver:
     return rc;
 }
 
+static int cmp_offset(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The first offset the symbol table SYMTAB (SIZE bytes; WIDE: "/SYM64/") lists inside the
+ * archive (AR_SIZE bytes) where the walk met no member header (MET, N ascending), and in
+ * *MORE how many others: 0 when there is none. */
+static uint64_t unmet_listed(const uint8_t *symtab, uint64_t size, bool wide, uint64_t ar_size, const uint64_t *met,
+                             size_t n, uint64_t *more)
+{
+    uint64_t count = fc_ar_symtab_count(symtab, size, wide), first = 0;
+    *more = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t off = fc_ar_symtab_offset(symtab, wide, i);
+        if (!fc_range_ok(off, FC_AR_HEADER, ar_size) || bsearch(&off, met, n, sizeof *met, cmp_offset))
+            continue; /* past the end: a cut, said on its own */
+        if (!first)
+            first = off;
+        else if (off != first)
+            ++*more;
+    }
+    return first;
+}
+
 static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const char *path)
 {
     int rc = 0;
@@ -492,6 +518,14 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     bool any_listed = false, any_names = false, any_used = false;
     bool end_said = false; /* where and why the walk ended early is said already */
     char last_name[256];
+    /* The member headers the walk met, ascending, for the symbol table's offsets to be found
+     * among; the table, when the first member is one. */
+    uint64_t *met = NULL;
+    size_t n_met = 0, met_cap = 0, tables = 0;
+    bool met_lost = false;
+    const uint8_t *symtab = NULL;
+    uint64_t symtab_size = 0;
+    bool symtab_wide = false;
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
@@ -544,14 +578,34 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                                       : FC_AR_NAME_PLAIN;
         if (inside)
             next = (uint64_t)start + h->ar_size + ((uint64_t)start + h->ar_size) % 2;
+        /* Only the first member "/" or "/SYM64/" is the symbol table (and a Windows .lib's
+         * second linker member, "/" right after it, laid out otherwise): another so named is a
+         * member, which GNU ld links when the table lists it (bfd names it ""). It was passed
+         * over as a table (review of 2026-12-06, rt10 F2). */
+        if (kind == FC_AR_NAME_TABLE && hdr_at != 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0) &&
+            !(tables == 1 && n_met == 0 && strcmp(name, "/") == 0))
+            kind = FC_AR_NAME_PLAIN;
+        tables += kind == FC_AR_NAME_TABLE;
+        /* Tables are no members the symbol table may list: one it lists is read by ld. */
+        if (inside && kind != FC_AR_NAME_TABLE) {
+            uint64_t *more = fc_grow(met, &met_cap, n_met + 1, sizeof *met, 64);
+            if (more)
+                (met = more)[n_met++] = (uint64_t)hdr_at;
+            else
+                met_lost = true;
+        }
         if (kind == FC_AR_NAME_TABLE && strcmp(name, "//") == 0) {
             names = img->data + start;
             names_size = h->ar_size;
             any_names = fc_ar_names_last(names, names_size, &names_last, last_name, sizeof last_name);
         }
         /* Only the first member "/": a Windows .lib's second linker member is laid out otherwise. */
-        if (kind == FC_AR_NAME_TABLE && hdr_at == 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0))
+        if (kind == FC_AR_NAME_TABLE && hdr_at == 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0)) {
             any_listed = fc_ar_symtab_last(img->data + start, h->ar_size, name[1] == 'S', &listed);
+            symtab = img->data + start;
+            symtab_size = h->ar_size;
+            symtab_wide = name[1] == 'S';
+        }
         /* A BSD archive's ("#1/12" and "__.SYMDEF", or the name in the header) is its first member too. */
         if ((kind == FC_AR_NAME_BSD || kind == FC_AR_NAME_PLAIN) && inside && hdr_at == 8 &&
             (strcmp(name, "__.SYMDEF") == 0 || strcmp(name, "__.SYMDEF SORTED") == 0 ||
@@ -648,6 +702,22 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
                              "the archive's long-name table names a member %s that it does not hold: it was cut "
                              "short, and members after the cut are not seen", last_name);
+    /* A member the symbol table lists where the walk met none (inside a table, or after
+     * another member's bytes): GNU ld links it (review of 2026-12-06, rt10 F1). */
+    uint64_t unmet = 0, unmet_more = 0;
+    if (rc == 0 && !end_said && !cut && symtab && !met_lost)
+        unmet = unmet_listed(symtab, symtab_size, symtab_wide, img->size, met, n_met, &unmet_more);
+    free(met);
+    if (unmet) {
+        char others[64] = "";
+        if (unmet_more)
+            snprintf(others, sizeof others, " (and %llu more)", (unsigned long long)unmet_more);
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL,
+                             "the archive's symbol table lists a member at offset 0x%llx%s where no member of the "
+                             "archive starts: GNU ld links what it finds there, which is not read",
+                             (unsigned long long)unmet, others);
+        cut = true;
+    }
     if (rc == 0 && !any && named && !end_said && !cut) {
         /* Named directly, read whole: say that it holds no CUDA code rather than stay silent
          * (not when it ended early: what it holds is not known). */
