@@ -172,8 +172,8 @@ def pe_records_lead_to_code_whatever_the_section_is_named():
     # Campaign F2: the runtime reads each container at the address its .nvFatBi record holds;
     # .nv_fatb renamed or retyped lost the registered code ("no CUDA code", or a false "ok").
     made, v = pe_variants()
-    by_records = ", registered with the CUDA runtime: found through its registration records (.nvFatBi), not a " \
-                 "section named .nv_fatb\n"
+    by_records = ", registered with the CUDA runtime: found through its registration records, not a section " \
+                 "named .nv_fatb\n"
     rc, out, err = run(v["renamed_code.dll"])
     eq((rc, err), (0, NO_GPU))
     eq(out, v["renamed_code.dll"] + ": 2 containers in .text2" + by_records + PE_KINDS + PE_RUNTIME)
@@ -191,6 +191,12 @@ def pe_records_lead_to_code_whatever_the_section_is_named():
     eq(rc, 1)
     rc, out, err = run("--strict", "--gpu", "sm_86", v["code_only.dll"])
     eq(rc, 1)
+    assert "  sm_86 (--gpu sm_86): partial, 1 of 2 modules load; 1 cannot\n" in out, out
+    # The records moved out of .nvFatBi too (link.exe /MERGE): found in a data section's head.
+    # It was "no CUDA code", exit 0 under --strict (review of 2026-12-06, rt10 F5).
+    rc, out, err = run("--strict", "--gpu", "sm_86", v["records_moved.dll"])
+    eq(rc, 1)
+    assert "\n" + v["records_moved.dll"] + ": 2 containers in .text2" + by_records in out, out
     assert "  sm_86 (--gpu sm_86): partial, 1 of 2 modules load; 1 cannot\n" in out, out
     doc = json.loads(run("--json", v["renamed_code.dll"])[1])
     eq(schema_errors(doc)[:5], [])

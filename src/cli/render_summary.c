@@ -140,8 +140,8 @@ static void print_unlisted_where(FILE *out, const fc_object *o, const stats *s, 
 {
     print_where(out, s);
     if (!segment && o->format == FC_FORMAT_PE)
-        fputs(", registered with the CUDA runtime: found through its registration records (.nvFatBi), not a "
-              "section named .nv_fatb", out);
+        fputs(", registered with the CUDA runtime: found through its registration records, not a section named "
+              ".nv_fatb", out);
     else if (!segment)
         fputs(", registered with the CUDA runtime: found through its registration records and the program "
               "headers, not the section table", out);

@@ -370,6 +370,38 @@ static bool is_data_section(const fc_pe_section *s)
            s->size >= MIN_DATA_SECTION && !is_structured_section(s->name);
 }
 
+/* Registration records outside .nvFatBi, which is not there (as elf.c does for ELF): the
+ * runtime is handed their addresses and reads each container at the one a record holds,
+ * whatever the sections are named or flagged, and link.exe's /MERGE or /SECTION may move or
+ * mark them (review of 2026-12-06, rt10 F5: .nv_fatb merged into a code section and .nvFatBi
+ * renamed, an image importing __cudaRegisterFatBinary from cudart64_12.dll was "no CUDA
+ * code"). Searched for in the heads of the initialized-data sections, which the data-section
+ * search reads already, and in all of each when containers were found outside registered
+ * sections (or --embedded asked for all). 64-bit images only: elf_records.c reads 8-byte
+ * addresses. */
+static fc_status records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_pe *pe,
+                                   fc_region *room, fc_wrapper **w, size_t *n)
+{
+    *w = NULL;
+    *n = 0;
+    if (!pe->image || !pe->pe32_plus)
+        return FC_OK;
+    bool whole = b->opts->embedded == FC_EMBEDDED_ALL;
+    for (size_t i = 0; i < b->obj.n_containers && !whole; i++)
+        whole = !fc_origin_registered(b->containers[i].origin);
+    size_t k = 0;
+    for (size_t i = 0; i < pe->n_sections; i++) {
+        const fc_pe_section *s = &pe->sections[i];
+        uint32_t c = s->characteristics;
+        if (s->size >= FC_WRAPPER_SIZE && (c & FC_PE_SCN_CNT_INITIALIZED_DATA) &&
+            !(c & (FC_PE_SCN_CNT_CODE | FC_PE_SCN_MEM_EXECUTE | FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)) &&
+            !is_structured_section(s->name))
+            room[k++] = (fc_region){.offset = s->offset, .size = s->size, .section = s->name,
+                                    .addr = pe->image_base + s->virtual_address};
+    }
+    return k ? fc_elf_records_elsewhere(b, img, base, room, k, b->opts->embedded_probe_size, whole, w, n) : FC_OK;
+}
+
 /* The registration records of image PE, in TABLE: 24 bytes each, or 16 in 32-bit images
  * (4-byte pointers). *W is NULL when there are none. */
 static fc_status read_records(const fc_image *img, uint64_t base, const fc_pe *pe, const fc_pe_section *table,
@@ -466,6 +498,13 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
+    if (!table) {
+        fc_status found = records_elsewhere(&b, img, base, &pe, regions, &w, &n_records);
+        if (found != FC_OK)
+            fc_builder_fail(&b, found, found == FC_ERR_NOMEM ? "out of memory" : "a data section could not be read");
+        if (n_records)
+            fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
+    }
     fc_pe_read_needs(&b, data, (size_t)size, &pe);
     /* Bytes after the image's (its overlay), before the certificate table when the program is
      * signed: a PyInstaller program's archive, a zip (pip's console-script launchers, a
