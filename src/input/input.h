@@ -254,9 +254,11 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
 int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
                uint64_t size, fc_format format);
 /* What fc_elf_read_needs does for a PE image: the CUDA DLLs its import and delay-load tables
- * name (pe_imports.c). */
+ * name (pe_imports.c). Returns whether they name a CUDA runtime, or could not be read whole
+ * (the DLLs it needs then unknown: the caller marks the runtime so where there is CUDA code). */
 struct fc_pe;
-void fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const struct fc_pe *pe);
+typedef enum fc_pe_needs { FC_PE_NEEDS_NONE, FC_PE_NEEDS_RUNTIME, FC_PE_NEEDS_UNKNOWN } fc_pe_needs;
+fc_pe_needs fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const struct fc_pe *pe);
 
 /* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,
  * u32 version, u64 address of the container, u64 link data}. */

@@ -376,9 +376,10 @@ static bool is_data_section(const fc_pe_section *s)
  * mark them (review of 2026-12-06, rt10 F5: .nv_fatb merged into a code section and .nvFatBi
  * renamed, an image importing __cudaRegisterFatBinary from cudart64_12.dll was "no CUDA
  * code"). Searched for in the heads of the initialized-data sections, which the data-section
- * search reads already, and in all of each when containers were found outside registered
- * sections (or --embedded asked for all). 64-bit images only: elf_records.c reads 8-byte
- * addresses. */
+ * search reads already, and of the code sections (/MERGE:.nvFatBi=.text, which a static
+ * runtime leaves no import to tell: rv10 3); in all of each when containers were found outside
+ * registered sections (or --embedded asked for all). 64-bit images only:
+ * elf_records.c reads 8-byte addresses. */
 static fc_status records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_pe *pe,
                                    fc_region *room, fc_wrapper **w, size_t *n)
 {
@@ -393,8 +394,9 @@ static fc_status records_elsewhere(const fc_builder *b, const fc_image *img, uin
     for (size_t i = 0; i < pe->n_sections; i++) {
         const fc_pe_section *s = &pe->sections[i];
         uint32_t c = s->characteristics;
-        if (s->size >= FC_WRAPPER_SIZE && (c & FC_PE_SCN_CNT_INITIALIZED_DATA) &&
-            !(c & (FC_PE_SCN_CNT_CODE | FC_PE_SCN_MEM_EXECUTE | FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)) &&
+        bool code = c & (FC_PE_SCN_CNT_CODE | FC_PE_SCN_MEM_EXECUTE);
+        if (s->size >= FC_WRAPPER_SIZE && ((c & FC_PE_SCN_CNT_INITIALIZED_DATA) || code) &&
+            !(c & (FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)) &&
             !is_structured_section(s->name))
             room[k++] = (fc_region){.offset = s->offset, .size = s->size, .section = s->name,
                                     .addr = pe->image_base + s->virtual_address};
@@ -498,14 +500,17 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     fc_address_map map = {section_at, &pe, "every section's bytes in the file"};
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
+    fc_pe_needs needs = fc_pe_read_needs(&b, data, (size_t)size, &pe);
     if (!table) {
         fc_status found = records_elsewhere(&b, img, base, &pe, regions, &w, &n_records);
         if (found != FC_OK)
-            fc_builder_fail(&b, found, found == FC_ERR_NOMEM ? "out of memory" : "a data section could not be read");
+            fc_builder_fail(&b, found, found == FC_ERR_NOMEM ? "out of memory" : "a section could not be read");
         if (n_records)
             fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
     }
-    fc_pe_read_needs(&b, data, (size_t)size, &pe);
+    /* Import tables that cannot be read leave the DLLs it needs unknown. */
+    if (needs == FC_PE_NEEDS_UNKNOWN && b.obj.n_containers)
+        b.obj.runtime_unknown = true;
     /* Bytes after the image's (its overlay), before the certificate table when the program is
      * signed: a PyInstaller program's archive, a zip (pip's console-script launchers, a
      * self-extracting zip), an installer's payload. Read as the ELF reader reads them, else said

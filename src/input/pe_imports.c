@@ -108,19 +108,17 @@ static bool read_descriptors(fc_builder *b, imports *im, uint32_t rva, uint32_t 
     return true;
 }
 
-void fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const fc_pe *pe)
+fc_pe_needs fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const fc_pe *pe)
 {
     b->obj.linked_program = pe->image;
     if (!pe->image)
-        return;
+        return FC_PE_NEEDS_NONE;
     imports im = {data, size, pe, false};
     bool cudart = false;
     if (!read_descriptors(b, &im, pe->import_rva, pe->import_size, 20, 12, 0, false, &cudart) ||
         !read_descriptors(b, &im, pe->delay_import_rva, pe->delay_import_size, 32, 4, 16, true, &cudart))
-        return;
+        return FC_PE_NEEDS_NONE;
     if (cudart)
         b->obj.imports_registration = false; /* the runtime is named: that decides */
-    /* Tables that cannot be read leave the DLLs it needs unknown. */
-    if (im.damaged && !cudart && b->obj.n_containers)
-        b->obj.runtime_unknown = true;
+    return cudart ? FC_PE_NEEDS_RUNTIME : im.damaged ? FC_PE_NEEDS_UNKNOWN : FC_PE_NEEDS_NONE;
 }
