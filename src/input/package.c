@@ -458,8 +458,19 @@ static bool link_target_is_text(const char *target)
         if (*p < 0x20 || *p == 0x7f)
             return false;
     /* PTX needs no control byte: a one-line module, which ptxas compiles, kept as a link in
-     * a wheel was "no CUDA code" where pip writes the file (review of 2026-12-06, rt9 F2). */
-    return !target || !strstr(target, ".version");
+     * a wheel was "no CUDA code" where pip writes the file (review of 2026-12-06, rt9 F2). Its
+     * directives tell it from a path: ".version", blanks and a digit, then ".target" (a link
+     * to ../share/.version is a path: rv10 4). */
+    for (const char *v = target; v && (v = strstr(v, ".version")); v++) {
+        const char *p = v + 8;
+        if (*p != ' ' && *p != '\t')
+            continue;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p >= '0' && *p <= '9' && strstr(p, ".target"))
+            return false;
+    }
+    return true;
 }
 
 /* A member's file type, as its attributes give it. */
