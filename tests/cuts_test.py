@@ -160,6 +160,29 @@ def a_member_the_symbol_table_lists_is_read_or_said():
             rc, out, err = run("--strict", path)
             eq((rc, err), (0, ""), name)
             assert "(/): 1 container in __nv_relfatbin" in out or "(/SYM64/): 1 container" in out, out
+        # A "/" right after "/SYM64/" is no Windows .lib's second linker member (that follows a
+        # 32-bit "/" alone): ld --whole-archive links it (rv10 2).
+        table = b"\0" * 8
+        lib = b"!<arch>\n" + ar_header(b"/SYM64/", len(table)) + table + ar_header(b"/", len(obj)) + obj
+        rc, out, err = run(put(tmp, "libsym64.a", lib))
+        eq((rc, err), (0, ""))
+        assert "(/): 1 container in __nv_relfatbin" in out, out
+        # A BSD archive's __.SYMDEF lists offsets ld follows the same way (rv10 1); two symbols
+        # of one hidden member are one member more, not two.
+        strings = b"launch\0stub\0plain\0\0\0"  # even
+        hidden = 8 + 60 + 4 + 24 + 4 + len(strings)
+        plain_at = hidden + 60 + len(obj) + len(obj) % 2
+        ranlib = b"".join(x.to_bytes(4, "little") for x in (0, hidden, 7, hidden, 12, plain_at))
+        symdef = (24).to_bytes(4, "little") + ranlib + len(strings).to_bytes(4, "little") + strings + \
+            ar_header(b"hid.o", len(obj)) + obj + b"\n" * (len(obj) % 2)
+        assert hidden % 2 == 0 and len(symdef) % 2 == 0
+        lib = b"!<arch>\n" + ar_header(b"__.SYMDEF", len(symdef)) + symdef + ar_header(b"plain.txt", len(data)) + data
+        assert lib.index(b"hid.o ") == hidden and lib.index(b"plain.txt ") == plain_at
+        path = put(tmp, "libbsd.a", lib)
+        rc, out, err = run("--strict", path)
+        eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x%x where no member "
+                          "of the archive starts: GNU ld links what it finds there, which is not read\n"
+                       % (path, hidden)))
 
 
 def symdef(b, wide, big=False):

@@ -23,32 +23,37 @@ static uint64_t rd(const uint8_t *p, unsigned n, bool big)
     return v;
 }
 
-uint64_t fc_ar_symtab_count(const uint8_t *data, uint64_t size, bool wide)
+uint64_t fc_ar_offset_at(const fc_ar_offsets *t, uint64_t i)
+{
+    return rd(t->first + i * t->stride, t->width, t->big);
+}
+
+bool fc_ar_symtab_offsets(const uint8_t *data, uint64_t size, bool wide, fc_ar_offsets *out)
 {
     unsigned w = wide ? 8 : 4;
     if (size < w)
-        return 0;
+        return false;
     uint64_t count = rd_be(data, w);
     /* The offsets must fit the member: a count that says more is no table to go by. */
-    return count > (size - w) / w ? 0 : count;
-}
-
-uint64_t fc_ar_symtab_offset(const uint8_t *data, bool wide, uint64_t i)
-{
-    unsigned w = wide ? 8 : 4;
-    return rd_be(data + w + i * w, w);
+    if (count > (size - w) / w)
+        return false;
+    *out = (fc_ar_offsets){.first = data + w, .count = count, .width = w, .stride = w, .big = true};
+    return true;
 }
 
 bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last)
 {
-    uint64_t count = fc_ar_symtab_count(data, size, wide), max = 0;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t off = fc_ar_symtab_offset(data, wide, i);
+    fc_ar_offsets t;
+    if (!fc_ar_symtab_offsets(data, size, wide, &t) || !t.count)
+        return false;
+    uint64_t max = 0;
+    for (uint64_t i = 0; i < t.count; i++) {
+        uint64_t off = fc_ar_offset_at(&t, i);
         if (off > max)
             max = off;
     }
     *last = max;
-    return count != 0;
+    return true;
 }
 
 /* The highest member offset of a __.SYMDEF read in one byte order, or false when the table
@@ -75,6 +80,21 @@ static bool symdef_last(const uint8_t *data, uint64_t size, unsigned w, bool big
     }
     *last = max;
     return bytes != 0;
+}
+
+bool fc_ar_symdef_offsets(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,
+                          fc_ar_offsets *out)
+{
+    unsigned w = wide ? 8 : 4;
+    uint64_t last;
+    bool as_little = symdef_last(data, size, w, false, ar, ar_size, &last);
+    bool as_big = symdef_last(data, size, w, true, ar, ar_size, &last);
+    if (as_little == as_big)
+        return false;
+    /* {string index, member offset} pairs after the array's size (checked to fit above). */
+    *out = (fc_ar_offsets){.first = data + 2 * w, .count = rd(data, w, as_big) / (2 * w), .width = w, .stride = 2 * w,
+                           .big = as_big};
+    return true;
 }
 
 bool fc_ar_symdef_last(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,

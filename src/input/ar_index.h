@@ -24,12 +24,23 @@
  * 64 bits). False when it lists no offset or its count does not fit it: nothing is proved. */
 bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last);
 
-/* How many member offsets the symbol table DATA, SIZE bytes ("/" or, WIDE, "/SYM64/") lists,
- * or 0 when its count does not fit it; and the Ith of them. GNU ld goes to the member header
- * at the offset listed for a symbol it needs, not member by member: an object the walk does
+/* The member offsets a symbol table lists, as GNU ld reads them: it goes to the member header
+ * at the offset listed for a symbol it needs, not member by member, so an object the walk does
  * not meet (inside another member's bytes, or inside a table) is linked all the same. */
-uint64_t fc_ar_symtab_count(const uint8_t *data, uint64_t size, bool wide);
-uint64_t fc_ar_symtab_offset(const uint8_t *data, bool wide, uint64_t i);
+typedef struct fc_ar_offsets {
+    const uint8_t *first;  /* the first offset */
+    uint64_t count;
+    unsigned width;        /* bytes of an offset: 4 or 8 */
+    unsigned stride;       /* bytes from one offset to the next */
+    bool big;              /* big-endian */
+} fc_ar_offsets;
+/* Of a GNU symbol table ("/", or WIDE "/SYM64/"): false when its count does not fit it. */
+bool fc_ar_symtab_offsets(const uint8_t *data, uint64_t size, bool wide, fc_ar_offsets *out);
+/* Of a BSD one (__.SYMDEF..., WIDE _64), in the byte order in which it holds together in the
+ * archive AR of AR_SIZE bytes (fc_ar_symdef_last): false when neither or both. */
+bool fc_ar_symdef_offsets(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,
+                          fc_ar_offsets *out);
+uint64_t fc_ar_offset_at(const fc_ar_offsets *t, uint64_t i);
 
 /* The highest member offset a BSD symbol table lists: DATA, SIZE bytes, the member
  * "__.SYMDEF" or "__.SYMDEF SORTED" (WIDE false: a 32-bit size in bytes of the ranlib array,

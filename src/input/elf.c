@@ -477,24 +477,34 @@ static int cmp_offset(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The first offset the symbol table SYMTAB (SIZE bytes; WIDE: "/SYM64/") lists inside the
- * archive (AR_SIZE bytes) where the walk met no member header (MET, N ascending), and in
- * *MORE how many others: 0 when there is none. */
-static uint64_t unmet_listed(const uint8_t *symtab, uint64_t size, bool wide, uint64_t ar_size, const uint64_t *met,
-                             size_t n, uint64_t *more)
+/* Whether the symbol table T lists a member inside the archive (AR_SIZE bytes) where the walk
+ * met no member header (MET, N ascending): *FIRST the lowest such offset, *MORE how many other
+ * offsets so. False too when memory runs out (MORE is then unknown: 0). */
+static bool unmet_listed(const fc_ar_offsets *t, uint64_t ar_size, const uint64_t *met, size_t n, uint64_t *first,
+                         uint64_t *more)
 {
-    uint64_t count = fc_ar_symtab_count(symtab, size, wide), first = 0;
-    *more = 0;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t off = fc_ar_symtab_offset(symtab, wide, i);
+    uint64_t *unmet = NULL;
+    size_t n_unmet = 0, cap = 0;
+    for (uint64_t i = 0; i < t->count; i++) {
+        uint64_t off = fc_ar_offset_at(t, i);
         if (!fc_range_ok(off, FC_AR_HEADER, ar_size) || bsearch(&off, met, n, sizeof *met, cmp_offset))
             continue; /* past the end: a cut, said on its own */
-        if (!first)
-            first = off;
-        else if (off != first)
-            ++*more;
+        uint64_t *room = fc_grow(unmet, &cap, n_unmet + 1, sizeof *unmet, 16);
+        if (!room)
+            break;
+        (unmet = room)[n_unmet++] = off;
     }
-    return first;
+    if (!n_unmet) {
+        free(unmet);
+        return false;
+    }
+    qsort(unmet, n_unmet, sizeof *unmet, cmp_offset);
+    *first = unmet[0];
+    *more = 0;
+    for (size_t i = 1; i < n_unmet; i++) /* distinct offsets: symbols share members */
+        *more += unmet[i] != unmet[i - 1];
+    free(unmet);
+    return true;
 }
 
 static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const char *path)
@@ -523,9 +533,9 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     uint64_t *met = NULL;
     size_t n_met = 0, met_cap = 0, tables = 0;
     bool met_lost = false;
-    const uint8_t *symtab = NULL;
-    uint64_t symtab_size = 0;
-    bool symtab_wide = false;
+    fc_ar_offsets symtab;
+    bool has_symtab = false;
+    bool first_is_slash = false; /* the first member is "/", after which a Windows .lib has another */
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
@@ -583,8 +593,9 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
          * member, which GNU ld links when the table lists it (bfd names it ""). It was passed
          * over as a table (review of 2026-12-06, rt10 F2). */
         if (kind == FC_AR_NAME_TABLE && hdr_at != 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0) &&
-            !(tables == 1 && n_met == 0 && strcmp(name, "/") == 0))
+            !(tables == 1 && n_met == 0 && first_is_slash && strcmp(name, "/") == 0))
             kind = FC_AR_NAME_PLAIN;
+        first_is_slash |= kind == FC_AR_NAME_TABLE && hdr_at == 8 && strcmp(name, "/") == 0;
         tables += kind == FC_AR_NAME_TABLE;
         /* Tables are no members the symbol table may list: one it lists is read by ld. */
         if (inside && kind != FC_AR_NAME_TABLE) {
@@ -602,16 +613,17 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         /* Only the first member "/": a Windows .lib's second linker member is laid out otherwise. */
         if (kind == FC_AR_NAME_TABLE && hdr_at == 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0)) {
             any_listed = fc_ar_symtab_last(img->data + start, h->ar_size, name[1] == 'S', &listed);
-            symtab = img->data + start;
-            symtab_size = h->ar_size;
-            symtab_wide = name[1] == 'S';
+            has_symtab = fc_ar_symtab_offsets(img->data + start, h->ar_size, name[1] == 'S', &symtab);
         }
         /* A BSD archive's ("#1/12" and "__.SYMDEF", or the name in the header) is its first member too. */
         if ((kind == FC_AR_NAME_BSD || kind == FC_AR_NAME_PLAIN) && inside && hdr_at == 8 &&
             (strcmp(name, "__.SYMDEF") == 0 || strcmp(name, "__.SYMDEF SORTED") == 0 ||
-             strcmp(name, "__.SYMDEF_64") == 0 || strcmp(name, "__.SYMDEF_64 SORTED") == 0))
+             strcmp(name, "__.SYMDEF_64") == 0 || strcmp(name, "__.SYMDEF_64 SORTED") == 0)) {
             any_listed = fc_ar_symdef_last(img->data + start + skip, h->ar_size - skip, name[9] == '_', img->data,
                                            img->size, &listed);
+            has_symtab = fc_ar_symdef_offsets(img->data + start + skip, h->ar_size - skip, name[9] == '_', img->data,
+                                              img->size, &symtab);
+        }
         if (kind == FC_AR_NAME_LONG) { /* "/N", its digits checked by fc_ar_member_name */
             char digits[16];
             memcpy(digits, img->data + hdr_at + 1, 15);
@@ -705,10 +717,10 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     /* A member the symbol table lists where the walk met none (inside a table, or after
      * another member's bytes): GNU ld links it (review of 2026-12-06, rt10 F1). */
     uint64_t unmet = 0, unmet_more = 0;
-    if (rc == 0 && !end_said && !cut && symtab && !met_lost)
-        unmet = unmet_listed(symtab, symtab_size, symtab_wide, img->size, met, n_met, &unmet_more);
+    bool unmet_found = rc == 0 && !end_said && !cut && has_symtab && !met_lost &&
+                       unmet_listed(&symtab, img->size, met, n_met, &unmet, &unmet_more);
     free(met);
-    if (unmet) {
+    if (unmet_found) {
         char others[64] = "";
         if (unmet_more)
             snprintf(others, sizeof others, " (and %llu more)", (unsigned long long)unmet_more);
