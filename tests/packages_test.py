@@ -336,7 +336,7 @@ def a_zip_member_marked_symbolic_link_that_holds_a_file_is_said():
 
 
 @test
-def a_zip_member_marked_device_fifo_or_socket_that_holds_a_file_is_said():
+def a_zip_member_marked_device_socket_or_unknown_type_that_holds_a_file_is_said():
     # pip, Python's zipfile and unzip write a file of the bytes of a member whatever its type
     # bits say; libarchive gives none of them for a device or a socket. A wheel whose library
     # was so typed was "no CUDA code", exit 0, --strict too, from a file or a pipe (review of
@@ -1678,7 +1678,7 @@ def a_tar_that_stops_at_a_lone_zero_block_is_said():
     first = tar_bytes([("package/package.json", b'{"name": "x", "version": "1.0.0"}')])
     lone = first[:1024] + b"\0" * 512 + tar_bytes([("package/lib/libmulti.so", lib)])
     said = ("the tar stops after 1 member at a lone zero block, where its end-of-archive marker has two: npm reads "
-            "on past it, and what follows is not seen")
+            "on past it, and whatever follows, if anything, is not seen")
     with tempfile.TemporaryDirectory() as tmp:
         tgz = os.path.join(tmp, "x-1.0.0.tgz")
         with open(tgz, "wb") as f:

@@ -700,8 +700,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                              message(la, lv->a, msg, sizeof msg));
     else if (rc == 0 && !fatal && tar_lone_zero_block(la, lv->a))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the tar stops after %zu member%s at a lone zero block, "
-                             "where its end-of-archive marker has two: npm reads on past it, and what follows is not "
-                             "seen", members, members == 1 ? "" : "s");
+                             "where its end-of-archive marker has two: npm reads on past it, and whatever follows, if "
+                             "anything, is not seen", members, members == 1 ? "" : "s");
     else if (rc == 0 && !fatal && tar_unterminated(la, lv->a))
         rc = fc_report_warning(sc, lv->path, NULL, "the tar ends without its end-of-archive marker: it may have been "
                                                    "cut short, and members after the cut are not seen");
