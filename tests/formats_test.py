@@ -192,6 +192,11 @@ def pe_records_lead_to_code_whatever_the_section_is_named():
     rc, out, err = run("--strict", "--gpu", "sm_86", v["code_only.dll"])
     eq(rc, 1)
     assert "  sm_86 (--gpu sm_86): partial, 1 of 2 modules load; 1 cannot\n" in out, out
+    # A record's first bytes as a constant in code, leading to no container, are no record: a
+    # DLL so made was "could not be decoded", exit 3 (review of 2026-12-06, rv11 4).
+    rc, out, err = run("--gpu", "sm_86", v["code_constant.dll"])
+    eq((rc, err), (0, ""))
+    assert "\n" + v["code_constant.dll"] + ": 2 containers in .nv_fatb\n" in out, out
     # The records moved out of .nvFatBi too (link.exe /MERGE): found in a data section's head.
     # It was "no CUDA code", exit 0 under --strict (review of 2026-12-06, rt10 F5).
     # In a code section too (/MERGE:.nvFatBi=.text), which a static runtime leaves no import

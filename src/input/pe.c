@@ -375,29 +375,25 @@ static bool is_data_section(const fc_pe_section *s)
  * whatever the sections are named or flagged, and link.exe's /MERGE or /SECTION may move or
  * mark them (review of 2026-12-06, rt10 F5: .nv_fatb merged into a code section and .nvFatBi
  * renamed, an image importing __cudaRegisterFatBinary from cudart64_12.dll was "no CUDA
- * code"). Searched for in the heads of the initialized-data sections, which the data-section
- * search reads already, and of the code sections (/MERGE:.nvFatBi=.text, which a static
- * runtime leaves no import to tell: rv10 3); in all of each when containers were found outside
- * registered sections (or --embedded asked for all). 64-bit images only:
- * elf_records.c reads 8-byte addresses. */
+ * code"; rv10 3 and rv11: into code, a table's name, or sections flagged neither way).
+ * Searched for in the heads of every section with bytes (those of data the data-section
+ * search reads already), and in all of each when containers were found outside registered
+ * sections, the image imports the runtime that registers them (REGISTERS), or --embedded
+ * asked for all. 64-bit images only: elf_records.c reads 8-byte addresses. */
 static fc_status records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_pe *pe,
-                                   fc_region *room, fc_wrapper **w, size_t *n)
+                                   bool registers, fc_region *room, fc_wrapper **w, size_t *n)
 {
     *w = NULL;
     *n = 0;
     if (!pe->image || !pe->pe32_plus)
         return FC_OK;
-    bool whole = b->opts->embedded == FC_EMBEDDED_ALL;
+    bool whole = registers || b->opts->embedded == FC_EMBEDDED_ALL;
     for (size_t i = 0; i < b->obj.n_containers && !whole; i++)
         whole = !fc_origin_registered(b->containers[i].origin);
     size_t k = 0;
     for (size_t i = 0; i < pe->n_sections; i++) {
         const fc_pe_section *s = &pe->sections[i];
-        uint32_t c = s->characteristics;
-        bool code = c & (FC_PE_SCN_CNT_CODE | FC_PE_SCN_MEM_EXECUTE);
-        if (s->size >= FC_WRAPPER_SIZE && ((c & FC_PE_SCN_CNT_INITIALIZED_DATA) || code) &&
-            !(c & (FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)) &&
-            !is_structured_section(s->name))
+        if (s->size >= FC_WRAPPER_SIZE && !(s->characteristics & (FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)))
             room[k++] = (fc_region){.offset = s->offset, .size = s->size, .section = s->name,
                                     .addr = pe->image_base + s->virtual_address};
     }
@@ -430,6 +426,32 @@ static bool section_at(const void *ctx, uint64_t va, uint64_t *off, uint64_t *av
         }
     }
     return false;
+}
+
+/* Keeps of the records W[0..*N) found by searching image PE (at DATA) those a data section
+ * holds, as ELF's are kept (one that leads to no container is the image's damage), and of the
+ * others only those that lead to a container's magic: compiled code holds the record's first
+ * eight bytes as a constant (clang -O2 of a struct so set: a DLL without CUDA code was "could
+ * not be decoded", exit 3: review of 2026-12-06, rv11 4). */
+static void keep_found_records(const fc_pe *pe, const uint8_t *data, fc_wrapper *w, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        const fc_pe_section *in = NULL;
+        for (size_t j = 0; j < pe->n_sections && !in; j++) {
+            const fc_pe_section *s = &pe->sections[j];
+            if (s->size && w[i].offset >= s->offset && w[i].offset - s->offset < s->size)
+                in = s;
+        }
+        uint64_t off, avail;
+        const char *section;
+        bool kept = in && is_data_section(in);
+        if (!kept && section_at(pe, w[i].data, &off, &avail, &section) && avail >= 4)
+            kept = fc_rd32(data + off) == FC_FATBIN_MAGIC;
+        if (kept)
+            w[k++] = w[i];
+    }
+    *n = k;
 }
 
 int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *ar_member, uint64_t base,
@@ -502,9 +524,11 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
     fc_pe_needs needs = fc_pe_read_needs(&b, data, (size_t)size, &pe);
     if (!table) {
-        fc_status found = records_elsewhere(&b, img, base, &pe, regions, &w, &n_records);
+        bool registers = needs == FC_PE_NEEDS_RUNTIME || b.obj.imports_registration;
+        fc_status found = records_elsewhere(&b, img, base, &pe, registers, regions, &w, &n_records);
         if (found != FC_OK)
             fc_builder_fail(&b, found, found == FC_ERR_NOMEM ? "out of memory" : "a section could not be read");
+        keep_found_records(&pe, data, w, &n_records);
         if (n_records)
             fc_records_follow(&b, &index, img, base, w, n_records, fatbins, n_fatbins, &map);
     }
