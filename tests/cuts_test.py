@@ -183,6 +183,20 @@ def a_member_the_symbol_table_lists_is_read_or_said():
         eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x%x where no member "
                           "of the archive starts: GNU ld links what it finds there, which is not read\n"
                        % (path, hidden)))
+        # One more entry, at offset 4, and the table holds together in neither byte order: it is
+        # read in the order of the archive's ELF members, as ld reads it (rv11 1).
+        hidden += 8
+        plain_at += 8
+        ranlib = b"".join(x.to_bytes(4, "little") for x in (0, hidden, 7, hidden, 12, plain_at, 0, 4))
+        symdef = (32).to_bytes(4, "little") + ranlib + len(strings).to_bytes(4, "little") + strings + \
+            ar_header(b"hid.o", len(obj)) + obj
+        lib = b"!<arch>\n" + ar_header(b"__.SYMDEF", len(symdef)) + symdef + ar_header(b"plain.txt", len(data)) + data
+        assert lib.index(b"hid.o ") == hidden and lib.index(b"plain.txt ") == plain_at
+        path = put(tmp, "libbsd.a", lib)
+        rc, out, err = run("--strict", path)
+        eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x4 (and 1 more) where "
+                          "no member of the archive starts: GNU ld links what it finds there, which is not read\n"
+                       % path))
 
 
 def symdef(b, wide, big=False):

@@ -82,18 +82,16 @@ static bool symdef_last(const uint8_t *data, uint64_t size, unsigned w, bool big
     return bytes != 0;
 }
 
-bool fc_ar_symdef_offsets(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,
-                          fc_ar_offsets *out)
+bool fc_ar_symdef_offsets(const uint8_t *data, uint64_t size, bool wide, bool big, fc_ar_offsets *out)
 {
     unsigned w = wide ? 8 : 4;
-    uint64_t last;
-    bool as_little = symdef_last(data, size, w, false, ar, ar_size, &last);
-    bool as_big = symdef_last(data, size, w, true, ar, ar_size, &last);
-    if (as_little == as_big)
+    if (size < w)
         return false;
-    /* {string index, member offset} pairs after the array's size (checked to fit above). */
-    *out = (fc_ar_offsets){.first = data + 2 * w, .count = rd(data, w, as_big) / (2 * w), .width = w, .stride = 2 * w,
-                           .big = as_big};
+    uint64_t bytes = rd(data, w, big);
+    if (bytes > size - w)
+        return false;
+    /* {string index, member offset} pairs after the array's size: whole pairs only. */
+    *out = (fc_ar_offsets){.first = data + 2 * w, .count = bytes / (2 * w), .width = w, .stride = 2 * w, .big = big};
     return true;
 }
 

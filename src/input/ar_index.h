@@ -36,10 +36,10 @@ typedef struct fc_ar_offsets {
 } fc_ar_offsets;
 /* Of a GNU symbol table ("/", or WIDE "/SYM64/"): false when its count does not fit it. */
 bool fc_ar_symtab_offsets(const uint8_t *data, uint64_t size, bool wide, fc_ar_offsets *out);
-/* Of a BSD one (__.SYMDEF..., WIDE _64), in the byte order in which it holds together in the
- * archive AR of AR_SIZE bytes (fc_ar_symdef_last): false when neither or both. */
-bool fc_ar_symdef_offsets(const uint8_t *data, uint64_t size, bool wide, const uint8_t *ar, uint64_t ar_size,
-                          fc_ar_offsets *out);
+/* Of a BSD one (__.SYMDEF..., WIDE _64) read in byte order BIG, as GNU ld reads it (in its
+ * target's order, whether or not the table holds together): false when its ranlib array does
+ * not fit it so. */
+bool fc_ar_symdef_offsets(const uint8_t *data, uint64_t size, bool wide, bool big, fc_ar_offsets *out);
 uint64_t fc_ar_offset_at(const fc_ar_offsets *t, uint64_t i);
 
 /* The highest member offset a BSD symbol table lists: DATA, SIZE bytes, the member

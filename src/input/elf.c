@@ -536,6 +536,12 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     fc_ar_offsets symtab;
     bool has_symtab = false;
     bool first_is_slash = false; /* the first member is "/", after which a Windows .lib has another */
+    /* A BSD table, read when the walk is done in the byte order of the archive's first ELF
+     * member (GNU ld's target's), whether or not it holds together (review of 2026-12-06, rv11 1). */
+    const uint8_t *symdef = NULL;
+    uint64_t symdef_size = 0;
+    bool symdef_wide = false;
+    int elf_data = 0; /* EI_DATA of the first ELF member */
     while (rc == 0 && cmd != ELF_C_NULL) {
         m = elf_begin(-1, cmd, ar);
         if (!m) {
@@ -621,8 +627,9 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
              strcmp(name, "__.SYMDEF_64") == 0 || strcmp(name, "__.SYMDEF_64 SORTED") == 0)) {
             any_listed = fc_ar_symdef_last(img->data + start + skip, h->ar_size - skip, name[9] == '_', img->data,
                                            img->size, &listed);
-            has_symtab = fc_ar_symdef_offsets(img->data + start + skip, h->ar_size - skip, name[9] == '_', img->data,
-                                              img->size, &symtab);
+            symdef = img->data + start + skip;
+            symdef_size = h->ar_size - skip;
+            symdef_wide = name[9] == '_';
         }
         if (kind == FC_AR_NAME_LONG) { /* "/N", its digits checked by fc_ar_member_name */
             char digits[16];
@@ -641,6 +648,12 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
              * the ELF file after it is read on its own. */
             Elf *own = kind == FC_AR_NAME_BSD ? elf_memory((char *)img->data + start + skip, h->ar_size - skip) : NULL;
             Elf *e = own ? own : m;
+            if (!elf_data && elf_kind(e) == ELF_K_ELF) {
+                size_t n_ident;
+                const char *ident = elf_getident(e, &n_ident);
+                if (ident && n_ident > EI_DATA)
+                    elf_data = ident[EI_DATA];
+            }
             if (elf_kind(e) == ELF_K_ELF && (kind != FC_AR_NAME_BSD || own)) {
                 size_t before = sc->delivered;
                 sc->named = false;
@@ -716,6 +729,8 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                              "short, and members after the cut are not seen", last_name);
     /* A member the symbol table lists where the walk met none (inside a table, or after
      * another member's bytes): GNU ld links it (review of 2026-12-06, rt10 F1). */
+    if (symdef)
+        has_symtab = fc_ar_symdef_offsets(symdef, symdef_size, symdef_wide, elf_data == ELFDATA2MSB, &symtab);
     uint64_t unmet = 0, unmet_more = 0;
     bool unmet_found = rc == 0 && !end_said && !cut && has_symtab && !met_lost &&
                        unmet_listed(&symtab, img->size, met, n_met, &unmet, &unmet_more);
