@@ -201,6 +201,9 @@ def pe_records_lead_to_code_whatever_the_section_is_named():
     # It was "no CUDA code", exit 0 under --strict (review of 2026-12-06, rt10 F5).
     # In a code section too (/MERGE:.nvFatBi=.text), which a static runtime leaves no import
     # to tell (review of 2026-12-06, rv10 3).
+    # And in a 32-bit image, records of 4-byte addresses (rv11 3).
+    rc, out, err = run(v["pe32_records_moved.exe"])
+    assert v["pe32_records_moved.exe"] + ": 1 container in .text2" + by_records in out, out
     for name in ("records_moved.dll", "records_in_code.dll", "cudart12_records_in_code.dll"):
         rc, out, err = run("--strict", "--gpu", "sm_86", v[name])
         eq(rc, 1, name)

@@ -233,7 +233,7 @@ static void find_records_elsewhere(fc_builder *b, const fc_image *img, uint64_t 
     if (!k)
         return;
     fc_status st = fc_elf_records_elsewhere(b, img, base, w, k, b->opts->embedded_probe_size, outside,
-                                            &seen->records, &seen->n_records);
+                                            FC_WRAPPER_SIZE, &seen->records, &seen->n_records);
     if (st != FC_OK)
         fc_builder_fail(b, st, st == FC_ERR_NOMEM ? "out of memory" : "a data section could not be read");
     seen->records_elsewhere = seen->n_records > 0;

@@ -63,21 +63,24 @@ static extent *container_extents(const fc_builder *b, size_t *n)
     return e;
 }
 
-/* Appends to *W the records in [FROM, TO) of region G, whose first byte loads at G->addr. */
-static bool search(fc_reader *r, const fc_region *g, uint64_t from, uint64_t to, fc_wrapper **w, size_t *n,
-                   size_t *cap)
+/* Appends to *W the records of RECORD_SIZE bytes (FC_WRAPPER_SIZE, or FC_WRAPPER_SIZE_32 in
+ * 32-bit PE images: 4-byte addresses, 4-byte aligned) in [FROM, TO) of region G, whose first
+ * byte loads at G->addr. */
+static bool search(fc_reader *r, const fc_region *g, uint64_t from, uint64_t to, unsigned record_size,
+                   fc_wrapper **w, size_t *n, size_t *cap)
 {
-    /* The first offset whose address is 8-byte aligned. */
-    uint64_t at = from + (8 - (g->addr + (from - g->offset)) % 8) % 8;
-    while (at < to && to - at >= FC_WRAPPER_SIZE) {
+    unsigned align = record_size == FC_WRAPPER_SIZE ? 8 : 4;
+    /* The first offset whose address is aligned so. */
+    uint64_t at = from + (align - (g->addr + (from - g->offset)) % align) % align;
+    while (at < to && to - at >= record_size) {
         size_t got;
         const uint8_t *p = fc_reader_get(r, at, BLOCK, &got);
-        if (!p || got < FC_WRAPPER_SIZE)
+        if (!p || got < record_size)
             return false;
         if (got > to - at)
             got = (size_t)(to - at);
         size_t k = 0;
-        for (; k + FC_WRAPPER_SIZE <= got; k += 8) {
+        for (; k + record_size <= got; k += align) {
             if (fc_rd32(p + k) != FC_WRAPPER_MAGIC)
                 continue;
             uint32_t version = fc_rd32(p + k + 4);
@@ -91,7 +94,7 @@ static bool search(fc_reader *r, const fc_region *g, uint64_t from, uint64_t to,
             *w = more;
             uint64_t off = at + k;
             (*w)[(*n)++] = (fc_wrapper){.offset = off, .addr = g->addr + (off - g->offset), .version = version,
-                                        .data = fc_rd64(p + k + 8)};
+                                        .data = align == 8 ? fc_rd64(p + k + 8) : fc_rd32(p + k + 8)};
         }
         at += k; /* a record cut by the block's end is read whole from the next */
         if (!k)
@@ -101,7 +104,8 @@ static bool search(fc_reader *r, const fc_region *g, uint64_t from, uint64_t to,
 }
 
 fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_region *g,
-                                   size_t n_regions, uint64_t head, bool whole, fc_wrapper **out, size_t *n)
+                                   size_t n_regions, uint64_t head, bool whole, unsigned record_size, fc_wrapper **out,
+                                   size_t *n)
 {
     size_t cap = 0, n_ext = 0;
     *out = NULL;
@@ -127,7 +131,7 @@ fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uin
             bool wanted = stop > at && (at - g[i].offset < head || stop - at >= GAP_MIN || stop == end);
             if (wanted)
                 fc_reader_read_size(&r, stop - at < BLOCK ? (size_t)(stop - at) : BLOCK);
-            if (wanted && !search(&r, &g[i], at, stop, out, n, &cap))
+            if (wanted && !search(&r, &g[i], at, stop, record_size, out, n, &cap))
                 break;
             if (stop >= end)
                 break;

@@ -236,7 +236,8 @@ uint32_t fc_elf_relative_type(unsigned machine);
  * in all of each but the bytes of B's containers. *OUT (freed by the caller; NULL when there
  * is none) gets them. FC_ERR_NOMEM or FC_ERR_IO on failure, with what was found so far. */
 fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_region *g,
-                                   size_t n, uint64_t head, bool whole, struct fc_wrapper **out, size_t *n_out);
+                                   size_t n, uint64_t head, bool whole, unsigned record_size, struct fc_wrapper **out,
+                                   size_t *n_out);
 /* Marks the data regions (REGIONS, sections of ELF) past whose heads a relative relocation
  * points at a container (fc_region.pointed_at), in FC_EMBEDDED_AUTO mode (elf_pointers.c). */
 void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf, fc_region *regions,

@@ -379,25 +379,27 @@ static bool is_data_section(const fc_pe_section *s)
  * Searched for in the heads of every section with bytes (those of data the data-section
  * search reads already), and in all of each when containers were found outside registered
  * sections, the image imports the runtime that registers them (REGISTERS), or --embedded
- * asked for all. 64-bit images only: elf_records.c reads 8-byte addresses. */
+ * asked for all; in 32-bit images, records of 4-byte addresses (rv11 3). */
 static fc_status records_elsewhere(const fc_builder *b, const fc_image *img, uint64_t base, const fc_pe *pe,
                                    bool registers, fc_region *room, fc_wrapper **w, size_t *n)
 {
     *w = NULL;
     *n = 0;
-    if (!pe->image || !pe->pe32_plus)
+    if (!pe->image)
         return FC_OK;
     bool whole = registers || b->opts->embedded == FC_EMBEDDED_ALL;
     for (size_t i = 0; i < b->obj.n_containers && !whole; i++)
         whole = !fc_origin_registered(b->containers[i].origin);
     size_t k = 0;
+    unsigned record_size = pe->pe32_plus ? FC_WRAPPER_SIZE : FC_WRAPPER_SIZE_32;
     for (size_t i = 0; i < pe->n_sections; i++) {
         const fc_pe_section *s = &pe->sections[i];
-        if (s->size >= FC_WRAPPER_SIZE && !(s->characteristics & (FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)))
+        if (s->size >= record_size && !(s->characteristics & (FC_PE_SCN_LNK_INFO | FC_PE_SCN_LNK_REMOVE)))
             room[k++] = (fc_region){.offset = s->offset, .size = s->size, .section = s->name,
                                     .addr = pe->image_base + s->virtual_address};
     }
-    return k ? fc_elf_records_elsewhere(b, img, base, room, k, b->opts->embedded_probe_size, whole, w, n) : FC_OK;
+    return k ? fc_elf_records_elsewhere(b, img, base, room, k, b->opts->embedded_probe_size, whole, record_size, w, n)
+             : FC_OK;
 }
 
 /* The registration records of image PE, in TABLE: 24 bytes each, or 16 in 32-bit images
