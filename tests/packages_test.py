@@ -967,6 +967,28 @@ def pyinstaller_archives_however_small_and_however_hostile():
 
 
 @test
+def pyinstaller_python_code_is_searched_for_ptx():
+    """A frozen program's scripts and modules ('s', 'm', 'M' entries: marshalled code, zlib-
+    deflated) were passed over as holding no binaries, yet a program that hands PTX to the
+    driver itself (cupy's RawModule, numba, cuModuleLoadData) keeps it in a string there: an
+    installed wheel's .py is searched, so these are too (rt10's note on PyInstaller)."""
+    import marshal
+    data = open(fx("pyinstaller", "app-appended"), "rb").read()
+    stub = data[:len(data) - struct.unpack(">I", data[-80:-76])[0]]
+    ptx = open(fx("kernels.ptx"), "rb").read().decode()
+    code = marshal.dumps(compile("PTX = %r\n" % ptx, "main.py", "exec"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in "smM":
+            path = os.path.join(tmp, "app_" + kind)
+            open(path, "wb").write(stub + pyinstaller_archive([("main", zlib.compress(code), len(code), 1, kind,
+                                                                 None)]))
+            rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+            doc = json.loads(out)
+            eq((rc, err, [(f.get("member"), [c["origin"] for c in f["containers"]]) for f in doc["files"][1:]]),
+               (0, "", [("main", ["ptx_text"])]), kind)
+
+
+@test
 def rpm_headers_claiming_too_much_are_refused():
     data = bytearray(open(os.path.join(PKG, "demo-cuda-1.0-1.x86_64.rpm"), "rb").read())
     data[96 + 8:96 + 16] = struct.pack(">II", 0x7fffffff, 0xfffffff0)  # the signature's sizes

@@ -12,10 +12,11 @@
  * the table's offset and length (offsets from the PKG's start), the Python version, and 64
  * bytes of the Python library's name. The table's entries: their length (16-aligned, the
  * name included), the data's offset, stored and extracted lengths, a compression flag (1:
- * zlib), a type code and a NUL-terminated name. Entries of Python code ('s', 'm', 'M', and
- * 'z', PyInstaller's archive of modules), options ('o'), links ('n') and references to
- * another program's files ('d') hold no binaries and are not read; every other entry is read
- * as a package's member is, an unknown type code among them. */
+ * zlib), a type code and a NUL-terminated name. PyInstaller's archive of modules ('z', the
+ * PYZ), options ('o'), links ('n') and references to another program's files ('d') are not
+ * read; every other entry is read as a package's member is, an unknown type code among them,
+ * and scripts and modules ('s', 'm', 'M': marshalled code) too, searched as data for PTX kept
+ * in a string, as a wheel's .py is. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,11 +205,11 @@ static int scan_entry(fc_scan_ctx *sc, const fc_image *img, uint64_t at, uint32_
     return rc;
 }
 
-/* Type codes of entries that hold no binaries (pyi_archive.h): Python code, PyInstaller's
- * archive of modules, runtime options, symbolic links, another program's files. */
+/* Type codes of entries not read (pyi_archive.h): PyInstaller's archive of modules (its
+ * own format, not searched), runtime options, symbolic links, another program's files. */
 static bool holds_no_binary(char type)
 {
-    return type && strchr("smMzond", type);
+    return type && strchr("zond", type);
 }
 
 int fc_pyinstaller_scan(fc_scan_ctx *sc, const fc_image *img, uint64_t lo, uint64_t hi, const char *path)
