@@ -169,30 +169,29 @@ def a_member_the_symbol_table_lists_is_read_or_said():
         assert "(/): 1 container in __nv_relfatbin" in out, out
         # A BSD archive's __.SYMDEF lists offsets ld follows the same way (rv10 1); two symbols
         # of one hidden member are one member more, not two.
-        strings = b"launch\0stub\0plain\0\0\0"  # even
-        hidden = 8 + 60 + 4 + 24 + 4 + len(strings)
-        plain_at = hidden + 60 + len(obj) + len(obj) % 2
-        ranlib = b"".join(x.to_bytes(4, "little") for x in (0, hidden, 7, hidden, 12, plain_at))
-        symdef = (24).to_bytes(4, "little") + ranlib + len(strings).to_bytes(4, "little") + strings + \
-            ar_header(b"hid.o", len(obj)) + obj + b"\n" * (len(obj) % 2)
-        assert hidden % 2 == 0 and len(symdef) % 2 == 0
-        lib = b"!<arch>\n" + ar_header(b"__.SYMDEF", len(symdef)) + symdef + ar_header(b"plain.txt", len(data)) + data
-        assert lib.index(b"hid.o ") == hidden and lib.index(b"plain.txt ") == plain_at
-        path = put(tmp, "libbsd.a", lib)
+        def bsd_hidden(extra):
+            """A BSD archive whose __.SYMDEF lists launch and stub at hid.o, hidden after its
+            strings, plain at plain.txt, and EXTRA offsets besides; its path and hid.o's offset."""
+            strings = b"launch\0stub\0plain\0\0\0"  # even
+            hidden = 8 + 60 + 4 + 8 * (3 + len(extra)) + 4 + len(strings)
+            plain_at = hidden + 60 + len(obj) + len(obj) % 2
+            pairs = [(0, hidden), (7, hidden), (12, plain_at)] + [(0, off) for off in extra]
+            ranlib = b"".join(x.to_bytes(4, "little") for pair in pairs for x in pair)
+            symdef = len(ranlib).to_bytes(4, "little") + ranlib + len(strings).to_bytes(4, "little") + strings + \
+                ar_header(b"hid.o", len(obj)) + obj + b"\n" * (len(obj) % 2)
+            assert hidden % 2 == 0 and len(symdef) % 2 == 0
+            lib = b"!<arch>\n" + ar_header(b"__.SYMDEF", len(symdef)) + symdef + \
+                ar_header(b"plain.txt", len(data)) + data
+            assert lib.index(b"hid.o ") == hidden and lib.index(b"plain.txt ") == plain_at
+            return put(tmp, "libbsd.a", lib), hidden
+        path, hidden = bsd_hidden([])
         rc, out, err = run("--strict", path)
         eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x%x where no member "
                           "of the archive starts: GNU ld links what it finds there, which is not read\n"
                        % (path, hidden)))
         # One more entry, at offset 4, and the table holds together in neither byte order: it is
         # read in the order of the archive's ELF members, as ld reads it (rv11 1).
-        hidden += 8
-        plain_at += 8
-        ranlib = b"".join(x.to_bytes(4, "little") for x in (0, hidden, 7, hidden, 12, plain_at, 0, 4))
-        symdef = (32).to_bytes(4, "little") + ranlib + len(strings).to_bytes(4, "little") + strings + \
-            ar_header(b"hid.o", len(obj)) + obj
-        lib = b"!<arch>\n" + ar_header(b"__.SYMDEF", len(symdef)) + symdef + ar_header(b"plain.txt", len(data)) + data
-        assert lib.index(b"hid.o ") == hidden and lib.index(b"plain.txt ") == plain_at
-        path = put(tmp, "libbsd.a", lib)
+        path, hidden = bsd_hidden([4])
         rc, out, err = run("--strict", path)
         eq((rc, err), (3, "fatcheck: %s: the archive's symbol table lists a member at offset 0x4 (and 1 more) where "
                           "no member of the archive starts: GNU ld links what it finds there, which is not read\n"

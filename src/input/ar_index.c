@@ -41,19 +41,16 @@ bool fc_ar_symtab_offsets(const uint8_t *data, uint64_t size, bool wide, fc_ar_o
     return true;
 }
 
-bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last)
+bool fc_ar_offsets_last(const fc_ar_offsets *t, uint64_t *last)
 {
-    fc_ar_offsets t;
-    if (!fc_ar_symtab_offsets(data, size, wide, &t) || !t.count)
-        return false;
     uint64_t max = 0;
-    for (uint64_t i = 0; i < t.count; i++) {
-        uint64_t off = fc_ar_offset_at(&t, i);
+    for (uint64_t i = 0; i < t->count; i++) {
+        uint64_t off = fc_ar_offset_at(t, i);
         if (off > max)
             max = off;
     }
     *last = max;
-    return true;
+    return t->count != 0;
 }
 
 /* The highest member offset of a __.SYMDEF read in one byte order, or false when the table

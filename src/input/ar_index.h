@@ -18,11 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The highest member offset a symbol table lists: DATA, SIZE bytes, the member named "/"
- * (WIDE false: a 32-bit big-endian count, then as many 32-bit big-endian offsets; GNU,
- * System V, and the first linker member of a Windows .lib) or "/SYM64/" (WIDE: the same in
- * 64 bits). False when it lists no offset or its count does not fit it: nothing is proved. */
-bool fc_ar_symtab_last(const uint8_t *data, uint64_t size, bool wide, uint64_t *last);
 
 /* The member offsets a symbol table lists, as GNU ld reads them: it goes to the member header
  * at the offset listed for a symbol it needs, not member by member, so an object the walk does
@@ -34,8 +29,13 @@ typedef struct fc_ar_offsets {
     unsigned stride;       /* bytes from one offset to the next */
     bool big;              /* big-endian */
 } fc_ar_offsets;
-/* Of a GNU symbol table ("/", or WIDE "/SYM64/"): false when its count does not fit it. */
+/* Of a symbol table: DATA, SIZE bytes, the member named "/" (WIDE false: a 32-bit big-endian
+ * count, then as many 32-bit big-endian offsets; GNU, System V, and the first linker member of
+ * a Windows .lib) or "/SYM64/" (WIDE: the same in 64 bits). False when its count does not fit
+ * it: nothing is proved by it. */
 bool fc_ar_symtab_offsets(const uint8_t *data, uint64_t size, bool wide, fc_ar_offsets *out);
+/* The highest offset T lists; false when it lists none. */
+bool fc_ar_offsets_last(const fc_ar_offsets *t, uint64_t *last);
 /* Of a BSD one (__.SYMDEF..., WIDE _64) read in byte order BIG, as GNU ld reads it (in its
  * target's order, whether or not the table holds together): false when its ranlib array does
  * not fit it so. */

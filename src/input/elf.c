@@ -618,8 +618,8 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         }
         /* Only the first member "/": a Windows .lib's second linker member is laid out otherwise. */
         if (kind == FC_AR_NAME_TABLE && hdr_at == 8 && (strcmp(name, "/") == 0 || strcmp(name, "/SYM64/") == 0)) {
-            any_listed = fc_ar_symtab_last(img->data + start, h->ar_size, name[1] == 'S', &listed);
             has_symtab = fc_ar_symtab_offsets(img->data + start, h->ar_size, name[1] == 'S', &symtab);
+            any_listed = has_symtab && fc_ar_offsets_last(&symtab, &listed);
         }
         /* A BSD archive's ("#1/12" and "__.SYMDEF", or the name in the header) is its first member too. */
         if ((kind == FC_AR_NAME_BSD || kind == FC_AR_NAME_PLAIN) && inside && hdr_at == 8 &&

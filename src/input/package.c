@@ -490,7 +490,6 @@ static const char *type_name(unsigned type)
     }
 }
 
-
 /* At ARCHIVE_EOF, whether a tar ended where a header should have been: libarchive answers EOF
  * alike for the end-of-archive marker (zero blocks, which it consumes) and for the end of the
  * bytes at a block boundary ("Some writers do omit the block of nulls"), so a tar cut after a
@@ -590,8 +589,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
          * as one whatever its mode: GNU ar's deterministic mode, Debian's default, writes
          * "644" without the file type bits, which libarchive gives type 0. */
         unsigned type = la->entry_filetype(e);
-        if (type == AE_IFDIR && la->entry_size_is_set(e) && la->entry_size(e) > 0 &&
-            (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP) {
+        bool zip = (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
+        if (type == AE_IFDIR && la->entry_size_is_set(e) && la->entry_size(e) > 0 && zip) {
             /* A zip member whose MS-DOS attributes say directory but which holds bytes: pip
              * extracts it as a file (its name has no '/', which libarchive adds), libarchive
              * gives none of its bytes. */
@@ -603,7 +602,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                                  (long long)la->entry_size(e));
             continue;
         }
-        if (type == AE_IFLNK && ((la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP || lv->rpm) &&
+        if (type == AE_IFLNK && (zip || lv->rpm) &&
             !link_target_is_text(la->entry_symlink(e))) {
             /* The same for a zip member whose attributes say symbolic link but whose bytes are
              * no path (control bytes: an ELF's magic is "\177ELF\2\1\1"): pip writes it as a
@@ -617,8 +616,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                                  name ? name : "", lv->rpm ? "rpm installs" : "pip extracts");
             continue;
         }
-        if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK &&
-            (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+        if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK && zip &&
             (!la->entry_size_is_set(e) || la->entry_size(e) > 0)) {
             /* A zip member typed a device, FIFO or socket by its attributes: pip, Python's
              * zipfile and unzip write a file of its bytes, which libarchive does not give (a
