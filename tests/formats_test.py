@@ -918,6 +918,18 @@ def cubins_kept_as_data_are_found_and_judged_like_cubin_files():
         f = json.loads(run("--embedded", "--json", "--gpu", "sm_90", deep)[1])["files"][0]
         eq([(c["origin"], c["size"], f["verdicts"][0]["status"]) for c in f["containers"]],
            [("embedded_cubin", len(cubin), "ok")])
+        # as CUDA 11's and 12's ptxas write one: ELF ABI 7, OS/ABI 51, e_version 124 (12.4's
+        # release, not 1): "no CUDA code" before, even with --embedded; on a driver before
+        # CUDA 12.0 it does not run (rules_test: cubins_of_a_later_cuda_major...)
+        old = bytearray(cubin)
+        old[7], old[8], old[20:24] = 51, 7, (124).to_bytes(4, "little")
+        old[48:52] = (90 | 0x05 << 8 | 90 << 16).to_bytes(4, "little")
+        prog = program_with_data(tmp, "cuda12", bytes(old), 4096)
+        for driver, rc_want, status in (("12.4", 0, "ok"), ("520.61.05", 1, "none")):
+            rc, out, err = run("--json", "--gpu", "sm_90", "--driver", driver, prog)
+            f = json.loads(out)["files"][0]
+            eq((rc, [(c["origin"], c["size"]) for c in f["containers"]], f["verdicts"][0]["status"]),
+               (rc_want, [("embedded_cubin", len(cubin))], status), driver)
         # the variant from the cubin's own note, a relocatable cubin as a link input
         for name, arch, role in (("kernels.sm_90a.cubin", "sm_90a", "module"), ("shared.sm_90.cubin", "sm_90",
                                                                                  "link_input")):

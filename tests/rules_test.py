@@ -963,5 +963,83 @@ def a_file_that_registers_code_but_holds_none_is_an_error():
         eq(rc, 0)
 
 
+def as_ptxas(cubin, release, sm=None):
+    """CUBIN (nvcc 13.0's: ELF ABI 8, OS/ABI 65, e_version 1) with the identity CUDA 11's and 12's
+    ptxas write: ELF ABI 7, OS/ABI 51, the SM in e_flags' low byte (its virtual arch in bits
+    16-23), and e_version the ptxas release times ten (bench/cubin_survey: 114 to 118 in CUDA
+    11.8's libraries, 120 to 124 in CUDA 12.2 and 12.4 builds); its header says SM if given."""
+    c = bytearray(cubin)
+    eq((c[7], c[8], int.from_bytes(c[20:24], "little")), (65, 8, 1))
+    sm = sm or c[49]
+    c[7], c[8] = 51, 7
+    c[20:24] = release.to_bytes(4, "little")
+    c[48:52] = (sm | 0x05 << 8 | sm << 16).to_bytes(4, "little")
+    return bytes(c)
+
+
+def lz4_literals(data):
+    """DATA as a raw LZ4 block of one sequence of literals (valid LZ4, nothing matched)."""
+    n, token = len(data), bytearray()
+    if n < 15:
+        token.append(n << 4)
+    else:
+        token.append(0xF0)
+        n -= 15
+        while n >= 255:
+            token.append(255)
+            n -= 255
+        token.append(n)
+    return bytes(token) + data
+
+
+def fatbin_of_old_cubin(cubin, arch, lz4=False):
+    """A bare fat binary of CUBIN under an entry saying code version 1.7 (CUDA 11's and 12's
+    toolchains), stored as it is or LZ4-compressed."""
+    stored = lz4_literals(cubin) if lz4 else cubin
+    payload = stored + bytes(-len(stored) % 8)
+    entry = struct.pack("<HHIQIIHHIIIQQQ", 2, 0x0101, 64, len(payload), len(stored) if lz4 else 0, 0, 7, 1, arch,
+                        0, 0, 0x11 | (0x2000 if lz4 else 0), 0, len(cubin) if lz4 else 0)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(entry) + len(payload)) + entry + payload
+
+
+@test
+def cubins_of_a_later_cuda_major_than_the_driver_do_not_run():
+    """Rule 13 for CUDA 12's cubins (ELF ABI 7, as CUDA 11's): their e_version names the ptxas
+    release (124 for 12.4), and a driver older than CUDA 12.0 does not run them (Triton's CUDA
+    12.3 cubins on a 470 driver: "device kernel image is invalid", pytorch issue 119054). A
+    CUDA 12.4 cubin was "ok" with --driver 470.57.02, exit 0, bare, in a fat binary stored as it
+    is or LZ4-compressed. One of CUDA 11.8 stays ok on an 11.x driver, and a 12.4 one on 12.0."""
+    base = open(os.path.join(FIXTURES, "kernels.sm_90.cubin"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for release in (124, 118):
+            cubin = as_ptxas(base, release, sm=80)  # an A100's: CUDA 11.0's drivers run it
+            files[(release, "cubin")] = cubin
+            files[(release, "fatbin")] = fatbin_of_old_cubin(cubin, 80)
+            files[(release, "lz4")] = fatbin_of_old_cubin(cubin, 80, lz4=True)
+        for (release, form), data in files.items():
+            path = os.path.join(tmp, "k%d_%s.%s" % (release, form, "cubin" if form == "cubin" else "fatbin"))
+            open(path, "wb").write(data)
+            for driver, too_new in (("470.57.02", release >= 120), ("11.8", release >= 120), ("12.0", False),
+                                    ("525.60.13", False), ("440.33.01", True)):
+                rc, f, err = judge(path, "--gpu", "sm_80", "--driver", driver)
+                v = f["verdicts"][0]
+                got = (rc, f["containers"][0]["loads"][0]["result"], v["status"], v.get("toolkit_too_new_cuda"))
+                want = ((1, "TOOLKIT_TOO_NEW", "none", "%d.0" % (release // 10)) if too_new else
+                        (0, "CUDA_SUCCESS", "ok", None))
+                eq(got, want, (release, form, driver))
+        rc, out, err = tap_cli.run("--gpu", "sm_80", "--driver", "470.57.02", os.path.join(tmp, "k124_lz4.fatbin"))
+        assert (b"  sm_80 (--gpu sm_80): none, no module can load\n"
+                b"    (cubins of CUDA 12's toolchain, which drivers before CUDA 12.0 do not run):\n"
+                b"    every kernel launch fails with \"device kernel image is invalid\"\n"
+                b"    fix: install a driver for CUDA 12.0 or newer (>= 525.60.13), or build the cubins\n"
+                b"         with a toolkit of the driver's CUDA major\n") in out, out
+        # CUDA 13's (ABI 8) are as before: too new before 13.0, the fix naming 13.0
+        rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "12.4", os.path.join(FIXTURES, "kernels.sm_90.cubin"))
+        assert (b"    (cubins of CUDA 13's toolchain, which drivers before CUDA 13.0 do not run):\n"
+                b"    every kernel launch fails with \"device kernel image is invalid\"\n"
+                b"    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06), or build the cubins\n") in out, out
+
+
 if __name__ == "__main__":
     sys.exit(tap_cli.main())

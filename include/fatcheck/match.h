@@ -62,10 +62,12 @@ typedef enum fc_load_result {
                                     with the damaged cubins, or the PTX the JIT cannot read */
     FC_LOAD_TOOLKIT_TOO_NEW,     /* the chosen cubin was written by a CUDA 13 toolchain (ELF ABI
                                     version 8; entry code version 1.8), and the target's driver is
-                                    older than CUDA 13.0: NVIDIA's minor version compatibility runs
-                                    what a CUDA 13.x toolkit builds on drivers of 580 and later
-                                    only (docs/matching.md, rule 13; no older driver was tried);
-                                    counted as a module that fails */
+                                    older than CUDA 13.0, or by a CUDA 12 one (its ELF header's
+                                    e_version, read for such drivers only) and the driver is older than CUDA
+                                    12.0: NVIDIA's minor version compatibility runs what a CUDA
+                                    toolkit builds on drivers of its major only (docs/matching.md,
+                                    rule 13; no older driver was tried); counted as a module that
+                                    fails */
 } fc_load_result;
 
 typedef enum fc_load_via {

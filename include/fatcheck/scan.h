@@ -151,6 +151,8 @@ typedef struct fc_entry {
                                      them with the entry header (most entries) */
     uint8_t elf_abi_version;    /* a cubin's EI_ABIVERSION where its ELF header was read without
                                    inflating it: 8 from CUDA 13's ptxas, 7 before; else 0 */
+    uint32_t elf_version;       /* its e_version, read with it: 1 in ABI 8; in ABI 7 the release of
+                                   the ptxas that wrote it times ten (118 for CUDA 11.8); else 0 */
 } fc_entry;
 
 /* What a container is for: loaded as a module by the CUDA runtime (or the library that holds

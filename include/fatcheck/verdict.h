@@ -67,8 +67,9 @@ typedef struct fc_verdict {
     size_t relocatable;       /* relocatable code registered as a module: fails at first use */
     size_t unsupported_compression; /* modules whose chosen image is zstd-compressed, which the
                                  target's driver (before CUDA 12.4) cannot read */
-    size_t toolkit_too_new;   /* modules whose chosen cubin a CUDA 13 toolchain wrote, on a driver
-                                 before CUDA 13.0 (FC_LOAD_TOOLKIT_TOO_NEW) */
+    size_t toolkit_too_new;   /* modules whose chosen cubin a toolchain of a later CUDA major than
+                                 the driver's wrote: CUDA 13's, on a driver before 13.0, or 12's,
+                                 on one before 12.0 (FC_LOAD_TOOLKIT_TOO_NEW) */
     size_t undecoded;         /* registered code that could not be decoded (fc_object.
                                  registered_undecoded), counted as one module that fails */
     size_t link_inputs;       /* relocatable code a device linker takes in (counted beside modules) */
@@ -133,6 +134,10 @@ typedef struct fc_verdict {
      * kernels their other images hold (built for some architectures only: #if __CUDA_ARCH__);
      * their launches fail ("named symbol not found"), and the status is partial at best. */
     size_t modules_lacking_kernels;
+    /* With toolkit_too_new: the CUDA release whose driver, at the least, runs all of those
+     * cubins (13000 for CUDA 13's ptxas, 12000 for CUDA 12's (dated by their ELF e_version) on
+     * a driver before CUDA 12.0: docs/matching.md, rule 13); 0 otherwise. */
+    int toolkit_too_new_cuda;
 } fc_verdict;
 
 /* What the driver said when asked to load a container (fc_judge_options.prober). */

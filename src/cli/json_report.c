@@ -214,7 +214,8 @@ static void json_verdicts(jw *out, const config *cfg, const fc_object *o, const 
         if (v->unsupported_compression)
             jw_printf(out, ",\"unsupported_compression\":%zu", v->unsupported_compression);
         if (v->toolkit_too_new)
-            jw_printf(out, ",\"toolkit_too_new\":%zu", v->toolkit_too_new);
+            jw_printf(out, ",\"toolkit_too_new\":%zu,\"toolkit_too_new_cuda\":\"%d.%d\"", v->toolkit_too_new,
+                      v->toolkit_too_new_cuda / 1000, v->toolkit_too_new_cuda % 1000 / 10);
         if (v->empty)
             jw_printf(out, ",\"empty_containers\":%zu", v->empty);
         if (v->damaged_cubins)

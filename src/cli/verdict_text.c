@@ -89,7 +89,8 @@ static void print_failures(FILE *out, const fc_verdict *v, unsigned cc)
         sep = "; ";
     }
     if (v->toolkit_too_new) {
-        fprintf(out, "%scubins of CUDA 13's toolchain, which drivers before CUDA 13.0 do not run", sep);
+        int built = v->toolkit_too_new_cuda / 1000;
+        fprintf(out, "%scubins of CUDA %d's toolchain, which drivers before CUDA %d.0 do not run", sep, built, built);
         sep = "; ";
     }
     if (v->damaged_cubins) {
@@ -588,9 +589,11 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
                   "         CMake: CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n", out);
         else if (v->runtime_fails)
             print_runtime_fix(out, obj, j, tg);
-        else if (v->toolkit_too_new)
-            fputs("    fix: install a driver for CUDA 13.0 or newer (>= 580.65.06), or build the cubins\n"
-                  "         with a toolkit of the driver's CUDA major\n", out);
+        else if (v->toolkit_too_new) {
+            fputs("    fix: install ", out);
+            print_driver_need(out, obj, v->toolkit_too_new_cuda / 1000 * 1000);
+            fputs(", or build the cubins\n         with a toolkit of the driver's CUDA major\n", out);
+        }
         else if (v->unsupported_compression)
             fputs("    fix: install a driver for CUDA 12.4 or newer (>= 550.54.14), or rebuild with\n"
                   "         nvcc --compress-mode=speed (LZ4) or none\n", out);

@@ -530,6 +530,36 @@ static fc_status zstd_head(const uint8_t *src, size_t src_size, void *buf, size_
     return FC_OK;
 }
 
+/* A small head of an uncompressed or LZ4 image whose stored bytes lie in a file mapping: its
+ * first stored bytes read by pread, so that neither they nor the pages the kernel maps around
+ * them (fault-around) stay resident: rule 13's look at 473 LZ4 cubins of libmagma.so.2 for a
+ * 470 driver took its peak from 10 to 18 MiB through the mapping. True when *GOT is filled;
+ * false leaves it to the mapping. */
+#define SMALL_HEAD_STORED 1024u
+static bool small_head_by_pread(const uint8_t *src, size_t src_size, fc_compression m, void *buf, size_t n,
+                                size_t *got)
+{
+    uint8_t in[SMALL_HEAD_STORED];
+    int fd;
+    uint64_t at;
+    size_t want = m == FC_COMPRESSION_NONE ? (n < src_size ? n : src_size)
+                                           : (src_size < sizeof in ? src_size : sizeof in);
+    if (n > 256 || want > sizeof in || !fc_file_map_locate(src, src_size, &fd, &at) ||
+        fc_pread_full(fd, in, want, at, NULL) != want)
+        return false;
+    if (m == FC_COMPRESSION_NONE) {
+        memcpy(buf, in, want);
+        *got = want;
+        return true;
+    }
+    /* Fewer than asked for from the first stored bytes: the mapping's whole block decides. */
+    size_t k = fc_lz4_head(in, want, buf, n);
+    if (k < n)
+        return false;
+    *got = k;
+    return true;
+}
+
 fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got)
 {
     *got = 0;
@@ -538,6 +568,9 @@ fc_status fc_entry_head(const fc_object *obj, const fc_entry *e, void *buf, size
     if (where != FC_OK)
         return where;
     size_t src_size = (size_t)e->stored_size;
+    if ((e->compression == FC_COMPRESSION_NONE || e->compression == FC_COMPRESSION_LZ4) &&
+        small_head_by_pread(src, src_size, e->compression, buf, n, got))
+        return FC_OK;
     switch (e->compression) {
     case FC_COMPRESSION_NONE:
         *got = src_size < n ? src_size : n;

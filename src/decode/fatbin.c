@@ -273,6 +273,7 @@ static fc_status decode_entry(fc_builder *b, const uint8_t *h, size_t held, uint
             if (at_hand >= 52 && e.payload_size >= 52) {
                 e.cubin_header = fc_cubin_header_of(h + e.header_size, min_size(at_hand, e.payload_size, 64), e.arch);
                 e.elf_abi_version = h[e.header_size + 8]; /* EI_ABIVERSION */
+                e.elf_version = fc_rd32(h + e.header_size + 20);
             }
         } else if (e.compression != FC_COMPRESSION_UNKNOWN) {
             size_t want = min_size(FC_CUBIN_HEAD_STORED, e.stored_size, SIZE_MAX);

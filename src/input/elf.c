@@ -65,6 +65,7 @@ static fc_status decode_cubin(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, uint
     e.arch = arch;
     e.payload_size = e.stored_size = e.uncompressed_size = size;
     e.elf_abi_version = eh->e_ident[EI_ABIVERSION];
+    e.elf_version = eh->e_version;
     size_t shstrndx;
     if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
         for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {

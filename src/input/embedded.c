@@ -85,6 +85,7 @@ typedef struct cubin_info {
     fc_variant variant;
     bool relocatable; /* ET_REL: for a linker, never run as a module */
     uint8_t abi_version; /* EI_ABIVERSION */
+    uint32_t elf_version; /* e_version */
 } cubin_info;
 
 /* Reads the variant from the cubin's .note.nv.tkinfo, when its names can be read. */
@@ -140,13 +141,15 @@ static bool cubin_plausible(fc_reader *r, uint64_t at, uint64_t avail, cubin_inf
 {
     size_t got;
     const uint8_t *p = avail >= EHDR ? fc_reader_get(r, at, EHDR, &got) : NULL;
+    /* e_version is not asked: CUDA 11's and 12's ptxas write their release there (118, 124) */
     if (!p || got < EHDR || p[EI_CLASS] != ELFCLASS64 || p[EI_DATA] != ELFDATA2LSB || p[EI_VERSION] != EV_CURRENT ||
-        fc_rd16(p + 18) != 190 /* EM_CUDA */ || fc_rd32(p + 20) != EV_CURRENT || fc_rd16(p + 52) != EHDR)
+        fc_rd16(p + 18) != 190 /* EM_CUDA */ || fc_rd16(p + 52) != EHDR)
         return false;
     GElf_Ehdr eh;
     memset(&eh, 0, sizeof eh);
     memcpy(eh.e_ident, p, EI_NIDENT);
     info->abi_version = p[EI_ABIVERSION];
+    info->elf_version = fc_rd32(p + 20);
     eh.e_type = fc_rd16(p + 16);
     eh.e_flags = fc_rd32(p + 48);
     uint64_t phoff = fc_rd64(p + 32), shoff = fc_rd64(p + 40);
@@ -202,6 +205,7 @@ static fc_status add_cubin(fc_builder *found, uint64_t at, const cubin_info *inf
     e.arch = info->arch;
     e.variant = info->variant;
     e.elf_abi_version = info->abi_version;
+    e.elf_version = info->elf_version;
     e.offset = e.payload_offset = at;
     e.payload_size = e.stored_size = e.uncompressed_size = info->size;
     fc_status st = fc_builder_add_container(found, at, FC_ORIGIN_EMBEDDED_CUBIN, section);

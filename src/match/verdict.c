@@ -79,7 +79,7 @@ const char *fc_object_registered_section(const fc_object *obj)
 
 /* Rule: a module counts by what the driver does with it; a success also records the newest
  * compatible or JIT-compiled arch, for the notes. */
-static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
+static void count_load(fc_verdict *v, const fc_object *obj, const fc_container *c, fc_load l)
 {
     v->modules++;
     switch (l.result) {
@@ -117,7 +117,13 @@ static void count_load(fc_verdict *v, const fc_container *c, fc_load l)
     case FC_LOAD_LINK_INPUT: break; /* counted by count_link */
     case FC_LOAD_EMPTY: break;      /* not a module */
     case FC_LOAD_UNSUPPORTED_COMPRESSION: v->unsupported_compression++; break;
-    case FC_LOAD_TOOLKIT_TOO_NEW: v->toolkit_too_new++; break;
+    case FC_LOAD_TOOLKIT_TOO_NEW: {
+        int built = fc_cubin_written_by(obj, &c->entries[l.entry]) / 1000 * 1000;
+        v->toolkit_too_new++;
+        if (built > v->toolkit_too_new_cuda)
+            v->toolkit_too_new_cuda = built;
+        break;
+    }
     }
 }
 
@@ -696,7 +702,7 @@ static void count_all(fc_judgement *j, const fc_object *obj)
             else if (l.result == FC_LOAD_LINK_INPUT)
                 count_link(v, k);
             else
-                count_load(v, ct, l), v->unseen_order += j->unseen[c * nt + t];
+                count_load(v, obj, ct, l), v->unseen_order += j->unseen[c * nt + t];
             if (runtime_link && !fc_container_kept_as_data(ct))
                 v->registered_units++, v->registered_loading++;
             else if (!j->unused[c] && !empty && !idle)

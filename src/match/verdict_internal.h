@@ -95,7 +95,16 @@ typedef struct fc_ptx_memo {
     bool readable;          /* its image could be read: FACTS holds */
     fc_status why;          /* else why not: FC_ERR_FORMAT for bytes that do not inflate */
     ptx_facts facts;
+    const fc_entry *dated;  /* the cubin whose ELF header dated it (cubin_too_new), and... */
+    int dated_release;      /* ...the CUDA release it names, or 0 */
 } fc_ptx_memo;
+
+/* The CUDA release whose toolchain wrote cubin E of OBJ: 13000 for ELF ABI 8
+ * (fc_cubin_toolkit_cuda); for ABI 7, read from its ELF header, the ptxas release its
+ * e_version gives times ten (bench/cubin_survey: 114 to 118 in CUDA 11.8's libraries, 120 to
+ * 124 in CUDA 12.2 and 12.4 builds; CUDA 13's write 1), an LZ4 image's head inflated; 0 when
+ * unknown. */
+int fc_cubin_written_by(const fc_object *obj, const fc_entry *e);
 
 /* fc_refine_load for a target whose driver supports CUDA DRIVER_CUDA (0: assumed new enough,
  * which fc_refine_load assumes): JITs of different releases read PTX differently. INFLATE: a

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "decode.h"
 #include "elf_header.h"
 #include "fatcheck.h"
@@ -791,6 +792,40 @@ static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e, bool 
     return fc_cubin_header_of(head, got, e->arch);
 }
 
+int fc_cubin_written_by(const fc_object *obj, const fc_entry *e)
+{
+    int built = fc_cubin_toolkit_cuda(e);
+    if (built || e->kind != FC_IMAGE_CUBIN || e->obfuscated)
+        return built;
+    uint32_t v = e->elf_abi_version == 7 ? e->elf_version : 0;
+    if (!e->elf_abi_version && obj->image) { /* not read when decoded: compressed, or not at hand */
+        uint8_t h[64];
+        size_t got = 0;
+        if (fc_entry_head(obj, e, h, sizeof h, &got) == FC_OK && got >= 24 && h[EI_ABIVERSION] == 7)
+            v = fc_rd32(h + 20);
+    }
+    return v >= 90 && v < 1000 ? (int)(v / 10 * 1000 + v % 10 * 10) : 0; /* CUDA 9.0 to 99.9 */
+}
+
+/* Rule 13 for cubins of ELF ABI 7 (fc_cubin_written_by): where the target's driver is older
+ * than CUDA 12.0, a cubin of a later CUDA major than the driver's does not run: Triton's
+ * cubins from its CUDA 12.3 ptxas failed with "device kernel image is invalid" on a 470 driver
+ * (CUDA 11.4) and ran once built by ptxas 11.8 (pytorch/pytorch issue 119054,
+ * triton-lang/triton issue 3001; no such driver tried here). The head is read (an LZ4 one
+ * inflated from its first stored bytes) for such drivers only, once for a container's targets
+ * (MEMO); zstd images fail on them before this. */
+static bool cubin_too_new(const fc_object *obj, const fc_entry *e, int driver_cuda, fc_ptx_memo *memo)
+{
+    if (e->kind != FC_IMAGE_CUBIN || e->obfuscated || !driver_cuda || driver_cuda >= 12000 ||
+        fc_cubin_toolkit_cuda(e))
+        return false;
+    if (memo->dated != e) {
+        memo->dated = e;
+        memo->dated_release = fc_cubin_written_by(obj, e);
+    }
+    return memo->dated_release / 1000 > driver_cuda / 1000;
+}
+
 fc_load fc_refine_load(const fc_object *obj, const fc_container *c, fc_load l, const fc_options *opts)
 {
     return fc_refine_load_for(obj, c, l, 0, false, opts, NULL);
@@ -826,6 +861,10 @@ fc_load fc_refine_load_for(const fc_object *obj, const fc_container *c, fc_load 
         return l;
     if (e->obfuscated)
         return l;
+    if (l.result == FC_LOAD_SUCCESS && cubin_too_new(obj, e, driver_cuda, memo)) {
+        l.result = FC_LOAD_TOOLKIT_TOO_NEW;
+        return l;
+    }
     if (e->kind == FC_IMAGE_PTX && l.result == FC_LOAD_SUCCESS && !fc_entry_compiled_relocatable(e)) {
         /* Read where PTX is handed to the driver on its own (files, text in programs, bare fat
          * binaries) and where the runtime registers it (the driver JIT-compiles it the same
