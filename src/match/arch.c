@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "arch.h"
 #include "fatcheck.h"
@@ -398,6 +399,46 @@ static const product *best_product(const char *name, const char **rest)
     return hit;
 }
 
+/* Whether a GPU's name SPEC, known as a GPU of compute capability NAMED by its normalised
+ * words up to REST, goes on to another target than a pattern's name: a list separator (';',
+ * '/', as TORCH_CUDA_ARCH_LIST and CMake write lists), a compute capability ("8.6", "sm_86",
+ * "86"), or a product in its compact spelling ("RTX4090"). "H100;8.6" and "H100 sm_86" were
+ * judged for the H100 alone (review of 2026-12-06, rt11 F1). */
+static bool another_target(const char *spec, const char *rest, unsigned named)
+{
+    if (strpbrk(spec, ";/"))
+        return true;
+    /* A number before "GB" is memory ("A100 80 GB"), not a compute capability. */
+    for (const char *t = spec + strspn(spec, " \t"); *t;) {
+        char tok[64];
+        size_t n = strcspn(t, " \t");
+        const char *next = t + n + strspn(t + n, " \t");
+        if (n < sizeof tok && strncasecmp(next, "gb", 2) != 0) {
+            memcpy(tok, t, n);
+            tok[n] = '\0';
+            unsigned cc = parse_cc(tok);
+            if (cc && fc_cc_exists(cc))
+                return true;
+        }
+        t = next;
+    }
+    for (const char *w = rest; w; w = strchr(w + 1, ' ')) {
+        char word[64];
+        const char *start = w + 1;
+        size_t n = strcspn(start, " ");
+        if (!n || n >= sizeof word || strncmp(start + n, " gb", 3) == 0)
+            continue;
+        memcpy(word, start, n);
+        word[n] = '\0';
+        unsigned cc = parse_cc(word);
+        const char *after;
+        const product *other = best_product(word, &after);
+        if ((cc && fc_cc_exists(cc)) || (other && other->cc != named))
+            return true;
+    }
+    return false;
+}
+
 fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size)
 {
     memset(t, 0, sizeof *t);
@@ -427,6 +468,11 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
     if (!named) {
         const product *hit = best_product(name, &rest);
         named = hit ? hit->cc : 0;
+    }
+    if (named && another_target(spec, rest, named)) {
+        snprintf(err, err_size, "GPU '%s' names more than one GPU: give each its own --gpu, or separate them with "
+                                "commas", spec);
+        return FC_ERR_INVALID;
     }
     if (named) {
         /* Names may go on ("h100 80gb hbm3"), but not into another GPU's name: "A100 H100",
