@@ -92,7 +92,8 @@ static void settle_targets(run *rn)
     char err[512];
     pthread_mutex_lock(&rn->targets_lock);
     if (!rn->targets_settled)
-        targets_end(rn->cfg, rn->plan->want, err, sizeof err); /* fails only for --probe, answered already */
+        targets_end(rn->cfg, rn->plan->want, err, sizeof err); /* fails only for --probe, answered already,
+                                                                  and with named targets, never added here */
     rn->targets_settled = true;
     pthread_mutex_unlock(&rn->targets_lock);
 }
@@ -697,6 +698,9 @@ int main(int argc, char **argv)
             break;
         }
         case 'a':
+            /* The first list's targets and check vanished behind a second (rt11 F7) */
+            if (cfg.judge.arch_list)
+                return usage_error("--arch-list given twice: give one list (\"8.0;9.0\")", NULL);
             if (fc_arch_list_parse(&cfg.arch_list, optarg, err, sizeof err) != FC_OK)
                 return usage_error(err, NULL);
             cfg.judge.arch_list = &cfg.arch_list;
@@ -789,7 +793,7 @@ int main(int argc, char **argv)
         cfg.accept = &rules;
     }
     if (targets_begin(&cfg, &want, err, sizeof err) != 0) {
-        fprintf(stderr, "fatcheck: --probe needs a local GPU: %s\n", escaped(err));
+        fprintf(stderr, "fatcheck: %s\n", escaped(err));
         return EXIT_USAGE;
     }
 

@@ -14,6 +14,18 @@ static const char *release_of(const target_request *req, char *buf, size_t size)
     return req->driver_text && fc_driver_release(req->driver_text, buf, size) ? buf : NULL;
 }
 
+/* Adds T (bound to local DEVICE, or -1); -1 with ERR set when the targets are full: each part
+ * was capped on its own, and ten --gpu targets beside an inventory of 55 kinds of GPU had the
+ * last one dropped unsaid, exit 0 (review of 2026-12-06, rt11 F2). */
+static int add(fc_judge_options *jo, const fc_target *t, int device, char *err, size_t err_size)
+{
+    if (fc_judge_options_add_target(jo, t, device) != FC_ERR_LIMIT)
+        return 0;
+    snprintf(err, err_size, "more than %d targets in all (--gpu, --gpus-from's kinds of GPU, --arch-list and, with "
+                            "--probe, the local GPUs): judge them in several runs", FC_MAX_TARGETS);
+    return -1;
+}
+
 int targets_begin(config *cfg, const target_request *req, char *err, size_t err_size)
 {
     fc_judge_options *jo = &cfg->judge;
@@ -24,7 +36,8 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
         t.driver_cuda = req->driver;
         if (release)
             snprintf(t.driver, sizeof t.driver, "%s", release);
-        fc_judge_options_add_target(jo, &t, -1);
+        if (add(jo, &t, -1, err, err_size) != 0)
+            return -1;
     }
     /* --driver is every target's, an inventory's too, as it is the detected GPUs' (an
      * inventory without drivers judged PTX as for a driver new enough, its --driver unheard). */
@@ -38,7 +51,8 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
                 snprintf(t.source, sizeof t.source, "%u node%s, %u GPU%s: %.60s", g->nodes, g->nodes == 1 ? "" : "s",
                          g->gpus, g->gpus == 1 ? "" : "s", t.name[0] ? t.name : "?");
         }
-        fc_judge_options_add_target(jo, &t, -1);
+        if (add(jo, &t, -1, err, err_size) != 0)
+            return -1;
     }
     for (size_t i = 0; jo->arch_list && i < jo->arch_list->n; i++) {
         fc_target t = {.cc = jo->arch_list->entries[i].cc, .driver_cuda = req->driver};
@@ -46,7 +60,8 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
         if (release)
             snprintf(t.driver, sizeof t.driver, "%s", release);
         snprintf(t.source, sizeof t.source, "--arch-list");
-        fc_judge_options_add_target(jo, &t, -1);
+        if (add(jo, &t, -1, err, err_size) != 0)
+            return -1;
     }
     if (jo->n_targets && !req->probe)
         return 0;
@@ -60,7 +75,7 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
     if (st == FC_OK)
         return targets_end(cfg, req, err, err_size);
     if (req->probe) {
-        snprintf(err, err_size, "%s", why);
+        snprintf(err, err_size, "--probe needs a local GPU: %s", why);
         return -1;
     }
     snprintf(cfg->no_target_reason, sizeof cfg->no_target_reason, "%s; name target GPUs with --gpu or --arch-list",
@@ -90,10 +105,11 @@ int targets_end(config *cfg, const target_request *req, char *err, size_t err_si
                 local[i].driver_cuda = req->driver;
                 snprintf(local[i].driver, sizeof local[i].driver, "%s", release ? release : "");
             }
-            fc_judge_options_add_target(jo, &local[i], (int)i);
+            if (add(jo, &local[i], (int)i, err, err_size) != 0)
+                return -1;
         }
     } else if (req->probe) {
-        snprintf(err, err_size, "%s", why);
+        snprintf(err, err_size, "--probe needs a local GPU: %s", why);
         return -1;
     } else {
         snprintf(cfg->no_target_reason, sizeof cfg->no_target_reason,

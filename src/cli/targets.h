@@ -18,7 +18,8 @@ typedef struct target_request {
 
 /* Fills CFG's targets (cfg->judge) and what detection found (detect_*, no_target_reason), the
  * arch list's targets from cfg->arch_list when cfg->judge.arch_list is set. Returns 0, or -1
- * with ERR set when REQ->probe and no local GPU could be found. */
+ * with ERR set (a usage error) when REQ->probe and no local GPU could be found, or when the
+ * targets of all kinds are more than FC_MAX_TARGETS. */
 int setup_targets(config *cfg, const target_request *req, char *err, size_t err_size);
 /* The same in two steps, so that the first input is read while the local GPUs are asked:
  * targets_begin fills the named targets and, when the local ones are wanted, starts asking

@@ -66,6 +66,9 @@ static void trim(char *s)
     memmove(s, s + k, n - k + 1);
 }
 
+#define MAX_LINE 4096
+#define MAX_COLUMNS 128 /* nvidia-smi --query-gpu names about 190 properties */
+
 static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max, size_t *n, char *err,
                            size_t err_size)
 {
@@ -75,17 +78,28 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
     while (*p) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char line[1024];
-        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
-        p = eol ? eol + 1 : p + len;
+        /* A line or a column past what is read is said, not cut: an 18-column nvidia-smi dump
+         * lost its driver_version, and its GPUs were judged for a driver new enough for any PTX
+         * (review of 2026-12-06, rt11 F3). */
+        char line[MAX_LINE];
         line_no++;
+        if (len >= sizeof line) {
+            snprintf(err, err_size, "line %zu: longer than %zu bytes", line_no, sizeof line - 1);
+            return FC_ERR_FORMAT;
+        }
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        p = eol ? eol + 1 : p + len;
         trim(line);
         if (!line[0])
             continue;
-        char *fields[16];
+        char *fields[MAX_COLUMNS];
         int nf = 0;
         char *save = NULL;
-        for (char *f = strtok_r(line, ",", &save); f && nf < 16; f = strtok_r(NULL, ",", &save)) {
+        for (char *f = strtok_r(line, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+            if (nf == MAX_COLUMNS) {
+                snprintf(err, err_size, "line %zu: more than %d columns", line_no, MAX_COLUMNS);
+                return FC_ERR_FORMAT;
+            }
             trim(f);
             fields[nf++] = f;
         }
@@ -141,7 +155,7 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
 {
     json_t *labels = json_object_get(json_object_get(node, "metadata"), "labels");
     if (!json_is_object(labels))
-        return FC_OK;
+        labels = NULL; /* a node without labels may still show GPUs (rt11 F5) */
     const char *major = label(labels, "nvidia.com/gpu.compute.major");
     const char *minor = label(labels, "nvidia.com/gpu.compute.minor");
     const char *product = label(labels, "nvidia.com/gpu.product");
@@ -156,23 +170,41 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
         const char *gke = label(labels, "cloud.google.com/gke-accelerator");
         const char *eks = label(labels, "k8s.amazonaws.com/accelerator");
         long long gpus = 0;
+        const char *resource = "nvidia.com/gpu"; /* the resource that counted most */
+        /* The device plugin's resources: nvidia.com/gpu, and with MIG's mixed strategy or
+         * time-slicing renamed nvidia.com/mig-1g.10gb, nvidia.com/gpu.shared and the like: a
+         * node showing only those was passed over (review of 2026-12-06, rt11 F5). */
         for (json_t *c = capacity; c; c = c == capacity ? allocatable : NULL) {
-            json_t *v = json_object_get(c, "nvidia.com/gpu");
-            long long k = json_is_string(v) ? atoll(json_string_value(v)) : json_is_integer(v) ? json_integer_value(v) : 0;
-            gpus = k > gpus ? k : gpus;
+            const char *key;
+            json_t *v;
+            json_object_foreach(c, key, v)
+            {
+                if (strcmp(key, "nvidia.com/gpu") != 0 && strncmp(key, "nvidia.com/gpu.", 15) != 0 &&
+                    strncmp(key, "nvidia.com/mig-", 15) != 0)
+                    continue;
+                long long k = json_is_string(v)    ? atoll(json_string_value(v))
+                              : json_is_integer(v) ? json_integer_value(v)
+                                                   : 0;
+                if (k > gpus)
+                    gpus = k, resource = key;
+            }
         }
         if (gpus <= 0 && !count && !(present && strcmp(present, "true") == 0) && !gke && !eks)
             return FC_OK; /* a node without NVIDIA GPUs */
         const char *name = label(json_object_get(node, "metadata"), "name");
-        char how_many[32] = "";
-        if (gpus > 0)
+        char how_many[32] = "", shown[160] = "";
+        bool plain = strcmp(resource, "nvidia.com/gpu") == 0;
+        if (gpus > 0 && plain)
             snprintf(how_many, sizeof how_many, "%lld ", gpus);
         else if (count)
             snprintf(how_many, sizeof how_many, "%.20s ", count);
-        snprintf(err, err_size, "node %s has %sNVIDIA GPUs%s%s%s but no GPU Feature Discovery labels that give "
+        if (gpus > 0 && !plain)
+            snprintf(shown, sizeof shown, " (%.100s: %lld)", resource, gpus);
+        else if (gke || eks)
+            snprintf(shown, sizeof shown, " (%.100s)", gke ? gke : eks);
+        snprintf(err, err_size, "node %s has %sNVIDIA GPUs%s but no GPU Feature Discovery labels that give "
                                 "their compute capability (nvidia.com/gpu.product, nvidia.com/gpu.compute.major): "
-                                "not judged", name ? name : "?", how_many, gke || eks ? " (" : "", gke ? gke : eks ? eks : "",
-                 gke || eks ? ")" : "");
+                                "not judged", name ? name : "?", how_many, shown);
         return FC_ERR_FORMAT;
     }
     char cap[32] = "";
@@ -203,8 +235,11 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
         snprintf(rt, sizeof rt, "%s", runtime);
     else if (rmaj && rmin)
         snprintf(rt, sizeof rt, "%s.%s", rmaj, rmin);
-    if (!(rt[0] && fc_driver_parse(&cuda, rt, derr, sizeof derr) == FC_OK) && driver[0] &&
-        fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK) {
+    /* A runtime label that cannot be read, and no driver label, was a driver new enough for
+     * any PTX (review of 2026-12-06, rt11 F6): an error, as for the driver's. */
+    bool rt_read = rt[0] && fc_driver_parse(&cuda, rt, derr, sizeof derr) == FC_OK;
+    if ((!rt_read && driver[0] && fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK) ||
+        (!rt_read && rt[0] && !driver[0])) {
         const char *name = label(json_object_get(node, "metadata"), "name");
         snprintf(err, err_size, "node %s: its driver labels: %s", name ? name : "?", derr);
         return FC_ERR_FORMAT;
@@ -243,6 +278,11 @@ fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const ch
         }
         json_decref(root);
     } else {
+        /* Rows after a NUL were never read (review of 2026-12-06, rt11 F4), as --accept says */
+        if (memchr(text, '\0', len)) {
+            snprintf(err, err_size, "not a text file (it holds a NUL byte)");
+            return FC_ERR_FORMAT;
+        }
         char *copy = malloc(len + 1);
         if (!copy)
             return FC_ERR_NOMEM;
