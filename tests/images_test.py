@@ -157,6 +157,36 @@ def every_form_of_one_image_reads_the_same():
 
 
 @test
+def a_layout_folder_whose_index_cannot_be_read_is_never_a_plain_folder():
+    """Review of 2026-12-06, rt12 F1: a layout without index.json (an interrupted copy), with
+    one that is a folder or a device, was walked as a plain folder: its CUDA layer a "package
+    not opened", exit 0 under --strict. Now an error naming the layout, exit 3; one without
+    oci-layout but with index.json beside blobs/ is read as the image it is."""
+    import shutil
+    with tempfile.TemporaryDirectory() as tmp:
+        for how in ("missing", "folder", "device", "no_oci_layout"):
+            root = os.path.join(tmp, how)
+            shutil.copytree(im("oci-gzip"), root)
+            index = os.path.join(root, "index.json")
+            if how != "no_oci_layout":
+                os.remove(index)
+            if how == "folder":
+                os.mkdir(index)
+            elif how == "device":
+                os.symlink("/dev/zero", index)
+            elif how == "no_oci_layout":
+                os.remove(os.path.join(root, "oci-layout"))
+            rc, out, err = run("--strict", *H100, *DRIVER_13, root)
+            if how == "no_oci_layout":
+                eq(rc, 0, how)
+                assert b"container image (linux/amd64" in out, out
+                continue
+            eq(rc, 3, how)
+            assert (b"an OCI image layout (oci-layout, or index.json beside blobs/) without an index.json that is a "
+                    b"file: its images cannot be told, and none is judged") in err, err
+
+
+@test
 def images_in_folders_only_with_packages():
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("whiteouts.tar", "oci-zstd"):

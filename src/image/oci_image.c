@@ -666,7 +666,10 @@ static int judge_all(reading *rd)
     for (size_t i = 0; i < rd->meta.n_problems && !rc; i++)
         rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "%s", rd->meta.problems[i]);
     if (!rc && rd->meta.n_images == 0 && rd->meta.n_problems == 0)
-        rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "a container image archive that names no image");
+        rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL,
+                             rd->dirfd >= 0 ? "an OCI image layout (oci-layout, or index.json beside blobs/) without an "
+                                              "index.json that is a file: its images cannot be told, and none is judged"
+                                            : "a container image archive that names no image");
     for (size_t i = 0; i < rd->meta.n_images && !rc; i++)
         rc = judge_image(rd, &rd->meta.images[i]);
     sc->image_labels = saved_labels;
@@ -713,11 +716,17 @@ static const fc_oci_source *source_of(reading *rd, fc_oci_source *src)
 
 /* ---- A layout directory --------------------------------------------------------------------- */
 
+/* A folder with an oci-layout file, or with index.json beside blobs/, is an image layout,
+ * read as one whatever is wrong with it: one whose index.json was missing, a folder or a
+ * device (an interrupted copy), or without oci-layout, was walked as a plain folder, its
+ * CUDA layer only a "package not opened", exit 0 under --strict (review of 2026-12-06,
+ * rt12 F1). */
 bool fc_oci_dir_is_layout(int dirfd)
 {
     struct stat st;
-    return fstatat(dirfd, "oci-layout", &st, 0) == 0 && S_ISREG(st.st_mode) &&
-           fstatat(dirfd, "index.json", &st, 0) == 0 && S_ISREG(st.st_mode);
+    return fstatat(dirfd, "oci-layout", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+           (fstatat(dirfd, "index.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            fstatat(dirfd, "blobs", &st, 0) == 0 && S_ISDIR(st.st_mode));
 }
 
 int fc_oci_scan_dir(fc_scan_ctx *sc, int dirfd, const char *path)
