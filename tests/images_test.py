@@ -666,6 +666,17 @@ def multi_platform_images_judge_one_platform():
         rc, out, err = run("--platform", bad, im("platforms"))
         eq((rc, out), (2, b""), bad)
         assert err.startswith(b"fatcheck: invalid --platform"), err
+    # The CI formats say the platforms left out as the text and JSON do: github, junit and
+    # markdown said nothing of an arm64 build with CUDA code (review of 2026-12-06, rt12 F2)
+    said = b"its other platforms are not judged: linux/arm64/v8 (--platform chooses)"
+    for fmt, want in (("github", b"::warning file=" + im("platforms").encode() +
+                       b",title=fatcheck%3A platforms not judged::platforms:3.0: " + said),
+                      ("junit", b'<testcase classname="platforms:3.0" name="other platforms">\n      <skipped message="'
+                       + said + b'"/>'),
+                      ("markdown", b"- **platforms:3.0**: " + said.replace(b"/v8", b"/v8").replace(b"--", b"--"))):
+        rc, out, err = run("--format", fmt, *H100, *DRIVER_13, im("platforms"))
+        eq(rc, 0, fmt)
+        assert want in out, (fmt, out)
 
 
 @test

@@ -44,6 +44,16 @@ static int required_cuda(const fc_oci_image *img)
     return 0;
 }
 
+char *platforms_sentence(const fc_object *o)
+{
+    char *s = NULL;
+    if (o->format != FC_FORMAT_IMAGE || !o->in_image || !o->in_image->image->platforms_not_judged ||
+        asprintf(&s, "its other platforms are not judged: %s (--platform chooses)",
+                 o->in_image->image->platforms_not_judged) < 0)
+        return NULL;
+    return s;
+}
+
 void print_image_heading(FILE *out, const fc_object *o)
 {
     const fc_oci_image *img = o->in_image->image;

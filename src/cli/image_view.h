@@ -6,6 +6,10 @@
 
 /* "app:1.0: container image (linux/amd64, 3 layers)" */
 void print_image_heading(FILE *out, const fc_object *o);
+/* For an image object whose index holds platforms other than the one judged: "its other
+ * platforms are not judged: linux/arm64 (--platform chooses)", allocated; else NULL. The CI
+ * formats said nothing of them (review of 2026-12-06, rt12 F2). */
+char *platforms_sentence(const fc_object *o);
 /* The image itself, for the summary: its name, platform and layers, what it requires of the
  * NVIDIA Container Toolkit, the CUDA runtimes it ships. */
 void print_image(FILE *out, const fc_object *o);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_view.h"
 
 /* Workflow commands end at a newline: in the message, '%', CR and LF are written as %25, %0D
  * and %0A (as @actions/core's escapeData); in a property also ':' and ',' (escapeProperty).
@@ -110,6 +111,11 @@ static void github_object(renderer *r, const fc_object *o, const fc_judgement *j
     if (o->error)
         annotate(r->out, "error", file, 0, "fatcheck: could not be decoded", o->error);
     annotate_unseen(r->out, cfg, o, j, file);
+    char *platforms = platforms_sentence(o), *said = NULL;
+    if (platforms && asprintf(&said, "%s: %s", quoted(o->label), platforms) >= 0)
+        annotate(r->out, "warning", file, 0, "fatcheck: platforms not judged", said);
+    free(said);
+    free(platforms);
     if (j && cfg->coverage) {
         annotate_coverage(r->out, cfg, o, j, file);
         j = NULL; /* the arch list is no concern of --gpu all */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_view.h"
 
 typedef struct junit_state {
     FILE *cases; /* the test cases, written at the end after the counts */
@@ -119,6 +120,12 @@ static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
         test_case(s, o->label, unseen_name(bit), cfg->judge.strict ? "error" : "skipped",
                   cfg->judge.strict ? "unseen" : NULL, message, NULL);
         free(message);
+    }
+    char *platforms = platforms_sentence(o);
+    if (platforms) {
+        any = true;
+        test_case(s, o->label, "other platforms", "skipped", NULL, platforms, NULL);
+        free(platforms);
     }
     char *arch = j ? arch_check_sentence(cfg, j) : NULL;
     if (arch) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_view.h"
 
 typedef struct markdown_state {
     FILE *notes; /* the problems, said after the table */
@@ -94,6 +95,15 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
         fputs("**: ", s->notes);
         put_md(s->notes, unseen_sentence(o, bit, said, sizeof said));
         fputs(cfg->judge.strict ? "; --strict fails it\n" : " (--strict fails it)\n", s->notes);
+    }
+    char *platforms = platforms_sentence(o);
+    if (platforms) {
+        fputs("- **", s->notes);
+        put_md(s->notes, quoted(o->label));
+        fputs("**: ", s->notes);
+        put_md(s->notes, platforms);
+        fputc('\n', s->notes);
+        free(platforms);
     }
     /* --gpu all: the coverage column says it, but for the rules that accept */
     for (size_t t = 0; j && t < cfg->judge.n_targets; t++) {
