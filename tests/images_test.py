@@ -610,6 +610,25 @@ def a_docker_25_archive_whose_index_names_other_layers_is_said():
         eq((rc, err), (3, b"fatcheck: %s: index.json names an image (sha256:%s) whose layers no image of "
                           b"manifest.json has: containerd would import it, docker load would not; it is not judged\n"
                        % (path.encode(), sha(man).encode())))
+        # The same layers under another config (rt12 F3, 2026-12-06): containerd's import reads
+        # what that config declares (here NVIDIA_REQUIRE_CUDA cuda>=14.0), docker load the other
+        strict = json.loads(cc)
+        strict["config"] = {"Env": ["NVIDIA_REQUIRE_CUDA=cuda>=14.0"]}
+        cs = json.dumps(strict).encode()
+        man2 = man.replace(sha(cc).encode(), sha(cs).encode()).replace(b'"size": %d' % len(cc),
+                                                                        b'"size": %d' % len(cs))
+        idx2 = idx.replace(sha(man).encode(), sha(man2).encode()).replace(b'"size": %d' % len(man),
+                                                                           b'"size": %d' % len(man2))
+        mj2 = json.dumps([{"Config": "blobs/sha256/" + sha(cc), "RepoTags": ["app:1.0"],
+                           "Layers": ["blobs/sha256/" + sha(cuda)]}]).encode()
+        path = os.path.join(d, "config.tar")
+        tar_of([("blobs/sha256/" + sha(b), b) for b in (cuda, cc, cs, man2)] +
+               [("index.json", idx2), ("manifest.json", mj2), ("oci-layout", b'{"imageLayoutVersion":"1.0.0"}')], path)
+        rc, out, err = run("-q", *H100, *DRIVER_13, path)
+        eq((rc, err), (3, b"fatcheck: %s: index.json names an image (sha256:%s) with the layers of manifest.json's "
+                          b"but another config (sha256:%s, not sha256:%s): containerd would import it with what that "
+                          b"config declares, docker load would not; it is not judged\n"
+                       % (path.encode(), sha(man2).encode(), sha(cs).encode(), sha(cc).encode())))
     eq(run("-q", *H100, *DRIVER_13, im("docker25.tar"))[::2], (1, b""))
 
 

@@ -561,7 +561,7 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
         /* Its digest is the image ID: the config's name says it, or its bytes do. */
         json_t *config = load_json(src, config_path, NULL, -1, why, sizeof why, digest);
         if (fc_oci_path_digest(config_path, digest) || config)
-            im->pub.digest = keep(im, digest);
+            im->pub.digest = im->config_digest = keep(im, digest);
         if (!config) {
             image_problem(im, "config %s: %s; judged without what it declares", config_path, why);
         } else {
@@ -658,6 +658,8 @@ static void read_manifest(oci_reader *r, json_t *desc, const char *name, const c
     }
     json_t *cdesc = json_object_get(man, "config");
     const char *cdigest = str(cdesc, "digest");
+    if (cdigest)
+        im->config_digest = keep(im, cdigest);
     json_t *csize = json_object_get(cdesc, "size");
     json_t *config = NULL;
     if (!fc_oci_blob_path(cdigest, path, sizeof path))
@@ -837,8 +839,24 @@ static void check_index_agrees(fc_oci_meta *m, const fc_oci_source *src, const c
     for (size_t i = 0; i < other.n_images; i++) {
         const fc_oci_meta_image *o = &other.images[i];
         bool found = !o->usable;
-        for (size_t k = 0; k < m->n_images && !found; k++)
-            found = same_layers(o, &m->images[k]);
+        const fc_oci_meta_image *layers_of = NULL; /* manifest.json's image of its layers */
+        for (size_t k = 0; k < m->n_images && !found; k++) {
+            if (!same_layers(o, &m->images[k]))
+                continue;
+            layers_of = &m->images[k];
+            /* and its config: what the container toolkit reads (NVIDIA_REQUIRE_CUDA, the
+             * driver capabilities) comes from it (rt12 F3: the same layers under a config
+             * requiring cuda>=14.0 passed) */
+            found = !o->config_digest || !layers_of->config_digest ||
+                    strcmp(o->config_digest, layers_of->config_digest) == 0;
+        }
+        if (!found && layers_of) {
+            meta_problem(m, "index.json names an image (%s) with the layers of manifest.json's but another config "
+                            "(%.80s, not %.80s): containerd would import it with what that config declares, docker "
+                            "load would not; it is not judged",
+                         o->pub.digest ? o->pub.digest : "no digest", o->config_digest, layers_of->config_digest);
+            break;
+        }
         if (!found) {
             meta_problem(m, "index.json names an image (%s) whose layers no image of manifest.json has: containerd "
                             "would import it, docker load would not; it is not judged",

@@ -39,6 +39,7 @@ typedef struct fc_oci_meta_image {
     fc_oci_runtime *runtimes;
     size_t n_runtimes;
     fc_oci_runtime compat; /* pub.compat points here when it ships one */
+    const char *config_digest; /* its config's digest ("sha256:..."), when known */
 } fc_oci_meta_image;
 
 typedef struct fc_oci_meta {
