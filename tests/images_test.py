@@ -630,6 +630,21 @@ def a_docker_25_archive_whose_index_names_other_layers_is_said():
                           b"config declares, docker load would not; it is not judged\n"
                        % (path.encode(), sha(man2).encode(), sha(cs).encode(), sha(cc).encode())))
     eq(run("-q", *H100, *DRIVER_13, im("docker25.tar"))[::2], (1, b""))
+    # Two manifest.json members (rt12 F4, 2026-12-06): docker load reads the last, a reader that
+    # stops at the first another image; the first naming the CUDA image passed
+    with tempfile.TemporaryDirectory() as d:
+        plain = json.dumps([{"Config": "blobs/sha256/" + sha(ch), "RepoTags": ["app:1.0"],
+                             "Layers": ["blobs/sha256/" + sha(harm)]}]).encode()
+        with_cuda = json.dumps([{"Config": "blobs/sha256/" + sha(cc), "RepoTags": ["app:1.0"],
+                                 "Layers": ["blobs/sha256/" + sha(cuda)]}]).encode()
+        path = os.path.join(d, "two.tar")
+        tar_of([("blobs/sha256/" + sha(b), b) for b in (harm, cuda, ch, cc)] +
+               [("manifest.json", with_cuda), ("manifest.json", plain)], path)
+        for stdin in (None, path):
+            rc, out, err = run_stdin(path, "-q", *H100, *DRIVER_13) if stdin else run("-q", *H100, *DRIVER_13, path)
+            eq((rc, err), (3, b"fatcheck: %s: the archive holds 2 members named manifest.json: tools differ on which "
+                              b"they read (docker load the last); not judged\n"
+                           % (b"(standard input)" if stdin else path.encode())))
 
 
 @test

@@ -663,6 +663,20 @@ static int judge_all(reading *rd)
     /* An image named directly, or found in a folder, is named by its own names; one inside a
      * package keeps the package's name before them. */
     sc->image_labels = sc->outer == NULL;
+    /* Two members of one name that says what the archive holds: docker load extracts and
+     * reads the last, a reader that stops at the first another image (review of 2026-12-06,
+     * rt12 F4: a first manifest.json naming a CUDA image, the last a plain one, passed). */
+    static const char *const once[] = {"manifest.json", "index.json"};
+    for (size_t k = 0; k < sizeof once / sizeof *once && !rc; k++) {
+        size_t count = 0;
+        for (size_t i = 0; i < rd->n_members; i++)
+            count += strcmp(rd->members[i].name, once[k]) == 0;
+        if (count > 1)
+            rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL,
+                                 "the archive holds %zu members named %s: tools differ on which they read (docker "
+                                 "load the last); not judged",
+                                 count, once[k]);
+    }
     for (size_t i = 0; i < rd->meta.n_problems && !rc; i++)
         rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "%s", rd->meta.problems[i]);
     if (!rc && rd->meta.n_images == 0 && rd->meta.n_problems == 0)
