@@ -700,6 +700,25 @@ def multi_platform_images_judge_one_platform():
         rc, out, err = run("--platform", bad, im("platforms"))
         eq((rc, out), (2, b""), bad)
         assert err.startswith(b"fatcheck: invalid --platform"), err
+    # Two manifests for the platform chosen (rt12 F5, 2026-12-06): --platform cannot choose the
+    # second, which "its other platforms are not judged ... (--platform chooses)" said it could
+    with tempfile.TemporaryDirectory() as d:
+        root = os.path.join(d, "dup")
+        shutil.copytree(im("platforms"), root)
+        top = json.load(open(os.path.join(root, "index.json")))
+        ref = top["manifests"][0]
+        nested = json.load(open(os.path.join(root, "blobs", "sha256", ref["digest"][7:])))
+        amd64 = [m for m in nested["manifests"] if m.get("platform", {}).get("architecture") == "amd64"]
+        eq(len(amd64), 1)
+        nested["manifests"].append(dict(amd64[0]))
+        blob = json.dumps(nested).encode()
+        open(os.path.join(root, "blobs", "sha256", hashlib.sha256(blob).hexdigest()), "wb").write(blob)
+        ref["digest"], ref["size"] = "sha256:" + hashlib.sha256(blob).hexdigest(), len(blob)
+        json.dump(top, open(os.path.join(root, "index.json"), "w"))
+        rc, out, err = run("-q", *H100, *DRIVER_13, root)
+        eq((rc, err), (3, b"fatcheck: %s: dup:3.0: 2 manifests for linux/amd64: the first would be judged, as "
+                          b"containerd chooses it, and --platform cannot choose the others; not judged\n"
+                       % root.encode()))
     # The CI formats say the platforms left out as the text and JSON do: github, junit and
     # markdown said nothing of an arm64 build with CUDA code (review of 2026-12-06, rt12 F2)
     said = b"its other platforms are not judged: linux/arm64/v8 (--platform chooses)"

@@ -787,6 +787,24 @@ static void read_index(oci_reader *r, json_t *index, const char *name, const cha
                      r->want.os, r->want.arch, r->want.variant[0] ? "/" : "", r->want.variant, seen[0] ? seen : "none");
         return;
     }
+    /* Another manifest for the very platform chosen cannot be chosen with --platform: said,
+     * not left among "its other platforms" (review of 2026-12-06, rt12 F5). */
+    char mine[128];
+    describe_platform(json_object_get(chosen, "platform"), mine, sizeof mine);
+    size_t same = 0;
+    json_array_foreach(mans, i, d) {
+        char p[128];
+        if (d == chosen || is_attestation(d))
+            continue;
+        describe_platform(json_object_get(d, "platform"), p, sizeof p);
+        same += strcmp(p, mine) == 0;
+    }
+    if (same) {
+        meta_problem(r->m, "%s: %zu manifests for %s: the first would be judged, as containerd chooses it, and "
+                           "--platform cannot choose the others; not judged",
+                     name ? name : tag ? tag : "a multi-platform image", same + 1, mine);
+        return;
+    }
     /* The platforms left out are said with the one judged: an arm64 image holding code the
      * amd64 one lacks passed unsaid (red-team review of 2026-12-05). */
     char others[400] = "";
