@@ -187,6 +187,27 @@ def a_layout_folder_whose_index_cannot_be_read_is_never_a_plain_folder():
 
 
 @test
+def layer_names_are_cleaned_as_docker_load_cleans_them():
+    """Review of 2026-12-06, rt12 F8: manifest.json naming a layer "./ID/layer.tar" or
+    "x/../ID/layer.tar" (docker load joins and cleans them) was "not in the archive", the image
+    judged without its CUDA layer; one that climbs out of the archive is still refused."""
+    sha = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
+    cuda = tar_of([("usr/lib/libapp.so", open(os.path.join(FIXTURES, "app"), "rb").read())])
+    cfg = json.dumps({"architecture": "amd64", "os": "linux", "config": {},
+                      "rootfs": {"type": "layers", "diff_ids": ["sha256:" + sha(cuda)]}}).encode()
+    with tempfile.TemporaryDirectory() as d:
+        for name, rc_want in (("./abc/layer.tar", 0), ("x/../abc/layer.tar", 0), ("abc//layer.tar", 0),
+                              ("../abc/layer.tar", 3), ("/abc/layer.tar", 3)):
+            mj = json.dumps([{"Config": "cfg.json", "RepoTags": ["app:1.0"], "Layers": [name]}]).encode()
+            path = os.path.join(d, "img.tar")
+            tar_of([("abc/layer.tar", cuda), ("cfg.json", cfg), ("manifest.json", mj)], path)
+            rc, out, err = run(*H100, *DRIVER_13, path)
+            eq(rc, rc_want, name)
+            if rc_want == 0:
+                assert b"app:1.0:/usr/lib/libapp.so" in out, (name, out)
+
+
+@test
 def images_in_folders_only_with_packages():
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("whiteouts.tar", "oci-zstd"):

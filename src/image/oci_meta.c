@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "oci.h"
 #include "oci_meta.h"
 
 #define MAX_INDEX_DEPTH 4
@@ -577,6 +578,13 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
                 image_problem(im, "manifest.json: layer %zu is not named; left out", k + 1);
                 continue;
             }
+            /* docker load joins and cleans the name ("./ID/layer.tar", "x/../ID/layer.tar"):
+             * such a layer was "not in the archive", judged without it (rt12 F8); one that
+             * climbs out, or starts at '/', stays as it is, and is said to lie outside */
+            char clean[1024];
+            size_t clean_len;
+            if (*path != '/' && fc_oci_normalize(path, clean, sizeof clean, &clean_len) && clean_len)
+                path = clean;
             /* Its digest: from its name in Docker 25's layout, else the config's diff_ids (the
              * digest of the layer uncompressed, which docker save writes it as). */
             char d[80] = "";
