@@ -277,6 +277,15 @@ def a_layer_limit_reached_is_said_once():
         M.docker_save(path, [(["m:1"], layers, [])])
         rc, out, err = run(*H100, *DRIVER_13, path)
         eq((rc, err.decode()), (3, "fatcheck: %s: m:1: more than 1024 layers; the rest are left out\n" % path))
+        # and past 64 images, once, not once for each (rt12 F6, 2026-12-06: 19,936 lines)
+        root = os.path.join(tmp, "layout")
+        shutil.copytree(im("oci-gzip"), root)
+        index = json.load(open(os.path.join(root, "index.json")))
+        index["manifests"] = [dict(index["manifests"][0], annotations={"org.opencontainers.image.ref.name": str(i)})
+                              for i in range(200)]
+        json.dump(index, open(os.path.join(root, "index.json"), "w"))
+        rc, out, err = run(*H100, *DRIVER_13, root)
+        eq((rc, err.decode()), (3, "fatcheck: %s: more than 64 images; the rest are left out\n" % root))
 
 
 @test

@@ -47,6 +47,7 @@ typedef struct fc_oci_meta {
     size_t n_images, cap_images;
     char **problems;    /* lines not about one image */
     size_t n_problems, cap_problems;
+    bool images_cut;    /* more than MAX_IMAGES: said once */
 } fc_oci_meta;
 
 typedef enum fc_oci_kind_of {
