@@ -34,6 +34,9 @@ int main(void)
     is_str(quoted("caf\xc3\xa9 \xe2\x9c\x93 it's (1).so"), "caf\xc3\xa9 \xe2\x9c\x93 it's (1).so",
            "printable UTF-8, blanks, quotes and parentheses are unchanged");
     is_str(quoted(""), "", "the empty name");
+    /* rt12 F7 (2026-12-06): a GitHub Actions workflow command at the start of a line */
+    is_str(quoted("::warning::hi.so"), "\"::warning::hi.so\"", "a name starting with :: is quoted");
+    is_str(quoted("a::b.so"), "a::b.so", "one with :: inside is not");
     is_str(quoted("a\nb"), "\"a\\nb\"", "newline");
     is_str(quoted("\a\b\t\n\v\f\r"), "\"\\a\\b\\t\\n\\v\\f\\r\"", "the letter escapes");
     is_str(quoted("\x1b[31mred"), "\"\\033[31mred\"", "escape sequence");

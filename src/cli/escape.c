@@ -77,6 +77,10 @@ bool escape_plain(const char *s, size_t len, escape_mode mode)
 {
     if (mode == ESCAPE_SHELL)
         return false;
+    /* A name that starts with "::" would start a line as a GitHub Actions workflow command
+     * ("::warning::", "::add-mask::"), which a runner acts on: quoted (rt12 F7) */
+    if (mode == ESCAPE_NAME && len >= 2 && s[0] == ':' && s[1] == ':')
+        return false;
     const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i < len;) {
         unsigned char c = p[i];
