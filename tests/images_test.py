@@ -184,6 +184,18 @@ def a_layout_folder_whose_index_cannot_be_read_is_never_a_plain_folder():
             eq(rc, 3, how)
             assert (b"an OCI image layout (oci-layout, or index.json beside blobs/) without an index.json that is a "
                     b"file: its images cannot be told, and none is judged") in err, err
+        # Not a folder that merely holds something named oci-layout, in a walk or named, nor a
+        # web project's index.json beside a blobs/ of its own (rv12 F1, F6): their files are judged
+        for what in ("oci-layout-folder", "web"):
+            root = os.path.join(tmp, what)
+            os.makedirs(os.path.join(root, "data", "oci-layout" if what != "web" else "blobs"))
+            if what == "web":
+                open(os.path.join(root, "data", "index.json"), "w").write("{}")
+            shutil.copy(os.path.join(FIXTURES, "kernels.sm_90.cubin"), os.path.join(root, "data"))
+            for named in (root, os.path.join(root, "data")):
+                rc, out, err = run("--strict", "--gpu", "sm_80", "--driver", "13.0", named)
+                eq(rc, 1, (what, named))
+                assert b"kernels.sm_90.cubin: cubin file" in out, out
 
 
 @test
@@ -670,6 +682,28 @@ def a_docker_25_archive_whose_index_names_other_layers_is_said():
         path = os.path.join(d, "two.tar")
         tar_of([("blobs/sha256/" + sha(b), b) for b in (harm, cuda, ch, cc)] +
                [("manifest.json", with_cuda), ("manifest.json", plain)], path)
+        # the second spelled x/../manifest.json, or a hard or symbolic link (rv12 F2): docker
+        # load cleans names, and extracting the last entry leaves the link's target
+        import io
+        for second in ("dotdot", "hard", "sym"):
+            other = os.path.join(d, second + ".tar")
+            with tarfile.open(other, "w") as t:
+                for name, data in [("blobs/sha256/" + sha(b), b) for b in (harm, cuda, ch, cc)] + [
+                        ("plain.json", plain), ("manifest.json", with_cuda)]:
+                    i = tarfile.TarInfo(name)
+                    i.size = len(data)
+                    t.addfile(i, io.BytesIO(data))
+                i = tarfile.TarInfo("x/../manifest.json" if second == "dotdot" else "manifest.json")
+                if second == "dotdot":
+                    i.size = len(plain)
+                    t.addfile(i, io.BytesIO(plain))
+                else:
+                    i.type, i.linkname = (tarfile.LNKTYPE, "plain.json") if second == "hard" else (tarfile.SYMTYPE,
+                                                                                                 "plain.json")
+                    t.addfile(i)
+            rc, out, err = run("-q", *H100, *DRIVER_13, other)
+            eq((rc, err), (3, b"fatcheck: %s: the archive holds 2 members named manifest.json: tools differ on which "
+                              b"they read (docker load the last); not judged\n" % other.encode()), second)
         for stdin in (None, path):
             rc, out, err = run_stdin(path, "-q", *H100, *DRIVER_13) if stdin else run("-q", *H100, *DRIVER_13, path)
             eq((rc, err), (3, b"fatcheck: %s: the archive holds 2 members named manifest.json: tools differ on which "

@@ -69,6 +69,7 @@ typedef struct reading {
     char *prefix;           /* what object names start with inside a package ("pkg.tar!"), or "" */
     fc_oci_layer loose;     /* files of a stream outside its layers: judged if it is no image */
     char damage[320];       /* the archive could not be read to its end: why */
+    unsigned meta_names[2]; /* members named manifest.json, index.json, of any type */
     size_t next;            /* phase one: the next layer to read */
     pthread_mutex_t lock;
 } reading;
@@ -91,13 +92,30 @@ static void set_base(reading *rd, const char *path)
 }
 
 /* "./a//b" -> "a/b" (member names as the metadata writes them). */
+/* A member's name as docker load extracts it: "./", "x/../" and doubled slashes cleaned
+ * ("x/../manifest.json" is manifest.json: rv12 F2); one that climbs out is kept as it is. */
 static char *member_name(const char *name)
 {
     while (name[0] == '.' && name[1] == '/')
         name += 2;
     while (*name == '/')
         name++;
+    char clean[1024];
+    size_t len;
+    if (fc_oci_normalize(name, clean, sizeof clean, &len) && len)
+        return strdup(clean);
     return strdup(name);
+}
+
+/* Counts a member named manifest.json or index.json, whatever its type: a link or a hard link
+ * of that name is what docker load reads if it comes last (rv12 F2). */
+static const char *const meta_once[] = {"manifest.json", "index.json"};
+static void note_meta_name(reading *rd, const char *raw)
+{
+    char *name = member_name(raw);
+    for (size_t k = 0; name && k < sizeof meta_once / sizeof *meta_once; k++)
+        rd->meta_names[k] += strcmp(name, meta_once[k]) == 0;
+    free(name);
 }
 
 static member *find_member(reading *rd, const char *name)
@@ -666,17 +684,12 @@ static int judge_all(reading *rd)
     /* Two members of one name that says what the archive holds: docker load extracts and
      * reads the last, a reader that stops at the first another image (review of 2026-12-06,
      * rt12 F4: a first manifest.json naming a CUDA image, the last a plain one, passed). */
-    static const char *const once[] = {"manifest.json", "index.json"};
-    for (size_t k = 0; k < sizeof once / sizeof *once && !rc; k++) {
-        size_t count = 0;
-        for (size_t i = 0; i < rd->n_members; i++)
-            count += strcmp(rd->members[i].name, once[k]) == 0;
-        if (count > 1)
+    for (size_t k = 0; k < sizeof meta_once / sizeof *meta_once && !rc; k++)
+        if (rd->meta_names[k] > 1)
             rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL,
-                                 "the archive holds %zu members named %s: tools differ on which they read (docker "
+                                 "the archive holds %u members named %s: tools differ on which they read (docker "
                                  "load the last); not judged",
-                                 count, once[k]);
-    }
+                                 rd->meta_names[k], meta_once[k]);
     for (size_t i = 0; i < rd->meta.n_problems && !rc; i++)
         rc = fc_report_error(sc, FC_ERR_FORMAT, rd->path, NULL, "%s", rd->meta.problems[i]);
     if (!rc && rd->meta.n_images == 0 && rd->meta.n_problems == 0)
@@ -730,17 +743,27 @@ static const fc_oci_source *source_of(reading *rd, fc_oci_source *src)
 
 /* ---- A layout directory --------------------------------------------------------------------- */
 
-/* A folder with an oci-layout file, or with index.json beside blobs/, is an image layout,
- * read as one whatever is wrong with it: one whose index.json was missing, a folder or a
- * device (an interrupted copy), or without oci-layout, was walked as a plain folder, its
- * CUDA layer only a "package not opened", exit 0 under --strict (review of 2026-12-06,
- * rt12 F1). */
 bool fc_oci_dir_is_layout(int dirfd)
 {
     struct stat st;
-    return fstatat(dirfd, "oci-layout", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-           (fstatat(dirfd, "index.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            fstatat(dirfd, "blobs", &st, 0) == 0 && S_ISDIR(st.st_mode));
+    return fstatat(dirfd, "oci-layout", &st, 0) == 0 && S_ISREG(st.st_mode) &&
+           fstatat(dirfd, "index.json", &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A folder named as an input is read as an image layout whatever is wrong with it when it has
+ * an oci-layout file, or an index.json (of any type) beside blobs/sha256/ or blobs/sha512/:
+ * one whose index.json was missing, a folder or a device (an interrupted copy), or without
+ * oci-layout, was walked as a plain folder, its CUDA layer only a "package not opened", exit 0
+ * under --strict (review of 2026-12-06, rt12 F1). Not a sub-folder or link named oci-layout,
+ * nor a web project's index.json beside a blobs/ of its own (rv12 F1, F6). */
+bool fc_oci_dir_named_layout(int dirfd)
+{
+    struct stat st;
+    if (fstatat(dirfd, "oci-layout", &st, 0) == 0 && S_ISREG(st.st_mode))
+        return true;
+    return fstatat(dirfd, "index.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           ((fstatat(dirfd, "blobs/sha256", &st, 0) == 0 && S_ISDIR(st.st_mode)) ||
+            (fstatat(dirfd, "blobs/sha512", &st, 0) == 0 && S_ISDIR(st.st_mode)));
 }
 
 int fc_oci_scan_dir(fc_scan_ctx *sc, int dirfd, const char *path)
@@ -817,6 +840,8 @@ static bool list_members(reading *rd, const fc_archive_api *la)
     size_t n_links = 0, cap_links = 0;
     while (ok && (r = la->read_next_header(a, &e)) == ARCHIVE_OK) {
         const char *name = la->entry_pathname(e);
+        if (name)
+            note_meta_name(rd, name);
         if (name && la->entry_filetype(e) == AE_IFLNK && la->entry_symlink(e) && n_links < 2 * MAX_LINKED_MEMBERS &&
             fc_grow_array((void **)&links, &cap_links, n_links + 2, sizeof *links, 16)) {
             links[n_links] = member_name(name);
@@ -1013,6 +1038,8 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
     size_t n_members = 0;
     do {
         const char *raw = la->entry_pathname(e);
+        if (raw)
+            note_meta_name(&rd, raw);
         if (!raw || la->entry_filetype(e) != AE_IFREG || la->entry_hardlink(e))
             continue;
         n_members++;

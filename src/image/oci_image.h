@@ -11,6 +11,9 @@
 
 /* Whether directory DIRFD is an OCI image layout (it has oci-layout and index.json). */
 bool fc_oci_dir_is_layout(int dirfd);
+/* Whether a folder named as an input is an image layout, read as one however damaged: an
+ * oci-layout file, or index.json beside blobs/sha256/ (oci_image.c). */
+bool fc_oci_dir_named_layout(int dirfd);
 /* Scans the layout open as DIRFD, named PATH. */
 int fc_oci_scan_dir(fc_scan_ctx *sc, int dirfd, const char *path);
 /* Scans IMG (a file or memory) as a container image archive when it is one: an uncompressed

@@ -390,7 +390,7 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
     if (S_ISDIR(st.st_mode)) {
         /* An OCI image layout is an image, not a folder of files. */
         int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd >= 0 && fc_oci_dir_is_layout(fd)) {
+        if (fd >= 0 && fc_oci_dir_named_layout(fd)) {
             int rc = fc_oci_scan_dir(&sc, fd, path);
             close(fd);
             fc_scan_ctx_end(&sc);
