@@ -1034,6 +1034,38 @@ def cubins_of_a_later_cuda_major_than_the_driver_do_not_run():
                 b"    every kernel launch fails with \"device kernel image is invalid\"\n"
                 b"    fix: install a driver for CUDA 12.0 or newer (>= 525.60.13), or build the cubins\n"
                 b"         with a toolkit of the driver's CUDA major\n") in out, out
+        # CUDA 13.0's cuDNN holds ABI 7 cubins saying e_version 130: one of those bare is CUDA
+        # 13.0's on a 12.x driver too (review of 2026-12-06, rv12 F5)
+        path = os.path.join(tmp, "k130.cubin")
+        open(path, "wb").write(as_ptxas(base, 130))
+        rc, f, err = judge(path, "--gpu", "sm_90", "--driver", "12.4")
+        eq((rc, f["containers"][0]["loads"][0]["result"], f["verdicts"][0].get("toolkit_too_new_cuda")),
+           (1, "TOOLKIT_TOO_NEW", "13.0"))
+        # The runtime's own link of -rdc objects (rule 5) dates their cubins so too (rv12 F3): a
+        # library linked for sm_75 whose -rdc object has sm_80, all written as CUDA 12.4's ptxas
+        # writes them, its runtime the loading process's, was ok on sm_80 with a 470 driver
+        data = bytearray(open(rules("librdc_link80.so"), "rb").read())
+        at, n = data.find(b"\x7fELF\x02\x01\x01\x41\x08"), 0
+        while at >= 0:
+            if struct.unpack_from("<H", data, at + 18)[0] == 190:
+                data[at:at + 64] = as_ptxas(bytes(data[at:at + 64]), 124)[:64]
+                n += 1
+            at = data.find(b"\x7fELF\x02\x01\x01\x41\x08", at + 1)
+        at = data.find(struct.pack("<I", 0xBA55ED50))
+        while at >= 0:
+            entry, end = at + struct.unpack_from("<H", data, at + 6)[0], at + 16 + struct.unpack_from("<Q", data, at + 8)[0]
+            while entry + 64 <= end:
+                if struct.unpack_from("<HH", data, entry + 24) == (8, 1):
+                    struct.pack_into("<HH", data, entry + 24, 7, 1)
+                entry += struct.unpack_from("<I", data, entry + 4)[0] + struct.unpack_from("<Q", data, entry + 8)[0]
+            at = data.find(struct.pack("<I", 0xBA55ED50), at + 4)
+        eq(n, 3)
+        assert data.count(b"libcudart.so.13\0") >= 1
+        path = os.path.join(tmp, "librdc_link80_c124.so")
+        open(path, "wb").write(bytes(data).replace(b"libcudart.so.13\0", b"libfoobar.so.13\0"))
+        for driver, want in (("470.57.02", (1, "none")), ("12.0", (0, "ok"))):
+            rc, f, err = judge(path, "--gpu", "sm_80", "--driver", driver)
+            eq((rc, f["verdicts"][0]["status"]), want, driver)
         # CUDA 13's (ABI 8) are as before: too new before 13.0, the fix naming 13.0
         rc, out, err = tap_cli.run("--gpu", "sm_90", "--driver", "12.4", os.path.join(FIXTURES, "kernels.sm_90.cubin"))
         assert (b"    (cubins of CUDA 13's toolchain, which drivers before CUDA 13.0 do not run):\n"

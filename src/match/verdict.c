@@ -519,7 +519,7 @@ static int links_object(const fc_judgement *j, const fc_object *obj, const fc_op
         return LINK_NO;
     const fc_entry *e = &ct->entries[k.entry];
     if (e->obfuscated || (e->compression == FC_COMPRESSION_ZSTD && tg->driver_cuda && tg->driver_cuda < 12040) ||
-        (tg->driver_cuda && fc_cubin_toolkit_cuda(e) > tg->driver_cuda)) /* rule 13 (rv9 4) */
+        (tg->driver_cuda && fc_cubin_written_by(obj, e) / 1000 > tg->driver_cuda / 1000)) /* rule 13 (rv9 4, rv12 F3) */
         return LINK_NO;
     if (k.via == FC_LINK_VIA_CUBIN)
         return LINK_YES;

@@ -816,8 +816,13 @@ int fc_cubin_written_by(const fc_object *obj, const fc_entry *e)
  * (MEMO); zstd images fail on them before this. */
 static bool cubin_too_new(const fc_object *obj, const fc_entry *e, int driver_cuda, fc_ptx_memo *memo)
 {
-    if (e->kind != FC_IMAGE_CUBIN || e->obfuscated || !driver_cuda || driver_cuda >= 12000 ||
-        fc_cubin_toolkit_cuda(e))
+    /* On newer drivers only where the header was read already (a cubin file, one kept as data,
+     * an uncompressed entry): CUDA 13.0's cuDNN holds ABI 7 cubins whose e_version is 130,
+     * which a 12.x driver was judged to run bare (review of 2026-12-06, rv12 F5); a compressed
+     * one's entry says 1.8 (fc_cubin_toolkit_cuda), and reading every head would cost the
+     * default run on a large library. */
+    if (e->kind != FC_IMAGE_CUBIN || e->obfuscated || !driver_cuda || fc_cubin_toolkit_cuda(e) ||
+        (driver_cuda >= 12000 && e->elf_abi_version != 7))
         return false;
     if (memo->dated != e) {
         memo->dated = e;
