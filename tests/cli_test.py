@@ -1300,6 +1300,16 @@ def targets_an_inventory_or_a_list_holds_are_never_dropped_unsaid():
     rc, out, err = run("--arch-list", "8.0", "--arch-list", "9.0", fx("kernels.sm_90.cubin"))
     eq(rc, 2)
     assert "--arch-list given twice" in err, err
+    # An empty field is a field (rv12 F4): "H100,, 535.104.05" lost its driver, and a row
+    # shorter than the header its last columns
+    rc, out, err = run("--strict", "--gpus-from", "-", ptx,
+                       input_text="name, compute_cap, driver_version\nNVIDIA H100 80GB HBM3,, 535.104.05\n")
+    eq(rc, 1)
+    assert "driver 535.104.05" in out, out
+    rc, out, err = run("--strict", "--gpus-from", "-", ptx,
+                       input_text="name, compute_cap, driver_version\nNVIDIA H100 80GB HBM3, 9.0\n")
+    eq(rc, 3)
+    assert "line 2: 2 fields where the header has 3" in err, err
 
 
 @test

@@ -73,6 +73,7 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
                            size_t err_size)
 {
     int col_name = 1, col_cap = 2, col_driver = 3; /* nvidia-smi's order without a header */
+    int header_fields = 0;                           /* fields a header has; rows must too */
     size_t line_no = 0;
     const char *p = text;
     while (*p) {
@@ -92,19 +93,31 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
         trim(line);
         if (!line[0])
             continue;
+        /* Every comma ends a field, an empty one too: strtok merged "H100,, 470.57.02" into two
+         * fields, and the driver went unread (review of 2026-12-06, rv12 F4). */
         char *fields[MAX_COLUMNS];
         int nf = 0;
-        char *save = NULL;
-        for (char *f = strtok_r(line, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        for (char *f = line;;) {
             if (nf == MAX_COLUMNS) {
                 snprintf(err, err_size, "line %zu: more than %d columns", line_no, MAX_COLUMNS);
                 return FC_ERR_FORMAT;
             }
+            char *comma = strchr(f, ',');
+            if (comma)
+                *comma = '\0';
             trim(f);
             fields[nf++] = f;
+            if (!comma)
+                break;
+            f = comma + 1;
+        }
+        if (header_fields && nf != header_fields) {
+            snprintf(err, err_size, "line %zu: %d fields where the header has %d", line_no, nf, header_fields);
+            return FC_ERR_FORMAT;
         }
         if (line_no == 1 && nf && !isdigit((unsigned char)fields[0][0])) { /* a header */
             col_name = col_cap = col_driver = -1;
+            header_fields = nf;
             for (int i = 0; i < nf; i++) {
                 if (strcmp(fields[i], "name") == 0)
                     col_name = i;
