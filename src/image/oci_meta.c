@@ -744,6 +744,23 @@ static void read_descriptor(oci_reader *r, json_t *desc, const char *name, const
     /* Other artifacts (signatures, SBOMs) hold no filesystem. */
 }
 
+/* The config digest the manifest that descriptor D names holds, allocated, or NULL when its
+ * blob cannot be read. */
+static char *config_of(oci_reader *r, json_t *d)
+{
+    const char *digest = str(d, "digest");
+    json_t *size = json_object_get(d, "size");
+    char path[300], why[400];
+    if (!fc_oci_blob_path(digest, path, sizeof path))
+        return NULL;
+    json_t *man = load_json(r->src, path, digest, json_is_integer(size) ? json_integer_value(size) : -1, why, sizeof why,
+                            NULL);
+    const char *c = man ? str(json_object_get(man, "config"), "digest") : NULL;
+    char *out = c ? strdup(c) : NULL;
+    json_decref(man);
+    return out;
+}
+
 static void read_index(oci_reader *r, json_t *index, const char *name, const char *tag, unsigned depth, bool top)
 {
     json_t *mans = json_object_get(index, "manifests");
@@ -798,18 +815,29 @@ static void read_index(oci_reader *r, json_t *index, const char *name, const cha
                      r->want.os, r->want.arch, r->want.variant[0] ? "/" : "", r->want.variant, seen[0] ? seen : "none");
         return;
     }
-    /* Another manifest for the very platform chosen cannot be chosen with --platform: said,
-     * not left among "its other platforms" (review of 2026-12-06, rt12 F5). */
+    /* Another manifest for the very platform chosen, of another config, cannot be chosen with
+     * --platform: said, not left among "its other platforms" (review of 2026-12-06, rt12 F5). */
     char mine[128];
     describe_platform(json_object_get(chosen, "platform"), mine, sizeof mine);
     size_t same = 0;
+    char *mine_config = NULL;
+    bool config_read = false;
     json_array_foreach(mans, i, d) {
         char p[128];
         if (d == chosen || is_attestation(d))
             continue;
         describe_platform(json_object_get(d, "platform"), p, sizeof p);
-        same += strcmp(p, mine) == 0;
+        if (strcmp(p, mine) != 0)
+            continue;
+        /* podman's and buildah's twin of another compression (zstd beside gzip) has the same
+         * config: one image, whichever is pulled (rv12 F7) */
+        if (!config_read)
+            mine_config = config_of(r, chosen), config_read = true;
+        char *config = config_of(r, d);
+        same += !(mine_config && config && strcmp(mine_config, config) == 0);
+        free(config);
     }
+    free(mine_config);
     if (same) {
         meta_problem(r->m, "%s: %zu manifests for %s: the first would be judged, as containerd chooses it, and "
                            "--platform cannot choose the others; not judged",
