@@ -457,6 +457,24 @@ def a_forward_compatibility_libcuda_runs_cuda_13_cubins_only_where_it_may_start(
         for driver in ("535.104.05", "580.65.06"):
             rc, doc, err = doc_of(*H100, "--driver", driver, path)
             eq((rc, doc["files"][1]["verdicts"][0]["status"]), (1, "none"), driver)
+        # A CUDA 12 cuda-compat runs CUDA 12's cubins on a 470 driver where it may start (rv12
+        # F8, 2026-12-06: it had to be CUDA 13.0's): an A100 cubin of ptxas 12.4, as rules_test
+        # writes one
+        c12 = bytearray(open(os.path.join(FIXTURES, "kernels.sm_90.cubin"), "rb").read())
+        c12[7], c12[8], c12[20:24], c12[48:52] = 51, 7, (124).to_bytes(4, "little"), (80 | 5 << 8 | 80 << 16).to_bytes(
+            4, "little")
+        links12 = [("etc/alternatives/cuda", "l", "/usr/local/cuda-12.4"),
+                   ("usr/local/cuda", "l", "/etc/alternatives/cuda"),
+                   ("usr/local/cuda-12.4/compat/libcuda.so.550.54.15", "f", b"stand-in compat libcuda\n"),
+                   ("usr/local/cuda-12.4/compat/libcuda.so.1", "l", "libcuda.so.550.54.15")]
+        M.docker_save(path, [(["x:1"], [M.tar(links12 + [("opt/k.cubin", "f", bytes(c12))])], [])])
+        rc, doc, err = doc_of("--gpu", "A100", "--driver", "470.57.02", path)
+        v = doc["files"][1]["verdicts"][0]
+        eq((rc, v["status"]), (0, "ok"))
+        assert v["container_reason"].startswith("depends on the GPU: the image's forward-compatibility"), v
+        M.docker_save(path, [(["x:1"], [M.tar([("opt/k.cubin", "f", bytes(c12))])], [])])
+        rc, doc, err = doc_of("--gpu", "A100", "--driver", "470.57.02", path)
+        eq((rc, doc["files"][1]["verdicts"][0]["status"]), (1, "none"))
 
 
 @test

@@ -804,19 +804,26 @@ static bool registered_all_fail(fc_judgement *j, const fc_object *obj, const fc_
 /* Rule 13 where an image's cuda-compat libcuda (rule 7's exception) may be the driver the
  * container uses, on some GPUs and driver branches (oci_require.c): that user-mode driver is
  * CUDA 13's, and runs what CUDA 13's toolchain built; the host's older one is not asked. */
-static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const fc_judge_options *o, bool *undone)
+static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const fc_judge_options *o, int *undone)
 {
     if (!obj->in_image || !j->loads)
         return;
+    /* The compat libcuda must be of the cubin's CUDA major at the least: 13.0 for CUDA 13's
+     * cubins, 12.0 for CUDA 12's on a driver before 12.0 (rv12 F8) */
     for (size_t t = 0; t < j->n_targets; t++) {
         char why[320];
-        if (!fc_oci_compat_could_start(obj->in_image->image, 13000, &o->targets[t], why, sizeof why))
-            continue;
-        for (size_t c = 0; c < obj->n_containers; c++)
-            if (j->loads[c * j->n_targets + t].result == FC_LOAD_TOOLKIT_TOO_NEW) {
-                j->loads[c * j->n_targets + t].result = FC_LOAD_SUCCESS;
-                undone[t] = true;
+        for (size_t c = 0; c < obj->n_containers; c++) {
+            fc_load *l = &j->loads[c * j->n_targets + t];
+            if (l->result != FC_LOAD_TOOLKIT_TOO_NEW || l->entry < 0 ||
+                (size_t)l->entry >= obj->containers[c].n_entries)
+                continue;
+            int built = fc_cubin_written_by(obj, &obj->containers[c].entries[l->entry]) / 1000 * 1000;
+            if (fc_oci_compat_could_start(obj->in_image->image, built, &o->targets[t], why, sizeof why)) {
+                l->result = FC_LOAD_SUCCESS;
+                if (built > undone[t])
+                    undone[t] = built;
             }
+        }
     }
 }
 
@@ -865,7 +872,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
         free(holds);
         goto nomem;
     }
-    bool *compat13 = calloc(j->n_targets ? j->n_targets : 1, sizeof *compat13);
+    int *compat13 = calloc(j->n_targets ? j->n_targets : 1, sizeof *compat13); /* the CUDA it ran cubins of */
     if (!compat13) {
         free(holds);
         goto nomem;
@@ -904,7 +911,7 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
          * compat libcuda depends on the GPU, said as for the runtime, not a plain start (a
          * GeForce was "ok": review of 2026-12-05, rv9 2). */
         if (compat13[t] && (v->container == FC_REQUIRE_MET || v->container == FC_REQUIRE_UNKNOWN) &&
-            fc_oci_compat_could_start(obj->in_image->image, 13000, &o->targets[t], compat_why, sizeof compat_why)) {
+            fc_oci_compat_could_start(obj->in_image->image, compat13[t], &o->targets[t], compat_why, sizeof compat_why)) {
             if (v->container == FC_REQUIRE_MET)
                 memcpy(v->container_why, compat_why, sizeof compat_why);
             v->container = FC_REQUIRE_UNKNOWN;
