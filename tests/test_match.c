@@ -433,7 +433,8 @@ static void test_gpu_names(void)
                                       /* rt11 F1 (2026-12-06): a compute capability, a list
                                        * separator or a compact product name after the name */
                                       "H100;8.6", "H100 8.6", "H100 sm_86", "H100 86", "H100 RTX4090",
-                                      "H100/sm_80", "A100 9.0a"};
+                                      "H100/sm_80", "A100 9.0a", "H100 8.6+PTX", "H100|8.6", "H100:8.6",
+                                      "H100 (8.6)", "H100 sm86"};
     for (size_t i = 0; i < sizeof two / sizeof *two; i++)
         ok(fc_target_parse(&t, two[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "more than one GPU"),
            "'%s' is refused: %s", two[i], err);
@@ -443,6 +444,7 @@ static void test_gpu_names(void)
         {"RTX 4000 Ada Generation", 89}, {"NVIDIA RTX PRO 6000 Blackwell Server Edition", 120},
         {"NVIDIA GeForce RTX 4090 D", 89}, {"Tesla K80", 37}, {"A100 40 GB", 80}, {"GB 200", 100},
         {"A100 80 GB", 80}, {"H100 80 gb HBM3", 90}, {"RTX 2000 Ada Generation Laptop GPU", 89},
+        {"NVIDIA TITAN X (Pascal)", 61}, {"Orin (nvgpu)", 87}, {"NVIDIA Jetson AGX Xavier [16GB]", 72},
     };
     for (size_t i = 0; i < sizeof one / sizeof *one; i++)
         ok(fc_target_parse(&t, one[i].spec, err, sizeof err) == FC_OK && t.cc == one[i].cc, "'%s' is %u.%u",

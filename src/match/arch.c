@@ -403,19 +403,32 @@ static const product *best_product(const char *name, const char **rest)
  * words up to REST, goes on to another target than a pattern's name: a list separator (';',
  * '/', as TORCH_CUDA_ARCH_LIST and CMake write lists), a compute capability ("8.6", "sm_86",
  * "86"), or a product in its compact spelling ("RTX4090"). "H100;8.6" and "H100 sm_86" were
- * judged for the H100 alone (review of 2026-12-06, rt11 F1). */
+ * judged for the H100 alone (review of 2026-12-06, rt11 F1; rv12 F9: '|', ':', "(8.6)", "8.6+PTX",
+ * "sm86"). */
 static bool another_target(const char *spec, const char *rest, unsigned named)
 {
-    if (strpbrk(spec, ";/"))
+    if (strpbrk(spec, ";/|:"))
         return true;
     /* A number before "GB" is memory ("A100 80 GB"), not a compute capability. */
     for (const char *t = spec + strspn(spec, " \t"); *t;) {
         char tok[64];
         size_t n = strcspn(t, " \t");
         const char *next = t + n + strspn(t + n, " \t");
-        if (n < sizeof tok && strncasecmp(next, "gb", 2) != 0) {
-            memcpy(tok, t, n);
-            tok[n] = '\0';
+        if (n + 1 < sizeof tok && strncasecmp(next, "gb", 2) != 0) {
+            /* as an arch list writes it: "8.6+PTX", "sm86" for sm_86, "(8.6)" (rv12 F9); real names
+             * hold brackets ("Orin (nvgpu)", "Jetson AGX Xavier [16GB]") */
+            const char *w = t;
+            size_t wn = n;
+            if (wn && (*w == '(' || *w == '['))
+                w++, wn--;
+            if (wn && (w[wn - 1] == ')' || w[wn - 1] == ']'))
+                wn--;
+            bool sm = wn > 2 && (w[0] == 's' || w[0] == 'S') && (w[1] == 'm' || w[1] == 'M') &&
+                      isdigit((unsigned char)w[2]);
+            snprintf(tok, sizeof tok, "%s%.*s", sm ? "sm_" : "", (int)(wn - (sm ? 2 : 0)), w + (sm ? 2 : 0));
+            char *plus = strchr(tok, '+');
+            if (plus && strcasecmp(plus, "+ptx") == 0)
+                *plus = '\0';
             unsigned cc = parse_cc(tok);
             if (cc && fc_cc_exists(cc))
                 return true;
