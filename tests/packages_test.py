@@ -1710,6 +1710,38 @@ def a_tar_that_stops_at_a_lone_zero_block_is_said():
             eq((rc, out, err), (3, "", "fatcheck: %s: %s\n" % (label, said)), label)
 
 
+@test
+def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
+    """Review of 2026-12-06, rt13 F1: a zip under gzip or zstd was read from the front, by its
+    local headers; one whose library's local header says stored where its central directory
+    (which pip and unzip go by) says deflated was "no CUDA code", exit 0 under --strict. From a
+    file it is now held whole and read as a zip file is (the disagreement said, exit 3); under
+    xz, decoded here as a stream, that it cannot be so read is said."""
+    import gzip
+    import zlib
+    lib = open(fx("libmulti.so"), "rb").read()
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    comp = c.compress(lib) + c.flush()
+    name = b"pkg/libmulti.so"
+    loc = struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, 0, 0, 0x21, zlib.crc32(comp), len(comp), len(comp),
+                      len(name), 0) + name + comp
+    cd = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 0x031e, 20, 0, 8, 0, 0x21, zlib.crc32(lib), len(comp), len(lib),
+                     len(name), 0, 0, 0, 0, 0o100755 << 16, 0) + name
+    z = loc + cd + struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 1, 1, len(cd), len(loc), 0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for suffix, data in ((".gz", gzip.compress(z, mtime=0)), (".zst", tool(["zstd", "-q", "-c"], z)),
+                             (".xz", tool(["xz", "-c"], z))):
+            path = os.path.join(tmp, "x.zip" + suffix)
+            open(path, "wb").write(data)
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
+            eq(rc, 3, suffix)
+            assert "no CUDA code" not in out, (suffix, out)
+            if suffix == ".xz":
+                assert "a zip under a compression layer, read as a stream" in err, err
+            else:
+                assert "pkg/libmulti.so" in err, (suffix, err)
+
+
 def schema_errors(doc):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import schema_validate
