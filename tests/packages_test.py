@@ -1742,6 +1742,25 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
                 assert "pkg/libmulti.so" in err, (suffix, err)
 
 
+@test
+def a_member_over_the_limit_under_compression_ends_the_reading():
+    """Review of 2026-12-06, rt13 F3: an 80 KB .tar.bz2 whose member declared 96 GiB was said
+    "not read", then decompressed through for minutes to reach what follows. Under a
+    compression layer the package is now read no further, and that is said."""
+    import gzip
+    header = bytearray(tarfile.TarInfo("data/huge.bin").tobuf(format=tarfile.USTAR_FORMAT))
+    header[124:136] = b"%011o\0" % (5 << 30)  # declares 5 GiB, more than the 4 GiB limit
+    header[148:156] = b" " * 8
+    header[148:155] = b"%06o\0" % sum(header)
+    data = bytes(header) + bytes(512 * 64)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "huge.tar.gz")
+        open(path, "wb").write(gzip.compress(data, mtime=0))
+        rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err), (3, "fatcheck: %s!data/huge.bin: member declares 5368709120 bytes, more than the 4294967296-byte "
+                          "limit; not read, nor what follows it (reaching it would decompress all of it)\n" % path))
+
+
 def schema_errors(doc):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import schema_validate
