@@ -1761,6 +1761,29 @@ def a_member_over_the_limit_under_compression_ends_the_reading():
                           "limit; not read, nor what follows it (reaching it would decompress all of it)\n" % path))
 
 
+@test
+def a_decompression_bomb_is_read_no_further():
+    """Review of 2026-12-06, rt13 F3: a 476-byte .tar.zst holding a .tar.zst of twenty 3 GiB
+    zero-filled members ran for half a minute, and deeper ones for hours: every member was
+    decompressed through. Past 8 GiB declared under compression (and 256 times the input's
+    size), the input is read no further, said once, from a file and from a pipe."""
+    header = tarfile.TarInfo("zeros.bin")
+    header.size = 3 << 30
+    with tempfile.TemporaryDirectory() as tmp:
+        open(os.path.join(tmp, "h"), "wb").write(header.tobuf(format=tarfile.USTAR_FORMAT))
+        inner = subprocess.run("(cat h; head -c %d /dev/zero) | zstd -q -1 -c" % (header.size + 1024), shell=True,
+                               cwd=tmp, capture_output=True, check=True).stdout
+    outer = tool(["zstd", "-q", "-19", "-c"], tar_bytes([("l%d.tar.zst" % k, inner) for k in range(4)]))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bomb.tar.zst")
+        open(path, "wb").write(outer)
+        said = ("its compressed packages' members declare more than 8589934592 bytes, over 256 times the %d bytes "
+                "read: a decompression bomb?; not read further" % len(outer))
+        for args, label, data in (((path,), path, None), (("-",), STDIN, outer)):
+            rc, out_, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", *args, data=data)
+            eq((rc, err), (3, "fatcheck: %s!l2.tar.zst: %s\n" % (label, said)), label)
+
+
 def schema_errors(doc):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import schema_validate

@@ -419,6 +419,11 @@ typedef struct fc_options {
      * caller that fails what was not seen (--strict) sets it, or fails a library named
      * alone but passes the same library found in a folder. */
     bool report_searched_in_part;
+    /* Packages under a compression layer: the most bytes their members (at every depth) may
+     * declare in all, for one input, where 256 times the input's size (from a pipe: the bytes
+     * read so far) is less; beyond it the input is read no further, said (8 GiB by default: a
+     * 476-byte nested .tar.zst declaring 600 GiB of zeros ran for hours). */
+    uint64_t max_unpacked;
 } fc_options;
 
 /* Fills *OPTS, of SIZE bytes, with the defaults and sets OPTS->size to SIZE. Called through

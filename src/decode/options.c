@@ -24,6 +24,7 @@ void fc_options_init_size(fc_options *o, size_t size)
     d.max_depth = 64;
     d.max_member_size = 4ull << 30; /* libtorch_cuda.so is 456 MB */
     d.max_package_depth = 4;        /* a layer in an image in a tarball */
+    d.max_unpacked = 8ull << 30;    /* past 256 times the input's size only */
     d.threads = 0;
     /* An older header's fc_options gets the fields it has; a newer one's is zeroed beyond
      * this library's, and refused where it is used (fc_options_resolve). */

@@ -62,6 +62,11 @@ typedef struct fc_scan_ctx {
     /* An allocation or a mapping failed: what was said is the memory's answer, not the file's
      * (the survey then leaves the file to the walk, which reads it as -j 1 would). */
     bool short_of_memory;
+    /* Of the package being read from the input named or found (package.c): the bytes its
+     * members declared under a compression layer, at every depth, and the bytes of the input
+     * itself (its size; from a pipe, those read so far). */
+    uint64_t unpacked, packed;
+    bool unpacked_said;    /* past opts->max_unpacked: said once, for the innermost package */
 } fc_scan_ctx;
 
 /* How an object or error is named: the file on disk, what is inside it, and both together
