@@ -712,6 +712,31 @@ def zips_behind_a_program_or_a_shebang_are_packages_in_trees_too():
 
 
 @test
+def a_script_ending_with_a_zip_is_a_package_in_trees_too():
+    """A self-extracting installer: a shell script of several lines, then a zip (unzip and
+    Python read it by its end). Named it was read; in a directory, where only a #! line right
+    before the zip made a zipapp, it was passed over in silence, with --packages too: exit 0
+    for a tree whose installer carries a CUDA library. A script that ends otherwise is still
+    nothing to read."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    preamble = b"#!/bin/sh\n# installer\nunzip -o \"$0\" -d /opt/x\nexit 0\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        os.makedirs(tree)
+        sh = os.path.join(tree, "install.sh")
+        open(sh, "wb").write(zip_bytes([("libmulti.so", lib)], prefix=preamble, comment=b"c" * 100))
+        open(os.path.join(tree, "plain.sh"), "wb").write(preamble + b"PK\x05\x06 not the end\n")
+        for jobs in ("1", "2"):
+            rc, out, err, _ = run("-q", "-j", jobs, "--gpu", "8.0", "--driver", "13.0", tree)
+            eq((rc, out, err), (0, "", "fatcheck: 1 package not opened (--packages opens them)\n"), jobs)
+            rc, out, err, _ = run("--json", "-j", jobs, "--packages", "--gpu", "8.0", "--driver", "13.0", tree)
+            eq((rc, err), (0, ""), jobs)
+            eq(members(json.loads(out)), [(sh, "libmulti.so")], jobs)
+            rc, out, err, _ = run("-q", "-j", jobs, "--packages", "--gpu", "7.5", "--driver", "13.0", tree)
+            eq(rc, 1, jobs)
+
+
+@test
 def bytes_after_a_pe_image_are_read_or_said():
     """A PE image's overlay (bytes after its sections' and its symbols', before a certificate
     table that ends the file) was passed over in silence: a zip there (pip's console-script

@@ -260,6 +260,31 @@ fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
     return fc_pyinstaller_side_name(name) ? FC_HEAD_READ : FC_HEAD_NOTHING;
 }
 
+/* Whether the file open on FD ends with a zip's end-of-central-directory record, its comment
+ * (up to 4 KiB here) running to the end: one pread of its last bytes. */
+static bool ends_with_zip_record(int fd)
+{
+    struct stat st;
+    uint8_t tail[22 + 4096];
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 22)
+        return false;
+    size_t n = (uint64_t)st.st_size < sizeof tail ? (size_t)st.st_size : sizeof tail;
+    if (pread(fd, tail, n, st.st_size - (off_t)n) != (ssize_t)n)
+        return false;
+    for (size_t at = n - 22 + 1; at-- > 0;)
+        if (memcmp(tail + at, "PK\005\006", 4) == 0 && at + 22 + fc_rd16(tail + at + 20) == n)
+            return true;
+    return false;
+}
+
+fc_head fc_head_decide_fd(const char *name, const uint8_t *head, ssize_t n, int fd)
+{
+    fc_head h = fc_head_decide(name, head, n);
+    if (h == FC_HEAD_NOTHING && n >= 2 && head[0] == '#' && head[1] == '!' && ends_with_zip_record(fd))
+        return FC_HEAD_PACKAGE;
+    return h;
+}
+
 bool fc_head_shows_nothing(int dirfd, const char *name)
 {
     int fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -267,8 +292,9 @@ bool fc_head_shows_nothing(int dirfd, const char *name)
         return false; /* said when it is opened in turn */
     uint8_t head[FC_HEAD_SIZE];
     ssize_t n = pread(fd, head, sizeof head, 0);
+    bool nothing = n >= 0 && fc_head_decide_fd(name, head, n, fd) == FC_HEAD_NOTHING;
     close(fd);
-    return n >= 0 && fc_head_decide(name, head, n) == FC_HEAD_NOTHING;
+    return nothing;
 }
 
 /* Whether the file open on FD, named PATH, is a side-loaded PyInstaller archive ending with
@@ -325,7 +351,7 @@ int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_fi
             /* A regular file that cannot be read (EIO) is said, not taken for an empty one. */
             return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot read: %s", strerror(read_errno));
         }
-        fc_head h = fc_head_decide(path, head, got);
+        fc_head h = fc_head_decide_fd(path, head, got, fd);
         if (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs && side_archive_ends(fd, path))
             h = FC_HEAD_READ; /* a PyInstaller archive whose first entry is a zip: read as programs are */
         if (h == FC_HEAD_NOTHING || (h == FC_HEAD_PACKAGE && !sc->opts->packages_in_dirs)) {

@@ -443,7 +443,7 @@ static void look_at_file(worker *w, shared_folder *f, size_t i, bool share)
         return; /* said when the walk opens it */
     uint8_t head[FC_HEAD_SIZE];
     ssize_t n = pread(fd, head, sizeof head, 0);
-    fc_head h = n >= 0 ? fc_head_decide(e->name, head, n) : FC_HEAD_PACKAGE; /* PACKAGE: the walk says why */
+    fc_head h = n >= 0 ? fc_head_decide_fd(e->name, head, n, fd) : FC_HEAD_PACKAGE; /* PACKAGE: the walk says why */
     struct stat st;
     bool kept_open = false;
     if (h == FC_HEAD_NOTHING) {
@@ -521,7 +521,9 @@ static void look_at_run(worker *w, shared_folder *f, size_t from, size_t to, boo
         if (k && !fc_heads_read(w->heads, dirfd(f->d), names, k, w->bufs, w->got))
             break; /* the rest one by one */
         for (size_t m = 0; m < k; m++) {
-            if (w->got[m] >= 0 && fc_head_decide(names[m], w->bufs[m], w->got[m]) == FC_HEAD_NOTHING)
+            /* (a #! script is looked at one by one: its end may be a zip's, fc_head_decide_fd) */
+            if (w->got[m] >= 0 && fc_head_decide(names[m], w->bufs[m], w->got[m]) == FC_HEAD_NOTHING &&
+                !(w->got[m] >= 2 && w->bufs[m][0] == '#' && w->bufs[m][1] == '!'))
                 f->entries[at[m]].seen = FC_SEEN_NOTHING;
             else
                 look_at_file(w, f, at[m], share);

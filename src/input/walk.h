@@ -37,6 +37,11 @@ char *fc_path_join_to(char *out, const char *dir, const char *name);
 #define FC_HEAD_SIZE 4096
 typedef enum fc_head { FC_HEAD_NOTHING, FC_HEAD_PACKAGE, FC_HEAD_READ } fc_head;
 fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n);
+/* fc_head_decide, with the file open on FD for a script's end: a shell or Python script whose
+ * head shows nothing but whose last bytes are a zip's end record is a self-extracting zip,
+ * which Python runs (python3 install.sh) and unzip extracts: a package (review of 2026-12-06,
+ * rt13 F2: one with a preamble of more than a #! line was passed over in walks, exit 0). */
+fc_head fc_head_decide_fd(const char *name, const uint8_t *head, ssize_t n, int fd);
 /* Whether NAME in DIRFD, opened and its head read, shows nothing to read: false when it
  * cannot be opened or read (said when it is opened in turn). Safe on any thread. */
 bool fc_head_shows_nothing(int dirfd, const char *name);
