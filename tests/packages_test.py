@@ -1740,8 +1740,8 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
     """Review of 2026-12-06, rt13 F1: a zip under gzip or zstd was read from the front, by its
     local headers; one whose library's local header says stored where its central directory
     (which pip and unzip go by) says deflated was "no CUDA code", exit 0 under --strict. From a
-    file it is now held whole and read as a zip file is (the disagreement said, exit 3); under
-    xz, decoded here as a stream, that it cannot be so read is said."""
+    file, or under xz (decoded here) wherever it is, it is now held whole and read as a zip file
+    is (the disagreement said, exit 3); elsewhere that it cannot be so read is said."""
     import gzip
     import zlib
     lib = open(fx("libmulti.so"), "rb").read()
@@ -1758,13 +1758,21 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
                              (".xz", tool(["xz", "-c"], z))):
             path = os.path.join(tmp, "x.zip" + suffix)
             open(path, "wb").write(data)
-            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
-            eq(rc, 3, suffix)
-            assert "no CUDA code" not in out, (suffix, out)
-            if suffix == ".xz":
-                assert "a zip under a compression layer, read as a stream" in err, err
-            else:
-                assert "pkg/libmulti.so" in err, (suffix, err)
+            outer = os.path.join(tmp, "outer%s.tar" % suffix)
+            open(outer, "wb").write(tar_bytes([("x.zip" + suffix, data)]))
+            # Named, from a pipe, inside a tar named and from a pipe. Under xz, which is
+            # decoded here, the zip is held whole wherever it is (review of 2026-12-06, rv13 1:
+            # inside a tar or from a pipe it was read from the front, exit 0).
+            for args, piped in (((path,), None), (("-",), data), ((outer,), None),
+                                (("-",), open(outer, "rb").read())):
+                what = (suffix, args, piped is not None)
+                rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+                eq(rc, 3, what)
+                assert "no CUDA code" not in out, (what, out)
+                if suffix == ".xz" or (args == (path,)):
+                    assert "pkg/libmulti.so" in err, (what, err)
+                else:
+                    assert "a zip under a compression layer, read as a stream" in err, (what, err)
 
 
 @test

@@ -200,6 +200,7 @@ typedef struct xz_stream {
     bool in_done, done;
     bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
     bool alone;      /* the legacy .lzma format, not xz */
+    uint8_t first[4]; /* its first decoded bytes, looked at and given back */
     uint8_t buf[SOURCE_BUFFER];
 } xz_stream;
 
@@ -580,8 +581,8 @@ static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const
  * headers: a member only its central directory reaches, which pip and unzip go by, was unseen,
  * "no CUDA code", exit 0 under --strict (review of 2026-12-06, rt13 F1). From a file or memory
  * it is decoded again, held whole and read as a zip file is (its central directory compared);
- * from a pipe, inside another package, or under xz (decoded here as a stream), where its bytes
- * cannot be read twice, that it was not read so is said. */
+ * from a pipe or inside another package, where its bytes cannot be read twice, that it was not
+ * read so is said. (Under xz, decoded here, it is held from the stream: scan_source.) */
 static int scan_compressed_zip(fc_scan_ctx *sc, const level *lv)
 {
     const fc_archive_api *la = lv->la;
@@ -933,6 +934,25 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
             return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
         }
         in = &xz->s;
+        /* A zip under xz is held whole, decoded, and read as a zip file is, by its central
+         * directory: read from the front, a member only that directory reaches went unseen
+         * (review of 2026-12-06, rv13 1: a wheel.zip.xz inside a tar was "no CUDA code"). */
+        ssize_t r = fc_stream_fill(in, xz->first, 4);
+        if (r == 4 && memcmp(xz->first, "PK\003\004", 4) == 0) {
+            fc_stream_unread(in, xz->first, 4);
+            int rc = scan_held_zip(sc, in, path, prefix, tree);
+            la->lzma_end(&xz->z);
+            free(xz);
+            return rc;
+        }
+        if (r < 0) {
+            int rc = fc_report_error(sc, xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
+                                     "not a readable package: %s", xz->s.error);
+            la->lzma_end(&xz->z);
+            free(xz);
+            return rc;
+        }
+        fc_stream_unread(in, xz->first, (size_t)r);
     }
     /* A zip told by its end only (a zipapp, a self-extracting zip, an empty zip; scan.c) is read
      * as a zip or not at all: libarchive's seekable reader looks for the end record in the last
