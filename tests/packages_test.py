@@ -1776,6 +1776,40 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
 
 
 @test
+def bytes_that_start_as_a_zip_are_read_as_a_zip():
+    """Review of 2026-12-06, rv13 2: a wheel whose first local header's extra field holds a
+    valid tar header (one empty member, then zero blocks: the zip's first member's bytes) was
+    read as that tar, "no CUDA code", exit 0, where pip and unzip read the zip and its
+    library. Named, from a pipe and inside a tar."""
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        first = zipfile.ZipInfo("a.txt")
+        extra = 512 - 30 - len(first.filename)
+        first.extra = struct.pack("<HH", 0xCAFE, extra - 4) + bytes(extra - 4)
+        z.writestr(first, bytes(1024))
+        z.writestr(zipfile.ZipInfo("libmulti.so"), lib, compress_type=zipfile.ZIP_DEFLATED)
+    d = bytearray(buf.getvalue())
+    for at, field in ((100, b"0000644\0"), (108, b"0000000\0"), (116, b"0000000\0"), (124, b"00000000000\0"),
+                      (136, b"00000000000\0"), (156, b"0"), (257, b"ustar\x0000"), (148, b" " * 8)):
+        d[at:at + len(field)] = field
+    d[148:156] = b"%06o\0 " % sum(d[:512])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "poly-1.0-py3-none-any.whl")
+        open(path, "wb").write(d)
+        eq(tarfile.open(path).getnames(), [d[:100].split(b"\0")[0].decode("latin-1")])  # a tar too
+        eq(zipfile.ZipFile(path).namelist(), ["a.txt", "libmulti.so"])
+        outer = os.path.join(tmp, "outer.tar")
+        open(outer, "wb").write(tar_bytes([("poly.whl", bytes(d))]))
+        for args, data, member in (((path,), None, path + "!libmulti.so"), (("-",), bytes(d), STDIN + "!libmulti.so"),
+                                   ((outer,), None, outer + "!poly.whl!libmulti.so")):
+            rc, out, err, _ = run("--json", "--gpu", "7.5", "--driver", "13.0", *args, data=data)
+            eq((rc, err), (1, ""), args)
+            eq(["%s!%s" % m for m in members(json.loads(out))], [member], args)
+
+
+@test
 def a_member_over_the_limit_under_compression_ends_the_reading():
     """Review of 2026-12-06, rt13 F3: an 80 KB .tar.bz2 whose member declared 96 GiB was said
     "not read", then decompressed through for minutes to reach what follows. Under a

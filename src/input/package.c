@@ -883,9 +883,13 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     if (in && !lzma_alone && hn >= 4 && memcmp(h, "PK\003\004", 4) == 0)
         return scan_held_zip(sc, in, path, prefix, tree);
     bool deb = fc_sniff_deb(h, hn), rpm = is_rpm(h, hn);
+    /* Bytes that start as a zip are read as one only, as pip and unzip read them: a wheel whose
+     * first local header's extra field held a tar header was read as that tar, "no CUDA code"
+     * (review of 2026-12-06, rv13 2). */
+    bool zip_head = hn >= 4 && memcmp(h, "PK\003\004", 4) == 0;
     /* A container image archive that can be read anywhere: its layers are read at once. */
     bool image_checked = false;
-    if (!in && hn >= 262 && memcmp(h + 257, "ustar", 5) == 0) {
+    if (!in && !zip_head && hn >= 262 && memcmp(h + 257, "ustar", 5) == 0) {
         bool not_image;
         int irc = fc_oci_scan_tar(sc, img, path, &not_image);
         if (!not_image)
@@ -957,7 +961,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     /* A zip told by its end only (a zipapp, a self-extracting zip, an empty zip; scan.c) is read
      * as a zip or not at all: libarchive's seekable reader looks for the end record in the last
      * 16 KiB, and one behind a longer comment would be read by the raw format as one member. */
-    bool zip_only = img && !in && !fc_sniff_package(h, hn) && fc_zip_ends_file(img->data, img->size);
+    bool zip_only = (img && !in && !fc_sniff_package(h, hn) && fc_zip_ends_file(img->data, img->size)) ||
+                    (zip_head && !xz);
     source *src = NULL;
     struct archive *a = open_reader(la, deb, zip_only);
     int r = ARCHIVE_FATAL;
