@@ -67,6 +67,9 @@ typedef struct fc_scan_ctx {
      * itself (its size; from a pipe, those read so far). */
     uint64_t unpacked, packed;
     bool unpacked_said;    /* past opts->max_unpacked: said once, for the innermost package */
+    /* How many of the packages being read around the member at hand are under a compression
+     * layer: its bytes are reached only by decompressing (package.c). */
+    unsigned under_compression;
 } fc_scan_ctx;
 
 /* How an object or error is named: the file on disk, what is inside it, and both together

@@ -360,7 +360,8 @@ typedef struct level {
     bool tree;           /* members are an installed tree (a .deb's data, an rpm): "./" dropped */
     bool deb;            /* the ar archive of a .deb */
     bool rpm;            /* an rpm's payload, which must be a cpio archive */
-    bool streamed;       /* read as a stream: a member is skipped by decompressing it */
+    bool streamed;       /* read as a stream: a member is skipped by reading through it */
+    bool compressed;     /* under a compression layer (libarchive's, or xz decoded here) */
     const fc_image *img; /* the file or memory libarchive reads, when not streamed */
     source *src;         /* the stream libarchive reads, when streamed */
     bool image_checked;  /* already found not to be a container image archive */
@@ -429,7 +430,7 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
         /* Under a compression layer, what follows is reached only by decompressing through it:
          * an 80 KB .tar.bz2 whose member declared 96 GiB ran for minutes after "not read"
          * (review of 2026-12-06, rt13 F3), so the package is read no further. */
-        stop = lv->streamed || la->filter_count(lv->a) > 1;
+        stop = sc->under_compression > 0;
         rc = fc_report_error(sc, FC_ERR_LIMIT, entry, NULL,
                              "member declares %lld bytes, more than the %llu-byte limit; not read%s",
                              (long long)declared, (unsigned long long)sc->opts->max_member_size,
@@ -621,12 +622,15 @@ static int scan_compressed_zip(fc_scan_ctx *sc, const level *lv)
  * more than opts->max_unpacked bytes and 256 times the input's: said, and the input read no
  * further (review of 2026-12-06, rt13 F3: a 1.9 KB nested .tar.zst of zero-filled members,
  * three levels deep, would have run for hours; memory stayed small). What an uncompressed
- * archive's members hold is the input's own bytes. */
+ * archive's members hold is the input's own bytes, from a pipe too (rv13 5: a plain tar
+ * holding a 9 GiB plain tar was "a decompression bomb?"). */
 #define UNPACK_RATIO 256u
 static bool unpacks_too_much(fc_scan_ctx *sc, const level *lv, struct archive_entry *e)
 {
     const fc_archive_api *la = lv->la;
-    if (!lv->streamed && la->filter_count(lv->a) <= 1)
+    /* (The members of a package that no layer of its own compresses are bytes already counted:
+     * the input's, or those of a member of a compressed package around it.) */
+    if (!lv->compressed)
         return false;
     int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : 0;
     if (size > 0)
@@ -997,9 +1001,11 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
         level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .rpm = rpm,
-                    .streamed = in != NULL,
+                    .streamed = in != NULL, .compressed = la->filter_count(a) > 1 || xz,
                     .img = img, .src = src, .image_checked = image_checked};
+        sc->under_compression += lv.compressed;
         rc = scan_entries(sc, &lv);
+        sc->under_compression -= lv.compressed;
         if (rc == 0 && xz && !xz->done && sc->errors == errors) {
             /* libarchive stops reading where the archive ends: the rest of the xz stream (its
              * index and footer, which an rpm's payload cut short loses) is read here. */

@@ -1,0 +1,170 @@
+/* test_unpacked.c - what a package read from a pipe stops for: members declared under a
+ * compression layer past opts->max_unpacked (a decompression bomb), and a member over
+ * opts->max_member_size under one. A tar that no compression layer holds is the input's own
+ * bytes: read through, however large its members, from a pipe too (review of 2026-12-06,
+ * rv13 5 and 7: `cat nested.tar | fatcheck -` of a plain tar holding a 9 GiB plain tar was
+ * "a decompression bomb?", exit 3, and a member over the size limit ended the reading, said
+ * as "reaching it would decompress all of it"). The limits are set small here; the figures
+ * are scaled down, the rules are the same. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fatcheck/scan.h>
+
+#include "tap.h"
+
+#define MiB (1u << 20)
+
+typedef struct buf {
+    uint8_t *data;
+    size_t size, cap;
+} buf;
+
+static void put(buf *b, const void *data, size_t n)
+{
+    if (b->size + n > b->cap) {
+        b->cap = (b->size + n) * 2;
+        b->data = realloc(b->data, b->cap);
+        if (!b->data)
+            abort();
+    }
+    if (data)
+        memcpy(b->data + b->size, data, n);
+    else
+        memset(b->data + b->size, 0, n);
+    b->size += n;
+}
+
+/* Appends a ustar member NAME of SIZE bytes (DATA, or zeros when NULL). */
+static void tar_member(buf *b, const char *name, const void *data, size_t size)
+{
+    char h[512] = {0};
+    snprintf(h, 100, "%s", name);
+    memcpy(h + 100, "0000644", 8);
+    memcpy(h + 108, "0000000", 8);
+    memcpy(h + 116, "0000000", 8);
+    snprintf(h + 124, 12, "%011llo", (unsigned long long)size);
+    memcpy(h + 136, "00000000000", 12);
+    h[156] = '0';
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    memset(h + 148, ' ', 8);
+    unsigned sum = 0;
+    for (size_t i = 0; i < sizeof h; i++)
+        sum += (uint8_t)h[i];
+    snprintf(h + 148, 8, "%06o", sum);
+    put(b, h, sizeof h);
+    put(b, data, size);
+    put(b, NULL, (512 - size % 512) % 512);
+}
+
+static void tar_end(buf *b)
+{
+    put(b, NULL, 1024);
+}
+
+typedef struct seen {
+    int objects, errors;
+    char first_error[512];
+} seen;
+
+static int on_object(void *ctx, const fc_object *o)
+{
+    seen *s = ctx;
+    s->objects += o->n_containers > 0;
+    return 0;
+}
+
+static int on_error(void *ctx, const fc_error *e)
+{
+    seen *s = ctx;
+    if (!s->errors++)
+        snprintf(s->first_error, sizeof s->first_error, "%s", e->message);
+    return 0;
+}
+
+/* Scans B's bytes from a pipe, a child writing them. */
+static seen scan_piped(const buf *b, const fc_options *o)
+{
+    seen s = {0};
+    int p[2];
+    if (pipe(p) != 0)
+        abort();
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        for (size_t at = 0; at < b->size;) {
+            ssize_t w = write(p[1], b->data + at, b->size - at);
+            if (w <= 0)
+                _exit(1);
+            at += (size_t)w;
+        }
+        _exit(0);
+    }
+    close(p[1]);
+    fc_scan_fd(p[0], "piped.tar", o, on_object, on_error, &s);
+    close(p[0]);
+    waitpid(pid, NULL, 0);
+    return s;
+}
+
+static buf read_fixture(const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, name);
+    buf b = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        abort();
+    uint8_t chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        put(&b, chunk, n);
+    fclose(f);
+    return b;
+}
+
+int main(void)
+{
+    fc_options o;
+    fc_options_init(&o);
+    o.max_unpacked = 1 * MiB;
+    buf lib = read_fixture("libmulti.so");
+
+    /* A plain tar holding a plain tar whose member is 64 MiB: more than max_unpacked, and
+     * more than 256 times what had been read (64 KiB at a time) when its header came. */
+    buf inner = {0}, outer = {0};
+    tar_member(&inner, "zeros.bin", NULL, 64 * MiB);
+    tar_member(&inner, "libmulti.so", lib.data, lib.size);
+    tar_end(&inner);
+    tar_member(&outer, "inner.tar", inner.data, inner.size);
+    tar_end(&outer);
+    seen s = scan_piped(&outer, &o);
+    is_u64(s.errors, 0, "a plain tar holding a plain tar of 64 MiB, from a pipe: no decompression bomb said");
+    if (s.errors)
+        printf("#   %s\n", s.first_error);
+    is_u64(s.objects, 1, "and the library after the large member is read");
+
+    /* A member over max_member_size in a plain tar from a pipe is said and skipped: what
+     * follows is read (skipping it reads the pipe, decompressing nothing). */
+    o.max_member_size = 1 * MiB;
+    buf big = {0};
+    tar_member(&big, "big.bin", NULL, 2 * MiB);
+    tar_member(&big, "libmulti.so", lib.data, lib.size);
+    tar_end(&big);
+    s = scan_piped(&big, &o);
+    is_u64(s.errors, 1, "a member over the size limit in a plain tar from a pipe: said");
+    ok(strstr(s.first_error, "more than the 1048576-byte limit; not read") &&
+           !strstr(s.first_error, "decompress"),
+       "as not read, without 'decompress' (%s)", s.first_error);
+    is_u64(s.objects, 1, "and the library after it is read");
+
+    free(lib.data);
+    free(inner.data);
+    free(outer.data);
+    free(big.data);
+    return tap_done();
+}
