@@ -737,6 +737,51 @@ def a_script_ending_with_a_zip_is_a_package_in_trees_too():
 
 
 @test
+def a_zip_behind_other_bytes_in_a_package_is_read_as_a_zip():
+    """A zip behind bytes of any kind (a self-extracting installer's shell preamble of several
+    lines, or one stray byte), as a member of a tar or as a compressed file's bytes: pip's
+    zipfile and unzip read it by its end record. It was searched as bytes, its deflated library
+    unseen: "no CUDA code", exit 0, named and from a pipe (review of 2026-12-06, rv13 3). A
+    member that holds the signature of a zip's local header but ends otherwise is still
+    searched as bytes."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    shapes = {
+        "installer.run": zip_bytes([("lib/libmulti.so", lib)],
+                                   prefix=b"#!/bin/sh\n# installer\n" + b"#" * 5000 + b"\nexit 0\n"),
+        "stray.bin": zip_bytes([("lib/libmulti.so", lib)], prefix=b"X"),
+    }
+    # A cubin after a local header's signature that starts no zip: found, as bytes.
+    cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
+    not_zip = b"junk PK\x03\x04 no zip\n" + cubin
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in shapes.items():
+            wraps = {
+                name + ".tar": tar_bytes([("inst/" + name, data), ("inst/not_zip.bin", not_zip)]),
+                name + ".tgz": tool(["gzip", "-n", "-c"],
+                                    tar_bytes([("inst/" + name, data), ("inst/not_zip.bin", not_zip)])),
+                name + ".gz": tool(["gzip", "-n", "-c"], data),
+                name + ".zst": zstd(data),
+            }
+            for wname, wdata in wraps.items():
+                path = os.path.join(tmp, wname)
+                open(path, "wb").write(wdata)
+                inner = "inst/" + name if "tar" in wname or wname.endswith(".tgz") else "data"
+                expect = [(path, inner + "!lib/libmulti.so")]
+                if inner != "data":
+                    expect.append((path, "inst/not_zip.bin"))
+                rc, out, err, _ = run("--json", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
+                eq((rc, err), (0, ""), wname)
+                eq(members(json.loads(out)), expect, wname)
+                rc, out, err, _ = run("--json", "--strict", "--gpu", "9.0", "--driver", "13.0", "-", data=wdata)
+                eq((rc, err), (0, ""), wname + " from a pipe")
+                eq(members(json.loads(out)), [("(standard input)", m) for _, m in expect], wname + " from a pipe")
+                if inner == "data":
+                    # (libmulti.so holds nothing for sm_70: judged, the gate closes.)
+                    rc, out, err, _ = run("-q", "--gpu", "7.0", "--driver", "13.0", path)
+                    eq(rc, 1, wname + " on sm_70")
+
+
+@test
 def bytes_after_a_pe_image_are_read_or_said():
     """A PE image's overlay (bytes after its sections' and its symbols', before a certificate
     table that ends the file) was passed over in silence: a zip there (pip's console-script

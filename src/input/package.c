@@ -401,6 +401,19 @@ static bool is_deb_lzma(const level *lv, const char *entry, const uint8_t *b, si
 /* Reads the member libarchive is at, whose first GOT bytes are in HEAD: a package inside
  * this one, a CUDA binary, or (DATA) bytes of no known format, searched as a file named on
  * its own is. */
+/* Where, in bytes of no known format, something could be found: a container or PTX, or a zip's
+ * first local header. A zip behind bytes of any kind (a self-extracting installer's preamble,
+ * one stray byte) is read by pip's zipfile and unzip by its end record, which is at the end:
+ * held from its first local header on, it is told once the member is held (scan_member). */
+static size_t data_or_zip_first(const uint8_t *p, size_t n)
+{
+    size_t at = fc_embedded_first_candidate(p, n);
+    for (size_t i = 0; i + 4 <= at; i++)
+        if (p[i] == 'P' && memcmp(p + i, "PK\003\004", 4) == 0)
+            return i;
+    return at;
+}
+
 static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, const char *entry, uint8_t *head,
                        size_t got, bool nested, bool data, bool *fatal)
 {
@@ -441,17 +454,29 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
         uint64_t hint = declared > 0 ? (uint64_t)declared : 0;
         /* Data is held only from where something could be found (fc_hold_data): a large
          * member holding nothing costs neither memory nor disk. */
-        fc_status st = data ? fc_hold_data(&ms.s, hint, sc->opts->max_member_size, fc_embedded_first_candidate, &held,
-                                           why, sizeof why)
+        fc_status st = data ? fc_hold_data(&ms.s, hint, sc->opts->max_member_size, data_or_zip_first, &held, why,
+                                           sizeof why)
                             : fc_hold(&ms.s, hint, sc->opts->max_member_size, &held, why, sizeof why);
-        if (st == FC_OK) {
+        /* Bytes that end as a zip are read as one, as pip and unzip read them: searched as bytes,
+         * a self-extracting installer in a .tgz, or one byte before a wheel, gzipped, passed
+         * its deflated libraries unseen, "no CUDA code" (review of 2026-12-06, rv13 3). */
+        bool zip = st == FC_OK && data && fc_zip_ends_file(held.img.data, held.img.size);
+        if (zip && sc->depth + 1 >= sc->opts->max_package_depth) {
+            rc = fc_report_error(sc, FC_ERR_LIMIT, lv->path, NULL, "member %s: packages nested deeper than %u, not opened",
+                                 entry, sc->opts->max_package_depth);
+        } else if (zip) {
+            sc->depth++;
+            rc = scan_source(sc, &held.img, NULL, entry, inner, false, false);
+            sc->depth--;
+        } else if (st == FC_OK) {
             sc->depth++;
             rc = data ? fc_scan_data(sc, &held.img, 0, held.img.size, entry, NULL) : fc_scan_image(sc, &held.img, entry);
             sc->depth--;
-            fc_held_free(&held);
         } else {
             rc = fc_report_error(sc, st, entry, NULL, "member %s%s", st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
         }
+        if (st == FC_OK)
+            fc_held_free(&held);
     }
     sc->named = named;
     *fatal = ms.code == ARCHIVE_FATAL || stop;
