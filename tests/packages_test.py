@@ -448,6 +448,43 @@ def a_compressed_file_of_nothing_holds_no_cuda_code():
 
 
 @test
+def compressed_bytes_that_start_with_zero_blocks_are_read_as_bytes():
+    """Decoded bytes that start with two zero blocks read to libarchive as an empty tar
+    whatever follows: a gzipped, zstd or xz file of no known format with 1 KiB of zeros before
+    its fat binaries was "no CUDA code", exit 0 under --strict (review of 2026-12-06, rv13 6).
+    Named, or a member of a package (held), it is read again as bytes; from a pipe, where it
+    cannot be, that is said, exit 3. An empty tarball (GNU tar writes 10 KiB of zeros) is still
+    no CUDA code, named and in a package."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    blob = b"\0" * 1024 + lib
+    empty_tar = tool(["tar", "-c", "-f", "-", "--files-from", "/dev/null"], b"")
+    with tempfile.TemporaryDirectory() as tmp:
+        for ext, pack in DEB_COMPRESSIONS.items():
+            if ext in ("", ".lzma"):  # (no compression; .lzma has no magic to be told by)
+                continue
+            path = os.path.join(tmp, "blob.bin" + ext)
+            open(path, "wb").write(pack(blob))
+            rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+            eq((rc, err), (0, ""), ext)
+            doc = json.loads(out)
+            eq(members(doc), [(path, "data")], ext)
+            eq([c["offset"] for c in doc["files"][0]["containers"]], [1024 + o for o in MULTI_OFFSETS], ext)
+            rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", "-", data=pack(blob))
+            eq(rc, 3, ext + " from a pipe")
+            assert "end-of-archive marker, read as a stream" in err, err
+            path = os.path.join(tmp, "empty.tar" + ext)
+            open(path, "wb").write(pack(empty_tar))
+            eq(run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)[:3], (0, "", ""), ext)
+            # Inside a package, a compressed member (up to 64 MiB) is held, and read so too.
+            outer = os.path.join(tmp, "outer" + ext + ".tar")
+            open(outer, "wb").write(tar_bytes([("blob.bin" + ext, pack(blob)), ("empty.tar" + ext, pack(empty_tar))]))
+            for args, data in (((outer,), None), (("-",), open(outer, "rb").read())):
+                rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", *args, data=data)
+                eq((rc, err), (0, ""), (ext, args))
+                eq([m for _, m in members(json.loads(out))], ["blob.bin%s!data" % ext], (ext, args))
+
+
+@test
 def deb_and_rpm_in_directories_only_with_packages():
     with tempfile.TemporaryDirectory() as d:
         for name in LINUX_PACKAGES:
@@ -1786,7 +1823,8 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
     local headers; one whose library's local header says stored where its central directory
     (which pip and unzip go by) says deflated was "no CUDA code", exit 0 under --strict. From a
     file, or under xz (decoded here) wherever it is, it is now held whole and read as a zip file
-    is (the disagreement said, exit 3); elsewhere that it cannot be so read is said."""
+    is (the disagreement said, exit 3); so it is inside a package, held there; from a pipe
+    that it cannot be so read is said."""
     import gzip
     import zlib
     lib = open(fx("libmulti.so"), "rb").read()
@@ -1814,7 +1852,8 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
                 rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
                 eq(rc, 3, what)
                 assert "no CUDA code" not in out, (what, out)
-                if suffix == ".xz" or (args == (path,)):
+                # Inside a tar, a compressed member is held (up to 64 MiB) and read as a file is.
+                if suffix == ".xz" or piped is None or piped != data:
                     assert "pkg/libmulti.so" in err, (what, err)
                 else:
                     assert "a zip under a compression layer, read as a stream" in err, (what, err)
