@@ -1928,7 +1928,7 @@ def a_decompression_bomb_is_read_no_further():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bomb.tar.zst")
         open(path, "wb").write(outer)
-        said = ("its compressed packages' members declare more than 8589934592 bytes, over 256 times the %d bytes "
+        said = ("its compressed packages' members unpack to more than 8589934592 bytes, over 256 times the %d bytes "
                 "read: a decompression bomb?; not read further" % len(outer))
         for args, label, data in (((path,), path, None), (("-",), STDIN, outer)):
             rc, out_, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", *args, data=data)

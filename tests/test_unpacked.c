@@ -1,5 +1,6 @@
 /* test_unpacked.c - what a package read from a pipe stops for: members declared under a
- * compression layer past opts->max_unpacked (a decompression bomb), and a member over
+ * compression layer, or in a zip, past opts->max_unpacked (a decompression bomb), bytes
+ * that no header declares counted as they are decompressed, and a member over
  * opts->max_member_size under one. A tar that no compression layer holds is the input's own
  * bytes: read through, however large its members, from a pipe too (review of 2026-12-06,
  * rv13 5 and 7: `cat nested.tar | fatcheck -` of a plain tar holding a 9 GiB plain tar was
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <fatcheck/scan.h>
 
@@ -64,6 +66,80 @@ static void tar_member(buf *b, const char *name, const void *data, size_t size)
 static void tar_end(buf *b)
 {
     put(b, NULL, 1024);
+}
+
+/* Deflates N zeros: raw deflate (WBITS -15, a zip's) or gzip (31). */
+static buf deflate_zeros(size_t n, int wbits)
+{
+    buf out = {0};
+    z_stream z = {0};
+    if (deflateInit2(&z, 9, Z_DEFLATED, wbits, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+        abort();
+    static uint8_t zeros[1 << 16];
+    uint8_t chunk[1 << 16];
+    size_t left = n;
+    int flush;
+    do {
+        size_t k = left < sizeof zeros ? left : sizeof zeros;
+        left -= k;
+        flush = left ? Z_NO_FLUSH : Z_FINISH;
+        z.next_in = zeros;
+        z.avail_in = (uInt)k;
+        do {
+            z.next_out = chunk;
+            z.avail_out = sizeof chunk;
+            deflate(&z, flush);
+            put(&out, chunk, sizeof chunk - z.avail_out);
+        } while (z.avail_out == 0);
+    } while (flush != Z_FINISH);
+    deflateEnd(&z);
+    return out;
+}
+
+static void le16(buf *b, unsigned v)
+{
+    uint8_t x[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    put(b, x, 2);
+}
+
+static void le32(buf *b, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(b, x, 4);
+}
+
+/* A zip of one member NAME, SIZE zeros deflated. */
+static buf zip_of_zeros(const char *name, size_t size)
+{
+    buf data = deflate_zeros(size, -15), z = {0}, cd = {0};
+    static uint8_t zeros[1 << 16];
+    uLong crc = crc32(0, NULL, 0);
+    for (size_t left = size; left;) {
+        size_t k = left < sizeof zeros ? left : sizeof zeros;
+        crc = crc32(crc, zeros, (uInt)k);
+        left -= k;
+    }
+    size_t nl = strlen(name);
+    le32(&z, 0x04034b50);
+    le16(&z, 20), le16(&z, 0), le16(&z, 8), le16(&z, 0), le16(&z, 0x21);
+    le32(&z, (uint32_t)crc), le32(&z, (uint32_t)data.size), le32(&z, (uint32_t)size);
+    le16(&z, (unsigned)nl), le16(&z, 0);
+    put(&z, name, nl);
+    put(&z, data.data, data.size);
+    le32(&cd, 0x02014b50);
+    le16(&cd, 0x031e), le16(&cd, 20), le16(&cd, 0), le16(&cd, 8), le16(&cd, 0), le16(&cd, 0x21);
+    le32(&cd, (uint32_t)crc), le32(&cd, (uint32_t)data.size), le32(&cd, (uint32_t)size);
+    le16(&cd, (unsigned)nl), le16(&cd, 0), le16(&cd, 0), le16(&cd, 0), le16(&cd, 0);
+    le32(&cd, 0100644u << 16), le32(&cd, 0);
+    put(&cd, name, nl);
+    size_t cd_at = z.size;
+    put(&z, cd.data, cd.size);
+    le32(&z, 0x06054b50);
+    le16(&z, 0), le16(&z, 0), le16(&z, 1), le16(&z, 1);
+    le32(&z, (uint32_t)cd.size), le32(&z, (uint32_t)cd_at), le16(&z, 0);
+    free(data.data);
+    free(cd.data);
+    return z;
 }
 
 typedef struct seen {
@@ -162,6 +238,31 @@ int main(void)
        "as not read, without 'decompress' (%s)", s.first_error);
     is_u64(s.objects, 1, "and the library after it is read");
 
+    /* A gzipped file of 64 MiB of zeros (no archive: no header declares its size) in a plain
+     * tar: what it decompresses to is counted as it is read (review of 2026-12-06, rv13 4: a
+     * compressed blob in a tar decompressed to the size limit, uncounted). */
+    o.max_member_size = 1024 * MiB;
+    buf gz = deflate_zeros(64 * MiB, 31), blob = {0};
+    tar_member(&blob, "zeros.bin.gz", gz.data, gz.size);
+    tar_member(&blob, "libmulti.so", lib.data, lib.size);
+    tar_end(&blob);
+    s = scan_piped(&blob, &o);
+    is_u64(s.errors, 1, "a gzipped blob of 64 MiB of zeros in a plain tar: said once");
+    ok(strstr(s.first_error, "a decompression bomb?") != NULL, "as a decompression bomb (%s)", s.first_error);
+
+    /* A zip's members are deflated one by one: they count (nested zips of 1 GiB of zeros each,
+     * 32 KB in all, decompressed 16 GiB in 73 s, uncounted). */
+    buf zip = zip_of_zeros("zeros.bin", 64 * MiB), zipped = {0};
+    tar_member(&zipped, "zeros.zip", zip.data, zip.size);
+    tar_end(&zipped);
+    s = scan_piped(&zipped, &o);
+    is_u64(s.errors, 1, "a zip holding 64 MiB of zeros deflated, in a plain tar: said once");
+    ok(strstr(s.first_error, "a decompression bomb?") != NULL, "as a decompression bomb (%s)", s.first_error);
+
+    free(gz.data);
+    free(blob.data);
+    free(zip.data);
+    free(zipped.data);
     free(lib.data);
     free(inner.data);
     free(outer.data);
