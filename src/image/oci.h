@@ -47,6 +47,9 @@ typedef struct fc_oci_entry {
 typedef struct fc_oci_budget {
     _Atomic uint64_t used;
     _Atomic uint64_t entries;
+    /* What compressed layers' files declare, and the layers' bytes read so far: past
+     * opts->max_unpacked and 256 times those, a decompression bomb (oci_layer.c). */
+    _Atomic uint64_t unpacked, packed;
 } fc_oci_budget;
 
 /* Bytes after a compressed layer's tar ends that are decompressed for its digest at most. */
