@@ -997,6 +997,31 @@ def damaged_images_say_so_and_the_rest_is_judged():
 
 
 @test
+def a_tarball_with_a_web_manifest_is_no_image():
+    """A web application's tarball holds a manifest.json (a JSON object, no list of images)
+    and no layer, blob or oci-layout: it was "not readable as a container image", exit 3
+    (review of 2026-12-06, rv13 8). It is a plain tarball: its files read, nothing said, named,
+    gzipped and from a pipe. An archive with a layer beside such a manifest still says so."""
+    lib = open(os.path.join(FIXTURES, "libmulti.so"), "rb").read()
+    web = tar_of([("manifest.json", b'{"name": "app", "short_name": "app", "icons": []}\n'),
+                  ("index.html", b"<!doctype html>\n"), ("lib/libmulti.so", lib)])
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in (("web.tar", web), ("web.tar.gz", gzip.compress(web, mtime=0))):
+            path = os.path.join(tmp, name)
+            open(path, "wb").write(data)
+            for stdin in (None, path):
+                rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (path,)))
+                eq((rc, errors(doc), files(doc)), (0, [], ["lib/libmulti.so"]), (name, stdin))
+        layered = os.path.join(tmp, "layered.tar")
+        tar_of([("manifest.json", b'{"name": "app"}\n'), ("a" * 64 + "/layer.tar", tar_of([("lib/libmulti.so", lib)]))],
+               layered)
+        for stdin in (None, layered):
+            rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (layered,)))
+            eq(rc, 3, stdin)
+            assert "not readable as a container image" in errors(doc)[0], errors(doc)
+
+
+@test
 def compressed_layers_of_docker_save_match_their_tars():
     """skopeo's docker-archive can write gzip layers under a config whose diff_ids name the
     tars inside them: those match, so nothing is said, from a file or a pipe."""

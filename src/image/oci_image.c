@@ -70,6 +70,7 @@ typedef struct reading {
     fc_oci_layer loose;     /* files of a stream outside its layers: judged if it is no image */
     char damage[320];       /* the archive could not be read to its end: why */
     unsigned meta_names[2]; /* members named manifest.json, index.json, of any type */
+    bool shaped;            /* a member named as only an image's are: a layer, a blob, oci-layout */
     size_t next;            /* phase one: the next layer to read */
     pthread_mutex_t lock;
 } reading;
@@ -113,8 +114,15 @@ static const char *const meta_once[] = {"manifest.json", "index.json"};
 static void note_meta_name(reading *rd, const char *raw)
 {
     char *name = member_name(raw);
+    bool meta = false;
     for (size_t k = 0; name && k < sizeof meta_once / sizeof *meta_once; k++)
-        rd->meta_names[k] += strcmp(name, meta_once[k]) == 0;
+        if (strcmp(name, meta_once[k]) == 0) {
+            rd->meta_names[k]++;
+            meta = true;
+        }
+    /* A web application's tarball has a manifest.json too (review of 2026-12-06, rv13 8: one
+     * was "not readable as a container image", exit 3); an image has layers. */
+    rd->shaped |= name && !meta && fc_oci_member_looks_like_image(name);
     free(name);
 }
 
@@ -902,8 +910,7 @@ int fc_oci_scan_tar(fc_scan_ctx *sc, const fc_image *img, const char *path, bool
     int rc = 0;
     fc_oci_source src;
     if (list_members(&rd, la)) {
-        bool looks = (rd.n_members && fc_oci_member_looks_like_image(rd.members[0].name)) ||
-                     find_member(&rd, "manifest.json") || find_member(&rd, "oci-layout");
+        bool looks = rd.shaped;
         fc_oci_kind_of kind = fc_oci_meta_read(&rd.meta, source_of(&rd, &src), rd.base, sc->opts->platform);
         if (kind != FC_OCI_NOT_IMAGE && rd.meta.n_images) {
             *not_image = false;
@@ -1134,8 +1141,12 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
         const char *why = rd.meta.n_problems ? rd.meta.problems[0]
                           : *fatal || r != ARCHIVE_EOF ? "it is cut short before its manifest.json or index.json"
                                                        : "it has no manifest.json or index.json";
-        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not readable as a container image (%s): its layers "
-                             "are read one by one, every file as each layer holds it, deleted ones too", why);
+        /* With no member named as only an image's, it is a plain tarball that holds a
+         * manifest.json (a web application's): read as one, nothing to say. */
+        if (rd.shaped || *fatal || r != ARCHIVE_EOF)
+            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not readable as a container image (%s): its "
+                                 "layers are read one by one, every file as each layer holds it, deleted ones too",
+                                 why);
         if (!rc)
             rc = judge_as_archive(&rd);
     } else if (rc == 0) {
