@@ -431,10 +431,8 @@ static bool is_deb_lzma(const level *lv, const char *entry, const uint8_t *b, si
 static size_t data_or_zip_first(const uint8_t *p, size_t n)
 {
     size_t at = fc_embedded_first_candidate(p, n);
-    for (size_t i = 0; i + 4 <= at; i++)
-        if (p[i] == 'P' && memcmp(p + i, "PK\003\004", 4) == 0)
-            return i;
-    return at;
+    const uint8_t *zip = at >= 4 ? memmem(p, at, "PK\003\004", 4) : NULL;
+    return zip ? (size_t)(zip - p) : at;
 }
 
 /* The largest compressed member held to be read (scan_member): in memory, as fc_hold keeps it. */
