@@ -129,10 +129,40 @@ static void le32(buf *b, uint32_t v)
     put(b, x, 4);
 }
 
-/* A zip of one member NAME, SIZE zeros deflated. */
-static buf zip_of_zeros(const char *name, size_t size)
+/* A zip being written: its members, then its central directory. */
+typedef struct zip_writer {
+    buf z, cd;
+    unsigned n;
+} zip_writer;
+
+/* Adds member NAME: DATA as stored (DEFLATED NULL), or DEFLATED, the raw deflate of SIZE
+ * bytes whose CRC is CRC. */
+static void zip_add(zip_writer *zp, const char *name, const buf *data, const buf *deflated, size_t size, uint32_t crc)
 {
-    buf data = deflate_zeros(size, -15), z = {0}, cd = {0};
+    const buf *body = deflated ? deflated : data;
+    unsigned method = deflated ? 8 : 0;
+    if (!deflated)
+        crc = (uint32_t)crc32(0, data->data, (uInt)data->size), size = data->size;
+    size_t nl = strlen(name), at = zp->z.size;
+    buf *z = &zp->z, *cd = &zp->cd;
+    le32(z, 0x04034b50);
+    le16(z, 20), le16(z, 0), le16(z, method), le16(z, 0), le16(z, 0x21);
+    le32(z, crc), le32(z, (uint32_t)body->size), le32(z, (uint32_t)size);
+    le16(z, (unsigned)nl), le16(z, 0);
+    put(z, name, nl);
+    put(z, body->data, body->size);
+    le32(cd, 0x02014b50);
+    le16(cd, 0x031e), le16(cd, 20), le16(cd, 0), le16(cd, method), le16(cd, 0), le16(cd, 0x21);
+    le32(cd, crc), le32(cd, (uint32_t)body->size), le32(cd, (uint32_t)size);
+    le16(cd, (unsigned)nl), le16(cd, 0), le16(cd, 0), le16(cd, 0), le16(cd, 0);
+    le32(cd, 0100644u << 16), le32(cd, (uint32_t)at);
+    put(cd, name, nl);
+    zp->n++;
+}
+
+static void zip_add_zeros(zip_writer *zp, const char *name, size_t size)
+{
+    buf data = deflate_zeros(size, -15);
     static uint8_t zeros[1 << 16];
     uLong crc = crc32(0, NULL, 0);
     for (size_t left = size; left;) {
@@ -140,27 +170,27 @@ static buf zip_of_zeros(const char *name, size_t size)
         crc = crc32(crc, zeros, (uInt)k);
         left -= k;
     }
-    size_t nl = strlen(name);
-    le32(&z, 0x04034b50);
-    le16(&z, 20), le16(&z, 0), le16(&z, 8), le16(&z, 0), le16(&z, 0x21);
-    le32(&z, (uint32_t)crc), le32(&z, (uint32_t)data.size), le32(&z, (uint32_t)size);
-    le16(&z, (unsigned)nl), le16(&z, 0);
-    put(&z, name, nl);
-    put(&z, data.data, data.size);
-    le32(&cd, 0x02014b50);
-    le16(&cd, 0x031e), le16(&cd, 20), le16(&cd, 0), le16(&cd, 8), le16(&cd, 0), le16(&cd, 0x21);
-    le32(&cd, (uint32_t)crc), le32(&cd, (uint32_t)data.size), le32(&cd, (uint32_t)size);
-    le16(&cd, (unsigned)nl), le16(&cd, 0), le16(&cd, 0), le16(&cd, 0), le16(&cd, 0);
-    le32(&cd, 0100644u << 16), le32(&cd, 0);
-    put(&cd, name, nl);
-    size_t cd_at = z.size;
-    put(&z, cd.data, cd.size);
-    le32(&z, 0x06054b50);
-    le16(&z, 0), le16(&z, 0), le16(&z, 1), le16(&z, 1);
-    le32(&z, (uint32_t)cd.size), le32(&z, (uint32_t)cd_at), le16(&z, 0);
+    zip_add(zp, name, NULL, &data, size, (uint32_t)crc);
     free(data.data);
-    free(cd.data);
-    return z;
+}
+
+static buf zip_end(zip_writer *zp)
+{
+    size_t cd_at = zp->z.size;
+    put(&zp->z, zp->cd.data, zp->cd.size);
+    le32(&zp->z, 0x06054b50);
+    le16(&zp->z, 0), le16(&zp->z, 0), le16(&zp->z, zp->n), le16(&zp->z, zp->n);
+    le32(&zp->z, (uint32_t)zp->cd.size), le32(&zp->z, (uint32_t)cd_at), le16(&zp->z, 0);
+    free(zp->cd.data);
+    return zp->z;
+}
+
+/* A zip of one member NAME, SIZE zeros deflated. */
+static buf zip_of_zeros(const char *name, size_t size)
+{
+    zip_writer zp = {0};
+    zip_add_zeros(&zp, name, size);
+    return zip_end(&zp);
 }
 
 typedef struct seen {
@@ -321,6 +351,27 @@ int main(void)
     if (s.errors)
         printf("#   %s\n", s.first_error);
     is_u64(s.objects, 1, "and the library in it is read");
+
+    /* A zip held whole inside a gzipped tar: a member over the size limit is skipped over,
+     * decompressing nothing, and the library after it read (review of 2026-12-06, rv14 3: the
+     * whole zip was left, "nor what follows it", since the over-limit stop was taken under
+     * any compression layer around it). */
+    o.max_member_size = 1 * MiB;
+    zip_writer zp = {0};
+    zip_add_zeros(&zp, "big.bin", 2 * MiB);
+    zip_add(&zp, "lib/libmulti.so", &lib, NULL, 0, 0);
+    buf wheel = zip_end(&zp), wheel_tar = {0};
+    tar_member(&wheel_tar, "x.whl", wheel.data, wheel.size);
+    tar_end(&wheel_tar);
+    buf wheel_tgz = gzip_of(&wheel_tar);
+    s = scan_piped(&wheel_tgz, &o);
+    is_u64(s.errors, 1, "a zip in a .tgz whose first member is over the size limit: said");
+    ok(strstr(s.first_error, "more than the 1048576-byte limit; not read") && !strstr(s.first_error, "what follows"),
+       "as not read, the rest read on (%s)", s.first_error);
+    is_u64(s.objects, 1, "and the library after it is read");
+    free(wheel.data);
+    free(wheel_tar.data);
+    free(wheel_tgz.data);
 
     free(layer.data);
     free(layer_gz.data);

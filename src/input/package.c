@@ -487,7 +487,8 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
         /* Under a compression layer, what follows is reached only by decompressing through it:
          * an 80 KB .tar.bz2 whose member declared 96 GiB ran for minutes after "not read"
          * (review of 2026-12-06, rt13 F3), so the package is read no further. */
-        stop = sc->under_compression > 0;
+        /* (A level held whole, a zip from inside a .tgz, is skipped over, decompressing nothing.) */
+        stop = lv->compressed || (lv->streamed && sc->under_compression > 0);
         rc = fc_report_error(sc, FC_ERR_LIMIT, entry, NULL,
                              "member declares %lld bytes, more than the %llu-byte limit; not read%s",
                              (long long)declared, (unsigned long long)sc->opts->max_member_size,
