@@ -819,6 +819,41 @@ def a_zip_behind_other_bytes_in_a_package_is_read_as_a_zip():
 
 
 @test
+def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
+    """A blob of containers (bytes of no known format) with a zip's end record after it: read
+    as a zip, its stub was never searched. An empty end record (22 bytes) appended to a blob
+    in a tar made its containers "no CUDA code", exit 0 under --strict (review of 2026-12-06,
+    rv14 1; named too, before). The stub is now searched beside the zip's members: an empty
+    zip's stub is all there is; a zip with members has both read. Named, in a tar, in a .tgz,
+    and from a pipe."""
+    fatbin = open(fx("all_archs.fatbin"), "rb").read()
+    lib = open(fx("libmulti.so"), "rb").read()
+    blob = b"MYBLOBv1" + b"\1" * 56 + fatbin
+    empty_end = b"PK\x05\x06" + b"\0" * 18
+    shapes = {
+        "blob_empty_end.bin": (blob + empty_end, [None]),
+        "blob_then_zip.bin": (zip_bytes([("lib/libmulti.so", lib)], prefix=blob), [None, "lib/libmulti.so"]),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (data, inside) in shapes.items():
+            wraps = {
+                name: ("", data),
+                name + ".tar": ("share/" + name, tar_bytes([("share/" + name, data)])),
+                name + ".tgz": ("share/" + name, tool(["gzip", "-n", "-c"], tar_bytes([("share/" + name, data)]))),
+            }
+            for wname, (member, wdata) in wraps.items():
+                path = os.path.join(tmp, wname)
+                open(path, "wb").write(wdata)
+                want = sorted("!".join(x for x in (member, m) if x) for m in inside)
+                for args, piped in (((path,), None), (("-",), wdata)):
+                    rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+                    eq((rc, err), (0, ""), (wname, args))
+                    eq(sorted(m or "" for _, m in members(json.loads(out))), want, (wname, args))
+                    rc, out, err, _ = run("-q", "--strict", "--gpu", "7.0", "--driver", "13.0", *args, data=piped)
+                    eq(rc, 1, (wname, args, "on sm_70"))
+
+
+@test
 def bytes_after_a_pe_image_are_read_or_said():
     """A PE image's overlay (bytes after its sections' and its symbols', before a certificate
     table that ends the file) was passed over in silence: a zip there (pip's console-script

@@ -171,6 +171,22 @@ static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64
     return fc_deliver(sc, &b);
 }
 
+/* A zip told by its end whose stub (its first STUB bytes) could hold containers: both read,
+ * and "no CUDA code" said, when named, only where neither holds any. */
+static int scan_zip_and_stub(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t stub)
+{
+    size_t before = sc->delivered, errors = sc->errors;
+    bool named = sc->named;
+    sc->named = false;
+    int rc = fc_scan_package(sc, img, path);
+    if (rc == 0)
+        rc = scan_unknown(sc, img, 0, stub, path, NULL, false);
+    sc->named = named;
+    if (rc == 0 && named && !sc->outer && sc->delivered == before && sc->errors == errors)
+        rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
+    return rc;
+}
+
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
@@ -189,8 +205,18 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return fc_scan_package(sc, img, path);
     /* A zip with bytes before it (a zipapp's #! line, a self-extracting stub), or with no
      * member (its end record alone), is told by its end, which libarchive reads it from. */
-    if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size))
-        return fc_scan_package(sc, img, path);
+    if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size)) {
+        /* What lies before its first member (a stub) is searched as bytes too: an empty end
+         * record appended to a blob hid the blob's containers, "no CUDA code", exit 0
+         * (review of 2026-12-06, rv14 1). With no member, the stub is all there is. */
+        unsigned entries;
+        uint64_t stub = fc_zip_stub(img->data, img->size, &entries);
+        bool stub_holds = stub > 0 && fc_embedded_first_candidate(img->data, (size_t)stub) < stub;
+        if (!stub_holds)
+            return fc_scan_package(sc, img, path);
+        if (entries > 0)
+            return scan_zip_and_stub(sc, img, path, stub);
+    }
     if (f == FC_FORMAT_UNKNOWN && pyi_end)
         return scan_pyinstaller_file(sc, img, path, pyi_end);
     if (f == FC_FORMAT_UNKNOWN) {

@@ -28,17 +28,26 @@ bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total)
     return false;
 }
 
-bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
+/* Where the last end record signature within reach of the end lies, as libarchive's seekable
+ * reader takes it (a record in a comment would be the one it reads); false if none. */
+static bool last_end_record(const uint8_t *data, uint64_t size, uint64_t *at)
 {
     if (size < 22)
         return false;
-    /* The last signature, as libarchive's seekable reader takes it: a record in a comment
-     * would be the one it reads. */
     uint64_t lowest = size > 22 + 0xffff ? size - (22 + 0xffff) : 0;
     uint64_t pos = size - 22;
     while (memcmp(data + pos, "PK\005\006", 4) != 0)
         if (pos-- == lowest)
             return false;
+    *at = pos;
+    return true;
+}
+
+bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
+{
+    uint64_t pos;
+    if (!last_end_record(data, size, &pos))
+        return false;
     const uint8_t *r = data + pos;
     /* The record ends the file: its comment runs exactly to the end. One disk, holding every entry. */
     if (pos + 22 + fc_rd16(r + 20) != size || fc_rd16(r + 4) != 0 || fc_rd16(r + 6) != 0 ||
@@ -61,6 +70,33 @@ bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
     if (cd_size > cd_end || cd_offset > cd_end - cd_size)
         return false;
     return cd_size == 0 ? fc_rd16(r + 10) == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
+}
+
+uint64_t fc_zip_stub(const uint8_t *data, uint64_t size, unsigned *entries)
+{
+    uint64_t pos;
+    *entries = 0;
+    if (!fc_zip_ends_file(data, size) || !last_end_record(data, size, &pos))
+        return size;
+    const uint8_t *r = data + pos;
+    *entries = fc_rd16(r + 10);
+    /* Zip64 (its offsets are in extra fields): not walked, all of it is the stub. */
+    if (*entries == 0 || (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0))
+        return size;
+    uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_start = pos - cd_size;
+    uint64_t base = cd_start - cd_offset; /* the zip's start; 0 when offsets count from the file's */
+    uint64_t first = UINT64_MAX, at = cd_start;
+    for (unsigned i = 0; i < *entries; i++) {
+        if (!fc_range_ok(at, 46, pos) || memcmp(data + at, "PK\001\002", 4) != 0)
+            return size;
+        uint32_t local = fc_rd32(data + at + 42);
+        if (local == 0xffffffffu)
+            return size;
+        if (local < first)
+            first = local;
+        at += 46u + fc_rd16(data + at + 28) + fc_rd16(data + at + 30) + fc_rd16(data + at + 32);
+    }
+    return base + first <= size ? base + first : size;
 }
 
 bool fc_zip_behind_head(const uint8_t *head, size_t n)
