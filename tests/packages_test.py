@@ -452,9 +452,10 @@ def compressed_bytes_that_start_with_zero_blocks_are_read_as_bytes():
     """Decoded bytes that start with two zero blocks read to libarchive as an empty tar
     whatever follows: a gzipped, zstd or xz file of no known format with 1 KiB of zeros before
     its fat binaries was "no CUDA code", exit 0 under --strict (review of 2026-12-06, rv13 6).
-    Named, or a member of a package (held), it is read again as bytes; from a pipe, where it
-    cannot be, that is said, exit 3. An empty tarball (GNU tar writes 10 KiB of zeros) is still
-    no CUDA code, named and in a package."""
+    Named, a member of a package (held), or from a pipe when the stream is at most 64 KiB (all
+    of it kept as it passed), it is read again as bytes; from a longer pipe, where it cannot be,
+    that is said, exit 3. An empty tarball (GNU tar writes 10 KiB of zeros) is still no CUDA
+    code, named, in a package and from a pipe (rv14 2: exit 3 from a pipe)."""
     lib = open(fx("libmulti.so"), "rb").read()
     blob = b"\0" * 1024 + lib
     empty_tar = tool(["tar", "-c", "-f", "-", "--files-from", "/dev/null"], b"")
@@ -469,12 +470,20 @@ def compressed_bytes_that_start_with_zero_blocks_are_read_as_bytes():
             doc = json.loads(out)
             eq(members(doc), [(path, "data")], ext)
             eq([c["offset"] for c in doc["files"][0]["containers"]], [1024 + o for o in MULTI_OFFSETS], ext)
-            rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", "-", data=pack(blob))
-            eq(rc, 3, ext + " from a pipe")
+            rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", "-", data=pack(blob))
+            eq((rc, err), (0, ""), ext + " from a pipe")
+            eq(members(json.loads(out)), [(STDIN, "data")], ext + " from a pipe")
+            # More than 64 KiB of it from a pipe: said.
+            big = pack(blob + os.urandom(96 << 10))
+            assert len(big) > 65 << 10, len(big)
+            rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", "-", data=big)
+            eq(rc, 3, ext + " from a pipe, large")
             assert "end-of-archive marker, read as a stream" in err, err
             path = os.path.join(tmp, "empty.tar" + ext)
             open(path, "wb").write(pack(empty_tar))
             eq(run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)[:3], (0, "", ""), ext)
+            eq(run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", "-", data=pack(empty_tar))[:3], (0, "", ""),
+               ext + " from a pipe")
             # Inside a package, a compressed member (up to 64 MiB) is held, and read so too.
             outer = os.path.join(tmp, "outer" + ext + ".tar")
             open(outer, "wb").write(tar_bytes([("blob.bin" + ext, pack(blob)), ("empty.tar" + ext, pack(empty_tar))]))

@@ -1097,6 +1097,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     }
     int rc;
     bool again = false; /* an empty tar, read again as bytes */
+    uint8_t *kept = NULL; /* from a stream, held whole for that */
+    fc_image kept_img = {0};
     char msg[300];
     if (!a || (in && !src)) {
         rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
@@ -1117,10 +1119,23 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         rc = scan_entries(sc, &lv);
         sc->under_compression -= lv.compressed;
         again = rc == 0 && lv.empty_tar && img;
-        if (rc == 0 && lv.empty_tar && !img)
-            rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "its decoded bytes start with a tar's "
-                                 "end-of-archive marker, read as a stream: what follows it, if anything, is not "
-                                 "seen (the bytes cannot be read again; decompress them and name the result)");
+        if (rc == 0 && lv.empty_tar && !img) {
+            /* A stream small enough is all in the tail kept of it (an empty .tar.gz is 45 bytes):
+             * read to its end, then read again from there. */
+            ssize_t n = 1;
+            uint8_t rest[4096];
+            while (src->total <= FC_ZIP_TAIL && (n = fc_stream_read(src->s, rest, sizeof rest)) > 0)
+                keep_tail(src, rest, (size_t)n);
+            if (n == 0 && src->total <= FC_ZIP_TAIL && (kept = malloc(src->tail_n ? src->tail_n : 1))) {
+                memcpy(kept, src->tail, src->tail_n);
+                kept_img = (fc_image){kept, src->tail_n, -1, false};
+                again = true;
+            } else {
+                rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "its decoded bytes start with a tar's "
+                                     "end-of-archive marker, read as a stream: what follows it, if anything, is not "
+                                     "seen (the bytes cannot be read again; decompress them and name the result)");
+            }
+        }
         if (rc == 0 && xz && !xz->done && sc->errors == errors) {
             /* libarchive stops reading where the archive ends: the rest of the xz stream (its
              * index and footer, which an rpm's payload cut short loses) is read here. */
@@ -1142,8 +1157,10 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         la->lzma_end(&xz->z);
         free(xz);
     }
-    if (again)
-        return scan_source(sc, img, NULL, path, prefix, tree, false, true);
+    if (again) {
+        rc = scan_source(sc, kept ? &kept_img : img, NULL, path, prefix, tree, false, true);
+        free(kept);
+    }
     return rc;
 }
 
