@@ -431,8 +431,11 @@ static bool is_deb_lzma(const level *lv, const char *entry, const uint8_t *b, si
 static size_t data_or_zip_first(const uint8_t *p, size_t n)
 {
     size_t at = fc_embedded_first_candidate(p, n);
-    const uint8_t *zip = at >= 4 ? memmem(p, at, "PK\003\004", 4) : NULL;
-    return zip ? (size_t)(zip - p) : at;
+    /* memchr first: zero-filled members, the common large case, hold no 'P' at all. */
+    for (const uint8_t *q = p; at >= 4 && (q = memchr(q, 'P', at - 3 - (size_t)(q - p))); q++)
+        if (memcmp(q, "PK\003\004", 4) == 0)
+            return (size_t)(q - p);
+    return at;
 }
 
 /* The largest compressed member held to be read (scan_member): in memory, as fc_hold keeps it. */
