@@ -28,6 +28,8 @@ typedef struct buf {
 
 static void put(buf *b, const void *data, size_t n)
 {
+    if (n == 0)
+        return;
     if (b->size + n > b->cap) {
         b->cap = (b->size + n) * 2;
         b->data = realloc(b->data, b->cap);
