@@ -1001,7 +1001,8 @@ def a_tarball_with_a_web_manifest_is_no_image():
     """A web application's tarball holds a manifest.json (a JSON object, no list of images)
     and no layer, blob or oci-layout: it was "not readable as a container image", exit 3
     (review of 2026-12-06, rv13 8). It is a plain tarball: its files read, nothing said, named,
-    gzipped and from a pipe. An archive with a layer beside such a manifest still says so."""
+    gzipped and from a pipe, as a package is (rv15 2: from a pipe it was read as an image that
+    could not be, its blobs and packages unread, exit 0)."""
     lib = open(os.path.join(FIXTURES, "libmulti.so"), "rb").read()
     web = tar_of([("manifest.json", b'{"name": "app", "short_name": "app", "icons": []}\n'),
                   ("index.html", b"<!doctype html>\n"), ("lib/libmulti.so", lib)])
@@ -1012,13 +1013,28 @@ def a_tarball_with_a_web_manifest_is_no_image():
             for stdin in (None, path):
                 rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (path,)))
                 eq((rc, errors(doc), files(doc)), (0, [], ["lib/libmulti.so"]), (name, stdin))
-        layered = os.path.join(tmp, "layered.tar")
-        tar_of([("manifest.json", b'{"name": "app"}\n'), ("a" * 64 + "/layer.tar", tar_of([("lib/libmulti.so", lib)]))],
-               layered)
-        for stdin in (None, layered):
-            rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (layered,)))
-            eq(rc, 3, stdin)
-            assert "not readable as a container image" in errors(doc)[0], errors(doc)
+        # Beside a layer: an object is still no docker manifest (docker load refuses it), and
+        # the archive a plain tarball, its layer read as a tar; a list that names no image is
+        # an image archive that cannot be read, said.
+        layer = tar_of([("lib/libmulti.so", lib)])
+        for manifest, said in ((b'{"name": "app"}\n', False), (b'[{"Config": 5}]\n', True)):
+            layered = os.path.join(tmp, "layered.tar")
+            tar_of([("manifest.json", manifest), ("a" * 64 + "/layer.tar", layer)], layered)
+            for stdin in (None, layered):
+                rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (layered,)))
+                eq(files(doc), ["a" * 64 + "/layer.tar!lib/libmulti.so"], (manifest, stdin))
+                eq(rc, 3 if said else 0, (manifest, stdin))
+                eq(any("not readable as a container image" in m for m in errors(doc)), said, (manifest, stdin))
+        # From a pipe, a plain tarball with a manifest.json is read as a package is: its blobs of
+        # no known format searched, its packages opened (rv15 2: they went unread, exit 0).
+        fatbin = open(os.path.join(FIXTURES, "all_archs.fatbin"), "rb").read()
+        loose = os.path.join(tmp, "loose.tar")
+        tar_of([("manifest.json", b'{"name": "app"}\n'), ("static/model.bin", b"MODEL" * 100 + fatbin),
+                ("deps/libs.tar.gz", gzip.compress(tar_of([("libmulti.so", lib)]), mtime=0))], loose)
+        for stdin in (None, loose):
+            rc, doc, err = doc_of(*H100, *DRIVER_13, stdin=stdin, *(() if stdin else (loose,)))
+            eq((rc, errors(doc)), (0, []), stdin)
+            eq(sorted(files(doc)), ["deps/libs.tar.gz!libmulti.so", "static/model.bin"], stdin)
 
 
 @test

@@ -910,7 +910,12 @@ int fc_oci_scan_tar(fc_scan_ctx *sc, const fc_image *img, const char *path, bool
     int rc = 0;
     fc_oci_source src;
     if (list_members(&rd, la)) {
-        bool looks = rd.shaped;
+        /* A manifest.json that is no list is not docker's (a web application's): with it, the
+         * archive is a plain tarball, as it is read from a stream (package.c). */
+        member *man = find_member(&rd, "manifest.json");
+        bool looks = rd.shaped && !(man && !man->data && man->size &&
+                                    !fc_oci_manifest_head_is_list(img->data + man->offset,
+                                                                  man->size < SNIFF_SIZE ? (size_t)man->size : SNIFF_SIZE));
         fc_oci_kind_of kind = fc_oci_meta_read(&rd.meta, source_of(&rd, &src), rd.base, sc->opts->platform);
         if (kind != FC_OCI_NOT_IMAGE && rd.meta.n_images) {
             *not_image = false;
@@ -1032,8 +1037,16 @@ static bool looks_like_layer(const uint8_t *p, size_t n)
            (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0);
 }
 
+bool fc_oci_manifest_head_is_list(const uint8_t *head, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+        i++;
+    return i == n || head[i] == '[';
+}
+
 int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive *a, struct archive_entry *e,
-                       const char *path, bool *fatal)
+                       const char *path, bool *fatal, const uint8_t *first, size_t first_n)
 {
     reading rd;
     reading_init(&rd, sc, path);
@@ -1056,6 +1069,10 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
             break;
         }
         outer_stream os = {.s = {.read = outer_read}, .la = la, .a = a};
+        if (first) { /* the first member's first bytes, read by the caller */
+            fc_stream_unread(&os.s, first, first_n);
+            first = NULL;
+        }
         ssize_t got = fc_stream_fill(&os.s, head, sizeof head);
         int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
         if (got < 0) {
@@ -1141,12 +1158,10 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
         const char *why = rd.meta.n_problems ? rd.meta.problems[0]
                           : *fatal || r != ARCHIVE_EOF ? "it is cut short before its manifest.json or index.json"
                                                        : "it has no manifest.json or index.json";
-        /* With no member named as only an image's, it is a plain tarball that holds a
-         * manifest.json (a web application's): read as one, nothing to say. */
-        if (rd.shaped || *fatal || r != ARCHIVE_EOF)
-            rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not readable as a container image (%s): its "
-                                 "layers are read one by one, every file as each layer holds it, deleted ones too",
-                                 why);
+        /* (Read as a stream it cannot be read again as a package: said whatever its members are.
+         * A web application's manifest.json, an object, never comes here: package.c.) */
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not readable as a container image (%s): its "
+                             "layers are read one by one, every file as each layer holds it, deleted ones too", why);
         if (!rc)
             rc = judge_as_archive(&rd);
     } else if (rc == 0) {

@@ -26,6 +26,9 @@ bool fc_oci_member_looks_like_image(const char *name);
 /* Scans the rest of the archive A (libarchive, at member E, the first) as an image archive,
  * read once as a stream. *FATAL when the archive cannot be read further. */
 int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive *a, struct archive_entry *e,
-                       const char *path, bool *fatal);
+                       const char *path, bool *fatal, const uint8_t *first, size_t first_n);
+/* Whether HEAD, the first bytes of a member named manifest.json, can start docker's manifest:
+ * a JSON list. A web application's manifest.json is an object (review of 2026-12-06, rv15 2). */
+bool fc_oci_manifest_head_is_list(const uint8_t *head, size_t n);
 
 #endif

@@ -837,11 +837,25 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         if (lv->deb && strcmp(entry, "debian-binary") == 0)
             continue;
         deb_data |= lv->deb && starts_with(entry, "data.tar");
-        /* A tar whose first member is one of a container image's is read as an image. */
+        /* A tar whose first member is one of a container image's is read as an image; one whose
+         * manifest.json is no list (a web application's) is a plain tarball: read as an image
+         * from a stream, its packages and its bytes of no known format went unread (review of
+         * 2026-12-06, rv15 2). */
+        la_ssize_t got = -1;
+        bool read_head = false;
         if (members == 1 && !lv->image_checked && !lv->deb &&
             (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
-            fc_oci_member_looks_like_image(entry))
-            return fc_oci_scan_stream(sc, la, lv->a, e, lv->path, &fatal);
+            fc_oci_member_looks_like_image(entry)) {
+            const char *bare = entry;
+            while (bare[0] == '.' && bare[1] == '/')
+                bare += 2;
+            if (strcmp(bare, "manifest.json") != 0)
+                return fc_oci_scan_stream(sc, la, lv->a, e, lv->path, &fatal, NULL, 0);
+            got = la->read_data(lv->a, head, sizeof head);
+            read_head = true;
+            if (got >= 0 && fc_oci_manifest_head_is_list(head, (size_t)got))
+                return fc_oci_scan_stream(sc, la, lv->a, e, lv->path, &fatal, head, (size_t)got);
+        }
         const char *method = unbounded_zip_method(la, lv->a);
         if (method) {
             /* Read, it could take gigabytes; skipped in a stream, it is decompressed all the
@@ -852,7 +866,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
             fatal = lv->streamed;
             continue;
         }
-        la_ssize_t got = la->read_data(lv->a, head, sizeof head);
+        if (!read_head)
+            got = la->read_data(lv->a, head, sizeof head);
         if (got < 0) {
             rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry,
                                  data_message(la, lv->a, msg, sizeof msg));
