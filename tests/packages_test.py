@@ -830,7 +830,8 @@ def a_zip_behind_other_bytes_in_a_package_is_read_as_a_zip():
 @test
 def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
     """A blob of containers (bytes of no known format) with a zip's end record after it: read
-    as a zip, its stub was never searched. An empty end record (22 bytes) appended to a blob
+    as a zip, its stub was never searched, nor what lies between its members, before its
+    central directory or in its comment (rv15 1). An empty end record (22 bytes) appended to a blob
     in a tar made its containers "no CUDA code", exit 0 under --strict (review of 2026-12-06,
     rv14 1; named too, before). The stub is now searched beside the zip's members: an empty
     zip's stub is all there is; a zip with members has both read. Named, in a tar, in a .tgz,
@@ -839,10 +840,36 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
     lib = open(fx("libmulti.so"), "rb").read()
     blob = b"MYBLOBv1" + b"\1" * 56 + fatbin
     empty_end = b"PK\x05\x06" + b"\0" * 18
+    import zipfile
+
+    def zip_with_gap(gap, where, comment=b""):
+        """A zip of two members with GAP written between them (WHERE "between") or before
+        its central directory ("before_cd"), and COMMENT: unzip and Python read it."""
+        buf = io.BytesIO()
+        buf.write(b"#!/bin/sh\nexit 0\n")
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("a.txt", b"a" * 100)
+            if where == "between":
+                buf.write(gap)
+                z.start_dir = buf.tell()
+            z.writestr("b.txt", b"b" * 100)
+            if where == "before_cd":
+                buf.write(gap)
+                z.start_dir = buf.tell()
+            z.comment = comment
+        return buf.getvalue()
+    ptx_fatbin = open(fx("ptx_and_cubin.fatbin"), "rb").read()
     shapes = {
         "blob_empty_end.bin": (blob + empty_end, [None]),
         "blob_then_zip.bin": (zip_bytes([("lib/libmulti.so", lib)], prefix=blob), [None, "lib/libmulti.so"]),
+        # rv15 1: what lies between members, before the central directory, in the comment
+        "between.bin": (zip_with_gap(fatbin, "between"), [None]),
+        "before_cd.bin": (zip_with_gap(lib, "before_cd"), [None]),
+        "in_comment.bin": (zip_with_gap(b"", "none", comment=ptx_fatbin), [None]),
     }
+    for name, (data, _) in shapes.items():
+        if name != "blob_empty_end.bin":
+            zipfile.ZipFile(io.BytesIO(data)).testzip()  # (a zip Python reads)
     with tempfile.TemporaryDirectory() as tmp:
         for name, (data, inside) in shapes.items():
             wraps = {

@@ -509,21 +509,23 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
          * a self-extracting installer in a .tgz, or one byte before a wheel, gzipped, passed
          * its deflated libraries unseen, "no CUDA code" (review of 2026-12-06, rv13 3). */
         bool zip = st == FC_OK && data && fc_zip_ends_file(held.img.data, held.img.size);
-        /* What lies before the zip's first member (its stub) is searched too: an empty end record
-         * appended to a blob hid the blob's containers, "no CUDA code" (rv14 1). */
+        /* What lies outside its members (a stub, bytes between them, a comment) is searched too:
+         * an empty end record appended to a blob hid the blob's containers (rv14 1), and a fat
+         * binary between two members was unseen (rv15 1), "no CUDA code". */
         unsigned entries = 0;
-        uint64_t stub = zip ? fc_zip_stub(held.img.data, held.img.size, &entries) : 0;
-        bool stub_holds = stub > 0 && fc_embedded_first_candidate(held.img.data, (size_t)stub) < stub;
-        if (zip && entries == 0 && stub_holds)
-            zip = false; /* no member: the bytes before it are all there is */
+        bool holds = false;
+        if (zip)
+            rc = fc_scan_zip_uncovered(sc, &held.img, entry, false, &entries, &holds);
+        if (zip && entries == 0 && holds)
+            zip = false; /* no member: the bytes are all there is */
         if (zip && sc->depth + 1 >= sc->opts->max_package_depth) {
             rc = fc_report_error(sc, FC_ERR_LIMIT, lv->path, NULL, "member %s: packages nested deeper than %u, not opened",
                                  entry, sc->opts->max_package_depth);
         } else if (zip) {
             sc->depth++;
             rc = scan_source(sc, &held.img, NULL, entry, inner, false, false, false);
-            if (rc == 0 && stub_holds)
-                rc = fc_scan_data(sc, &held.img, 0, stub, entry, NULL);
+            if (rc == 0 && holds)
+                rc = fc_scan_zip_uncovered(sc, &held.img, entry, true, &entries, &holds);
             sc->depth--;
         } else if (st == FC_OK) {
             sc->depth++;

@@ -171,16 +171,18 @@ static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64
     return fc_deliver(sc, &b);
 }
 
-/* A zip told by its end whose stub (its first STUB bytes) could hold containers: both read,
- * and "no CUDA code" said, when named, only where neither holds any. */
-static int scan_zip_and_stub(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t stub)
+/* A zip told by its end whose bytes outside its members could hold containers: both read, and
+ * "no CUDA code" said, when named, only where neither holds any. */
+static int scan_zip_and_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     size_t before = sc->delivered, errors = sc->errors;
     bool named = sc->named;
     sc->named = false;
+    unsigned entries;
+    bool holds;
     int rc = fc_scan_package(sc, img, path);
     if (rc == 0)
-        rc = scan_unknown(sc, img, 0, stub, path, NULL, false);
+        rc = fc_scan_zip_uncovered(sc, img, path, true, &entries, &holds);
     sc->named = named;
     if (rc == 0 && named && !sc->outer && sc->delivered == before && sc->errors == errors)
         rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
@@ -210,12 +212,12 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
          * record appended to a blob hid the blob's containers, "no CUDA code", exit 0
          * (review of 2026-12-06, rv14 1). With no member, the stub is all there is. */
         unsigned entries;
-        uint64_t stub = fc_zip_stub(img->data, img->size, &entries);
-        bool stub_holds = stub > 0 && fc_embedded_first_candidate(img->data, (size_t)stub) < stub;
-        if (!stub_holds)
-            return fc_scan_package(sc, img, path);
+        bool holds;
+        int rc = fc_scan_zip_uncovered(sc, img, path, false, &entries, &holds);
+        if (rc || !holds)
+            return rc ? rc : fc_scan_package(sc, img, path);
         if (entries > 0)
-            return scan_zip_and_stub(sc, img, path, stub);
+            return scan_zip_and_uncovered(sc, img, path);
     }
     if (f == FC_FORMAT_UNKNOWN && pyi_end)
         return scan_pyinstaller_file(sc, img, path, pyi_end);
@@ -235,6 +237,41 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return scan_unknown(sc, img, 0, img->size, path, NULL, sc->named);
     }
     return scan_bare(sc, img, 0, img->size, path, NULL, f);
+}
+
+int fc_scan_zip_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path, bool search, unsigned *entries,
+                          bool *holds)
+{
+    size_t n;
+    fc_zip_range *ranges = fc_zip_uncovered(img->data, img->size, entries, &n);
+    if (!ranges)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    fc_region *regions = malloc((n ? n : 1) * sizeof *regions);
+    if (!regions) {
+        free(ranges);
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fc_embedded_first_candidate(img->data + ranges[i].offset, (size_t)ranges[i].size) < ranges[i].size)
+            regions[k++] = (fc_region){.offset = ranges[i].offset, .size = ranges[i].size, .whole_file = true};
+    free(ranges);
+    *holds = k > 0;
+    int rc = 0;
+    fc_builder b;
+    if (search && k && fc_builder_start(sc, &b, path, NULL, &rc)) {
+        b.obj.format = FC_FORMAT_DATA;
+        b.obj.size = img->size;
+        b.obj.image = img->data;
+        b.obj.image_reclaimable = img->own_mapping;
+        fc_decode_sections(sc, &b, img, 0, NULL, 0, regions, k);
+        if (b.obj.n_containers || b.obj.status != FC_OK)
+            rc = fc_deliver(sc, &b);
+        else
+            fc_builder_reset(&b);
+    }
+    free(regions);
+    return rc;
 }
 
 int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,

@@ -1,4 +1,5 @@
 /* zip_end.c - a zip's end-of-central-directory record, looked for as zip readers do (zip_end.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -72,31 +73,78 @@ bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
     return cd_size == 0 ? fc_rd16(r + 10) == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
 }
 
-uint64_t fc_zip_stub(const uint8_t *data, uint64_t size, unsigned *entries)
+/* Whole DATA as its one uncovered range. */
+static fc_zip_range *whole(uint64_t size, size_t *n)
+{
+    fc_zip_range *r = malloc(sizeof *r);
+    if (r) {
+        *r = (fc_zip_range){0, size};
+        *n = 1;
+    }
+    return r;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const fc_zip_range *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n)
 {
     uint64_t pos;
     *entries = 0;
+    *n = 0;
     if (!fc_zip_ends_file(data, size) || !last_end_record(data, size, &pos))
-        return size;
+        return whole(size, n);
     const uint8_t *r = data + pos;
     *entries = fc_rd16(r + 10);
-    /* Zip64 (its offsets are in extra fields): not walked, all of it is the stub. */
+    /* Zip64 (its sizes and offsets are in extra fields): not walked, all of it uncovered. */
     if (*entries == 0 || (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0))
-        return size;
+        return whole(size, n);
     uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_start = pos - cd_size;
     uint64_t base = cd_start - cd_offset; /* the zip's start; 0 when offsets count from the file's */
-    uint64_t first = UINT64_MAX, at = cd_start;
+    fc_zip_range *covered = malloc((size_t)*entries * sizeof *covered);
+    if (!covered)
+        return NULL;
+    uint64_t at = cd_start;
     for (unsigned i = 0; i < *entries; i++) {
         if (!fc_range_ok(at, 46, pos) || memcmp(data + at, "PK\001\002", 4) != 0)
-            return size;
-        uint32_t local = fc_rd32(data + at + 42);
-        if (local == 0xffffffffu)
-            return size;
-        if (local < first)
-            first = local;
+            goto unsure;
+        uint32_t csize = fc_rd32(data + at + 20), local = fc_rd32(data + at + 42);
+        uint64_t lh = base + local;
+        if (csize == 0xffffffffu || local == 0xffffffffu || !fc_range_ok(lh, 30, size) ||
+            memcmp(data + lh, "PK\003\004", 4) != 0)
+            goto unsure;
+        /* The member's data, after its local header's name and extra field (read as the
+         * local header gives them: what lies in them is searched). */
+        uint64_t start = lh + 30 + fc_rd16(data + lh + 26) + fc_rd16(data + lh + 28);
+        if (!fc_range_ok(start, csize, size))
+            goto unsure;
+        covered[i] = (fc_zip_range){start, csize};
         at += 46u + fc_rd16(data + at + 28) + fc_rd16(data + at + 30) + fc_rd16(data + at + 32);
     }
-    return base + first <= size ? base + first : size;
+    qsort(covered, *entries, sizeof *covered, by_offset);
+    /* What lies between: at most one range more than the members. */
+    fc_zip_range *gaps = malloc(((size_t)*entries + 1) * sizeof *gaps);
+    if (!gaps) {
+        free(covered);
+        return NULL;
+    }
+    uint64_t from = 0;
+    for (unsigned i = 0; i < *entries; i++) {
+        if (covered[i].offset > from)
+            gaps[(*n)++] = (fc_zip_range){from, covered[i].offset - from};
+        if (covered[i].offset + covered[i].size > from)
+            from = covered[i].offset + covered[i].size;
+    }
+    if (size > from)
+        gaps[(*n)++] = (fc_zip_range){from, size - from};
+    free(covered);
+    return gaps;
+unsure:
+    free(covered);
+    return whole(size, n);
 }
 
 bool fc_zip_behind_head(const uint8_t *head, size_t n)

@@ -28,12 +28,19 @@ bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total);
  * "PK\5\6" met elsewhere, or a record that leaves bytes after it, is no zip. */
 bool fc_zip_ends_file(const uint8_t *data, uint64_t size);
 
-/* For DATA of SIZE bytes that is a zip by its end (fc_zip_ends_file): how many bytes lie
- * before its first member (a stub: a script, a program, a model blob), which a zip reader
- * passes over; *ENTRIES, its members. SIZE, all of it, where it has no member or its layout
- * is not walked (zip64), so that a caller searching the stub searches everything: containers
- * kept there would otherwise be unseen. */
-uint64_t fc_zip_stub(const uint8_t *data, uint64_t size, unsigned *entries);
+/* A byte range of a file. */
+typedef struct fc_zip_range {
+    uint64_t offset, size;
+} fc_zip_range;
+
+/* For DATA of SIZE bytes that is a zip by its end (fc_zip_ends_file): the ranges no member's
+ * data covers, in order (*N of them), which a zip reader passes over: a stub before the zip
+ * (a script, a program, a model blob), bytes between members, before the central directory,
+ * the directory and the end record's comment. *ENTRIES, its members. Where it has no member,
+ * or its layout is not walked (zip64) or does not hold together, all of it is one range: a
+ * caller that searches these ranges then searches everything, rather than miss containers
+ * kept there. Allocated (free()); NULL when out of memory. */
+fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n);
 
 /* Whether HEAD (N bytes) starts a zip that does not start with a local header, and so is told
  * by its end (fc_zip_ends_file) once held whole: a zipapp's (python -m zipapp, shiv, pex: a #!
