@@ -387,7 +387,7 @@ typedef struct level {
     const fc_image *img; /* the file or memory libarchive reads, when not streamed */
     source *src;         /* the stream libarchive reads, when streamed */
     bool image_checked;  /* already found not to be a container image archive */
-    bool empty_tar;      /* compressed bytes that read as a tar of no header (scan_entries) */
+    bool empty_tar;      /* compressed bytes that read as a tar, cpio or zip of no header (scan_entries) */
 } level;
 
 /* The zip compression methods whose decoders libarchive runs without a memory limit (LZMA,
@@ -900,9 +900,12 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     const char *why;
     /* Decoded bytes that start with two zero blocks read as an empty tar, whatever follows:
      * gzipped bytes of no known format with 1 KiB of zeros first were "no CUDA code" (review
-     * of 2026-12-06, rv13 6). They are read again as bytes (scan_source). */
-    lv->empty_tar = rc == 0 && !fatal && r == ARCHIVE_EOF && headers == 0 && lv->compressed &&
-                    (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR;
+     * of 2026-12-06, rv13 6); so were those that start with a cpio trailer or a zip's empty end
+     * record (rv15 3). They are read again as bytes (scan_source). An rpm's payload is its
+     * package's files, none. */
+    int format = la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK;
+    lv->empty_tar = rc == 0 && !fatal && r == ARCHIVE_EOF && headers == 0 && lv->compressed && !lv->rpm &&
+                    (format == ARCHIVE_FORMAT_TAR || format == ARCHIVE_FORMAT_CPIO || format == ARCHIVE_FORMAT_ZIP);
     if (lv->empty_tar)
         ;
     else if (rc == 0 && !fatal && r != ARCHIVE_EOF && (why = ended_before(la, lv->a)))
@@ -1151,9 +1154,10 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
                 kept_img = (fc_image){kept, src->tail_n, -1, false};
                 again = true;
             } else {
-                rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "its decoded bytes start with a tar's "
-                                     "end-of-archive marker, read as a stream: what follows it, if anything, is not "
-                                     "seen (the bytes cannot be read again; decompress them and name the result)");
+                rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "its decoded bytes start with an "
+                                     "archive's end (a tar's end-of-archive marker, a cpio trailer, a zip's end "
+                                     "record), read as a stream: what follows it, if anything, is not seen (the "
+                                     "bytes cannot be read again; decompress them and name the result)");
             }
         }
         if (rc == 0 && xz && !xz->done && sc->errors == errors) {
