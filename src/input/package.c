@@ -329,10 +329,13 @@ typedef struct member_stream {
     const fc_archive_api *la;
     struct archive *a;
     int code; /* libarchive's status when a read failed */
-    /* A member whose size nothing declared, under a compression layer (a compressed file's
-     * bytes): what it unpacks to is counted as it is read (unpacked_past_budget). */
+    /* A member of a package whose members are decompressed here: what it unpacks to past what
+     * its header declared (counted already: unpacks_too_much) is counted as it is read
+     * (unpacked_past_budget). A compressed file's bytes declare nothing; a zip member may
+     * declare 1 byte and inflate to gigabytes (review of 2026-12-06, rv15 4). */
     fc_scan_ctx *sc;
     const char *path;
+    uint64_t declared, got;
     bool count, over;
 } member_stream;
 
@@ -359,8 +362,10 @@ static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
         data_message(m->la, m->a, s->error, sizeof s->error);
         return -1;
     }
-    if (m->count && r > 0) {
-        m->sc->unpacked += (uint64_t)r;
+    uint64_t before = m->got;
+    m->got += (uint64_t)r;
+    if (m->count && m->got > m->declared) {
+        m->sc->unpacked += m->got - (before > m->declared ? before : m->declared);
         if (unpacked_past_budget(m->sc, m->path)) {
             m->over = true;
             m->code = ARCHIVE_FATAL;
@@ -459,7 +464,7 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     sc->inner = inner;
     int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
     member_stream ms = {.s = {.read = member_read}, .la = la, .a = lv->a, .sc = sc, .path = lv->path,
-                        .count = declared < 0 && unpacks(lv)};
+                        .declared = declared > 0 ? (uint64_t)declared : 0, .count = unpacks(lv)};
     fc_stream_unread(&ms.s, head, got);
     int rc;
     bool named = sc->named, stop = false;
