@@ -193,6 +193,41 @@ static buf zip_of_zeros(const char *name, size_t size)
     return zip_end(&zp);
 }
 
+/* A docker save archive of one image whose one layer is the tar LAYER, stored as BLOB (LAYER
+ * itself, or compressed): its config names the layer's digest and is named by its own. */
+static buf docker_save(const buf *layer, const buf *blob)
+{
+    struct sha256_ctx sha;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&sha);
+    sha256_update(&sha, layer->size, layer->data);
+    sha256_digest(&sha, sizeof digest, digest);
+    char diff_id[65], config[400], manifest[400], id[65], cfg_name[80], layer_name[80];
+    for (size_t i = 0; i < sizeof digest; i++)
+        snprintf(diff_id + 2 * i, 3, "%02x", digest[i]);
+    snprintf(config, sizeof config, "{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{},"
+             "\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[\"sha256:%s\"]}}", diff_id);
+    memset(id, 'a', 64), id[64] = '\0';
+    snprintf(layer_name, sizeof layer_name, "%s/layer.tar", id);
+    sha256_init(&sha);
+    sha256_update(&sha, strlen(config), (const uint8_t *)config);
+    sha256_digest(&sha, sizeof digest, digest);
+    for (size_t i = 0; i < sizeof digest; i++)
+        snprintf(id + 2 * i, 3, "%02x", digest[i]);
+    snprintf(cfg_name, sizeof cfg_name, "%s.json", id);
+    snprintf(manifest, sizeof manifest, "[{\"Config\":\"%s\",\"RepoTags\":[\"bomb:1\"],\"Layers\":[\"%s\"]}]",
+             cfg_name, layer_name);
+    buf image = {0};
+    char version[80];
+    snprintf(version, sizeof version, "%.64s/VERSION", layer_name); /* first, as docker save writes */
+    tar_member(&image, version, "1.0", 3);
+    tar_member(&image, layer_name, blob->data, blob->size);
+    tar_member(&image, cfg_name, config, strlen(config));
+    tar_member(&image, "manifest.json", manifest, strlen(manifest));
+    tar_end(&image);
+    return image;
+}
+
 typedef struct seen {
     int objects, errors;
     char first_error[512];
@@ -316,32 +351,7 @@ int main(void)
     tar_member(&layer, "zeros.bin", NULL, 64 * MiB);
     tar_member(&layer, "libmulti.so", lib.data, lib.size);
     tar_end(&layer);
-    buf layer_gz = gzip_of(&layer), image = {0};
-    struct sha256_ctx sha;
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_init(&sha);
-    sha256_update(&sha, layer.size, layer.data);
-    sha256_digest(&sha, sizeof digest, digest);
-    char diff_id[65], config[400], manifest[400], id[65], cfg_name[80], layer_name[80];
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(diff_id + 2 * i, 3, "%02x", digest[i]);
-    snprintf(config, sizeof config, "{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{},"
-             "\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[\"sha256:%s\"]}}", diff_id);
-    memset(id, 'a', 64), id[64] = '\0';
-    snprintf(layer_name, sizeof layer_name, "%s/layer.tar", id);
-    /* (A config is named by its digest.) */
-    sha256_init(&sha);
-    sha256_update(&sha, strlen(config), (const uint8_t *)config);
-    sha256_digest(&sha, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(id + 2 * i, 3, "%02x", digest[i]);
-    snprintf(cfg_name, sizeof cfg_name, "%s.json", id);
-    snprintf(manifest, sizeof manifest, "[{\"Config\":\"%s\",\"RepoTags\":[\"bomb:1\"],\"Layers\":[\"%s\"]}]",
-             cfg_name, layer_name);
-    tar_member(&image, layer_name, layer_gz.data, layer_gz.size);
-    tar_member(&image, cfg_name, config, strlen(config));
-    tar_member(&image, "manifest.json", manifest, strlen(manifest));
-    tar_end(&image);
+    buf layer_gz = gzip_of(&layer), image = docker_save(&layer, &layer_gz);
     s = scan_piped(&image, &o);
     is_u64(s.errors, 1, "a docker save archive whose gzipped layer holds 64 MiB of zeros: said once");
     ok(strstr(s.first_error, "a decompression bomb?") != NULL, "as a decompression bomb (%s)", s.first_error);
@@ -351,6 +361,30 @@ int main(void)
     if (s.errors)
         printf("#   %s\n", s.first_error);
     is_u64(s.objects, 1, "and the library in it is read");
+
+    /* Entries left out (a name outside the root) and whiteouts that hold bytes count too, and
+     * an uncompressed layer in an archive compressed whole (docker save | gzip) (review of
+     * 2026-12-06, rv15 5: both read through, uncounted). */
+    o.max_unpacked = 1 * MiB;
+    buf odd = {0};
+    tar_member(&odd, "../../outside.bin", NULL, 32 * MiB);
+    tar_member(&odd, "usr/.wh.zeros", NULL, 32 * MiB);
+    tar_end(&odd);
+    buf odd_gz = gzip_of(&odd), odd_image = docker_save(&odd, &odd_gz);
+    s = scan_piped(&odd_image, &o);
+    ok(s.errors >= 1 && strstr(s.first_error, "a decompression bomb?") != NULL,
+       "a layer whose left-out entry and whiteout hold 64 MiB: a decompression bomb (%s)", s.first_error);
+    buf whole = docker_save(&layer, &layer), whole_gz = gzip_of(&whole);
+    s = scan_piped(&whole_gz, &o);
+    ok(s.errors >= 1 && strstr(s.first_error, "a decompression bomb?") != NULL,
+       "an archive gzipped whole, its layer of 64 MiB uncompressed: a decompression bomb (%s)", s.first_error);
+    is_u64(s.errors, 1, "said once");
+    free(odd.data);
+    free(odd_gz.data);
+    free(odd_image.data);
+    free(whole.data);
+    free(whole_gz.data);
+    o.max_unpacked = 1024 * MiB;
 
     /* A zip held whole inside a gzipped tar: a member over the size limit is skipped over,
      * decompressing nothing, and the library after it read (review of 2026-12-06, rv14 3: the

@@ -376,6 +376,12 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
                    FC_OCI_MAX_ENTRIES);
             break;
         }
+        /* Every entry that holds bytes counts, whatever is done with it: skipped, its bytes are
+         * decompressed all the same (rv15 5: entries left out for their names, and whiteouts
+         * with data, passed uncounted). */
+        if (la->entry_size_is_set(e) && la->entry_size(e) > 0 &&
+            unpacks_too_much(L, opts, budget, (uint64_t)la->entry_size(e)))
+            break;
         const char *name = la->entry_pathname(e);
         size_t n, ln = 0;
         if (!name || !*name) {
@@ -424,9 +430,6 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
             else
                 ok = add_entry(L, FC_OCI_SYMLINK, path, n, target ? target : "", target ? strlen(target) : 0,
                                FC_OCI_NONE);
-        } else if (type == AE_IFREG && la->entry_size_is_set(e) && la->entry_size(e) > 0 &&
-                   unpacks_too_much(L, opts, budget, (uint64_t)la->entry_size(e))) {
-            break;
         } else if (type == AE_IFREG) {
             uint32_t held = FC_OCI_NONE;
             bool unopened = false;

@@ -186,6 +186,10 @@ int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* The same, read from stream IN as its bytes arrive (stream.h). */
 struct fc_stream;
 int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *path);
+/* Whether what the input's compressed packages unpack to (sc->unpacked) is past
+ * opts->max_unpacked and 256 times the input's bytes read: said once, naming PATH or the
+ * outermost package (package.c). */
+bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path);
 /* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
 /* PyInstaller one-file programs (pyinstaller.c). Whether [LO, HI) of DATA ends with the

@@ -339,7 +339,6 @@ typedef struct member_stream {
     bool count, over;
 } member_stream;
 
-static bool unpacked_past_budget(fc_scan_ctx *sc, const char *path);
 
 /* Why reading a member's data failed: libarchive's cpio reader says nothing when the bytes end
  * inside a member. */
@@ -366,7 +365,7 @@ static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
     m->got += (uint64_t)r;
     if (m->count && m->got > m->declared) {
         m->sc->unpacked += m->got - (before > m->declared ? before : m->declared);
-        if (unpacked_past_budget(m->sc, m->path)) {
+        if (fc_unpacked_past_budget(m->sc, m->path)) {
             m->over = true;
             m->code = ARCHIVE_FATAL;
             snprintf(s->error, sizeof s->error, "a decompression bomb?");
@@ -716,7 +715,7 @@ static int scan_compressed_zip(fc_scan_ctx *sc, const level *lv)
  * archive's members hold is the input's own bytes, from a pipe too (rv13 5: a plain tar
  * holding a 9 GiB plain tar was "a decompression bomb?"). */
 #define UNPACK_RATIO 256u
-static bool unpacked_past_budget(fc_scan_ctx *sc, const char *path)
+bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path)
 {
     uint64_t budget = sc->packed > UINT64_MAX / UNPACK_RATIO ? UINT64_MAX : sc->packed * UNPACK_RATIO;
     if (budget < sc->opts->max_unpacked)
@@ -751,7 +750,7 @@ static bool unpacks_too_much(fc_scan_ctx *sc, const level *lv, struct archive_en
     int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : 0;
     if (size > 0)
         sc->unpacked += (uint64_t)size;
-    return unpacked_past_budget(sc, lv->path);
+    return fc_unpacked_past_budget(sc, lv->path);
 }
 
 static int scan_entries(fc_scan_ctx *sc, level *lv)
