@@ -549,6 +549,26 @@ def a_layer_does_not_go_through_a_lower_layer_s_link():
             eq((rc, statuses(doc)), (1, {"x:1": ["no-code"], "x:1:/usr/lib/libapp.so": ["none"]}), how)
 
 
+@test
+def manifest_keys_match_as_docker_load_matches_them():
+    """docker load decodes manifest.json with Go's encoding/json, which takes "config",
+    "layers" and "repotags" for Config, Layers and RepoTags. Such an archive, its layers not
+    named as docker save names them, was read as a plain tarball: every layer's files, the
+    whiteouts left unapplied (review of 2026-12-06, rv15 7). It is the image docker loads."""
+    app = open(os.path.join(FIXTURES, "app"), "rb").read()
+    lower = tar_of([("usr/lib/libapp.so", app)])
+    top = tar_of([("usr/lib/.wh.libapp.so", b"")])
+    cfg = json.dumps({"architecture": "amd64", "os": "linux", "config": {}, "rootfs": {
+        "type": "layers", "diff_ids": ["sha256:" + hashlib.sha256(x).hexdigest() for x in (lower, top)]}}).encode()
+    manifest = json.dumps([{"config": "c.json", "repotags": ["x:1"], "layers": ["l1.tar", "l2.tar"]}]).encode()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "lower-case.tar")
+        tar_of([("manifest.json", manifest), ("l1.tar", lower), ("l2.tar", top), ("c.json", cfg)], path)
+        for stdin in (None, path):
+            rc, doc, err = doc_of("--gpu", "8.0", *DRIVER_13, stdin=stdin, *(() if stdin else (path,)))
+            eq((rc, statuses(doc), errors(doc)), (0, {"x:1": ["no-code"]}, []), stdin)
+
+
 def link_chain_image(path, links, files_through):
     """A docker save archive (gzip layer) whose links each lead through a chain of 40 links of
     4 KB targets ("./" 2,000 times, then the next link): LINKS more links to its head, and

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "grow.h"
 #include "oci.h"
@@ -540,13 +541,30 @@ static void check_platform(fc_oci_meta_image *im, const platform *want)
 
 /* ---- docker save: manifest.json ------------------------------------------------------------ */
 
+/* OBJ's member KEY as docker load's Go decoder finds it: that name exactly, else one that
+ * differs from it only in ASCII case ("layers"), as encoding/json matches names (rv15 7: an
+ * archive docker loads, read here as no image, its whiteouts unapplied). */
+static json_t *go_field(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (v || !json_is_object(obj))
+        return v;
+    const char *k;
+    json_t *value;
+    json_object_foreach(obj, k, value)
+        if (strcasecmp(k, key) == 0)
+            return value;
+    return NULL;
+}
+
 static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manifest, const platform *want)
 {
     size_t i;
     json_t *e;
     json_array_foreach(manifest, i, e) {
-        const char *config_path = str(e, "Config");
-        json_t *layers = json_object_get(e, "Layers");
+        json_t *config_name = go_field(e, "Config");
+        const char *config_path = json_is_string(config_name) ? json_string_value(config_name) : NULL;
+        json_t *layers = go_field(e, "Layers");
         if (!config_path || !json_is_array(layers)) {
             meta_problem(m, "manifest.json: entry %zu names no Config or Layers; left out", i + 1);
             continue;
@@ -554,7 +572,7 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
         fc_oci_meta_image *im = new_image(m);
         if (!im)
             return;
-        json_t *tags = json_object_get(e, "RepoTags");
+        json_t *tags = go_field(e, "RepoTags");
         size_t t;
         json_t *tag;
         json_array_foreach(tags, t, tag) {
