@@ -1,5 +1,6 @@
 /* zip_central.c - a zip's central directory checked against its local headers (zip_central.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -109,6 +110,36 @@ static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e
     return false;
 }
 
+/* A central directory entry, by the local header it names. */
+typedef struct named_at {
+    uint64_t offset;
+    const uint8_t *entry;
+} named_at;
+
+static int by_local_offset(const void *a, const void *b)
+{
+    const named_at *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Whether two of the N entries AT name one local header: pip and unzip extract each, the last
+ * written over the first, and libarchive reads that member once, by the first (review of
+ * 2026-12-06, rv16 1: a first entry of 0 bytes hid the library the second installs). */
+static bool shared_local_header(named_at *at, size_t n, char *why, size_t why_size)
+{
+    qsort(at, n, sizeof *at, by_local_offset);
+    for (size_t i = 1; i < n; i++)
+        if (at[i].offset == at[i - 1].offset) {
+            const uint8_t *a = at[i - 1].entry, *b = at[i].entry;
+            snprintf(why, why_size, "members %.*s and %.*s: two central directory entries name one local header "
+                     "(offset %llu), which pip and unzip extract twice, the last over the first: what they install "
+                     "is not what was read here", (int)fc_rd16(a + 28), (const char *)(a + 46), (int)fc_rd16(b + 28),
+                     (const char *)(b + 46), (unsigned long long)at[i].offset);
+            return true;
+        }
+    return false;
+}
+
 bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, char *why, size_t why_size)
 {
     if (size < 22)
@@ -123,17 +154,33 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, char *why, size
                 directory_at(data, size, pos, &cd_start, &cd_end, &entries, &delta);
     if (!found)
         return false;
+    /* (At most one entry for each 46 bytes of the directory.) */
+    uint64_t most = (cd_end - cd_start) / 46;
+    named_at *at = malloc((size_t)(entries < most ? entries : most) * sizeof *at + 1);
+    if (!at) {
+        snprintf(why, why_size, "out of memory");
+        return true;
+    }
+    size_t n = 0;
+    bool disagree = false;
     uint64_t p = cd_start;
-    for (uint64_t i = 0; i < entries && p < cd_end; i++) {
+    for (uint64_t i = 0; i < entries && p < cd_end && !disagree; i++) {
         if (!fc_range_ok(p, 46, cd_end) || memcmp(data + p, "PK\001\002", 4) != 0)
-            return false; /* a directory readers refuse: not this check's to say */
+            break; /* a directory readers refuse: not this check's to say */
         const uint8_t *e = data + p;
         uint64_t len = 46 + (uint64_t)fc_rd16(e + 28) + fc_rd16(e + 30) + fc_rd16(e + 32);
         if (!fc_range_ok(p, len, cd_end))
-            return false;
-        if (entry_disagrees(data, size, e, delta, why, why_size))
-            return true;
+            break;
+        disagree = entry_disagrees(data, size, e, delta, why, why_size);
+        /* (entry_disagrees checked that the offset, zip64's included, names a local header.) */
+        uint64_t offset = fc_rd32(e + 42);
+        uint64_t *vals[] = {&(uint64_t){fc_rd32(e + 24)}, &(uint64_t){fc_rd32(e + 20)}, &offset};
+        zip64_values(e + 46 + fc_rd16(e + 28), fc_rd16(e + 30), vals, 3);
+        at[n++] = (named_at){offset, e};
         p += len;
     }
-    return false;
+    if (!disagree)
+        disagree = shared_local_header(at, n, why, why_size);
+    free(at);
+    return disagree;
 }
