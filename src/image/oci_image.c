@@ -910,12 +910,14 @@ int fc_oci_scan_tar(fc_scan_ctx *sc, const fc_image *img, const char *path, bool
     int rc = 0;
     fc_oci_source src;
     if (list_members(&rd, la)) {
-        /* A manifest.json that is no list is not docker's (a web application's): with it, the
-         * archive is a plain tarball, as it is read from a stream (package.c). */
+        /* A manifest.json that is a list is docker's, one that is not (a web application's) is
+         * not: with the latter the archive is a plain tarball, as from a stream (package.c).
+         * Without one, members named as an image's say it is one. */
         member *man = find_member(&rd, "manifest.json");
-        bool looks = rd.shaped && !(man && !man->data && man->size &&
-                                    !fc_oci_manifest_head_is_list(img->data + man->offset,
-                                                                  man->size < SNIFF_SIZE ? (size_t)man->size : SNIFF_SIZE));
+        bool looks = man && !man->data
+                         ? fc_oci_manifest_head_is_list(img->data + man->offset,
+                                                        man->size < SNIFF_SIZE ? (size_t)man->size : SNIFF_SIZE)
+                         : rd.shaped;
         fc_oci_kind_of kind = fc_oci_meta_read(&rd.meta, source_of(&rd, &src), rd.base, sc->opts->platform);
         if (kind != FC_OCI_NOT_IMAGE && rd.meta.n_images) {
             *not_image = false;

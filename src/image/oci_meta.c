@@ -541,20 +541,26 @@ static void check_platform(fc_oci_meta_image *im, const platform *want)
 
 /* ---- docker save: manifest.json ------------------------------------------------------------ */
 
-/* OBJ's member KEY as docker load's Go decoder finds it: that name exactly, else one that
- * differs from it only in ASCII case ("layers"), as encoding/json matches names (rv15 7: an
- * archive docker loads, read here as no image, its whiteouts unapplied). */
-static json_t *go_field(json_t *obj, const char *key)
+/* OBJ's member KEY as docker load's Go decoder finds it: a name that differs from it in ASCII
+ * case at most ("layers"), as encoding/json matches names (rv15 7: an archive docker loads,
+ * read here as no image, its whiteouts unapplied). Go takes the last of several in the file,
+ * an order the parsed object does not keep: *AMBIGUOUS, and NULL, when there are two (rv16 2:
+ * "Layers" and "layers" naming different layers). */
+static json_t *go_field(json_t *obj, const char *key, bool *ambiguous)
 {
-    json_t *v = json_object_get(obj, key);
-    if (v || !json_is_object(obj))
-        return v;
+    if (!json_is_object(obj))
+        return NULL;
     const char *k;
-    json_t *value;
+    json_t *value, *found = NULL;
     json_object_foreach(obj, k, value)
-        if (strcasecmp(k, key) == 0)
-            return value;
-    return NULL;
+        if (strcasecmp(k, key) == 0) {
+            if (found) {
+                *ambiguous = true;
+                return NULL;
+            }
+            found = value;
+        }
+    return found;
 }
 
 static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manifest, const platform *want)
@@ -562,9 +568,16 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
     size_t i;
     json_t *e;
     json_array_foreach(manifest, i, e) {
-        json_t *config_name = go_field(e, "Config");
+        bool ambiguous = false;
+        json_t *config_name = go_field(e, "Config", &ambiguous);
         const char *config_path = json_is_string(config_name) ? json_string_value(config_name) : NULL;
-        json_t *layers = go_field(e, "Layers");
+        json_t *layers = go_field(e, "Layers", &ambiguous);
+        json_t *tags = go_field(e, "RepoTags", &ambiguous);
+        if (ambiguous) {
+            meta_problem(m, "manifest.json: entry %zu names Config, Layers or RepoTags twice, in two cases of "
+                            "letters (docker load takes the last in the file); not judged", i + 1);
+            continue;
+        }
         if (!config_path || !json_is_array(layers)) {
             meta_problem(m, "manifest.json: entry %zu names no Config or Layers; left out", i + 1);
             continue;
@@ -572,7 +585,6 @@ static void read_docker(fc_oci_meta *m, const fc_oci_source *src, json_t *manife
         fc_oci_meta_image *im = new_image(m);
         if (!im)
             return;
-        json_t *tags = go_field(e, "RepoTags");
         size_t t;
         json_t *tag;
         json_array_foreach(tags, t, tag) {
