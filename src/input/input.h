@@ -67,9 +67,6 @@ typedef struct fc_scan_ctx {
      * itself (its size; from a pipe, those read so far). */
     uint64_t unpacked, packed;
     bool unpacked_said;    /* past opts->max_unpacked: said once, for the innermost package */
-    /* The input comes from a pipe: packed grows as it is read, so what a member declares is
-     * weighed once its bytes have passed (package.c, unpacks_too_much). */
-    bool packed_grows;
     /* How many of the packages being read around the member at hand are under a compression
      * layer: its bytes are reached only by decompressing (package.c). */
     unsigned under_compression;

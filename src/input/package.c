@@ -751,15 +751,9 @@ static bool unpacks_too_much(fc_scan_ctx *sc, const level *lv, struct archive_en
     if (!unpacks(lv))
         return false;
     int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : 0;
-    /* From a pipe, the members before this one are weighed against the bytes read through
-     * them, and this one at the next: a .tar.gz from a pipe whose first member was 9 GiB of
-     * incompressible weights was "a decompression bomb?" against the 64 KiB read when its
-     * header came (review of 2026-12-06, rv16 3). A member is read through first, at most
-     * max_member_size. */
-    bool over = sc->packed_grows && fc_unpacked_past_budget(sc, lv->path);
     if (size > 0)
         sc->unpacked += (uint64_t)size;
-    return over || (!sc->packed_grows && fc_unpacked_past_budget(sc, lv->path));
+    return fc_unpacked_past_budget(sc, lv->path);
 }
 
 static int scan_entries(fc_scan_ctx *sc, level *lv)
@@ -909,10 +903,6 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         bool data = f == FC_FORMAT_UNKNOWN && !nested && !zip_behind && !fc_pyinstaller_side_name(entry);
         rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, data, &fatal);
     }
-    /* From a pipe, the last member is weighed once its bytes have passed (unpacks_too_much). */
-    if (rc == 0 && !fatal && r == ARCHIVE_EOF && sc->packed_grows && headers && unpacks(lv) &&
-        fc_unpacked_past_budget(sc, lv->path))
-        fatal = true;
     /* A member whose read failed for good has said so; the package ends there. */
     const char *why;
     /* Decoded bytes that start with two zero blocks read as an empty tar, whatever follows:
@@ -1021,7 +1011,6 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     if (top) {
         sc->unpacked = 0;
         sc->packed = img ? img->size : 0;
-        sc->packed_grows = !img;
         sc->unpacked_said = false;
     }
     uint8_t head[SNIFF_SIZE];
