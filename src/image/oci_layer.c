@@ -341,20 +341,17 @@ static bool is_whiteout(const char *base)
  * declare past opts->max_unpacked and 256 times the layers' bytes read: said, and the layer
  * read no further. Skipping a file decompresses it: a 4.3 MB archive whose layer declared files
  * of zeros ran for 92 s (review of 2026-12-06, rv13 4), and one layer more costs as much again. */
-#define UNPACK_RATIO 256u
 static bool unpacks_too_much(fc_oci_layer *L, const fc_options *opts, fc_oci_budget *budget, uint64_t size)
 {
     if (!L->compressed)
         return false;
     uint64_t unpacked = atomic_fetch_add(&budget->unpacked, size) + size, packed = atomic_load(&budget->packed);
-    uint64_t limit = packed > UINT64_MAX / UNPACK_RATIO ? UINT64_MAX : packed * UNPACK_RATIO;
-    if (limit < opts->max_unpacked)
-        limit = opts->max_unpacked;
+    uint64_t limit = fc_unpack_budget(packed, opts->max_unpacked);
     if (unpacked <= limit)
         return false;
     damage(L, "its compressed layers' files unpack to more than %llu bytes, over %u times the %llu bytes of layers "
               "read: a decompression bomb?; this layer is read no further",
-           (unsigned long long)limit, UNPACK_RATIO, (unsigned long long)packed);
+           (unsigned long long)limit, FC_UNPACK_RATIO, (unsigned long long)packed);
     return true;
 }
 

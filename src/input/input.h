@@ -190,6 +190,14 @@ int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *pa
  * opts->max_unpacked and 256 times the input's bytes read: said once, naming PATH or the
  * outermost package (package.c). */
 bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path);
+/* The decompression budget for PACKED bytes read: FC_UNPACK_RATIO times them, at least
+ * MAX_UNPACKED (opts->max_unpacked). Packages (package.c) and image layers (oci_layer.c). */
+#define FC_UNPACK_RATIO 256u
+static inline uint64_t fc_unpack_budget(uint64_t packed, uint64_t max_unpacked)
+{
+    uint64_t budget = packed > UINT64_MAX / FC_UNPACK_RATIO ? UINT64_MAX : packed * FC_UNPACK_RATIO;
+    return budget < max_unpacked ? max_unpacked : budget;
+}
 /* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
 /* PyInstaller one-file programs (pyinstaller.c). Whether [LO, HI) of DATA ends with the

@@ -394,7 +394,7 @@ typedef struct level {
     const fc_image *img; /* the file or memory libarchive reads, when not streamed */
     source *src;         /* the stream libarchive reads, when streamed */
     bool image_checked;  /* already found not to be a container image archive */
-    bool empty_tar;      /* compressed bytes that read as a tar, cpio or zip of no header (scan_entries) */
+    bool empty_archive;  /* compressed bytes that read as a tar, cpio or zip of no header (scan_entries) */
 } level;
 
 /* The zip compression methods whose decoders libarchive runs without a memory limit (LZMA,
@@ -717,12 +717,9 @@ static int scan_compressed_zip(fc_scan_ctx *sc, const level *lv)
  * three levels deep, would have run for hours; memory stayed small). What an uncompressed
  * archive's members hold is the input's own bytes, from a pipe too (rv13 5: a plain tar
  * holding a 9 GiB plain tar was "a decompression bomb?"). */
-#define UNPACK_RATIO 256u
 bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path)
 {
-    uint64_t budget = sc->packed > UINT64_MAX / UNPACK_RATIO ? UINT64_MAX : sc->packed * UNPACK_RATIO;
-    if (budget < sc->opts->max_unpacked)
-        budget = sc->opts->max_unpacked;
+    uint64_t budget = fc_unpack_budget(sc->packed, sc->opts->max_unpacked);
     if (sc->unpacked <= budget)
         return false;
     if (sc->unpacked_said)
@@ -731,7 +728,7 @@ bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path)
     fc_report_error(sc, FC_ERR_LIMIT, sc->outer ? sc->outer : path, NULL,
                     "its compressed packages' members unpack to more than %llu bytes, over %u times the %llu bytes "
                     "read: a decompression bomb?; not read further",
-                    (unsigned long long)budget, UNPACK_RATIO, (unsigned long long)sc->packed);
+                    (unsigned long long)budget, FC_UNPACK_RATIO, (unsigned long long)sc->packed);
     return true;
 }
 
@@ -911,9 +908,9 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
      * record (rv15 3). They are read again as bytes (scan_source). An rpm's payload is its
      * package's files, none. */
     int format = la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK;
-    lv->empty_tar = rc == 0 && !fatal && r == ARCHIVE_EOF && headers == 0 && lv->compressed && !lv->rpm &&
+    lv->empty_archive = rc == 0 && !fatal && r == ARCHIVE_EOF && headers == 0 && lv->compressed && !lv->rpm &&
                     (format == ARCHIVE_FORMAT_TAR || format == ARCHIVE_FORMAT_CPIO || format == ARCHIVE_FORMAT_ZIP);
-    if (lv->empty_tar)
+    if (lv->empty_archive)
         ;
     else if (rc == 0 && !fatal && r != ARCHIVE_EOF && (why = ended_before(la, lv->a)))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the %s ends after %zu members without its %s: it "
@@ -1151,8 +1148,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         sc->under_compression += lv.compressed;
         rc = scan_entries(sc, &lv);
         sc->under_compression -= lv.compressed;
-        again = rc == 0 && lv.empty_tar && img;
-        if (rc == 0 && lv.empty_tar && !img) {
+        again = rc == 0 && lv.empty_archive && img;
+        if (rc == 0 && lv.empty_archive && !img) {
             /* A stream small enough is all in the tail kept of it (an empty .tar.gz is 45 bytes):
              * read to its end, then read again from there. */
             ssize_t n = 1;
