@@ -67,6 +67,7 @@ typedef struct fc_scan_ctx {
      * itself (its size; from a pipe, those read so far). */
     uint64_t unpacked, packed;
     bool unpacked_said;    /* past opts->max_unpacked: said once, for the innermost package */
+    bool packed_growing;   /* the input is a stream: packed counts what was read of it so far */
     /* How many of the packages being read around the member at hand are under a compression
      * layer: its bytes are reached only by decompressing (package.c). */
     unsigned under_compression;

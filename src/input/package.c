@@ -340,7 +340,39 @@ typedef struct member_stream {
     const char *path;
     uint64_t declared, got;
     bool count, over;
+    /* From a stream, a member whose declared size would pass the budget against the few bytes
+     * read when its header came (a first member of 9 GiB of weights: review of 2026-12-06,
+     * rv16 3) is suspect: its bytes count as they come, and what it declares (DEFERRED) is
+     * weighed once it gives more than SUSPECT_FLOOR and FC_UNPACK_RATIO times the input's
+     * bytes read meanwhile (since PACKED_AT), as a bomb's zeros do at once and weights never. */
+    bool suspect;
+    uint64_t deferred, packed_at;
 } member_stream;
+
+/* How much a suspect member may give before its ratio is judged: a 128th of the budget's floor. */
+static uint64_t suspect_floor(const fc_scan_ctx *sc)
+{
+    return sc->opts->max_unpacked / 128;
+}
+
+/* What a member declares, weighed: counted, less what it already gave (counted as read). */
+static bool weigh_declared(member_stream *m)
+{
+    m->suspect = false;
+    if (m->deferred > m->got)
+        m->sc->unpacked += m->deferred - m->got;
+    m->declared = m->deferred > m->got ? m->deferred : m->got;
+    return fc_unpacked_past_budget(m->sc, m->path);
+}
+
+/* Whether suspect M has given bytes as a bomb does: more than the floor, at more than the
+ * budget's ratio to the input's bytes read meanwhile (and one buffer of them, read ahead of
+ * the member's first bytes). */
+static bool suspect_unpacks_like_a_bomb(const member_stream *m)
+{
+    uint64_t read = m->sc->packed - m->packed_at + SOURCE_BUFFER;
+    return m->got > suspect_floor(m->sc) && m->got / FC_UNPACK_RATIO > read;
+}
 
 
 /* Why reading a member's data failed: libarchive's cpio reader says nothing when the bytes end
@@ -366,14 +398,18 @@ static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
     }
     uint64_t before = m->got;
     m->got += (uint64_t)r;
+    bool past = false;
     if (m->count && m->got > m->declared) {
         m->sc->unpacked += m->got - (before > m->declared ? before : m->declared);
-        if (fc_unpacked_past_budget(m->sc, m->path)) {
-            m->over = true;
-            m->code = ARCHIVE_FATAL;
-            snprintf(s->error, sizeof s->error, "a decompression bomb?");
-            return -1;
-        }
+        past = fc_unpacked_past_budget(m->sc, m->path);
+    }
+    if (!past && m->suspect && suspect_unpacks_like_a_bomb(m))
+        past = weigh_declared(m);
+    if (past) {
+        m->over = true;
+        m->code = ARCHIVE_FATAL;
+        snprintf(s->error, sizeof s->error, "a decompression bomb?");
+        return -1;
     }
     return (ssize_t)r;
 }
@@ -395,6 +431,7 @@ typedef struct level {
     source *src;         /* the stream libarchive reads, when streamed */
     bool image_checked;  /* already found not to be a container image archive */
     bool empty_archive;  /* compressed bytes that read as a tar, cpio or zip of no header (scan_entries) */
+    uint64_t deferred;   /* what the member at hand declares, not yet weighed (unpacks_too_much) */
 } level;
 
 /* The zip compression methods whose decoders libarchive runs without a memory limit (LZMA,
@@ -466,7 +503,9 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     sc->inner = inner;
     int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
     member_stream ms = {.s = {.read = member_read}, .la = la, .a = lv->a, .sc = sc, .path = lv->path,
-                        .declared = declared > 0 ? (uint64_t)declared : 0, .count = unpacks(lv)};
+                        .declared = declared > 0 && !lv->deferred ? (uint64_t)declared : 0, .count = unpacks(lv),
+                        .suspect = lv->deferred > 0, .deferred = lv->deferred, .packed_at = sc->packed};
+    lv->deferred = 0;
     fc_stream_unread(&ms.s, head, got);
     int rc;
     bool named = sc->named, stop = false;
@@ -547,6 +586,9 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
             fc_held_free(&held);
     }
     sc->named = named;
+    /* What a suspect member did not give is decompressed when it is skipped: weighed first. */
+    if (rc == 0 && !stop && ms.suspect && !ms.over && weigh_declared(&ms))
+        stop = true;
     *fatal = ms.code == ARCHIVE_FATAL || stop;
     sc->outer = saved_outer;
     sc->inner = saved_inner;
@@ -742,14 +784,33 @@ static bool unpacks(const level *lv)
     return lv->compressed || (lv->la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
 }
 
-static bool unpacks_too_much(fc_scan_ctx *sc, const level *lv, struct archive_entry *e)
+/* What E declares, counted. From a stream, where that would pass the budget, it is weighed
+ * later (lv->deferred): when the member is read, by what it gives (member_stream's suspect),
+ * or else before it is skipped, which decompresses it (weigh_deferred). */
+static bool unpacks_too_much(fc_scan_ctx *sc, level *lv, struct archive_entry *e)
 {
     const fc_archive_api *la = lv->la;
     if (!unpacks(lv))
         return false;
     int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : 0;
-    if (size > 0)
-        sc->unpacked += (uint64_t)size;
+    if (size <= 0)
+        return fc_unpacked_past_budget(sc, lv->path);
+    if (sc->packed_growing && !sc->unpacked_said &&
+        sc->unpacked + (uint64_t)size > fc_unpack_budget(sc->packed, sc->opts->max_unpacked)) {
+        lv->deferred = (uint64_t)size;
+        return false;
+    }
+    sc->unpacked += (uint64_t)size;
+    return fc_unpacked_past_budget(sc, lv->path);
+}
+
+/* Before the next header: what the member passed over declared, if it was not read. */
+static bool weigh_deferred(fc_scan_ctx *sc, level *lv)
+{
+    if (!lv->deferred)
+        return false;
+    sc->unpacked += lv->deferred;
+    lv->deferred = 0;
     return fc_unpacked_past_budget(sc, lv->path);
 }
 
@@ -763,7 +824,11 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     int r;
     size_t members = 0, headers = 0;
     bool fatal = false, deb_data = false;
-    while (rc == 0 && !fatal && ((r = la->read_next_header(lv->a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
+    for (;;) {
+        if (rc != 0 || fatal || (fatal = weigh_deferred(sc, lv)))
+            break;
+        if ((r = la->read_next_header(lv->a, &e)) != ARCHIVE_OK && r != ARCHIVE_WARN)
+            break;
         headers++;
         /* An rpm's payload is a cpio archive; anything else (a compression read as no archive,
          * one member of raw bytes searched whole) would pass its files unseen. */
@@ -1008,6 +1073,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     if (top) {
         sc->unpacked = 0;
         sc->packed = img ? img->size : 0;
+        sc->packed_growing = !img;
         sc->unpacked_said = false;
     }
     uint8_t head[SNIFF_SIZE];
