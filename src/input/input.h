@@ -169,13 +169,14 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path);
 int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
                  const char *ar_member);
 /* The bytes of IMG, a zip told by its end, that none of its members' data covers (its stub,
- * what lies between members, its central directory and comment: fc_zip_uncovered), searched
- * as one object of no known format when they could hold a container (rv15 1: a fat binary
- * between two members was "no CUDA code"). *ENTRIES: the zip's members; with none, or a layout
- * not walked, all of IMG. Sets *HOLDS to whether any range could hold one; SEARCH false only
- * says that. */
-int fc_scan_zip_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path, bool search, unsigned *entries,
-                          bool *holds);
+ * what lies between members, its central directory and comment: fc_zip_uncovered) and that
+ * could hold a container (rv15 1: a fat binary between two members was "no CUDA code"):
+ * *N regions, to free(); NULL when out of memory. *ENTRIES: the zip's members; with none, or
+ * a layout not walked, the range is all of IMG. */
+fc_region *fc_zip_uncovered_regions(const fc_image *img, unsigned *entries, size_t *n);
+/* Searches the N REGIONS of IMG as one object of no known format (FC_FORMAT_DATA), delivered
+ * when it holds a container or could not be read. */
+int fc_scan_regions(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *regions, size_t n);
 
 /* Format detection from the first bytes (sniff.c); packages are told apart by
  * fc_sniff_package. */

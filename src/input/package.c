@@ -559,10 +559,11 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
          * an empty end record appended to a blob hid the blob's containers (rv14 1), and a fat
          * binary between two members was unseen (rv15 1), "no CUDA code". */
         unsigned entries = 0;
-        bool holds = false;
-        if (zip)
-            rc = fc_scan_zip_uncovered(sc, &held.img, entry, false, &entries, &holds);
-        if (zip && entries == 0 && holds)
+        size_t n = 0;
+        fc_region *uncovered = NULL;
+        if (zip && !(uncovered = fc_zip_uncovered_regions(&held.img, &entries, &n)))
+            rc = fc_report_error(sc, FC_ERR_NOMEM, entry, NULL, "out of memory");
+        if (zip && entries == 0 && n > 0)
             zip = false; /* no member: the bytes are all there is */
         if (zip && sc->depth + 1 >= sc->opts->max_package_depth) {
             rc = fc_report_error(sc, FC_ERR_LIMIT, lv->path, NULL, "member %s: packages nested deeper than %u, not opened",
@@ -570,8 +571,8 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
         } else if (zip) {
             sc->depth++;
             rc = scan_source(sc, &held.img, NULL, entry, inner, false, false, false);
-            if (rc == 0 && holds)
-                rc = fc_scan_zip_uncovered(sc, &held.img, entry, true, &entries, &holds);
+            if (rc == 0)
+                rc = fc_scan_regions(sc, &held.img, entry, uncovered, n);
             sc->depth--;
         } else if (st == FC_OK) {
             sc->depth++;
@@ -582,6 +583,7 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
                          : fc_report_error(sc, st, entry, NULL, "member %s%s",
                                            st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
         }
+        free(uncovered);
         if (st == FC_OK)
             fc_held_free(&held);
     }

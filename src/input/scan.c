@@ -173,16 +173,15 @@ static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64
 
 /* A zip told by its end whose bytes outside its members could hold containers: both read, and
  * "no CUDA code" said, when named, only where neither holds any. */
-static int scan_zip_and_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path)
+static int scan_zip_and_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *uncovered,
+                                  size_t n)
 {
     size_t before = sc->delivered, errors = sc->errors;
     bool named = sc->named;
     sc->named = false;
-    unsigned entries;
-    bool holds;
     int rc = fc_scan_package(sc, img, path);
     if (rc == 0)
-        rc = fc_scan_zip_uncovered(sc, img, path, true, &entries, &holds);
+        rc = fc_scan_regions(sc, img, path, uncovered, n);
     sc->named = named;
     if (rc == 0 && named && !sc->outer && sc->delivered == before && sc->errors == errors)
         rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
@@ -212,12 +211,16 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
          * record appended to a blob hid the blob's containers, "no CUDA code", exit 0
          * (review of 2026-12-06, rv14 1). With no member, the stub is all there is. */
         unsigned entries;
-        bool holds;
-        int rc = fc_scan_zip_uncovered(sc, img, path, false, &entries, &holds);
-        if (rc || !holds)
-            return rc ? rc : fc_scan_package(sc, img, path);
-        if (entries > 0)
-            return scan_zip_and_uncovered(sc, img, path);
+        size_t n;
+        fc_region *uncovered = fc_zip_uncovered_regions(img, &entries, &n);
+        if (!uncovered)
+            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        if (n == 0 || entries > 0) {
+            int rc = n == 0 ? fc_scan_package(sc, img, path) : scan_zip_and_uncovered(sc, img, path, uncovered, n);
+            free(uncovered);
+            return rc;
+        }
+        free(uncovered);
     }
     if (f == FC_FORMAT_UNKNOWN && pyi_end)
         return scan_pyinstaller_file(sc, img, path, pyi_end);
@@ -239,38 +242,34 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     return scan_bare(sc, img, 0, img->size, path, NULL, f);
 }
 
-int fc_scan_zip_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path, bool search, unsigned *entries,
-                          bool *holds)
+fc_region *fc_zip_uncovered_regions(const fc_image *img, unsigned *entries, size_t *n)
 {
-    size_t n;
-    fc_zip_range *ranges = fc_zip_uncovered(img->data, img->size, entries, &n);
-    if (!ranges)
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    fc_region *regions = malloc((n ? n : 1) * sizeof *regions);
-    if (!regions) {
-        free(ranges);
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t k = 0, m;
+    fc_zip_range *ranges = fc_zip_uncovered(img->data, img->size, entries, &m);
+    fc_region *regions = ranges ? malloc((m ? m : 1) * sizeof *regions) : NULL;
+    for (size_t i = 0; regions && i < m; i++)
         if (fc_embedded_first_candidate(img->data + ranges[i].offset, (size_t)ranges[i].size) < ranges[i].size)
             regions[k++] = (fc_region){.offset = ranges[i].offset, .size = ranges[i].size, .whole_file = true};
     free(ranges);
-    *holds = k > 0;
+    *n = k;
+    return regions;
+}
+
+int fc_scan_regions(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *regions, size_t n)
+{
     int rc = 0;
     fc_builder b;
-    if (search && k && fc_builder_start(sc, &b, path, NULL, &rc)) {
+    if (n && fc_builder_start(sc, &b, path, NULL, &rc)) {
         b.obj.format = FC_FORMAT_DATA;
         b.obj.size = img->size;
         b.obj.image = img->data;
         b.obj.image_reclaimable = img->own_mapping;
-        fc_decode_sections(sc, &b, img, 0, NULL, 0, regions, k);
+        fc_decode_sections(sc, &b, img, 0, NULL, 0, regions, n);
         if (b.obj.n_containers || b.obj.status != FC_OK)
             rc = fc_deliver(sc, &b);
         else
             fc_builder_reset(&b);
     }
-    free(regions);
     return rc;
 }
 
