@@ -199,6 +199,24 @@ def a_layout_folder_whose_index_cannot_be_read_is_never_a_plain_folder():
 
 
 @test
+def what_else_a_layout_folder_holds_is_walked():
+    """Review of 2026-12-06, rv17 3: a folder with oci-layout and index.json was one image
+    and nothing else: a lib/ beside blobs/ (or two marker files of any content over a folder
+    of libraries) went unread, exit 0 under --strict, in a walk and named."""
+    import shutil
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "r")
+        shutil.copytree(im("oci-gzip"), os.path.join(root, "img"))
+        os.makedirs(os.path.join(root, "img", "lib"))
+        shutil.copy(os.path.join(FIXTURES, "kernels.sm_90.cubin"), os.path.join(root, "img", "lib", "k.so"))
+        for args in (("--packages", root), (root,), (os.path.join(root, "img"),)):
+            rc, out, err = run("--strict", "--gpu", "sm_80", "--driver", "13.0", *args)
+            eq(rc, 1, args)
+            assert b"/img/lib/k.so: cubin file" in out, (args, out)
+            assert b"blobs/" not in out + err, (args, out, err)  # the image's blobs are no files of their own
+
+
+@test
 def layer_names_are_cleaned_as_docker_load_cleans_them():
     """Review of 2026-12-06, rt12 F8: manifest.json naming a layer "./ID/layer.tar" or
     "x/../ID/layer.tar" (docker load joins and cleans them) was "not in the archive", the image

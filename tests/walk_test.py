@@ -595,6 +595,9 @@ def entries_that_cannot_be_looked_at_are_reported():
         root = os.path.join(tmp, "r")
         ok = lib(os.path.join(root, "ok.so"))
         lib(os.path.join(root, "locked", "lib.so"))
+        # A symlink there cannot be looked at either (review of 2026-12-06, rv17 1: a folder of
+        # symlinks so passed, exit 0).
+        os.symlink("../ok.so", os.path.join(root, "locked", "link.so"))
         lib(os.path.join(root, "closed", "lib.so"))
         for d, mode in ((root, 0o755), (os.path.join(root, "locked"), 0o644), (os.path.join(root, "closed"), 0)):
             os.chmod(d, mode)
@@ -606,8 +609,38 @@ def entries_that_cannot_be_looked_at_are_reported():
             os.chmod(os.path.join(root, "closed"), 0o755)
         eq(heads(out), [ok])
         eq(err.decode().splitlines(), ["fatcheck: %s/closed: cannot open directory: Permission denied" % root,
-                                       "fatcheck: %s/locked/lib.so: cannot stat: Permission denied" % root])
+                                       "fatcheck: %s/locked/lib.so: cannot stat: Permission denied" % root,
+                                       "fatcheck: %s/locked/link.so: cannot stat: Permission denied" % root])
         eq(rc, 3)
+
+
+@test
+def a_file_whose_size_reads_0_over_bytes_is_said():
+    """Review of 2026-12-06, rv17 2: a /proc file (size 0, bytes that read) holding PTX, met in
+    a walk through a symlink, was read as empty and passed, exit 0 under --strict; named, it
+    was "empty file". Here a process's command line is the PTX."""
+    import subprocess
+    ptx = open(fx("kernels.ptx")).read().replace("\0", "")
+    proc = subprocess.Popen([ptx, "60"], executable="sleep")
+    try:
+        import time
+        cmdline = "/proc/%d/cmdline" % proc.pid
+        for _ in range(100):  # until the child has run sleep
+            if open(cmdline, "rb").read().startswith(ptx[:64].encode()):
+                break
+            time.sleep(0.02)
+        else:
+            return "skip: this system does not show a command line of PTX"
+        with tempfile.TemporaryDirectory() as tmp:
+            os.symlink(cmdline, os.path.join(tmp, "kernels.ptx"))
+            said = b"its size reads 0, yet it holds bytes (a /proc or /sys file, or a file system that gives no sizes?): not read\n"
+            for named, where in ((tmp, os.path.join(tmp, "kernels.ptx")), (cmdline, cmdline)):
+                for j in ("1", "2"):
+                    rc, out, err = walk("--strict", "-j", j, named)
+                    eq((rc, err), (3, b"fatcheck: " + where.encode() + b": " + said), (named, j))
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 if __name__ == "__main__":

@@ -439,7 +439,14 @@ int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_fi
     fc_open_file *outer_file = sc->file;
     sc->file = file;
     sc->kept = false;
-    if (st.st_size == 0) {
+    uint8_t byte;
+    if (st.st_size == 0 && pread(fd, &byte, 1, 0) == 1) {
+        /* A size of 0 over bytes that read (/proc and /sys files, some FUSE file systems): read
+         * as empty, a PTX module so held passed a walk unread (review of 2026-12-06, rv17 2). */
+        rc = fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "its size reads 0, yet it holds bytes (a /proc or "
+                                                                  "/sys file, or a file system that gives no sizes?): "
+                                                                  "not read");
+    } else if (st.st_size == 0) {
         fc_image img = {(const uint8_t *)"", 0, fd, false};
         rc = fc_scan_image(sc, &img, path);
     } else {
@@ -481,6 +488,9 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
         if (fd >= 0 && fc_oci_dir_named_layout(fd)) {
             int rc = fc_oci_scan_dir(&sc, fd, path);
             close(fd);
+            /* What else it holds is read as a folder's files are (review of 2026-12-06, rv17 3). */
+            if (rc == 0 && sc.opts->recurse)
+                rc = fc_walk(&sc, path, true);
             fc_scan_ctx_end(&sc);
             return rc;
         }
@@ -488,7 +498,7 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
             close(fd);
         if (!sc.opts->recurse)
             return fc_report_error(&sc, FC_ERR_IO, path, NULL, "is a directory");
-        int rc = fc_walk(&sc, path);
+        int rc = fc_walk(&sc, path, false);
         fc_scan_ctx_end(&sc);
         return rc;
     }

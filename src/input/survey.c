@@ -177,7 +177,7 @@ static bool same_stat(const struct stat *then, const struct stat *now, bool size
 static bool claim(fc_survey *s, dev_t dev, ino_t ino)
 {
     pthread_mutex_lock(&s->claims_lock);
-    bool mine = fc_inode_map_add(&s->claims, dev, ino, NULL) > 0;
+    bool mine = fc_inode_map_add(&s->claims, dev, ino, 0, NULL) > 0;
     pthread_mutex_unlock(&s->claims_lock);
     return mine;
 }
@@ -827,7 +827,7 @@ fc_survey *fc_survey_run(fc_scan_ctx *sc, int rootfd, const char *path)
         n_kept += s->w[i].n_kept;
         for (size_t k = 0; k < s->w[i].n_listings; k++) {
             const listing *l = s->w[i].listings[k];
-            if (fc_inode_map_add(&s->table, l->st.st_dev, l->st.st_ino, l) < 0) {
+            if (fc_inode_map_add(&s->table, l->st.st_dev, l->st.st_ino, 0, l) < 0) {
                 fc_survey_free(s);
                 return NULL;
             }
@@ -858,7 +858,7 @@ bool fc_survey_listing(const fc_survey *s, const struct stat *now, const char *p
                        size_t *n)
 {
     const void *found;
-    if (!s || !fc_inode_map_get(&s->table, now->st_dev, now->st_ino, &found))
+    if (!s || !fc_inode_map_get(&s->table, now->st_dev, now->st_ino, 0, &found))
         return false;
     const listing *l = found;
     /* Listed under another name (a bind mount of the folder): what its entries showed there

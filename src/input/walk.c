@@ -18,10 +18,18 @@
 #include "walk.h"
 
 /* Files and folders are kept by inode (inode_map.h): symlinks make one file reachable under
- * several names (libcublasLt.so -> libcublasLt.so.13); each is scanned once. */
-static int set_add(fc_inode_map *s, dev_t dev, ino_t ino)
+ * several names (libcublasLt.so -> libcublasLt.so.13); each is scanned once. The inode's
+ * ctime is part of the key: a file deleted in mid-walk leaves its inode to the next one
+ * created, which was skipped as seen, a CUDA library replaced so passing unread (review of
+ * 2026-12-06, rv17 4). One file changed in mid-walk may be read twice. */
+static uint64_t generation(const struct stat *st)
 {
-    return fc_inode_map_add(s, dev, ino, NULL);
+    return (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
+}
+
+static int set_add(fc_inode_map *s, const struct stat *st)
+{
+    return fc_inode_map_add(s, st->st_dev, st->st_ino, generation(st), NULL);
 }
 
 typedef struct ancestor {
@@ -34,7 +42,7 @@ typedef struct ancestor {
 /* Symlinks to directories not followed: said when the walk ends, for the directories it
  * never reached by another name. */
 typedef struct unfollowed {
-    struct { dev_t dev; ino_t ino; char *path; } *links;
+    struct { struct stat st; char *path; } *links;
     size_t n, cap;
 } unfollowed;
 
@@ -43,6 +51,7 @@ typedef struct walker {
     fc_inode_map files, dirs;
     unfollowed skipped;
     fc_survey *survey; /* listings made beforehand on all threads, or NULL */
+    bool layout_read;  /* the root is an image layout, read already (fc_walk) */
 } walker;
 
 /* Notes symlink PATH to directory ST, not followed; -1 when out of memory. */
@@ -54,8 +63,7 @@ static int note_unfollowed(unfollowed *u, const struct stat *st, const char *pat
     u->links = more;
     if (!(u->links[u->n].path = strdup(path)))
         return -1;
-    u->links[u->n].dev = st->st_dev;
-    u->links[u->n].ino = st->st_ino;
+    u->links[u->n].st = *st;
     u->n++;
     return 0;
 }
@@ -67,11 +75,10 @@ static int say_unfollowed(walker *w)
     fc_inode_map said = {NULL, 0, 0};
     int rc = 0;
     for (size_t i = 0; i < w->skipped.n && rc == 0; i++) {
-        dev_t dev = w->skipped.links[i].dev;
-        ino_t ino = w->skipped.links[i].ino;
-        if (fc_inode_map_get(&w->dirs, dev, ino, NULL))
+        const struct stat *st = &w->skipped.links[i].st;
+        if (fc_inode_map_get(&w->dirs, st->st_dev, st->st_ino, generation(st), NULL))
             continue; /* walked under its own name */
-        int added = set_add(&said, dev, ino);
+        int added = set_add(&said, st);
         if (added < 0)
             rc = fc_report_error(w->sc, FC_ERR_NOMEM, w->skipped.links[i].path, NULL, "out of memory");
         else if (added && o->on_skip)
@@ -153,7 +160,7 @@ static bool first_visit(walker *w, const struct stat *st, const char *child, con
             *rc = fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
             return false;
         }
-    int added = set_add(&w->dirs, st->st_dev, st->st_ino);
+    int added = set_add(&w->dirs, st);
     if (added < 0)
         *rc = fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
     return added > 0; /* 0: reached before through another name */
@@ -218,7 +225,7 @@ static void passed(walker *w, const char *child)
  * counted as seen by its inode, and what it said (if anything) told now, as if read here. */
 static int told(walker *w, const fc_dir_entry *e, const struct stat *st, const char *child)
 {
-    int added = set_add(&w->files, st->st_dev, st->st_ino);
+    int added = set_add(&w->files, st);
     if (added < 0)
         return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
     if (added && e->seen == FC_SEEN_KEPT)
@@ -289,12 +296,19 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
     }
     if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0)
         stat_errno = errno;
-    if (stat_errno) /* said in the first pass only */
-        return stat_errno == ENOENT || symlinks_pass ? 0 /* ENOENT: gone since readdir */
-                                                     : fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot stat: %s",
-                                                                       strerror(stat_errno));
+    /* An entry of no type from readdir is visited in both passes, and said in the first only.
+     * One typed a symlink is visited in the second only: in a folder that can be listed but
+     * not searched, its lstat fails too (review of 2026-12-06, rv17 1: a folder of symlinks
+     * so passed, exit 0). */
+    bool both_passes = e->type == DT_UNKNOWN;
+    if (stat_errno)
+        return stat_errno == ENOENT || (symlinks_pass && both_passes)
+                   ? 0 /* ENOENT: gone since readdir */
+                   : fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot stat: %s", strerror(stat_errno));
+    /* An entry whose type changed since readdir (a link replaced by the file, a file by a
+     * link) is taken in the pass it came to: the other would skip it too (rv17 5). */
     bool link = S_ISLNK(lst.st_mode);
-    if (link != symlinks_pass)
+    if (both_passes && link != symlinks_pass)
         return 0;
     if (link && fstatat(dirfd, name, &st, 0) != 0) {
         if (errno == ENOENT || errno == ELOOP)
@@ -316,7 +330,7 @@ static int visit(walker *w, folder *f, const fc_dir_entry *e, const char *child,
     if (!S_ISREG(st.st_mode))
         return 0;
     /* A symlink to a file is read (libfoo.so -> libfoo.so.12 is one file, read once). */
-    int added = set_add(&w->files, st.st_dev, st.st_ino);
+    int added = set_add(&w->files, &st);
     if (added < 0)
         return fc_report_error(w->sc, FC_ERR_NOMEM, child, NULL, "out of memory");
     return added ? fc_scan_file_at(w->sc, dirfd, name, child) : 0;
@@ -328,19 +342,21 @@ static int walk_listing(walker *w, folder *f, const char *path, const ancestor *
 {
     int rc = 0, fd;
     /* An OCI image layout is one image: read as one where packages are opened in folders,
-     * else passed over as one (its blobs are no files of its own). Asked only of a folder
-     * that lists the layout's marker: every other folder is spared a stat call. */
+     * else passed over as one. Its blobs are no files of its own; what else its folder holds
+     * is walked (two marker files hid a folder's libraries, exit 0: review of 2026-12-06, rv17
+     * 3). Asked only of a folder that lists the layout's marker: every other folder is spared
+     * a stat call. */
+    bool layout = depth == 0 && w->layout_read;
     fc_dir_entry marker = {"oci-layout", 0, 0, NULL, NULL};
     if (depth > 0 && n && bsearch(&marker, names, n, sizeof *names, fc_dir_entry_cmp)) {
         if ((fd = folder_fd(w, f, &rc)) < 0)
             return rc;
-        if (fc_oci_dir_is_layout(fd)) {
+        if ((layout = fc_oci_dir_is_layout(fd))) {
             const fc_options *o = w->sc->opts;
             if (o->packages_in_dirs)
-                return fc_oci_scan_dir(w->sc, fd, path);
-            if (o->on_skip)
+                rc = fc_oci_scan_dir(w->sc, fd, path);
+            else if (o->on_skip)
                 o->on_skip(o->on_skip_ctx, FC_SKIP_PACKAGE, path);
-            return 0;
         }
     }
     /* Real files and directories first, then symlinks: a link's target in the same tree is
@@ -349,6 +365,8 @@ static int walk_listing(walker *w, folder *f, const char *path, const ancestor *
         for (size_t i = 0; i < n && rc == 0; i++) {
             if (names[i].type != DT_UNKNOWN && (names[i].type == DT_LNK) != (pass == 1))
                 continue; /* the other pass's */
+            if (layout && strcmp(names[i].name, "blobs") == 0)
+                continue;
             char *child = join(path, names[i].name);
             if (!child)
                 return fc_report_error(w->sc, FC_ERR_NOMEM, path, NULL, "out of memory");
@@ -417,9 +435,9 @@ cleanup:
     return rc;
 }
 
-int fc_walk(fc_scan_ctx *sc, const char *path)
+int fc_walk(fc_scan_ctx *sc, const char *path, bool layout_read)
 {
-    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
+    walker w = {sc, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, NULL, layout_read};
     bool named = sc->named;
     sc->named = false;
     int rc;
@@ -431,7 +449,7 @@ int fc_walk(fc_scan_ctx *sc, const char *path)
         if (fd >= 0)
             close(fd);
         rc = fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot open directory: %s", strerror(e));
-    } else if (set_add(&w.dirs, root.st_dev, root.st_ino) < 0) {
+    } else if (set_add(&w.dirs, &root) < 0) {
         close(fd);
         rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     } else {

@@ -9,8 +9,10 @@
 
 /* Scans every regular file under directory PATH, in name order, each file and directory once
  * however many links lead to it. Symlinks to files are read; symlinks to directories are
- * followed only with opts->follow_symlinks (PATH itself always is). */
-int fc_walk(fc_scan_ctx *sc, const char *path);
+ * followed only with opts->follow_symlinks (PATH itself always is). An image layout in it is
+ * one image, and the rest of its folder files like any; LAYOUT_READ: PATH is one, read
+ * already, whose blobs/ is left out. */
+int fc_walk(fc_scan_ctx *sc, const char *path, bool layout_read);
 /* Opens, maps and scans one regular file (scan.c). */
 int fc_scan_file(fc_scan_ctx *sc, const char *path);
 /* The same for NAME in directory DIRFD (or AT_FDCWD); PATH names it in objects and messages. */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* An open-addressing hash map; zero-initialised it is empty. Not thread-safe. */
@@ -13,11 +14,12 @@ typedef struct fc_inode_map {
     size_t n, cap;
 } fc_inode_map;
 
-/* Adds (DEV, INO) with VALUE: 1 when added, 0 when present (its value unchanged), -1 when out
- * of memory. */
-int fc_inode_map_add(fc_inode_map *m, dev_t dev, ino_t ino, const void *value);
-/* Whether (DEV, INO) is present; *VALUE (when not NULL) gets its value. */
-bool fc_inode_map_get(const fc_inode_map *m, dev_t dev, ino_t ino, const void **value);
+/* Adds (DEV, INO, GEN) with VALUE: 1 when added, 0 when present (its value unchanged), -1
+ * when out of memory. GEN tells apart files that held one inode in turn (the walk's: its
+ * ctime; an inode freed and given to a new file in mid-walk is another file), or is 0. */
+int fc_inode_map_add(fc_inode_map *m, dev_t dev, ino_t ino, uint64_t gen, const void *value);
+/* Whether (DEV, INO, GEN) is present; *VALUE (when not NULL) gets its value. */
+bool fc_inode_map_get(const fc_inode_map *m, dev_t dev, ino_t ino, uint64_t gen, const void **value);
 void fc_inode_map_free(fc_inode_map *m);
 
 #endif
