@@ -615,6 +615,28 @@ def entries_that_cannot_be_looked_at_are_reported():
 
 
 @test
+def a_message_about_a_long_path_keeps_its_reason():
+    """Review of 2026-12-06, rv17 6: past about 4.6 KB of path, an error line held only the cut
+    path, the reason ("deeper than 64 directories") lost, in text and JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fd = os.open(tmp, os.O_RDONLY)
+        for i in range(66):  # 66 x 205 bytes: 13.5 KB, past PATH_MAX too
+            name = "d%03d" % i + "x" * 200
+            os.mkdir(name, dir_fd=fd)
+            deeper = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = deeper
+        os.close(fd)
+        rc, out, err = walk(tmp)
+        eq((rc, err.endswith(b"x: deeper than 64 directories, not followed\n"), len(err) > 13000), (3, True, True),
+           err[-100:])
+        rc, out, err = walk("--json", tmp)
+        msg = json.loads(out)["errors"][0]["message"]
+        eq((rc, msg.endswith("x: deeper than 64 directories, not followed"), len(msg) > 13000), (3, True, True),
+           msg[-100:])
+
+
+@test
 def a_file_whose_size_reads_0_over_bytes_is_said():
     """Review of 2026-12-06, rv17 2: a /proc file (size 0, bytes that read) holding PTX, met in
     a walk through a symlink, was read as empty and passed, exit 0 under --strict; named, it
