@@ -472,6 +472,23 @@ def a_folder_seen_through_two_mount_views_is_read_through_each():
 
 
 @test
+def a_folder_mounted_inside_itself_is_said_as_a_mount_loop():
+    """Review of 2026-12-06, rv17 9: a bind mount of a folder inside itself was "symlink loop
+    back to", where no symlink is. Needs unshare -m and mount (root); skipped elsewhere."""
+    import subprocess
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "a", "loop"))
+        script = "mount --bind %s %s && exec \"$@\"" % (tmp, os.path.join(tmp, "a", "loop"))
+        if run_cmd(["unshare", "-m", "sh", "-c", script, "sh", "true"]) != 0:
+            return "skip: no unshare -m and bind mount here"
+        for j in ("1", "2"):
+            p = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", sys.argv[1], "--gpu", "sm_90", "-j", j, tmp],
+                               capture_output=True)
+            eq((p.returncode, p.stderr), (3, ("fatcheck: %s/a/loop: mount loop back to %s, not followed\n"
+                                              % (tmp, tmp)).encode()), j)
+
+
+@test
 def ptx_files_whose_head_is_cut_anywhere_in_their_comments_are_read():
     """A PTX file's comments may run past the head a walk reads first (4,096 bytes): a head
     that ends on the '/' opening a "//", or within ".version" and its blank, decides nothing,

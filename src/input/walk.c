@@ -152,12 +152,14 @@ static int walk_listing(walker *w, folder *f, const char *path, const ancestor *
 
 /* Whether folder ST (CHILD) is to be walked now: not one of its own ancestors (a loop, said)
  * and not reached before by another name. When not, *RC gets what a report returned. */
-static bool first_visit(walker *w, const struct stat *st, const char *child, const ancestor *up, int *rc)
+static bool first_visit(walker *w, const struct stat *st, const char *child, bool link, const ancestor *up, int *rc)
 {
     *rc = 0;
+    /* (A folder that is no link and yet one of its own ancestors is mounted inside itself.) */
     for (const ancestor *a = up; a; a = a->up)
         if (a->dev == st->st_dev && a->ino == st->st_ino) {
-            *rc = fc_report_error(w->sc, FC_ERR_IO, child, NULL, "symlink loop back to %s, not followed", a->path);
+            *rc = fc_report_error(w->sc, FC_ERR_IO, child, NULL, "%s loop back to %s, not followed",
+                                  link ? "symlink" : "mount", a->path);
             return false;
         }
     int added = set_add(&w->dirs, st);
@@ -173,7 +175,7 @@ static int enter_listed(walker *w, folder *f, const char *name, const char *chil
                         const ancestor *up, unsigned depth, const fc_dir_entry *listed, size_t n)
 {
     int rc;
-    if (!first_visit(w, now, child, up, &rc))
+    if (!first_visit(w, now, child, false, up, &rc))
         return rc;
     folder me_open = {-1, f, name, child, now->st_dev, now->st_ino, false};
     ancestor me = {now->st_dev, now->st_ino, child, up};
@@ -206,7 +208,7 @@ static int enter(walker *w, int dirfd, const char *name, const char *child, bool
         return fc_report_error(w->sc, FC_ERR_IO, child, NULL, "cannot open directory: %s", strerror(e));
     }
     int rc;
-    if (!first_visit(w, &st, child, up, &rc)) {
+    if (!first_visit(w, &st, child, link, up, &rc)) {
         close(fd);
         return rc;
     }
