@@ -68,6 +68,7 @@ typedef struct fc_scan_ctx {
     uint64_t unpacked, packed;
     bool unpacked_said;    /* past opts->max_unpacked: said once, for the innermost package */
     bool packed_growing;   /* the input is a stream: packed counts what was read of it so far */
+    bool unpacked_holes;   /* unpacked counts sparse members' holes, filled with zeros when read */
     /* How many of the packages being read around the member at hand are under a compression
      * layer: its bytes are reached only by decompressing (package.c). */
     unsigned under_compression;

@@ -770,8 +770,9 @@ bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path)
         return true;
     sc->unpacked_said = true;
     fc_report_error(sc, FC_ERR_LIMIT, sc->outer ? sc->outer : path, NULL,
-                    "its compressed packages' members unpack to more than %llu bytes, over %u times the %llu bytes "
+                    "its %s members unpack to more than %llu bytes, over %u times the %llu bytes "
                     "read: a decompression bomb?; not read further",
+                    sc->unpacked_holes ? "packages' (sparse holes filled with zeros, or decompressed)" : "compressed packages'",
                     (unsigned long long)budget, FC_UNPACK_RATIO, (unsigned long long)sc->packed);
     return true;
 }
@@ -789,11 +790,34 @@ static bool unpacks(const level *lv)
 /* What E declares, counted. From a stream, where that would pass the budget, it is weighed
  * later (lv->deferred): when the member is read, by what it gives (member_stream's suspect),
  * or else before it is skipped, which decompresses it (weigh_deferred). */
+/* The bytes of sparse member E (a tar's: GNU or pax sparse) that no stored byte gives: its
+ * holes, which libarchive fills with zeros as the member is read. */
+static uint64_t sparse_holes(const fc_archive_api *la, struct archive_entry *e)
+{
+    int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : 0;
+    la_int64_t offset, length;
+    uint64_t stored = 0;
+    if (size <= 0 || la->entry_sparse_reset(e) == 0)
+        return 0;
+    while (la->entry_sparse_next(e, &offset, &length) == ARCHIVE_OK)
+        if (length > 0)
+            stored += (uint64_t)length;
+    return stored < (uint64_t)size ? (uint64_t)size - stored : 0;
+}
+
 static bool unpacks_too_much(fc_scan_ctx *sc, level *lv, struct archive_entry *e)
 {
     const fc_archive_api *la = lv->la;
-    if (!unpacks(lv))
-        return false;
+    if (!unpacks(lv)) {
+        /* What a sparse member's holes read as counts as unpacked: a 460 KB plain tar of 100
+         * sparse members of 4 GiB ran 67 s, "no CUDA code" (review of 2026-12-06, rv18 5). */
+        uint64_t holes = sparse_holes(la, e);
+        if (!holes)
+            return false;
+        sc->unpacked += holes;
+        sc->unpacked_holes = true;
+        return fc_unpacked_past_budget(sc, lv->path);
+    }
     int64_t size = la->entry_size_is_set(e) ? la->entry_size(e) : 0;
     if (size <= 0)
         return fc_unpacked_past_budget(sc, lv->path);
@@ -1077,6 +1101,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         sc->packed = img ? img->size : 0;
         sc->packed_growing = !img;
         sc->unpacked_said = false;
+        sc->unpacked_holes = false;
     }
     uint8_t head[SNIFF_SIZE];
     const uint8_t *h = img ? img->data : head;
