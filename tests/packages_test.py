@@ -855,11 +855,13 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
     empty_end = b"PK\x05\x06" + b"\0" * 18
     import zipfile
 
-    def zip_with_gap(gap, where, comment=b""):
+    def zip_with_gap(gap, where, comment=b"", stub=True):
         """A zip of two members with GAP written between them (WHERE "between") or before
-        its central directory ("before_cd"), and COMMENT: unzip and Python read it."""
+        its central directory ("before_cd"), and COMMENT, after a #! script (STUB) or not:
+        unzip and Python read it."""
         buf = io.BytesIO()
-        buf.write(b"#!/bin/sh\nexit 0\n")
+        if stub:
+            buf.write(b"#!/bin/sh\nexit 0\n")
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("a.txt", b"a" * 100)
             if where == "between":
@@ -879,6 +881,10 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
         "between.bin": (zip_with_gap(fatbin, "between"), [None]),
         "before_cd.bin": (zip_with_gap(lib, "before_cd"), [None]),
         "in_comment.bin": (zip_with_gap(b"", "none", comment=ptx_fatbin), [None]),
+        # rv18 6: the same in a zip that starts with its first member
+        "plain_between.zip": (zip_with_gap(fatbin, "between", stub=False), [None]),
+        "plain_before_cd.zip": (zip_with_gap(lib, "before_cd", stub=False), [None]),
+        "plain_in_comment.zip": (zip_with_gap(b"", "none", comment=ptx_fatbin, stub=False), [None]),
     }
     for name, (data, _) in shapes.items():
         if name != "blob_empty_end.bin":

@@ -175,6 +175,12 @@ int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t s
  * *N regions, to free(); NULL when out of memory. *ENTRIES: the zip's members; with none, or
  * a layout not walked, the range is all of IMG. */
 fc_region *fc_zip_uncovered_regions(const fc_image *img, unsigned *entries, size_t *n);
+/* IMG, a zip that starts with a member: read as a package (unless PACKAGE_READ: it was) and,
+ * where its layout can be walked, what lies outside its members' data searched too (between
+ * members, before its central directory, its comment: a fat binary or PTX kept there was "no
+ * CUDA code", as one behind a stub was before rv15 1: review of 2026-12-06, rv18 6). A zip64
+ * or one whose layout does not hold together is read as a package only. */
+int fc_scan_zip_with_gaps(fc_scan_ctx *sc, const fc_image *img, const char *path, bool package_read);
 /* Searches the N REGIONS of IMG as one object of no known format (FC_FORMAT_DATA), delivered
  * when it holds a container or could not be read. */
 int fc_scan_regions(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *regions, size_t n);

@@ -1079,7 +1079,19 @@ static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const
         return 0; /* past the decompression budget, said (member_read) */
     if (st != FC_OK)
         return fc_report_error(sc, st, path, NULL, "zip %s%s", st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
+    /* What lies outside its members is searched too (fc_scan_zip_with_gaps); "no CUDA code"
+     * is said, when named, only where neither holds any. */
+    bool gaps = held.img.size >= 4 && memcmp(held.img.data, "PK\003\004", 4) == 0, named = sc->named;
+    size_t before = sc->delivered, errors = sc->errors;
+    sc->named = named && !gaps;
     int rc = scan_source(sc, &held.img, NULL, path, prefix, tree, false, false);
+    if (gaps) {
+        if (rc == 0 && !sc->unpacked_said)
+            rc = fc_scan_zip_with_gaps(sc, &held.img, path, true);
+        sc->named = named;
+        if (rc == 0 && named && !sc->outer && sc->delivered == before && sc->errors == errors)
+            rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, held.img.size);
+    }
     fc_held_free(&held);
     return rc;
 }

@@ -188,6 +188,22 @@ static int scan_zip_and_uncovered(fc_scan_ctx *sc, const fc_image *img, const ch
     return rc;
 }
 
+int fc_scan_zip_with_gaps(fc_scan_ctx *sc, const fc_image *img, const char *path, bool package_read)
+{
+    unsigned entries = 0;
+    size_t n = 0;
+    fc_region *gaps = fc_zip_ends_file(img->data, img->size) ? fc_zip_uncovered_regions(img, &entries, &n)
+                                                              : calloc(1, sizeof *gaps);
+    if (!gaps)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    bool walked = entries > 0 && !(n == 1 && gaps[0].offset == 0 && gaps[0].size == img->size);
+    int rc = package_read              ? (walked ? fc_scan_regions(sc, img, path, gaps, n) : 0)
+             : walked && n > 0 ? scan_zip_and_uncovered(sc, img, path, gaps, n)
+                               : fc_scan_package(sc, img, path);
+    free(gaps);
+    return rc;
+}
+
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
@@ -203,7 +219,8 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
     if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
-        return fc_scan_package(sc, img, path);
+        return img->size >= 4 && memcmp(img->data, "PK\003\004", 4) == 0 ? fc_scan_zip_with_gaps(sc, img, path, false)
+                                                                         : fc_scan_package(sc, img, path);
     /* A zip with bytes before it (a zipapp's #! line, a self-extracting stub), or with no
      * member (its end record alone), is told by its end, which libarchive reads it from. */
     if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size)) {
