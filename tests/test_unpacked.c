@@ -640,6 +640,23 @@ int main(void)
     o.max_package_depth = 4;
     free(deep_tgz.data);
 
+    /* A bomb found inside a package within another is said once: the inner package's failed
+     * reads that follow are its echo (review of 2026-12-06, rv18 2: "member zeroA: a
+     * decompression bomb?" said after it). */
+    buf inner_tar = {0};
+    tar_member(&inner_tar, "zeroA", NULL, 64 * MiB);
+    tar_end(&inner_tar);
+    gz_begin(&g, 9);
+    gz_tar_member(&g, "inner.tar", inner_tar.data, inner_tar.size);
+    buf nested_tgz = gz_tar_end(&g);
+    o.max_unpacked = 1 * MiB;
+    s = scan_piped(&nested_tgz, &o);
+    ok(s.errors == 1 && strstr(s.first_error, "a decompression bomb?; not read further"),
+       "64 MiB of zeros in a plain tar in a .tar.gz, from a pipe: said once (%zu: %s)", (size_t)s.errors,
+       s.first_error);
+    free(inner_tar.data);
+    free(nested_tgz.data);
+
     /* A plain tar of sparse members: libarchive fills their holes with zeros as they are read,
      * which counts as unpacked (review of 2026-12-06, rv18 5: 100 members of 4 GiB, mostly a
      * hole, in a 460 KB tar ran 67 s, "no CUDA code"). Made by GNU tar. */
