@@ -214,6 +214,15 @@ def what_else_a_layout_folder_holds_is_walked():
             eq(rc, 1, args)
             assert b"/img/lib/k.so: cubin file" in out, (args, out)
             assert b"blobs/" not in out + err, (args, out, err)  # the image's blobs are no files of their own
+        # Where directories are not walked, what it holds beside the layout is said not read (rv18 1).
+        img = os.path.join(root, "img")
+        rc, out, err = run("--no-recurse", "--strict", "--gpu", "sm_80", "--driver", "13.0", img)
+        eq((rc, err), (3, ("fatcheck: %s: holds 1 entry beside the image layout (lib), not read: directories are not "
+                           "walked (--no-recurse)\n" % img).encode()))
+        os.makedirs(os.path.join(img, "docs"))
+        rc, out, err = run("--no-recurse", "--strict", "--gpu", "sm_80", "--driver", "13.0", img)
+        eq((rc, err), (3, ("fatcheck: %s: holds 2 entries beside the image layout (docs, ...), not read: directories "
+                           "are not walked (--no-recurse)\n" % img).encode()))
 
 
 @test

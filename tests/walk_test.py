@@ -651,6 +651,13 @@ def a_message_about_a_long_path_keeps_its_reason():
         msg = json.loads(out)["errors"][0]["message"]
         eq((rc, msg.endswith("x: deeper than 64 directories, not followed"), len(msg) > 13000), (3, True, True),
            msg[-100:])
+    # A reason that holds a long path: a loop back to a folder 10 x 61 bytes deep (rv18 4).
+    with tempfile.TemporaryDirectory() as tmp:
+        deep = os.path.join(tmp, *("d%d" % i + "y" * 59 for i in range(10)))
+        os.makedirs(deep)
+        os.symlink(deep, os.path.join(deep, "up"))
+        rc, out, err = walk("-L", tmp)
+        eq((rc, err), (3, ("fatcheck: %s/up: symlink loop back to %s, not followed\n" % (deep, deep)).encode()))
 
 
 @test

@@ -1,6 +1,7 @@
 /* scan.c - the scan: what an input is (a directory, a file, a caller's buffer), which reader
  * reads it, and a file's mapping while it is read. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -490,6 +491,35 @@ int fc_scan_open_file_kept(fc_scan_ctx *sc, int fd, const char *path, fc_open_fi
 }
 
 
+/* Says what layout folder FD (PATH) holds beside the layout's own files, not read where
+ * directories are not walked. */
+static int say_beside_layout(fc_scan_ctx *sc, int fd, const char *path)
+{
+    static const char *const own[] = {"oci-layout", "index.json", "blobs", "manifest.json", "repositories"};
+    int dup = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
+    if (!d) {
+        if (dup >= 0)
+            close(dup);
+        return fc_report_error(sc, FC_ERR_IO, path, NULL, "cannot list the image layout's folder: %s", strerror(errno));
+    }
+    size_t others = 0;
+    char first[256] = "";
+    for (struct dirent *e; (e = readdir(d));) {
+        bool mine = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+        for (size_t i = 0; !mine && i < sizeof own / sizeof *own; i++)
+            mine = strcmp(e->d_name, own[i]) == 0;
+        if (!mine && (others++ == 0 || strcmp(e->d_name, first) < 0))
+            snprintf(first, sizeof first, "%s", e->d_name); /* the first by name */
+    }
+    closedir(d);
+    if (!others)
+        return 0;
+    return fc_report_error(sc, FC_ERR_IO, path, NULL, "holds %zu entr%s beside the image layout (%s%s), not read: "
+                           "directories are not walked (--no-recurse)", others, others == 1 ? "y" : "ies", first,
+                           others > 1 ? ", ..." : "");
+}
+
 int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc_error_fn on_error, void *ctx)
 {
     fc_options defaults;
@@ -504,10 +534,13 @@ int fc_scan(const char *path, const fc_options *opts, fc_object_fn on_object, fc
         int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd >= 0 && fc_oci_dir_named_layout(fd)) {
             int rc = fc_oci_scan_dir(&sc, fd, path);
-            close(fd);
-            /* What else it holds is read as a folder's files are (review of 2026-12-06, rv17 3). */
+            /* What else it holds is read as a folder's files are (review of 2026-12-06, rv17 3),
+             * or, where directories are not walked, said not read (rv18 1). */
             if (rc == 0 && sc.opts->recurse)
                 rc = fc_walk(&sc, path, true);
+            else if (rc == 0)
+                rc = say_beside_layout(&sc, fd, path);
+            close(fd);
             fc_scan_ctx_end(&sc);
             return rc;
         }

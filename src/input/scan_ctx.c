@@ -136,13 +136,26 @@ static int report(fc_scan_ctx *sc, fc_status status, bool warning, const char *p
     bool to_warning = warning && sc->opts->on_warning;
     if (!to_warning)
         sc->errors++;
-    char reason[512], fallback[4096 + 600];
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    /* The reason may hold a path or a member's name, of any length (review of 2026-12-06, rv18
+     * 4: "symlink loop back to" a long path lost "not followed"). */
+    char short_reason[512], fallback[4096 + 600];
+    va_list again;
+    va_copy(again, ap);
+    int need = vsnprintf(short_reason, sizeof short_reason, fmt, ap);
+    char *reason = short_reason, *longer;
+    if (need >= (int)sizeof short_reason && (longer = malloc((size_t)need + 1))) {
+        vsnprintf(longer, (size_t)need + 1, fmt, again);
+        reason = longer; /* else cut, short of memory */
+    }
+    va_end(again);
     fc_name name;
-    if (!fc_name_make(sc, path, member, &name))
+    if (!fc_name_make(sc, path, member, &name)) {
+        if (reason != short_reason)
+            free(reason);
         return sc->on_error ? fc_callback_value(sc->on_error(sc->user, &(fc_error){FC_ERR_NOMEM, path, member,
                                                                                   "out of memory"}))
                             : 0;
+    }
     char *msg = label_reason(name.label, reason, fallback, sizeof fallback);
     fc_error err = {warning ? FC_ERR_FORMAT : status, name.path, name.member, msg};
     int rc = to_warning     ? fc_callback_value(sc->opts->on_warning(sc->opts->on_warning_ctx, &err))
@@ -150,6 +163,8 @@ static int report(fc_scan_ctx *sc, fc_status status, bool warning, const char *p
                             : 0;
     if (msg != fallback)
         free(msg);
+    if (reason != short_reason)
+        free(reason);
     fc_name_free(&name);
     return rc;
 }

@@ -446,6 +446,17 @@ static bool put_off(worker *w, shared_folder *f, fc_dir_entry *e, int fd, const 
     return held;
 }
 
+/* Pushes file I of folder F to be looked at by whichever worker is free; false when the stack
+ * is full. */
+static bool share_file(worker *w, shared_folder *f, size_t i)
+{
+    atomic_fetch_add(&f->users, 1);
+    if (push(w->s, &(task){-1, 0, f->path, f, i, i + 1, true, NULL}))
+        return true;
+    atomic_fetch_sub(&f->users, 1);
+    return false;
+}
+
 /* Looks at regular file I of folder F: its head, and whole when it shows something and is
  * small enough. With SHARE, a file of more than SHARE_MIN bytes is read whole by whichever
  * worker is free: a folder of a few big libraries is one run of files. */
@@ -463,19 +474,16 @@ static void look_at_file(worker *w, shared_folder *f, size_t i, bool share)
     bool kept_open = false;
     if (h == FC_HEAD_NOTHING) {
         e->seen = FC_SEEN_NOTHING;
-    } else if (h != FC_HEAD_READ || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !claim_file(s, &st)) {
+    } else if (h != FC_HEAD_READ || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         /* the walk reads it, or says why not */
+    } else if (share && st.st_size > SHARE_MIN && st.st_size <= READ_WHOLE_MAX && share_file(w, f, i)) {
+        close(fd); /* looked at again by whichever worker takes it */
+        return;
+    } else if (!claim_file(s, &st)) {
+        /* read under another name (or by the walk) */
     } else if (st.st_size > READ_WHOLE_MAX) {
         kept_open = put_off(w, f, e, fd, &st);
     } else {
-        if (share && st.st_size > SHARE_MIN) {
-            atomic_fetch_add(&f->users, 1);
-            if (push(s, &(task){-1, 0, f->path, f, i, i + 1, true, NULL})) {
-                close(fd);
-                return;
-            }
-            atomic_fetch_sub(&f->users, 1);
-        }
         /* A place among the files kept open, taken before reading and given back unless kept. */
         if (atomic_fetch_add(&s->kept_files, 1) < s->kept_files_max) {
             const char *path = arena_join(w, f->path, e->name);
