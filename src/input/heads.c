@@ -50,7 +50,7 @@ bool fc_heads_read(fc_heads *h, int dirfd, const char *const *names, size_t n, u
             h->broken = true;
             return false;
         }
-        io_uring_prep_openat_direct(open, dirfd, names[i], O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, (unsigned)i);
+        io_uring_prep_openat_direct(open, dirfd, names[i], O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW, 0, (unsigned)i);
         open->flags |= IOSQE_IO_LINK;
         open->user_data = 3 * i;
         io_uring_prep_read(read, (int)i, bufs[i], FC_HEAD_SIZE, 0);

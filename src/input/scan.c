@@ -367,7 +367,8 @@ fc_head fc_head_decide_fd(const char *name, const uint8_t *head, ssize_t n, int 
 
 bool fc_head_shows_nothing(int dirfd, const char *name)
 {
-    int fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    /* (O_NOFOLLOW: a symlink swapped in for the regular file readdir listed goes the long way.) */
+    int fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return false; /* said when it is opened in turn */
     uint8_t head[FC_HEAD_SIZE];

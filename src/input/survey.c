@@ -464,7 +464,9 @@ static void look_at_file(worker *w, shared_folder *f, size_t i, bool share)
 {
     fc_survey *s = w->s;
     fc_dir_entry *e = &f->entries[i];
-    int fd = openat(dirfd(f->d), e->name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    /* O_NOFOLLOW: readdir said regular file; one swapped for a symlink since (to a device?) is
+     * the walk's to look at (review of 2026-12-06, rv17 8). */
+    int fd = openat(dirfd(f->d), e->name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return; /* said when the walk opens it */
     uint8_t head[FC_HEAD_SIZE];
