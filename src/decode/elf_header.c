@@ -133,10 +133,19 @@ Elf *fc_elf_cubin_open(const uint8_t *img, size_t size, const fc_options *opts, 
     if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || fc_elf_header_problem(img, size, why, sizeof why))
         return NULL;
     fc_libelf_init();
+    elf_errno(); /* clear */
     Elf *elf = elf_memory((char *)img, size);
     if (elf)
         *st = FC_OK;
+    else if (fc_libelf_out_of_memory())
+        *st = FC_ERR_NOMEM; /* no fault of the cubin's */
     return elf;
+}
+
+bool fc_libelf_out_of_memory(void)
+{
+    int e = elf_errno();
+    return e && strcmp(elf_errmsg(e), "out of memory") == 0;
 }
 
 static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;

@@ -36,6 +36,10 @@ uint32_t fc_cubin_sm_of(uint8_t abi_version, uint32_t e_flags);
 
 /* Calls elf_version once, for every file that uses libelf; false when libelf is too old. */
 bool fc_libelf_init(void);
+/* Whether libelf's last error on this thread (elf_errno, which it clears) was running out of
+ * memory: libelf has no public code for it, only its message (untranslated: fatcheck sets no
+ * locale). */
+bool fc_libelf_out_of_memory(void);
 
 /* The sections the ELF object at P (N bytes) declares: e_shnum, or under extended numbering
  * section 0's sh_size. 0 for what is not an ELF header, or a table libelf will refuse.

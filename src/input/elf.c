@@ -392,9 +392,17 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * start in .nv_fatbin without walking its chain, so the walk can be split among threads
      * (hints only: sections.c takes a segment's results only where the chain leads to them),
      * and elf_segments.c follows them to containers the section table does not show. */
-    if (table.sh_size)
-        seen.records_unread = fc_wrappers_read(img, base, table.sh_offset, table.sh_size, table.sh_addr,
-                                               FC_WRAPPER_SIZE, &seen.records, &seen.n_records) != FC_OK;
+    if (table.sh_size) {
+        fc_status st = fc_wrappers_read(img, base, table.sh_offset, table.sh_size, table.sh_addr, FC_WRAPPER_SIZE,
+                                        &seen.records, &seen.n_records);
+        /* Records not held for want of memory are not records that cannot be read: the file
+         * lost its "device_link" and was reported whole (oom_cli_test.py). */
+        if (st == FC_ERR_NOMEM) {
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+            goto deliver;
+        }
+        seen.records_unread = st != FC_OK;
+    }
     if (registered != SIZE_MAX)
         starts = fc_region_set_starts(&fatbins[registered], seen.records, seen.n_records, registered_addr);
     /* A program that loads its own modules keeps its PTX text anywhere: search it all. */

@@ -1031,39 +1031,45 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
     return rc;
 }
 
+/* A reader for the package, or NULL when out of memory. Each format and filter is checked:
+ * one that could not be set up (ARCHIVE_FATAL: only out of memory) leaves the reader in its
+ * fatal state, which libarchive answers by crashing the process (oom_cli_test.py, a tar with
+ * allocations failing). */
 static struct archive *open_reader(const fc_archive_api *la, bool deb, bool zip_only, bool raw_only)
 {
     struct archive *a = la->read_new();
     if (!a)
         return NULL;
+    bool fatal = false;
     if (deb) {
-        la->read_support_format_ar(a);
-        return a;
+        fatal |= la->read_support_format_ar(a) == ARCHIVE_FATAL;
+    } else if (zip_only) { /* no raw format: a zip it does not find is no one member of bytes */
+        fatal |= la->read_support_format_zip(a) == ARCHIVE_FATAL;
+    } else {
+        /* Not xz, lzma or lzip (xz is decoded here, under a memory limit), and none of the
+         * filters that run an external program. */
+        fatal |= la->read_support_filter_gzip(a) == ARCHIVE_FATAL;
+        fatal |= la->read_support_filter_bzip2(a) == ARCHIVE_FATAL;
+        fatal |= la->read_support_filter_zstd(a) == ARCHIVE_FATAL;
+        fatal |= la->read_support_filter_lz4(a) == ARCHIVE_FATAL;
+        fatal |= la->read_support_filter_compress(a) == ARCHIVE_FATAL;
+        if (!raw_only) {
+            fatal |= la->read_support_format_zip(a) == ARCHIVE_FATAL;
+            fatal |= la->read_support_format_tar(a) == ARCHIVE_FATAL;
+            fatal |= la->read_support_format_gnutar(a) == ARCHIVE_FATAL;
+            fatal |= la->read_support_format_cpio(a) == ARCHIVE_FATAL;
+        }
+        /* Raw only: decoded bytes, one member, whatever they start with. Else a compressed
+         * file that is no archive (libfoo.so.zst) reads as one member; one that holds nothing
+         * (Debian ships gzipped empty man pages) as no member, not as damage. */
+        fatal |= la->read_support_format_raw(a) == ARCHIVE_FATAL;
+        if (!fatal)
+            fatal |= la->read_support_format_empty(a) == ARCHIVE_FATAL;
     }
-    if (zip_only) { /* no raw format: a zip it does not find is no one member of bytes */
-        la->read_support_format_zip(a);
-        return a;
+    if (fatal) {
+        la->read_free(a);
+        return NULL;
     }
-    /* Not xz, lzma or lzip (xz is decoded here, under a memory limit), and none of the
-     * filters that run an external program. */
-    la->read_support_filter_gzip(a);
-    la->read_support_filter_bzip2(a);
-    la->read_support_filter_zstd(a);
-    la->read_support_filter_lz4(a);
-    la->read_support_filter_compress(a);
-    if (raw_only) { /* decoded bytes, one member, whatever they start with */
-        la->read_support_format_raw(a);
-        la->read_support_format_empty(a);
-        return a;
-    }
-    la->read_support_format_zip(a);
-    la->read_support_format_tar(a);
-    la->read_support_format_gnutar(a);
-    la->read_support_format_cpio(a);
-    /* A compressed file that is no archive (libfoo.so.zst) reads as one member; one that
-     * holds nothing (Debian ships gzipped empty man pages) as no member, not as damage. */
-    la->read_support_format_raw(a);
-    la->read_support_format_empty(a);
     return a;
 }
 

@@ -827,11 +827,19 @@ static void compat_runs_new_cubins(fc_judgement *j, const fc_object *obj, const 
     }
 }
 
+static _Thread_local bool judge_out_of_memory;
+
+void fc_judge_out_of_memory(void)
+{
+    judge_out_of_memory = true;
+}
+
 fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_options *o)
 {
     if (!out || !obj || !o)
         return FC_ERR_INVALID;
     *out = NULL;
+    judge_out_of_memory = false;
     fc_judgement *j = calloc(1, sizeof *j);
     if (!j)
         return FC_ERR_NOMEM;
@@ -938,6 +946,8 @@ fc_status fc_judge(fc_judgement **out, const fc_object *obj, const fc_judge_opti
     if (o->arch_list && !obj->runtime_only)
         check_arch_list(j, obj, o->arch_list);
     if (o->kernels && fc_missing_kernels_find(j, obj, scan) != FC_OK)
+        goto nomem;
+    if (judge_out_of_memory)
         goto nomem;
     *out = j;
     return FC_OK;

@@ -148,6 +148,11 @@ bool fc_ptx_isa_predates_target(const fc_entry *e);
  * cubin with code=sm_XX (review 8, C1); CUDA 12.4's and 13.0's cuFFT register one compressed;
  * a translation unit without kernels built -arch=compute_80 registers such PTX. */
 bool fc_container_defines_nothing(const fc_object *obj, const fc_container *c, const fc_options *opts, bool inflate);
+/* A rule of fc_judge's that reads an image could not allocate what it needed, and answered as
+ * for an image it could not read: fc_judge then fails with FC_ERR_NOMEM rather than give that
+ * verdict (a container that defines nothing was counted as a module that cannot load: partial,
+ * exit 0, where the verdict is ok). For this thread's fc_judge. */
+void fc_judge_out_of_memory(void);
 
 /* The same of any container, link inputs too: whether an -rdc object holds code (a function a
  * relocatable cubin only refers to counts as code). */

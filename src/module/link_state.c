@@ -558,6 +558,8 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
             memo->why = FC_ERR_FORMAT;
         if ((memo->readable = memo->why == FC_OK))
             ptx_scan(src, n, &memo->facts);
+        else if (memo->why == FC_ERR_NOMEM)
+            fc_judge_out_of_memory(); /* not unreadable PTX: judged "none" where it is ok */
     } else {
         /* Inflated a piece at a time, never whole: most such modules hold nothing outside
          * ASCII, and those that do are read again, whole, only for a driver that needs to
@@ -565,7 +567,10 @@ static void ptx_read(fc_ptx_memo *memo, const fc_object *obj, const fc_entry *e,
         ascii_pieces a = {0};
         size_t size = e->uncompressed_size < PIECE_SIZE ? (size_t)e->uncompressed_size + 1 : PIECE_SIZE;
         uint8_t *window = malloc(size); /* none: fc_entry_pieces reads it whole */
-        memo->readable = fc_entry_pieces(obj, e, opts, window, window ? size : 0, &scratch, ascii_piece, &a) == FC_OK;
+        fc_status st = fc_entry_pieces(obj, e, opts, window, window ? size : 0, &scratch, ascii_piece, &a);
+        memo->readable = st == FC_OK;
+        if (st == FC_ERR_NOMEM)
+            fc_judge_out_of_memory();
         free(window);
         memo->facts.non_ascii = a.non_ascii;
     }
@@ -670,10 +675,16 @@ static bool cubin_defines_nothing(const uint8_t *img, size_t size, const fc_opti
 {
     fc_status why;
     Elf *elf = fc_elf_cubin_open(img, size, opts, &why);
-    if (!elf)
+    if (!elf) {
+        if (why == FC_ERR_NOMEM)
+            fc_judge_out_of_memory();
         return false;
+    }
     bool nothing = true;
+    elf_errno(); /* clear */
     symbols_read r = each_symbol(elf, only_bookkeeping, &nothing);
+    if (r.damaged && fc_libelf_out_of_memory())
+        fc_judge_out_of_memory(); /* not damage: the table could not be held */
     elf_end(elf);
     return r.symtab && !r.damaged && nothing; /* what cannot be read may define something */
 }
@@ -721,7 +732,10 @@ static bool entry_defines_nothing(const fc_object *obj, const fc_entry *e, const
     fc_buffer scratch = {0};
     const uint8_t *img;
     size_t len;
-    bool nothing = fc_entry_image(obj, e, &small, &scratch, &img, &len) == FC_OK &&
+    fc_status st = fc_entry_image(obj, e, &small, &scratch, &img, &len);
+    if (st == FC_ERR_NOMEM)
+        fc_judge_out_of_memory();
+    bool nothing = st == FC_OK &&
                    (e->kind == FC_IMAGE_PTX ? ptx_declares_nothing(img, len) : cubin_defines_nothing(img, len, opts));
     fc_buffer_free(&scratch);
     return nothing;
