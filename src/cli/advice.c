@@ -42,15 +42,15 @@ void print_targets_header(FILE *out, const config *cfg)
         const fc_judge_options *jo = &cfg->judge;
         char *line = NULL;
         size_t len = 0;
-        FILE *s = open_memstream(&line, &len);
+        FILE *s = memstream_open(&line, &len);
         if (!s)
             return;
         fprintf(s, "judging for: %zu architectures, sm_%u to sm_%u (--gpu all); ", jo->n_targets, jo->targets[0].cc,
                 jo->targets[jo->n_targets - 1].cc);
         print_driver(s, cfg);
         fputc('\n', s);
-        fclose(s);
-        wrap_print(out, line);
+        if (memstream_close(s, &line))
+            wrap_print(out, line);
         free(line);
         print_notes(out, cfg);
         return;
@@ -62,11 +62,14 @@ void print_targets_header(FILE *out, const config *cfg)
         target_label(&cfg->judge.targets[t], labels[t], sizeof labels[t]);
         total += strlen(labels[t]) + 2;
     }
-    FILE *d = open_memstream(&driver, &driver_len);
+    /* Without its driver line the header would not say what was judged: left out whole, and
+     * the run fails (oom.h). Before, a failed close printed "driver (null)". */
+    FILE *d = memstream_open(&driver, &driver_len);
     if (!d)
         return;
     print_driver(d, cfg);
-    fclose(d);
+    if (!memstream_close(d, &driver))
+        return;
     total += driver_len;
     if (total <= 80) {
         fputs("judging for: ", out);

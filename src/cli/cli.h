@@ -7,6 +7,7 @@
 #include "accept.h"
 #include "escape.h"
 #include "fatcheck.h"
+#include "oom.h"
 #include "torch_env.h"
 
 /* The --json document's version (docs/json.md): 2 since link inputs and the runtime's driver

@@ -78,14 +78,13 @@ void print_coverage(FILE *out, const config *cfg, const fc_judgement *j)
 {
     char *line = NULL;
     size_t len = 0;
-    FILE *s = open_memstream(&line, &len);
+    FILE *s = memstream_open(&line, &len);
     if (!s)
         return;
     fputs("  coverage: ", s);
     bool any = write_coverage(s, cfg, j);
     fputc('\n', s);
-    fclose(s);
-    if (any)
+    if (memstream_close(s, &line) && any)
         wrap_print(out, line);
     free(line);
     /* Which rule accepted what, once per rule. */

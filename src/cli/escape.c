@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "oom.h"
 
 size_t utf8_char(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -169,15 +170,17 @@ static char *slot(size_t need)
 
 static const char *escape_with(const char *s, escape_mode mode)
 {
-    if (!s)
-        return "(null)";
+    if (!s) /* no caller passes none; were one to, no "(null)" reads as a name */
+        return "(none)";
     size_t len = strlen(s);
     if (escape_plain(s, len, mode))
         return s;
     size_t need = escape_into(NULL, 0, s, len, mode) + 1;
     char *buf = slot(need);
-    if (!buf)
+    if (!buf) { /* said, and the run fails for it (oom.h) */
+        oom_note();
         return "(name not shown: out of memory)";
+    }
     escape_into(buf, need, s, len, mode);
     return buf;
 }
@@ -220,8 +223,10 @@ const char *escaped_cut(const char *text, size_t max)
         i += n;
     }
     char *buf = slot(used + 4);
-    if (!buf)
+    if (!buf) {
+        oom_note();
         return "(name not shown: out of memory)";
+    }
     escape_into(buf, used + 1, text, i, ESCAPE_TEXT);
     memcpy(buf + used, "...", 4);
     return buf;
@@ -251,6 +256,8 @@ void print_message_as(FILE *out, const char *kind, const char *msg, const char *
 {
     size_t n = msg ? label_length(msg, path, member) : 0;
     char *label = n ? malloc(n + 1) : NULL;
+    if (n && !label)
+        oom_note(); /* the message is said whole, its label unquoted: the run fails (oom.h) */
     if (!label) {
         fprintf(out, "fatcheck: %s%s%s\n", kind, escaped(msg), tail);
         return;

@@ -87,10 +87,10 @@ static size_t visible(const char *s, size_t n)
  * indented by four; a quoted message or a parenthesis is never split. */
 void wrap_print(FILE *out, const char *s)
 {
-    if (!s) { /* the sentence's memory stream ran out: a line left out would go unnoticed */
-        fflush(out);
-        fputs("fatcheck: out of memory while writing the report\n", stderr);
-        exit(EXIT_INTERNAL);
+    if (!s) { /* the sentence's memory stream ran out: the line is left out, and the run
+                 fails for it (oom.h) */
+        oom_note();
+        return;
     }
     size_t col = 0;
     bool first = true;

@@ -401,16 +401,23 @@ void json_report_object(json_report *s, const fc_object *o, const fc_judgement *
     jw_puts(out, "}");
 }
 
+/* S copied, or NULL for none; a copy that failed is noted (oom.h): the document would say null,
+ * or leave the message out. */
 static char *dup_or_null(const char *s)
 {
-    return s ? strdup(s) : NULL;
+    char *d = s ? strdup(s) : NULL;
+    if (s && !d)
+        oom_note();
+    return d;
 }
 
 static void add_message(struct message **list, size_t *n, size_t *cap, const fc_error *e)
 {
     struct message *more = fc_grow(*list, cap, *n + 1, sizeof *more, 8);
-    if (!more)
+    if (!more) {
+        oom_note();
         return;
+    }
     *list = more;
     more[*n].path = dup_or_null(e->path);
     more[*n].message = dup_or_null(e->message);

@@ -4,6 +4,7 @@
 
 #include "escape.h"
 #include "json_writer.h"
+#include "oom.h"
 
 void jw_flush(jw *w)
 {
@@ -39,8 +40,10 @@ void jw_printf(jw *w, const char *fmt, ...)
         return;
     }
     char *big = malloc((size_t)n + 1);
-    if (!big)
+    if (!big) { /* the document lacks it: the run fails (oom.h) */
+        oom_note();
         return;
+    }
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);

@@ -201,8 +201,18 @@ static int on_object(void *ctx, const fc_object *obj)
     progress_clear();
     fc_judgement *own = NULL; /* without targets: what it needs, for the summary */
     fc_judgement *j = obj->ahead; /* judged by the reader: freed by the scan */
-    if (!j && fc_judge(&own, obj, &rn->cfg->judge) != FC_OK)
+    fc_status judged = j ? FC_OK : fc_judge(&own, obj, &rn->cfg->judge);
+    if (judged != FC_OK) { /* reported without verdicts: the run fails, said (exit 4) */
+        if (judged == FC_ERR_NOMEM)
+            oom_note(); /* said once, when the run ends */
+        else
+            fprintf(stderr, "fatcheck: %s: could not be judged: %s\n", quoted(obj->label), fc_status_name(judged));
         rn->t.internal = true;
+    }
+    /* Decoding that stopped for want of memory is no fault of the input: out of memory is an
+     * internal error (exit 4, which comes before 3), as the docs say. */
+    if (obj->status == FC_ERR_NOMEM)
+        oom_note();
     if (!j)
         j = own;
     if (!fc_judgement_shows(j, obj)) { /* a host-side file whose runtime starts: not CUDA code */
@@ -255,6 +265,8 @@ static int on_error(void *ctx, const fc_error *err)
     print_message(stderr, err->message, err->path, err->member);
     rn->r->error(rn->r, err);
     rn->t.input_errors++;
+    if (err->status == FC_ERR_NOMEM) /* not the input's fault: exit 4, as for the command's own */
+        rn->t.internal = true;
     return 0;
 }
 
@@ -289,6 +301,8 @@ static bool refused_pipe(run *rn, const char *path)
     char *msg = malloc(n);
     if (msg)
         snprintf(msg, n, "%s%s", path, why);
+    else
+        oom_note();
     fc_error e = {FC_ERR_IO, path, NULL, msg ? msg : "out of memory"};
     on_error(rn, &e);
     free(msg);
@@ -422,6 +436,44 @@ static int format_mode(const char *name, output_mode *mode)
             return formats[i].bit;
         }
     return -1;
+}
+
+/* Set while inputs are scanned and reported. A library that ends the process itself would
+ * otherwise end it with its own status over a report cut short: libarchive, out of memory,
+ * says "Fatal Internal Error in libarchive" and calls exit(1), a verdict's status
+ * (oom_cli_test.py, with a tar). */
+static volatile bool run_under_way;
+
+static void exit_not_from_main(void)
+{
+    if (run_under_way) {
+        fputs("fatcheck: internal error: a library ended the run (out of memory?)\n", stderr);
+        _exit(EXIT_INTERNAL);
+    }
+}
+
+static int run_over(int status)
+{
+    run_under_way = false;
+    return status;
+}
+
+/* Whether the report was written whole: standard output flushed without an error, and no
+ * allocation failed while it was built (oom.h: a line left out, a name not shown). Says on
+ * standard error what failed; the run's exit status is then 4, whatever it judged (a report
+ * missing a verdict line exited 0: oom_cli_test.py). */
+static bool output_done(void)
+{
+    bool ok = true;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));
+        ok = false;
+    }
+    if (oom_count()) {
+        fputs("fatcheck: out of memory\n", stderr);
+        ok = false;
+    }
+    return ok;
 }
 
 /* --gpu list: each architecture with the products --gpu knows by name, from the table it reads
@@ -758,7 +810,7 @@ int main(int argc, char **argv)
         if (accept_path)
             return usage_error("--accept needs files to judge", NULL);
         int rc = explain_arch_list(stdout, &cfg, mode == OUT_JSON);
-        return fflush(stdout) == 0 && !ferror(stdout) ? rc : EXIT_INTERNAL;
+        return output_done() ? rc : EXIT_INTERNAL;
     }
 
     /* "-" is standard input: once, not also the inventory, and never a terminal, where the
@@ -835,6 +887,7 @@ int main(int argc, char **argv)
             return EXIT_INTERNAL;
         rn.x = &x;
     }
+    run_under_way = atexit(exit_not_from_main) == 0;
     if (cfg.torch_mode) {
         /* Each extension folder (default: PyTorch's own cache) is searched for the library
          * PyTorch loads, and that library is judged. */
@@ -870,7 +923,7 @@ int main(int argc, char **argv)
         }
     }
     if (!open_output(&rn)) /* nothing was reported: the targets are still said */
-        return rn.fatal;
+        return run_over(rn.fatal);
     renderer *r = rn.r;
     progress_clear();
     r->finish(r);
@@ -881,9 +934,7 @@ int main(int argc, char **argv)
     if (rn.x)
         extractor_close(&x); /* and says what it wrote */
     fc_prober_close(cfg.judge.prober);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "fatcheck: error writing output: %s\n", strerror(errno));
-        return EXIT_INTERNAL;
-    }
-    return tally_exit_status(&rn.t, require_targets && !cfg.judge.n_targets);
+    if (!output_done())
+        return run_over(EXIT_INTERNAL);
+    return run_over(tally_exit_status(&rn.t, require_targets && !cfg.judge.n_targets));
 }

@@ -122,11 +122,11 @@ char *verdict_sentence(const config *cfg, const fc_object *obj, const fc_judgeme
 {
     char *s = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&s, &len);
+    FILE *f = memstream_open(&s, &len);
     if (!f)
         return NULL;
     bool said = print_verdict_sentence(f, cfg, obj, j, t);
-    if (fclose(f) != 0 || !said) {
+    if (!memstream_close(f, &s) || !said) {
         free(s);
         return NULL;
     }
@@ -137,11 +137,11 @@ char *arch_check_sentence(const config *cfg, const fc_judgement *j)
 {
     char *s = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&s, &len);
+    FILE *f = memstream_open(&s, &len);
     if (!f)
         return NULL;
     bool said = print_arch_check(f, cfg, j);
-    if (fclose(f) != 0 || !said) {
+    if (!memstream_close(f, &s) || !said) {
         free(s);
         return NULL;
     }

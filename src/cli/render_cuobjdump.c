@@ -9,6 +9,7 @@
  *    standalone cubin STEM.ARCH.cubin;
  *  - an archive member's lines follow "\nmember PATH:MEMBER:", PATH made absolute.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,9 +27,9 @@ static void print_member_heading(FILE *out, const fc_object *o)
 {
     bool relative = o->path[0] != '/';
     char *cwd = relative ? getcwd(NULL, 0) : NULL;
-    char *path = NULL;
-    if (relative && asprintf(&path, "%s/%s", cwd ? cwd : "", o->path) < 0)
-        path = NULL;
+    if (relative && !cwd && errno == ENOMEM)
+        oom_note(); /* the path below, relative, is not cuobjdump's: the run fails (oom.h) */
+    char *path = relative ? str_printf("%s/%s", cwd ? cwd : "", o->path) : NULL;
     fprintf(out, "\nmember %s:%s:\n", quoted(path ? path : o->path), quoted(o->member));
     free(path);
     free(cwd);
@@ -80,7 +81,8 @@ static void cuobjdump_begin(renderer *r, const char *path)
     end_input(r);
     l->n_elf = l->n_ptx = 0;
     l->listed = 0;
-    l->input = strdup(path);
+    if (!(l->input = strdup(path)))
+        oom_note(); /* its "no ELF file found" could not be said */
 }
 
 static void cuobjdump_error(renderer *r, const fc_error *e)

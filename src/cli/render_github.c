@@ -76,12 +76,11 @@ static void annotate_coverage(FILE *out, const config *cfg, const fc_object *o, 
         return;
     char *groups = NULL, *message = NULL;
     size_t len = 0;
-    FILE *s = open_memstream(&groups, &len);
+    FILE *s = memstream_open(&groups, &len);
     if (!s)
         return;
     write_coverage(s, cfg, j);
-    fclose(s);
-    if (asprintf(&message, "%s: %s", quoted(o->label), groups) >= 0)
+    if (memstream_close(s, &groups) && (message = str_printf("%s: %s", quoted(o->label), groups)))
         annotate(out, fail ? "error" : partial ? "warning" : "notice", file, 0, "fatcheck: GPU coverage", message);
     free(message);
     free(groups);
@@ -94,8 +93,8 @@ static void annotate_unseen(FILE *out, const config *cfg, const fc_object *o, co
     unsigned u = fc_object_unseen(o, j);
     for (unsigned bit = 1; bit <= UNSEEN_LAST; bit <<= 1) {
         char said[256], *message = NULL;
-        if (!(u & bit) || asprintf(&message, "%s: %s%s", quoted(o->label), unseen_sentence(o, bit, said, sizeof said),
-                                   cfg->judge.strict ? "; --strict fails it" : " (--strict fails it)") < 0)
+        if (!(u & bit) || !(message = str_printf("%s: %s%s", quoted(o->label), unseen_sentence(o, bit, said, sizeof said),
+                                                 cfg->judge.strict ? "; --strict fails it" : " (--strict fails it)")))
             continue;
         annotate(out, cfg->judge.strict ? "error" : "warning", file, 0,
                  bit & (FC_UNSEEN_PARTS | FC_UNSEEN_APPENDED) ? "fatcheck: not all seen" : "fatcheck: not judged",
@@ -112,7 +111,7 @@ static void github_object(renderer *r, const fc_object *o, const fc_judgement *j
         annotate(r->out, "error", file, 0, "fatcheck: could not be decoded", o->error);
     annotate_unseen(r->out, cfg, o, j, file);
     char *platforms = platforms_sentence(o), *said = NULL;
-    if (platforms && asprintf(&said, "%s: %s", quoted(o->label), platforms) >= 0)
+    if (platforms && (said = str_printf("%s: %s", quoted(o->label), platforms)))
         annotate(r->out, "warning", file, 0, "fatcheck: platforms not judged", said);
     free(said);
     free(platforms);
@@ -124,17 +123,17 @@ static void github_object(renderer *r, const fc_object *o, const fc_judgement *j
         outcome oc = target_outcome(cfg, j, t);
         if (oc == OUTCOME_OK || oc == OUTCOME_NO_CODE)
             continue;
-        char *sentence = verdict_sentence(cfg, o, j, t);
+        char *sentence = verdict_sentence(cfg, o, j, t); /* NULL when out of memory: noted (oom.h) */
         char label[300], title[400], *message = NULL;
         target_label(&cfg->judge.targets[t], label, sizeof label);
         const char *status = fc_verdict_status_name(fc_judgement_verdict(j, t)->status);
         snprintf(title, sizeof title, "fatcheck: %s on %s%s", status, label, oc == OUTCOME_ACCEPTED ? ", accepted" : "");
         const accept_rule *a = cfg->accepted[t];
-        int n = oc == OUTCOME_ACCEPTED
-                    ? asprintf(&message, "%s: %s: %s; accepted (%s:%u): %s", quoted(o->label), label,
-                               sentence ? sentence : status, quoted(cfg->accept->path), a->line, a->reason)
-                    : asprintf(&message, "%s: %s: %s", quoted(o->label), label, sentence ? sentence : status);
-        if (n >= 0) {
+        message = oc == OUTCOME_ACCEPTED
+                      ? str_printf("%s: %s: %s; accepted (%s:%u): %s", quoted(o->label), label,
+                                   sentence ? sentence : status, quoted(cfg->accept->path), a->line, a->reason)
+                      : str_printf("%s: %s: %s", quoted(o->label), label, sentence ? sentence : status);
+        if (message) {
             annotate(r->out, oc == OUTCOME_FAIL ? "error" : oc == OUTCOME_PARTIAL ? "warning" : "notice", file, 0,
                      title, message);
             free(message);
@@ -144,7 +143,7 @@ static void github_object(renderer *r, const fc_object *o, const fc_judgement *j
     char *arch = j ? arch_check_sentence(cfg, j) : NULL;
     if (arch && (fc_judgement_problems(j, NULL) & FC_PROBLEM_ARCH_LIST)) {
         char *message = NULL;
-        if (asprintf(&message, "%s: %s", quoted(o->label), arch) >= 0)
+        if ((message = str_printf("%s: %s", quoted(o->label), arch)))
             annotate(r->out, "error", file, 0, "fatcheck: not what the arch list builds", message);
         free(message);
     }
@@ -160,8 +159,8 @@ static void github_error(renderer *r, const fc_error *e)
 /* A tar that may have been cut short (--strict makes it an error, through github_error). */
 static void github_warning(renderer *r, const fc_error *w)
 {
-    char *message = NULL;
-    if (asprintf(&message, "%s (--strict fails it)", w->message) < 0)
+    char *message = str_printf("%s (--strict fails it)", w->message);
+    if (!message)
         return;
     annotate(r->out, "warning", w->path && strcmp(w->path, "(standard input)") != 0 ? w->path : NULL, 0,
              "fatcheck: may be incomplete", message);
@@ -170,9 +169,9 @@ static void github_warning(renderer *r, const fc_error *w)
 
 static void github_images_unread(renderer *r, const fc_object *o)
 {
-    char *message = NULL;
-    if (asprintf(&message, "%s: some of its images could not be read (standard error names them)",
-                 quoted(o->label)) < 0)
+    char *message = str_printf("%s: some of its images could not be read (standard error names them)",
+                               quoted(o->label));
+    if (!message)
         return;
     annotate(r->out, "error", annotated_file(o), 0, "fatcheck: images could not be read", message);
     free(message);
@@ -194,9 +193,9 @@ static void github_finish(renderer *r)
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
         char *message = NULL;
-        if (!rule_stale(cfg, a) || asprintf(&message, "no %s verdict of %s on %s to accept: remove the rule",
-                                a->status == FC_VERDICT_NONE ? "none or partial" : "partial", a->pattern,
-                                a->cc ? a->target : "any target") < 0)
+        if (!rule_stale(cfg, a) || !(message = str_printf("no %s verdict of %s on %s to accept: remove the rule",
+                                                          a->status == FC_VERDICT_NONE ? "none or partial" : "partial",
+                                                          a->pattern, a->cc ? a->target : "any target")))
             continue;
         annotate(r->out, "warning", cfg->accept->path, a->line, "fatcheck: stale exception", message);
         free(message);
@@ -217,15 +216,15 @@ renderer *render_github_new(FILE *out, const config *cfg)
     r->out = out;
     r->cfg = cfg;
     if (!cfg->judge.n_targets && cfg->no_target_reason[0]) {
-        char *message = NULL;
-        if (asprintf(&message, "not judging any GPU: %s", cfg->no_target_reason) >= 0)
+        char *message = str_printf("not judging any GPU: %s", cfg->no_target_reason);
+        if (message)
             annotate(out, "warning", NULL, 0, "fatcheck: no target GPU", message);
         free(message);
     }
     if (cfg->detect_unjudged[0]) {
-        char *message = NULL;
-        if (asprintf(&message, "%s%s", cfg->detect_unjudged, cfg->judge.strict ? "; --strict fails it"
-                                                                              : " (--strict fails it)") >= 0)
+        char *message = str_printf("%s%s", cfg->detect_unjudged, cfg->judge.strict ? "; --strict fails it"
+                                                                                   : " (--strict fails it)");
+        if (message)
             annotate(out, cfg->judge.strict ? "error" : "warning", NULL, 0, "fatcheck: local GPUs not judged", message);
         free(message);
     }

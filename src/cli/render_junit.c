@@ -99,8 +99,8 @@ static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
         const accept_rule *a = cfg->accepted[t];
         if (oc == OUTCOME_FAIL) {
             test_case(s, o->label, label, "failure", status, said, NULL);
-        } else if (oc == OUTCOME_ACCEPTED && asprintf(&note, "accepted (%s:%u): %s", cfg->accept->path, a->line,
-                                                      a->reason) >= 0) {
+        } else if (oc == OUTCOME_ACCEPTED && (note = str_printf("accepted (%s:%u): %s", cfg->accept->path, a->line,
+                                                                a->reason))) {
             test_case(s, o->label, label, "skipped", NULL, note, said);
         } else {
             test_case(s, o->label, label, NULL, NULL, NULL, NULL);
@@ -113,8 +113,8 @@ static void junit_object(renderer *r, const fc_object *o, const fc_judgement *j)
     unsigned u = fc_object_unseen(o, j);
     for (unsigned bit = 1; bit <= UNSEEN_LAST; bit <<= 1) {
         char said[256], *message = NULL;
-        if (!(u & bit) || asprintf(&message, "%s%s", unseen_sentence(o, bit, said, sizeof said),
-                                   cfg->judge.strict ? "; --strict fails it" : " (--strict fails it)") < 0)
+        if (!(u & bit) || !(message = str_printf("%s%s", unseen_sentence(o, bit, said, sizeof said),
+                                                 cfg->judge.strict ? "; --strict fails it" : " (--strict fails it)")))
             continue;
         any = true;
         test_case(s, o->label, unseen_name(bit), cfg->judge.strict ? "error" : "skipped",
@@ -149,8 +149,8 @@ static void junit_error(renderer *r, const fc_error *e)
  * junit_error). */
 static void junit_warning(renderer *r, const fc_error *w)
 {
-    char *message = NULL;
-    if (asprintf(&message, "%s (--strict fails it)", w->message) < 0)
+    char *message = str_printf("%s (--strict fails it)", w->message);
+    if (!message)
         return;
     test_case(r->state, w->path ? w->path : "(input)", "read", "skipped", NULL, message, NULL);
     free(message);
@@ -175,10 +175,10 @@ static void junit_finish(renderer *r)
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
         char *class = NULL, *name = NULL, *message = NULL;
-        if (asprintf(&class, "--accept %s", cfg->accept->path) >= 0 &&
-            asprintf(&name, "line %u: %s %s %s", a->line, a->pattern, a->target, fc_verdict_status_name(a->status)) >= 0 &&
-            (a->used || asprintf(&message, rule_stale(cfg, a) ? "stale: no verdict to accept; remove the rule"
-                                                             : "its target is not judged in this run") >= 0))
+        if ((class = str_printf("--accept %s", cfg->accept->path)) &&
+            (name = str_printf("line %u: %s %s %s", a->line, a->pattern, a->target, fc_verdict_status_name(a->status))) &&
+            (a->used || (message = str_printf(rule_stale(cfg, a) ? "stale: no verdict to accept; remove the rule"
+                                                                 : "its target is not judged in this run"))))
             test_case(s, class, name, a->used ? NULL : "skipped", NULL, message, NULL);
         free(class);
         free(name);
@@ -187,7 +187,7 @@ static void junit_finish(renderer *r)
     if (cfg->detect_unjudged[0])
         test_case(s, "local GPUs", "detection", cfg->judge.strict ? "error" : "skipped", cfg->judge.strict ? "unseen" : NULL,
                   cfg->detect_unjudged, NULL);
-    fclose(s->cases);
+    memstream_close(s->cases, &s->buf); /* when it fails, noted (oom.h), the cases are left out */
     FILE *out = r->out;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     fprintf(out, "<testsuites name=\"fatcheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
@@ -227,7 +227,7 @@ renderer *render_junit_new(FILE *out, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
     junit_state *s = calloc(1, sizeof *s);
-    if (!r || !s || !(s->cases = open_memstream(&s->buf, &s->len))) {
+    if (!r || !s || !(s->cases = memstream_open(&s->buf, &s->len))) {
         free(r);
         free(s);
         return NULL;

@@ -67,10 +67,10 @@ static void markdown_object(renderer *r, const fc_object *o, const fc_judgement 
         fputs(" | ", out);
         char *groups = NULL;
         size_t len = 0;
-        FILE *line = open_memstream(&groups, &len);
+        FILE *line = memstream_open(&groups, &len);
         bool any = line && j && write_coverage(line, cfg, j);
-        if (line)
-            fclose(line);
+        if (line && !memstream_close(line, &groups))
+            any = false; /* noted (oom.h): the run fails for the cell */
         if (any)
             put_md(out, groups); /* its sm_ as the heading writes it */
         else
@@ -195,8 +195,7 @@ static void markdown_begin(renderer *r, const char *path)
 
 static void section(FILE *out, const char *title, FILE *f, char **buf, size_t *len)
 {
-    fclose(f);
-    if (*len) {
+    if (memstream_close(f, buf) && *len) { /* else noted (oom.h) */
         fprintf(out, "\n### %s\n\n", title);
         fwrite(*buf, 1, *len, out);
     }
@@ -252,9 +251,9 @@ renderer *render_markdown_new(FILE *out, const config *cfg)
 {
     renderer *r = calloc(1, sizeof *r);
     markdown_state *s = calloc(1, sizeof *s);
-    if (!r || !s || !(s->notes = open_memstream(&s->notes_buf, &s->notes_len)) ||
-        !(s->errors = open_memstream(&s->errors_buf, &s->errors_len)) ||
-        !(s->warnings = open_memstream(&s->warnings_buf, &s->warnings_len))) {
+    if (!r || !s || !(s->notes = memstream_open(&s->notes_buf, &s->notes_len)) ||
+        !(s->errors = memstream_open(&s->errors_buf, &s->errors_len)) ||
+        !(s->warnings = memstream_open(&s->warnings_buf, &s->warnings_len))) {
         if (s && s->notes)
             fclose(s->notes);
         if (s && s->errors)

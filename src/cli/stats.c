@@ -3,14 +3,18 @@
 #include <string.h>
 
 #include "../util/grow.h"
+#include "oom.h"
 #include "stats.h"
 
-/* P grown to hold NEED elements (grow.h); on failure P as it was, and FAILED set. */
+/* P grown to hold NEED elements (grow.h); on failure P as it was, FAILED set and the failure
+ * noted: the summary would list an architecture the fewer (oom.h). */
 static void *grow(void *p, size_t *cap, size_t need, size_t elem, int *failed)
 {
     void *q = fc_grow(p, cap, need, elem, 16);
-    if (!q)
+    if (!q) {
         *failed = 1;
+        oom_note();
+    }
     return q ? q : p;
 }
 
