@@ -13,8 +13,8 @@
  * its emergency pool), which no code of fatcheck's can answer.
  * FAILMALLOC_TRACE=N: the Nth allocation prints a backtrace on standard error (to tell whose
  * it is).
- * The allocations it lets through go to the next malloc (glibc's, or AddressSanitizer's when the
- * run has it: then ASAN_OPTIONS=verify_asan_link_order=0 lets this come first). */
+ * The allocations it lets through go to the next malloc (glibc's). Not for sanitizer builds,
+ * whose runtime must come first. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>

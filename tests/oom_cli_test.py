@@ -22,9 +22,6 @@ from tap_cli import BASE_ENV, FATCHECK, eq, fx, test  # noqa: E402
 FAILMALLOC = os.path.abspath(sys.argv[4])
 TMP = tempfile.mkdtemp(prefix="fatcheck-oom-")
 ENV = dict(BASE_ENV)
-# Under AddressSanitizer the shim comes before its runtime, and forwards to its malloc.
-if b"libasan" in subprocess.run(["ldd", FATCHECK], capture_output=True).stdout:
-    ENV[b"ASAN_OPTIONS"] = os.environb.get(b"ASAN_OPTIONS", b"") + b":verify_asan_link_order=0"
 # One thread: the same allocations in the same order each run, so that N reaches each one.
 GPU = ("--gpu", "9.0", "--driver", "13.0", "-j", "1")
 # More than this many allocations in a run: every Nth is tried, beyond the first ones.
