@@ -127,8 +127,12 @@ static bool read_program_headers(fc_builder *b, Elf *elf, view *v)
                         "not searched for CUDA code", n_loads, PT_LOAD_MAX);
     /* Segments may name the same bytes (a hostile file: thousands of them): each is searched
      * once. */
-    if (!v->n_loads || !(v->spans = malloc(v->n_loads * sizeof *v->spans)))
+    if (!v->n_loads)
         return false;
+    if (!(v->spans = malloc(v->n_loads * sizeof *v->spans))) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+        return false;
+    }
     memcpy(v->spans, v->loads, v->n_loads * sizeof *v->spans);
     qsort(v->spans, v->n_loads, sizeof *v->spans, cmp_offset);
     for (size_t i = 0; i < v->n_loads; i++) {
@@ -169,13 +173,15 @@ static uint8_t *read_range(const view *v, uint64_t off, uint64_t len)
 
 /* Appends the records found by searching the loaded bytes for their magic at 8-byte aligned
  * addresses. Like the records of a table, each must lead to a container (caller). */
-static void search_records(const view *v, fc_wrapper **w, size_t *n, size_t *cap)
+static void search_records(fc_builder *b, const view *v, fc_wrapper **w, size_t *n, size_t *cap)
 {
     for (size_t i = 0; i < v->n_spans; i++) {
         const segment *s = &v->spans[i];
         fc_reader r;
-        if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
+        if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r)) {
+            fc_builder_fail(b, FC_ERR_NOMEM, "out of memory"); /* records unseen: no "device_link" */
             return;
+        }
         fc_reader_read_size(&r, 256u << 10);
         uint64_t skew = (8 - offset_to_va(v, s->offset) % 8) % 8; /* the first 8-byte aligned address */
         for (uint64_t at = skew; at + FC_WRAPPER_SIZE <= s->filesz; at += 8) {
@@ -187,9 +193,13 @@ static void search_records(const view *v, fc_wrapper **w, size_t *n, size_t *cap
             if (fc_rd32(p) != FC_WRAPPER_MAGIC || (version != 1 && version != 2))
                 continue;
             /* at most 2^20 records' room */
-            fc_wrapper *more = *n < *cap || *cap < (1u << 19) ? fc_grow(*w, cap, *n + 1, sizeof *more, 16) : NULL;
-            if (!more)
+            if (*n >= *cap && *cap >= (1u << 19))
                 break;
+            fc_wrapper *more = fc_grow(*w, cap, *n + 1, sizeof *more, 16);
+            if (!more) {
+                fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
+                break;
+            }
             *w = more;
             (*w)[(*n)++] = (fc_wrapper){.offset = s->offset + at, .addr = offset_to_va(v, s->offset + at),
                                         .version = version, .data = fc_rd64(p + 8)};
@@ -269,13 +279,17 @@ static void relocate(const view *v, fc_wrapper *w, size_t n)
 static void search_segments(fc_builder *b, const fc_container_index *k, const view *v, fc_origin origin)
 {
     fc_builder found;
-    if (fc_builder_init(&found, b->opts, b->obj.path, b->obj.member, b->label) != FC_OK)
+    if (fc_builder_init(&found, b->opts, b->obj.path, b->obj.member, b->label) != FC_OK) {
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory"); /* segments unsearched */
         return;
+    }
     for (size_t i = 0; i < v->n_spans; i++) {
         const segment *s = &v->spans[i];
         fc_reader r;
-        if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r))
+        if (!fc_image_reader(v->img, v->base, s->offset, s->offset + s->filesz, 256u << 10, &r)) {
+            fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
             break;
+        }
         fc_region g = {.offset = s->offset, .size = s->filesz};
         fc_embedded_search(&found, &r, &g, s->offset, s->offset + s->filesz, s->offset + s->filesz);
         fc_reader_free(&r);
@@ -326,7 +340,7 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
         w = seen->records;
         n = seen->n_records;
     } else {
-        search_records(&v, &found, &n, &cap);
+        search_records(b, &v, &found, &n, &cap);
         w = found;
     }
     if (odd || seen->records_elsewhere)
