@@ -3,8 +3,9 @@
  * The renderers and their helpers print to a FILE and return nothing: one that cannot allocate
  * what a line needs (a sentence's memory stream, an escaped name, a count's table) leaves the
  * line out or short. Each such place notes it here, and the front end fails the run for it:
- * the command says "fatcheck: out of memory" and exits 4 (main.c), the Python package reports
- * an internal error. Before, such a report could lack a verdict line, a cubin listing or say
+ * the command says "fatcheck: out of memory" and exits 4 (main.c). (The Python package, which
+ * shares the JSON code, does not check this record yet: not done.) Before, such a report could
+ * lack a verdict line, a cubin listing or say
  * "driver (null)", and exit 0 (found with malloc failing at each call: oom_cli_test.py). */
 #ifndef FC_OOM_H
 #define FC_OOM_H
