@@ -787,9 +787,6 @@ static bool unpacks(const level *lv)
     return lv->compressed || (lv->la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
 }
 
-/* What E declares, counted. From a stream, where that would pass the budget, it is weighed
- * later (lv->deferred): when the member is read, by what it gives (member_stream's suspect),
- * or else before it is skipped, which decompresses it (weigh_deferred). */
 /* The bytes of sparse member E (a tar's: GNU or pax sparse) that no stored byte gives: its
  * holes, which libarchive fills with zeros as the member is read. */
 static uint64_t sparse_holes(const fc_archive_api *la, struct archive_entry *e)
@@ -805,6 +802,9 @@ static uint64_t sparse_holes(const fc_archive_api *la, struct archive_entry *e)
     return stored < (uint64_t)size ? (uint64_t)size - stored : 0;
 }
 
+/* What E declares, counted. From a stream, where that would pass the budget, it is weighed
+ * later (lv->deferred): when the member is read, by what it gives (member_stream's suspect),
+ * or else before it is skipped, which decompresses it (weigh_deferred). */
 static bool unpacks_too_much(fc_scan_ctx *sc, level *lv, struct archive_entry *e)
 {
     const fc_archive_api *la = lv->la;
