@@ -175,12 +175,19 @@ int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t s
  * *N regions, to free(); NULL when out of memory. *ENTRIES: the zip's members; with none, or
  * a layout not walked, the range is all of IMG. */
 fc_region *fc_zip_uncovered_regions(const fc_image *img, unsigned *entries, size_t *n);
-/* IMG, a zip that starts with a member: read as a package (unless PACKAGE_READ: it was) and,
- * where its layout can be walked, what lies outside its members' data searched too (between
- * members, before its central directory, its comment: a fat binary or PTX kept there was "no
- * CUDA code", as one behind a stub was before rv15 1: review of 2026-12-06, rv18 6). A zip64
- * or one whose layout does not hold together is read as a package only. */
-int fc_scan_zip_with_gaps(fc_scan_ctx *sc, const fc_image *img, const char *path, bool package_read);
+/* The regions of IMG searched beside its members when it is a zip that starts with its first
+ * member (a wheel): what lies outside their data (between members, before its central
+ * directory, its comment: a fat binary or PTX kept there was "no CUDA code", as one behind a
+ * stub was before rv15 1: review of 2026-12-06, rv18 6). None (*N 0) when IMG is no such zip
+ * or its layout is not walked (zip64, one that does not hold together, no member): its whole
+ * would be its members again. To free(); NULL when out of memory. */
+fc_region *fc_zip_member_gaps(const fc_image *img, size_t *n);
+/* IMG, a zip (by its start or its end), read as a package whose members are named
+ * PREFIX!member (TREE drops their leading "./"), and the N regions GAPS outside its members
+ * (fc_zip_uncovered_regions, fc_zip_member_gaps) searched as bytes. Named, "no CUDA code" is
+ * said only where neither holds any (package.c). */
+int fc_scan_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *prefix, bool tree,
+                const fc_region *gaps, size_t n);
 /* Searches the N REGIONS of IMG as one object of no known format (FC_FORMAT_DATA), delivered
  * when it holds a container or could not be read. */
 int fc_scan_regions(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *regions, size_t n);

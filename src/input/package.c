@@ -570,9 +570,7 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
                                  entry, sc->opts->max_package_depth);
         } else if (zip) {
             sc->depth++;
-            rc = scan_source(sc, &held.img, NULL, entry, inner, false, false, false);
-            if (rc == 0)
-                rc = fc_scan_regions(sc, &held.img, entry, uncovered, n);
+            rc = fc_scan_zip(sc, &held.img, entry, inner, false, uncovered, n);
             sc->depth--;
         } else if (st == FC_OK) {
             sc->depth++;
@@ -1087,20 +1085,31 @@ static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const
         return 0; /* past the decompression budget, said (member_read) */
     if (st != FC_OK)
         return fc_report_error(sc, st, path, NULL, "zip %s%s", st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
-    /* What lies outside its members is searched too (fc_scan_zip_with_gaps); "no CUDA code"
-     * is said, when named, only where neither holds any. */
-    bool gaps = held.img.size >= 4 && memcmp(held.img.data, "PK\003\004", 4) == 0, named = sc->named;
+    /* What lies outside its members is searched too (fc_zip_member_gaps), also after a bomb
+     * inside it was said: the bytes are held, and searching them decompresses nothing. */
+    size_t n;
+    fc_region *gaps = fc_zip_member_gaps(&held.img, &n);
+    int rc = gaps ? fc_scan_zip(sc, &held.img, path, prefix, tree, gaps, n)
+                  : fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    free(gaps);
+    fc_held_free(&held);
+    return rc;
+}
+
+int fc_scan_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *prefix, bool tree,
+                const fc_region *gaps, size_t n)
+{
     size_t before = sc->delivered, errors = sc->errors;
-    sc->named = named && !gaps;
-    int rc = scan_source(sc, &held.img, NULL, path, prefix, tree, false, false);
-    if (gaps) {
-        if (rc == 0 && !sc->unpacked_said)
-            rc = fc_scan_zip_with_gaps(sc, &held.img, path, true);
+    bool named = sc->named;
+    sc->named = named && n == 0; /* with gaps to search, "no CUDA code" is said here */
+    int rc = scan_source(sc, img, NULL, path, prefix, tree, false, false);
+    if (n) {
+        if (rc == 0)
+            rc = fc_scan_regions(sc, img, path, gaps, n);
         sc->named = named;
         if (rc == 0 && named && !sc->outer && sc->delivered == before && sc->errors == errors)
-            rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, held.img.size);
+            rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
     }
-    fc_held_free(&held);
     return rc;
 }
 

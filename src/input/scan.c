@@ -172,35 +172,24 @@ static int scan_bare(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64
     return fc_deliver(sc, &b);
 }
 
-/* A zip told by its end whose bytes outside its members could hold containers: both read, and
- * "no CUDA code" said, when named, only where neither holds any. */
-static int scan_zip_and_uncovered(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *uncovered,
-                                  size_t n)
-{
-    size_t before = sc->delivered, errors = sc->errors;
-    bool named = sc->named;
-    sc->named = false;
-    int rc = fc_scan_package(sc, img, path);
-    if (rc == 0)
-        rc = fc_scan_regions(sc, img, path, uncovered, n);
-    sc->named = named;
-    if (rc == 0 && named && !sc->outer && sc->delivered == before && sc->errors == errors)
-        rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
-    return rc;
-}
-
-int fc_scan_zip_with_gaps(fc_scan_ctx *sc, const fc_image *img, const char *path, bool package_read)
+fc_region *fc_zip_member_gaps(const fc_image *img, size_t *n)
 {
     unsigned entries = 0;
-    size_t n = 0;
-    fc_region *gaps = fc_zip_ends_file(img->data, img->size) ? fc_zip_uncovered_regions(img, &entries, &n)
-                                                              : calloc(1, sizeof *gaps);
+    *n = 0;
+    if (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0 || !fc_zip_ends_file(img->data, img->size))
+        return calloc(1, sizeof(fc_region));
+    fc_region *gaps = fc_zip_uncovered_regions(img, &entries, n);
+    if (gaps && (entries == 0 || (*n == 1 && gaps[0].offset == 0 && gaps[0].size == img->size)))
+        *n = 0; /* not walked: its whole would be its members again */
+    return gaps;
+}
+
+/* IMG, a zip, read as fc_scan_zip reads it with the members named as a named file's are. */
+static int scan_zip_file(fc_scan_ctx *sc, const fc_image *img, const char *path, fc_region *gaps, size_t n)
+{
     if (!gaps)
         return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    bool walked = entries > 0 && !(n == 1 && gaps[0].offset == 0 && gaps[0].size == img->size);
-    int rc = package_read              ? (walked ? fc_scan_regions(sc, img, path, gaps, n) : 0)
-             : walked && n > 0 ? scan_zip_and_uncovered(sc, img, path, gaps, n)
-                               : fc_scan_package(sc, img, path);
+    int rc = fc_scan_zip(sc, img, path, sc->inner, false, gaps, n);
     free(gaps);
     return rc;
 }
@@ -219,9 +208,13 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return fc_scan_elf(sc, img, path);
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
-    if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size))
-        return img->size >= 4 && memcmp(img->data, "PK\003\004", 4) == 0 ? fc_scan_zip_with_gaps(sc, img, path, false)
-                                                                         : fc_scan_package(sc, img, path);
+    if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size)) {
+        if (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0)
+            return fc_scan_package(sc, img, path);
+        size_t n;
+        fc_region *gaps = fc_zip_member_gaps(img, &n);
+        return scan_zip_file(sc, img, path, gaps, n);
+    }
     /* A zip with bytes before it (a zipapp's #! line, a self-extracting stub), or with no
      * member (its end record alone), is told by its end, which libarchive reads it from. */
     if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size)) {
@@ -231,13 +224,8 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         unsigned entries;
         size_t n;
         fc_region *uncovered = fc_zip_uncovered_regions(img, &entries, &n);
-        if (!uncovered)
-            return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-        if (n == 0 || entries > 0) {
-            int rc = n == 0 ? fc_scan_package(sc, img, path) : scan_zip_and_uncovered(sc, img, path, uncovered, n);
-            free(uncovered);
-            return rc;
-        }
+        if (!uncovered || n == 0 || entries > 0)
+            return scan_zip_file(sc, img, path, uncovered, n);
         free(uncovered);
     }
     if (f == FC_FORMAT_UNKNOWN && pyi_end)
