@@ -78,64 +78,17 @@ static void tar_end(buf *b)
     put(b, NULL, 1024);
 }
 
-/* Deflates N zeros: raw deflate (WBITS -15, a zip's) or gzip (31). */
-static buf deflate_zeros(size_t n, int wbits)
-{
-    buf out = {0};
-    z_stream z = {0};
-    if (deflateInit2(&z, 9, Z_DEFLATED, wbits, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-        abort();
-    static uint8_t zeros[1 << 16];
-    uint8_t chunk[1 << 16];
-    size_t left = n;
-    int flush;
-    do {
-        size_t k = left < sizeof zeros ? left : sizeof zeros;
-        left -= k;
-        flush = left ? Z_NO_FLUSH : Z_FINISH;
-        z.next_in = zeros;
-        z.avail_in = (uInt)k;
-        do {
-            z.next_out = chunk;
-            z.avail_out = sizeof chunk;
-            deflate(&z, flush);
-            put(&out, chunk, sizeof chunk - z.avail_out);
-        } while (z.avail_out == 0);
-    } while (flush != Z_FINISH);
-    deflateEnd(&z);
-    return out;
-}
-
-/* Gzips B. */
-static buf gzip_of(const buf *b)
-{
-    buf out = {0};
-    z_stream z = {0};
-    if (deflateInit2(&z, 9, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-        abort();
-    uint8_t chunk[1 << 16];
-    z.next_in = b->data;
-    z.avail_in = (uInt)b->size;
-    do {
-        z.next_out = chunk;
-        z.avail_out = sizeof chunk;
-        deflate(&z, Z_FINISH);
-        put(&out, chunk, sizeof chunk - z.avail_out);
-    } while (z.avail_out == 0);
-    deflateEnd(&z);
-    return out;
-}
-
-/* A gzip stream written piece by piece, so that gigabytes of zeros need no buffer. */
+/* A deflate stream written piece by piece, so that gigabytes of zeros need no buffer. */
 typedef struct gz_writer {
     z_stream z;
     buf out;
 } gz_writer;
 
-static void gz_begin(gz_writer *g, int level)
+/* Starts a stream at LEVEL: raw deflate (WBITS -15, a zip's) or gzip (31). */
+static void gz_begin(gz_writer *g, int level, int wbits)
 {
     memset(g, 0, sizeof *g);
-    if (deflateInit2(&g->z, level, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&g->z, level, Z_DEFLATED, wbits, 9, Z_DEFAULT_STRATEGY) != Z_OK)
         abort();
 }
 
@@ -164,6 +117,32 @@ static void gz_put(gz_writer *g, const void *data, uint64_t n)
     }
 }
 
+/* Ends the stream: the bytes written. */
+static buf gz_finish(gz_writer *g)
+{
+    gz_deflate(g, NULL, 0, Z_FINISH);
+    deflateEnd(&g->z);
+    return g->out;
+}
+
+/* Deflates N zeros: raw deflate (WBITS -15) or gzip (31). */
+static buf deflate_zeros(size_t n, int wbits)
+{
+    gz_writer g;
+    gz_begin(&g, 9, wbits);
+    gz_put(&g, NULL, n);
+    return gz_finish(&g);
+}
+
+/* Gzips B. */
+static buf gzip_of(const buf *b)
+{
+    gz_writer g;
+    gz_begin(&g, 9, 31);
+    gz_put(&g, b->data, b->size);
+    return gz_finish(&g);
+}
+
 /* Appends a tar member NAME of SIZE bytes (DATA, or zeros when NULL). */
 static void gz_tar_member(gz_writer *g, const char *name, const void *data, uint64_t size)
 {
@@ -178,9 +157,7 @@ static void gz_tar_member(gz_writer *g, const char *name, const void *data, uint
 static buf gz_tar_end(gz_writer *g)
 {
     gz_put(g, NULL, 1024);
-    gz_deflate(g, NULL, 0, Z_FINISH);
-    deflateEnd(&g->z);
-    return g->out;
+    return gz_finish(g);
 }
 
 static void le16(buf *b, unsigned v)
@@ -589,7 +566,7 @@ int main(void)
         memcpy(weights.data + i, &x, 8);
     }
     gz_writer g;
-    gz_begin(&g, 0);
+    gz_begin(&g, 0, 31);
     gz_tar_member(&g, "model.safetensors", weights.data, weights.size);
     gz_tar_member(&g, "libmulti.so", lib.data, lib.size);
     buf weights_tgz = gz_tar_end(&g);
@@ -606,7 +583,7 @@ int main(void)
      * judged from a 128th of it (a 476-byte bomb of 3 GiB members ran past two minutes in the
      * sanitizer build when its last member was read to the floor). 2 GiB of zeros under a
      * 1 GiB floor: said at the floor, about 1 MiB of the pipe had been read. */
-    gz_begin(&g, 9);
+    gz_begin(&g, 9, 31);
     gz_tar_member(&g, "zeros.bin", NULL, 2048ull * MiB);
     gz_tar_member(&g, "libmulti.so", lib.data, lib.size);
     buf zeros_tgz = gz_tar_end(&g);
@@ -623,7 +600,7 @@ int main(void)
 
     /* Such a member passed over (a package nested too deep) is weighed before it is skipped,
      * which decompresses it. */
-    gz_begin(&g, 9);
+    gz_begin(&g, 9, 31);
     static const uint8_t gzip_magic[] = {0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0x03};
     char h[512];
     tar_header(h, "deep.gz", sizeof gzip_magic + 64ull * MiB);
@@ -646,7 +623,7 @@ int main(void)
     buf inner_tar = {0};
     tar_member(&inner_tar, "zeroA", NULL, 64 * MiB);
     tar_end(&inner_tar);
-    gz_begin(&g, 9);
+    gz_begin(&g, 9, 31);
     gz_tar_member(&g, "inner.tar", inner_tar.data, inner_tar.size);
     buf nested_tgz = gz_tar_end(&g);
     o.max_unpacked = 1 * MiB;
