@@ -185,11 +185,15 @@ bool fc_sniff_package(const uint8_t *b, size_t n)
     return fc_sniff_deb(b, n) || is_rpm(b, n);
 }
 
-/* libarchive's message, without the newline some of them end with. */
+/* libarchive's message, without the newline some of them end with. Where it set none and
+ * the call that failed left errno at ENOMEM, an allocation failed: libarchive 3.6's tar reader
+ * returns ARCHIVE_FATAL without a message when growing a name fails, which read as "not a
+ * readable package: unknown error", a damaged input (oom_cli). */
 static const char *message(const fc_archive_api *la, struct archive *a, char *buf, size_t size)
 {
+    int err = errno;
     const char *m = la->error_string(a);
-    snprintf(buf, size, "%s", m && *m ? m : "unknown error");
+    snprintf(buf, size, "%s", m && *m ? m : err == ENOMEM ? "out of memory" : "unknown error");
     size_t n = strlen(buf);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
         buf[--n] = '\0';

@@ -368,8 +368,11 @@ static void ptx_scan_names(const uint8_t *text, size_t size, ptx_facts *f, ptx_n
     for (size_t k = 0; k < names.n; k++)
         if (!names.items[k].defined)
             f->calls_out = true;
-    if (names.failed) /* out of memory: say what is safe, that it may call out */
+    if (names.failed) { /* out of memory: say what is safe, that it may call out, and that
+                          * the judgement lacks memory (a PTX file in a tar judged "none") */
         f->calls_out = true;
+        fc_judge_out_of_memory();
+    }
     f->needs_outside |= f->calls_out;
     if (keep)
         *keep = names;
