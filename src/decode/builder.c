@@ -225,8 +225,14 @@ fc_status fc_builder_add_entry(fc_builder *b, const fc_entry *e)
 
 fc_status fc_builder_fail(fc_builder *b, fc_status status, const char *fmt, ...)
 {
-    if (b->obj.error) /* keep the first problem: later ones are usually its echoes */
+    if (b->obj.error) { /* keep the first problem: later ones are usually its echoes */
+        /* but not over running out of memory, which leaves the report short whatever came
+         * first: the run says so (exit 4; rv20: a hostile ELF's segment limit, said first,
+         * made a later failed allocation exit 3) */
+        if (status == FC_ERR_NOMEM)
+            b->obj.status = status;
         return status;
+    }
     char reason[512];
     va_list ap;
     va_start(ap, fmt);
