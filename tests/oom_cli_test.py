@@ -123,6 +123,14 @@ def json_document_elf():
 
 
 @test
+def json_document_stripped():
+    # Section tables stripped: the registration records are searched for in the loaded bytes,
+    # and their addresses found through PT_DYNAMIC's relocations (elf_segments.c relocate).
+    for name in ("libmulti.sstrip.so", "libmulti.lld.so", "libmulti.norecords.so"):
+        fails_closed(GPU + ("--gpu", "7.5", "--json", fx(os.path.join("noshdr", name))))
+
+
+@test
 def entries_list():
     fails_closed(GPU + ("-l", fx("all_archs.fatbin")))
 

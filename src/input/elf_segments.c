@@ -149,14 +149,15 @@ static bool read_program_headers(fc_builder *b, Elf *elf, view *v)
 }
 
 /* Bytes [OFF, OFF + LEN) of the object (LEN at most DYNAMIC_MAX), copied into a new buffer;
- * NULL on failure. */
-static uint8_t *read_range(const view *v, uint64_t off, uint64_t len)
+ * NULL on failure, B failed when for want of memory. */
+static uint8_t *read_range(fc_builder *b, const view *v, uint64_t off, uint64_t len)
 {
     uint8_t *p = malloc(len ? (size_t)len : 1);
     fc_reader r;
     size_t got;
     if (!p || !fc_image_reader(v->img, v->base, off, off + len, FC_READER_MIN_CAP, &r)) {
         free(p);
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
         return NULL;
     }
     const uint8_t *q = fc_reader_get(&r, off, (size_t)len, &got);
@@ -221,7 +222,7 @@ uint32_t fc_elf_relative_type(unsigned machine)
 
 /* Records whose address a linker left 0 get it from the R_*_RELATIVE relocation of that
  * place (its addend), found through PT_DYNAMIC's DT_RELA table. */
-static void relocate(const view *v, fc_wrapper *w, size_t n)
+static void relocate(fc_builder *b, const view *v, fc_wrapper *w, size_t n)
 {
     uint32_t relative = fc_elf_relative_type(v->machine);
     bool needed = false;
@@ -229,7 +230,7 @@ static void relocate(const view *v, fc_wrapper *w, size_t n)
         needed |= w[i].data == 0;
     if (!needed || !relative || !v->dynamic_size)
         return;
-    uint8_t *dyn = read_range(v, v->dynamic_off, v->dynamic_size);
+    uint8_t *dyn = read_range(b, v, v->dynamic_off, v->dynamic_size);
     uint64_t rela = 0, relasz = 0, relaent = RELA_SIZE;
     for (uint64_t k = 0; dyn && k + 16 <= v->dynamic_size; k += 16) {
         uint64_t tag = fc_rd64(dyn + k), val = fc_rd64(dyn + k + 8);
@@ -250,8 +251,11 @@ static void relocate(const view *v, fc_wrapper *w, size_t n)
         relasz = avail;
     qsort(w, n, sizeof *w, cmp_wrapper_place);
     fc_reader r;
-    if (!fc_image_reader(v->img, v->base, off, off + relasz, 256u << 10, &r))
+    if (!fc_image_reader(v->img, v->base, off, off + relasz, 256u << 10, &r)) {
+        /* records left without their address: no "device_link" (oom_cli) */
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
         return;
+    }
     fc_reader_read_size(&r, 256u << 10);
     for (uint64_t k = 0; k + RELA_SIZE <= relasz; k += relaent) {
         size_t got;
@@ -295,6 +299,8 @@ static void search_segments(fc_builder *b, const fc_container_index *k, const vi
         fc_reader_free(&r);
     }
     const fc_object *o = fc_builder_finish(&found);
+    if (o->status == FC_ERR_NOMEM) /* what the search found is short: not all there is */
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
     uint64_t covered = 0;
     for (size_t i = 0; i < o->n_containers; i++) {
         const fc_container *c = &o->containers[i];
@@ -344,7 +350,7 @@ void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t
         w = found;
     }
     if (odd || seen->records_elsewhere)
-        relocate(&v, w, n);
+        relocate(b, &v, w, n);
     fc_address_map map = {map_to_offset, &v, "every loaded segment"};
     size_t registered = fc_records_follow(b, &k, img, base, w, n, seen->registered, seen->n_registered, &map);
     /* With no section table the data sections were not searched either: search the loaded

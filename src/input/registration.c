@@ -170,8 +170,12 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
 {
     fc_reader r;
     *leads = false;
-    if (!fc_image_reader(img, base, off, off + avail, FC_READER_MIN_CAP, &r))
+    if (!fc_image_reader(img, base, off, off + avail, FC_READER_MIN_CAP, &r)) {
+        /* not "no fat binary there" (exit 3 under out of memory: oom_cli) */
+        *leads = true;
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
         return 0;
+    }
     size_t n = 0, got;
     uint64_t pos = off, end = off + avail, len;
     const uint8_t *head = fc_reader_get(&r, off, 4, &got);
@@ -197,9 +201,11 @@ static size_t decode_run(fc_builder *b, fc_container_index *k, const fc_image *i
             /* Found by the search of a data section: it is registered after all. */
             if (c->origin == FC_ORIGIN_EMBEDDED)
                 c->origin = FC_ORIGIN_WRAPPER;
-        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, section, &len) != FC_OK ||
-                   !fc_container_index_add(k, pos, b->obj.n_containers - 1)) {
+        } else if (fc_fatbin_decode_one(b, &r, pos, end - pos, FC_ORIGIN_WRAPPER, section, &len) != FC_OK) {
             b->obj.registered_undecoded = true;
+            break;
+        } else if (!fc_container_index_add(k, pos, b->obj.n_containers - 1)) {
+            fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
             break;
         }
         n++;
