@@ -131,6 +131,17 @@ def json_document_stripped():
 
 
 @test
+def json_document_kept_behind_pointers():
+    # A fat binary kept past a data section's first MiB, found through relative relocations
+    # (elf_pointers.c): out of memory there, the section went unsearched and the copy unseen.
+    path = os.path.join(TMP, "behind.so")
+    data, _ = tap_cli.kept_behind_pointers(open(fx(os.path.join("rules", "libkept_deep.so")), "rb").read())
+    with open(path, "wb") as f:
+        f.write(data)
+    fails_closed(GPU + ("--json", path))
+
+
+@test
 def entries_list():
     fails_closed(GPU + ("-l", fx("all_archs.fatbin")))
 

@@ -14,7 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tap_cli  # noqa: E402
-from tap_cli import FIXTURES, eq, test, without_section_table  # noqa: E402
+from tap_cli import FIXTURES, eq, kept_behind_pointers, test, with_more_sections, without_section_table  # noqa: E402
 
 RULES = os.path.join(FIXTURES, "rules")
 
@@ -499,32 +499,6 @@ def rdc_objects_without_kernels_do_not_make_rule_12_pass():
             b"    could link for sm_90: every kernel launched through the runtime fails; only\n") in out, out
 
 
-def with_more_sections(data, blob_size, more):
-    """DATA (a 64-bit ELF file) with BLOB_SIZE zero bytes appended and a new section header
-    table: the old headers, then MORE(blob_offset, names), a list of headers as tuples (name
-    offset, type, flags, addr, offset, size, entsize); NAMES maps a section's name to its name
-    offset."""
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shnum, shstrndx = struct.unpack_from("<HH", data, 0x3c)
-    strtab_off, = struct.unpack_from("<Q", data, shoff + shstrndx * 64 + 24)
-    names = {}
-    for i in range(shnum):
-        name, = struct.unpack_from("<I", data, shoff + i * 64)
-        end = data.index(b"\0", strtab_off + name)
-        names[data[strtab_off + name:end].decode()] = name
-    blob = len(data) + (-len(data) % 8)
-    table = bytearray(data[shoff:shoff + shnum * 64])
-    for name, typ, flags, addr, off, size, entsize in more(blob, names):
-        table += struct.pack("<IIQQQQIIQQ", name, typ, flags, addr, off, size, 0, 0, 8, entsize)
-    out = bytearray(data) + bytes(blob - len(data)) + bytes(blob_size)
-    struct.pack_into("<Q", out, 0x28, len(out))
-    count = len(table) // 64
-    struct.pack_into("<H", out, 0x3c, count if count < 0xff00 else 0)
-    if count >= 0xff00:  # the count moves to section 0's sh_size
-        struct.pack_into("<Q", table, 32, count)
-    return bytes(out + table)
-
-
 @test
 def relocation_tables_cost_what_the_file_holds():
     """Hostile input (review of 2026-12-02, H1): 20,000 relocation section headers naming one
@@ -548,33 +522,15 @@ def relocation_tables_cost_what_the_file_holds():
 def a_container_behind_many_smaller_pointed_objects_is_found():
     """The pointer search looks at the 256 addresses whose objects reach furthest (review of
     2026-12-02, F2: grouped by powers of two and taken in address order, a container reaching
-    4,000 bytes after 255 objects of 2,056 was passed over). Here a 2 MiB data section past
-    libkept_deep.so's end holds, behind relocations, one object of 64 KiB, 300 of 2,056 bytes,
-    then a copy of its kept fat binary reaching 4,000 bytes to the next address pointed at."""
-    data = open(rules("libkept_deep.so"), "rb").read()
-    at = data.index(bytes([0x50, 0xED, 0x55, 0xBA]), 0x4000)
-    size = 16 + struct.unpack_from("<Q", data, at + 8)[0]
-    fatbin = data[at:at + size]
-    base_addr, region = 1 << 40, 2 << 20
-    addends = [base_addr + (1 << 20)] + [base_addr + (1 << 20) + (64 << 10) + 2056 * k for k in range(300)]
-    container = addends[-1] + 2056 + (-(addends[-1] + 2056) % 16)
-    addends += [container, container + 4000]  # the container's object reaches 4,000 bytes
-    rela = b"".join(struct.pack("<QQq", 0, 8, a) for a in addends)  # R_X86_64_RELATIVE
-
-    def more(blob, names):
-        yield (names[".rodata"], 1, 2, base_addr, blob, region, 0)
-        yield (names[".rela.dyn"], 4, 2, 0, blob + region, len(rela), 24)
+    4,000 bytes after 255 objects of 2,056 was passed over): kept_behind_pointers' copy of
+    libkept_deep.so's fat binary, behind 301 smaller objects, is found."""
     with tempfile.TemporaryDirectory() as d:
         p = os.path.join(d, "behind.so")
-        out = bytearray(with_more_sections(data, region + len(rela), more))
-        blob = len(data) + (-len(data) % 8)
-        out[blob + container - base_addr:blob + container - base_addr + size] = fatbin
-        out[blob + region:blob + region + len(rela)] = rela
-        open(p, "wb").write(out)
+        data, container = kept_behind_pointers(open(rules("libkept_deep.so"), "rb").read())
+        open(p, "wb").write(data)
         for args in ((), ("--embedded",)):
             rc, f, err = judge(p, *args, "--gpu", "sm_90", "--driver", "13.0")
-            eq(sum(c["origin"] == "embedded" and c["offset"] == blob + container - base_addr for c in f["containers"]),
-               1, args)
+            eq(sum(c["origin"] == "embedded" and c["offset"] == container for c in f["containers"]), 1, args)
 
 
 @test

@@ -65,3 +65,53 @@ def docker_save(path, tree, tag):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             t.addfile(info, io.BytesIO(data))
+
+
+def with_more_sections(data, blob_size, more):
+    """DATA (a 64-bit ELF file) with BLOB_SIZE zero bytes appended and a new section header
+    table: the old headers, then MORE(blob_offset, names), a list of headers as tuples (name
+    offset, type, flags, addr, offset, size, entsize); NAMES maps a section's name to its name
+    offset."""
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", data, 0x3c)
+    strtab_off, = struct.unpack_from("<Q", data, shoff + shstrndx * 64 + 24)
+    names = {}
+    for i in range(shnum):
+        name, = struct.unpack_from("<I", data, shoff + i * 64)
+        end = data.index(b"\0", strtab_off + name)
+        names[data[strtab_off + name:end].decode()] = name
+    blob = len(data) + (-len(data) % 8)
+    table = bytearray(data[shoff:shoff + shnum * 64])
+    for name, typ, flags, addr, off, size, entsize in more(blob, names):
+        table += struct.pack("<IIQQQQIIQQ", name, typ, flags, addr, off, size, 0, 0, 8, entsize)
+    out = bytearray(data) + bytes(blob - len(data)) + bytes(blob_size)
+    struct.pack_into("<Q", out, 0x28, len(out))
+    count = len(table) // 64
+    struct.pack_into("<H", out, 0x3c, count if count < 0xff00 else 0)
+    if count >= 0xff00:  # the count moves to section 0's sh_size
+        struct.pack_into("<Q", table, 32, count)
+    return bytes(out + table)
+
+
+def kept_behind_pointers(data):
+    """DATA (libkept_deep.so of fixtures/rules) with a 2 MiB data section past its end that
+    holds, behind relative relocations, one object of 64 KiB, 300 of 2,056 bytes, then a copy of
+    its kept fat binary reaching 4,000 bytes to the next address pointed at: found only through
+    the pointers (elf_pointers.c). Returns the file's bytes and the copy's offset in them."""
+    at = data.index(bytes([0x50, 0xED, 0x55, 0xBA]), 0x4000)
+    size = 16 + struct.unpack_from("<Q", data, at + 8)[0]
+    fatbin = data[at:at + size]
+    base_addr, region = 1 << 40, 2 << 20
+    addends = [base_addr + (1 << 20)] + [base_addr + (1 << 20) + (64 << 10) + 2056 * k for k in range(300)]
+    container = addends[-1] + 2056 + (-(addends[-1] + 2056) % 16)
+    addends += [container, container + 4000]  # the container's object reaches 4,000 bytes
+    rela = b"".join(struct.pack("<QQq", 0, 8, a) for a in addends)  # R_X86_64_RELATIVE
+
+    def more(blob, names):
+        yield (names[".rodata"], 1, 2, base_addr, blob, region, 0)
+        yield (names[".rela.dyn"], 4, 2, 0, blob + region, len(rela), 24)
+    out = bytearray(with_more_sections(data, region + len(rela), more))
+    blob = len(data) + (-len(data) % 8)
+    out[blob + container - base_addr:blob + container - base_addr + size] = fatbin
+    out[blob + region:blob + region + len(rela)] = rela
+    return bytes(out), blob + container - base_addr

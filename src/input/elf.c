@@ -414,7 +414,11 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * 14.4-14.9 ms; elf_pointers.c). */
     if (n_fatbins || table.sh_size) {
         unsigned threads = fc_thread_count(b.opts);
-        fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts, fc_scan_pool(sc, threads), threads);
+        /* Out of memory, a section that holds containers past its head may go unsearched:
+         * not "no CUDA code" there but the run's failure (exit 4). */
+        if (fc_elf_pointed_regions(img, base, size, elf, regions, n_regions, b.opts, fc_scan_pool(sc, threads),
+                                   threads) == FC_ERR_NOMEM)
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
     }
     fc_decode_sections(sc, &b, img, base, fatbins, n_fatbins, regions, n_regions);
     seen.table_missing = nsec == 0;

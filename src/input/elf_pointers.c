@@ -23,9 +23,10 @@
  * caller's choice) leave containers kept so to --embedded.
  *
  * What it costs is reading the relocations: cuBLASLt 13's .rela.dyn is 8.7 MB, 366,000
- * entries, copied by pread (2.6 ms of CPU on dev; through the mapping it was slower) and
- * sifted (1.9 ms), on the scan's threads in pieces of 1 MiB; then 63,287 addresses sorted
- * (0.9 ms) and 256 looked at (0.4 ms). Its summary on dev went from 11.0-11.5 ms to
+ * entries, copied by pread (2.6 ms of CPU on dev; through the mapping it was slower, and on
+ * 2026-12-07 too, where an H100 was faster so: docs/performance.md) and sifted (1.9 ms), on
+ * the scan's threads in pieces of 1 MiB; then 63,287 addresses sorted (0.9 ms) and 256 looked
+ * at (0.4 ms). Its summary on dev went from 11.0-11.5 ms to
  * 14.4-14.9 ms (`perf stat -r 30`; on one thread, 15.7 ms). A hostile file is read no more
  * than its size over all its relocation sections, and looked into in 1,024 data sections at
  * most. What a hostile file can keep from this look (two reviews, 2026-12-02): more than
@@ -69,6 +70,7 @@ typedef struct pointers {
     uint32_t *a;     /* the 8-aligned addresses pointed at in targets (cuBLASLt 13: 63,292) */
     size_t n_a;
     uint64_t budget; /* bytes of relocation sections still to be read: the file's size */
+    bool nomem;      /* an allocation failed: what was looked at is not all there was */
 } pointers;
 
 static int cmp_target(const void *x, const void *y)
@@ -97,6 +99,7 @@ static size_t target_of(const pointers *p, uint64_t addr)
 typedef struct offsets {
     uint32_t *a;
     size_t n, cap;
+    bool nomem; /* an address could not be kept for want of memory */
 } offsets;
 
 /* Keeps ADDR in L when it is 8-aligned (kept data is) and falls in a target. */
@@ -108,8 +111,10 @@ static void offer(const pointers *p, offsets *l, uint64_t addr)
     if (l->n && l->a[l->n - 1] == off)
         return; /* tables often point at one thing twice in a row */
     uint32_t *more = fc_grow(l->a, &l->cap, l->n + 1, sizeof *more, 1024);
-    if (!more)
+    if (!more) {
+        l->nomem = true;
         return;
+    }
     l->a = more;
     l->a[l->n++] = off;
 }
@@ -160,8 +165,10 @@ typedef struct sifting {
 static void sift(const pointers *p, uint32_t type, piece *pc)
 {
     fc_reader r;
-    if (!fc_image_reader(p->img, p->base, pc->offset, pc->offset + pc->size, 256u << 10, &r))
+    if (!fc_image_reader(p->img, p->base, pc->offset, pc->offset + pc->size, 256u << 10, &r)) {
+        pc->found.nomem = true;
         return;
+    }
     fc_reader_read_size(&r, 256u << 10);
     uint64_t lo = p->t[0].lo, hi = p->t[p->n - 1].hi; /* most addends miss every target */
     for (uint64_t k = 0; k < pc->size;) {
@@ -212,6 +219,8 @@ static void gather(sifting *s, offsets *all)
     for (size_t i = 0; i < s->n; i++)
         total += s->pieces[i].found.n;
     uint32_t *room = total > all->n ? fc_grow(all->a, &all->cap, total, sizeof *room, 1024) : NULL;
+    if (total > all->n && !room)
+        all->nomem = true;
     if (room) { /* one allocation, its pages taken at once, rather than doubling piece by piece */
         all->a = room;
         fc_prefault(all->a + all->n, (total - all->n) * sizeof *room);
@@ -219,6 +228,7 @@ static void gather(sifting *s, offsets *all)
     for (size_t i = 0; i < s->n; i++) {
         offsets *f = &s->pieces[i].found;
         uint32_t *more = f->n ? fc_grow(all->a, &all->cap, all->n + f->n, sizeof *more, 1024) : NULL;
+        all->nomem |= f->nomem || (f->n && !more);
         if (more) {
             all->a = more;
             memcpy(all->a + all->n, f->a, f->n * sizeof *f->a);
@@ -274,8 +284,10 @@ static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_
     fc_reader r, words;
     uint64_t *places = NULL, next = 0; /* where the next bitmap's first word is */
     size_t n = 0, cap = 0;
-    if (!fc_image_reader(p->img, p->base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r))
+    if (!fc_image_reader(p->img, p->base, sh->sh_offset, sh->sh_offset + sh->sh_size, 256u << 10, &r)) {
+        p->nomem = true;
         return;
+    }
     fc_reader_read_size(&r, 256u << 10);
     for (uint64_t k = 0; k + 8 <= sh->sh_size && n < MAX_ADDRESSES; k += 8) {
         size_t got;
@@ -284,8 +296,10 @@ static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_
             break;
         uint64_t w = fc_rd64(q);
         uint64_t *more = fc_grow(places, &cap, n + 63, sizeof *more, 1024);
-        if (!more)
+        if (!more) {
+            p->nomem = true;
             break;
+        }
         places = more;
         if (!(w & 1)) {
             places[n++] = w;
@@ -303,7 +317,9 @@ static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_
             qsort(places, n, sizeof *places, cmp_u64);
             break;
         }
-    if (n && fc_image_reader(p->img, p->base, 0, p->size, 64u << 10, &words)) {
+    if (n && !fc_image_reader(p->img, p->base, 0, p->size, 64u << 10, &words))
+        p->nomem = true;
+    else if (n) {
         fc_reader_read_size(&words, 64u << 10);
         for (size_t i = 0; i < n; i++) {
             uint64_t off;
@@ -319,12 +335,14 @@ static void read_relr(pointers *p, const GElf_Shdr *sh, const span *spans, size_
 }
 
 /* Whether a container or a cubin kept as data stands at address ADDR of region G. */
-static bool holds_code(const pointers *p, const fc_region *g, uint64_t addr)
+static bool holds_code(pointers *p, const fc_region *g, uint64_t addr)
 {
     uint64_t off = g->offset + (addr - g->addr), end = g->offset + g->size;
     fc_reader r;
-    if (!fc_image_reader(p->img, p->base, off, end, FC_READER_MIN_CAP, &r))
+    if (!fc_image_reader(p->img, p->base, off, end, FC_READER_MIN_CAP, &r)) {
+        p->nomem = true;
         return false;
+    }
     bool found = fc_embedded_at(&r, off, end - off);
     fc_reader_free(&r);
     return found;
@@ -383,8 +401,10 @@ static void look(pointers *p)
     size_t n = 0, kept = 0;
     uint32_t *tmp = p->n_a ? malloc(p->n_a * sizeof *tmp) : NULL;
     sized heap[MAX_CHECKS];
-    if (!tmp)
+    if (!tmp) {
+        p->nomem |= p->n_a > 0;
         goto done;
+    }
     radix_sort(p->a, tmp, p->n_a);
     for (size_t i = 0; i < p->n_a; i++)
         if (!n || p->a[i] != p->a[n - 1])
@@ -408,8 +428,8 @@ done:
     free(tmp);
 }
 
-void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, Elf *elf, fc_region *regions,
-                            size_t n_regions, const fc_options *opts, fc_pool *pool, unsigned threads)
+fc_status fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, Elf *elf, fc_region *regions,
+                                 size_t n_regions, const fc_options *opts, fc_pool *pool, unsigned threads)
 {
     GElf_Ehdr eh;
     uint32_t type;
@@ -417,12 +437,12 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
     if (opts->embedded != FC_EMBEDDED_AUTO || !gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
         eh.e_ident[EI_DATA] != ELFDATA2LSB || !(type = fc_elf_relative_type(eh.e_machine)) ||
         elf_getshdrnum(elf, &nsec) != 0)
-        return;
+        return FC_OK;
     pointers p = {.img = img, .base = base, .size = size, .budget = size};
     span *spans = NULL;
     size_t n_spans = 0;
     if (!(p.t = calloc(MAX_REGIONS, sizeof *p.t)))
-        return;
+        return FC_ERR_NOMEM;
     for (size_t i = 0; i < n_regions && p.n < MAX_REGIONS; i++) {
         fc_region *g = &regions[i];
         if (g->search_in_full || g->whole_file || g->size <= opts->embedded_probe_size ||
@@ -442,6 +462,7 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
     if (!p.n)
         goto done;
     spans = calloc(nsec ? nsec : 1, sizeof *spans);
+    p.nomem |= !spans;
     for (Elf_Scn *scn = NULL; spans && (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
         if (n_spans < nsec && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
@@ -454,6 +475,7 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
      * the scan's threads; packed ones (a few kilobytes) here. */
     sifting sift_plan = {.p = &p, .type = type, .pieces = calloc(MAX_PIECES, sizeof(piece))};
     offsets all = {0};
+    p.nomem |= !sift_plan.pieces;
     pthread_mutex_init(&sift_plan.lock, NULL);
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
@@ -471,6 +493,7 @@ void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, E
     pthread_mutex_destroy(&sift_plan.lock);
     gather(&sift_plan, &all);
     free(sift_plan.pieces);
+    p.nomem |= all.nomem;
     p.a = all.a;
     p.n_a = all.n < MAX_ADDRESSES ? all.n : MAX_ADDRESSES;
     look(&p);
@@ -478,4 +501,5 @@ done:
     free(spans);
     free(p.a);
     free(p.t);
+    return p.nomem ? FC_ERR_NOMEM : FC_OK;
 }

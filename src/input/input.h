@@ -283,9 +283,11 @@ fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uin
                                    size_t n, uint64_t head, bool whole, unsigned record_size, struct fc_wrapper **out,
                                    size_t *n_out);
 /* Marks the data regions (REGIONS, sections of ELF) past whose heads a relative relocation
- * points at a container (fc_region.pointed_at), in FC_EMBEDDED_AUTO mode (elf_pointers.c). */
-void fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf, fc_region *regions,
-                            size_t n_regions, const fc_options *opts, struct fc_pool *pool, unsigned threads);
+ * points at a container (fc_region.pointed_at), in FC_EMBEDDED_AUTO mode (elf_pointers.c).
+ * FC_ERR_NOMEM when an allocation failed: regions may then be left unmarked. */
+fc_status fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf,
+                                 fc_region *regions, size_t n_regions, const fc_options *opts, struct fc_pool *pool,
+                                 unsigned threads);
 void fc_elf_unlisted(fc_builder *b, const fc_image *img, uint64_t base, uint64_t size, struct Elf *elf,
                      const fc_elf_sections *seen);
 /* Fills B's DT_NEEDED CUDA libraries, imports_registration and linked_program from a host
