@@ -847,8 +847,9 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
     central directory or in its comment (rv15 1). An empty end record (22 bytes) appended to a blob
     in a tar made its containers "no CUDA code", exit 0 under --strict (review of 2026-12-06,
     rv14 1; named too, before). The stub is now searched beside the zip's members: an empty
-    zip's stub is all there is; a zip with members has both read. Named, in a tar, in a .tgz,
-    and from a pipe."""
+    zip's stub is all there is; a zip with members has both read. A zip that starts with a
+    member its end record does not count is all bytes too (rv21: "no CUDA code", exit 0).
+    Named, in a tar, in a .tgz, and from a pipe."""
     fatbin = open(fx("all_archs.fatbin"), "rb").read()
     lib = open(fx("libmulti.so"), "rb").read()
     blob = b"MYBLOBv1" + b"\1" * 56 + fatbin
@@ -873,6 +874,15 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
                 z.start_dir = buf.tell()
             z.comment = comment
         return buf.getvalue()
+    def no_member(payload):
+        """A zip that starts with a stored member holding PAYLOAD, its central directory gone
+        and its end record counting no member: Python reads it as empty (rv21)."""
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("k.fatbin", payload)
+        data = buf.getvalue()
+        cd = struct.unpack_from("<I", data, data.rindex(b"PK\x05\x06") + 16)[0]
+        return data[:cd] + b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, 0, 0, 0, cd, 0)
     ptx_fatbin = open(fx("ptx_and_cubin.fatbin"), "rb").read()
     shapes = {
         "blob_empty_end.bin": (blob + empty_end, [None]),
@@ -885,6 +895,8 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
         "plain_between.zip": (zip_with_gap(fatbin, "between", stub=False), [None]),
         "plain_before_cd.zip": (zip_with_gap(lib, "before_cd", stub=False), [None]),
         "plain_in_comment.zip": (zip_with_gap(b"", "none", comment=ptx_fatbin, stub=False), [None]),
+        # rv21: one that starts with a member its end record does not count
+        "plain_no_member.zip": (no_member(fatbin), [None]),
     }
     for name, (data, _) in shapes.items():
         if name != "blob_empty_end.bin":

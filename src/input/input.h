@@ -178,9 +178,9 @@ fc_region *fc_zip_uncovered_regions(const fc_image *img, unsigned *entries, size
 /* The regions of IMG searched beside its members when it is a zip that starts with its first
  * member (a wheel): what lies outside their data (between members, before its central
  * directory, its comment: a fat binary or PTX kept there was "no CUDA code", as one behind a
- * stub was before rv15 1: review of 2026-12-06, rv18 6). None (*N 0) when IMG is no such zip
- * or its layout is not walked (zip64, one that does not hold together, no member): its whole
- * would be its members again. To free(); NULL when out of memory. */
+ * stub was before rv15 1: review of 2026-12-06, rv18 6); all of it when it has no member.
+ * None (*N 0) when IMG is no such zip or its layout is not walked (zip64, one that does not
+ * hold together): its whole would be its members again. To free(); NULL when out of memory. */
 fc_region *fc_zip_member_gaps(const fc_image *img, size_t *n);
 /* IMG, a zip (by its start or its end), read as a package whose members are named
  * PREFIX!member (TREE drops their leading "./"), and the N regions GAPS outside its members
