@@ -142,6 +142,14 @@ def json_document_kept_behind_pointers():
 
 
 @test
+def json_document_ptx_text():
+    # PTX kept as text in a library's data (embedded.c): a place that could not be noted lost
+    # the module, and libptxtext.so turned "no CUDA code", exit 0 (oom22).
+    for name in ("libptxtext.so", "app_ptxtext"):
+        fails_closed(GPU + ("--gpu", "7.5", "--json", fx(os.path.join("ptxtext", name))))
+
+
+@test
 def entries_list():
     fails_closed(GPU + ("-l", fx("all_archs.fatbin")))
 

@@ -236,13 +236,17 @@ typedef struct text_marks {
     uint64_t *at;
     size_t n, cap;
     uint64_t below;    /* only places below this are noted */
+    bool nomem;        /* a place could not be noted for want of memory */
 } text_marks;
 
 static void note_place(text_marks *m, uint64_t at)
 {
     uint64_t *more = fc_grow(m->at, &m->cap, m->n + 1, sizeof *more, 64);
-    if (!more)
-        return; /* a place missed costs a module, never a wrong answer about the rest */
+    if (!more) { /* a place missed costs a module: the search fails (a PTX library was "ok",
+                  * then "no CUDA code", exit 0, under out of memory: oom22) */
+        m->nomem = true;
+        return;
+    }
     m->at = more;
     m->at[m->n++] = at;
 }
@@ -383,6 +387,8 @@ int fc_embedded_search(fc_builder *found, fc_reader *r, const fc_region *reg, ui
             text_done = pos;
     }
     free(marks.at);
+    if (marks.nomem)
+        fc_builder_fail(found, FC_ERR_NOMEM, "out of memory");
     return r->error;
 }
 
