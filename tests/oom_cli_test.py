@@ -185,6 +185,23 @@ def tar_of_files_json():
     fails_closed(GPU + ("--json", tar_of_fixtures()), crash_ok=True)
 
 
+@test
+def json_document_records_elsewhere():
+    # Registration records in a section a linker script merged .nvFatBinSegment into: a record
+    # not kept for want of memory turned a registered container "embedded", sm_90 "none" to
+    # "ok" (oom22).
+    for name in ("libextern_merged.so", "libextern_merged_lld.so"):
+        fails_closed(GPU + ("--json", fx(os.path.join("merged", name))))
+
+
+@test
+def compressed_files():
+    # A library under xz: libarchive's xz filter that could not be set up left the bytes read
+    # as a package of no members, "no CUDA code", exit 0 (oom22).
+    for name in (os.path.join("merged", "app_merged.xz"), os.path.join("runtime", "libstatic.so.xz")):
+        fails_closed(GPU + ("--json", fx(name)), crash_ok=True)
+
+
 def limited_to(size):
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))

@@ -60,6 +60,7 @@ static void load(void)
              bind(lib, "archive_format_name", &api.format_name) &&
              bind(lib, "archive_format", &api.format) &&
              bind(lib, "archive_error_string", &api.error_string) &&
+             bind(lib, "archive_errno", &api.error_number) &&
              bind(lib, "archive_set_error", &api.set_error) &&
              bind(lib, "archive_entry_pathname", &api.entry_pathname) &&
              bind(lib, "archive_entry_filetype", &api.entry_filetype) &&

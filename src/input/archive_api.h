@@ -37,6 +37,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_format_name) *format_name;
     __typeof__(archive_format) *format;
     __typeof__(archive_error_string) *error_string;
+    __typeof__(archive_errno) *error_number;
     __typeof__(archive_set_error) *set_error;
     __typeof__(archive_entry_pathname) *entry_pathname;
     __typeof__(archive_entry_filetype) *entry_filetype;

@@ -46,8 +46,7 @@ static int cmp_extent(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The containers of B as sorted extents (*N of them; NULL when there are none or no memory,
- * which only costs bytes searched). */
+/* The containers of B as sorted extents (*N of them; NULL when there are none or no memory). */
 static extent *container_extents(const fc_builder *b, size_t *n)
 {
     *n = 0;
@@ -65,9 +64,10 @@ static extent *container_extents(const fc_builder *b, size_t *n)
 
 /* Appends to *W the records of RECORD_SIZE bytes (FC_WRAPPER_SIZE, or FC_WRAPPER_SIZE_32 in
  * 32-bit PE images: 4-byte addresses, 4-byte aligned) in [FROM, TO) of region G, whose first
- * byte loads at G->addr. */
+ * byte loads at G->addr. False where it stopped: *NOMEM says when for want of memory (records
+ * missed so changed the file's verdict: oom22). */
 static bool search(fc_reader *r, const fc_region *g, uint64_t from, uint64_t to, unsigned record_size,
-                   fc_wrapper **w, size_t *n, size_t *cap)
+                   fc_wrapper **w, size_t *n, size_t *cap, bool *nomem)
 {
     unsigned align = record_size == FC_WRAPPER_SIZE ? 8 : 4;
     /* The first offset whose address is aligned so. */
@@ -89,8 +89,10 @@ static bool search(fc_reader *r, const fc_region *g, uint64_t from, uint64_t to,
             if (*n >= MAX_RECORDS)
                 return false;
             fc_wrapper *more = fc_grow(*w, cap, *n + 1, sizeof *more, 16);
-            if (!more)
+            if (!more) {
+                *nomem = true;
                 return false;
+            }
             *w = more;
             uint64_t off = at + k;
             (*w)[(*n)++] = (fc_wrapper){.offset = off, .addr = g->addr + (off - g->offset), .version = version,
@@ -111,7 +113,8 @@ fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uin
     *out = NULL;
     *n = 0;
     extent *ext = whole ? container_extents(b, &n_ext) : NULL;
-    fc_status st = FC_OK;
+    bool nomem = whole && b->obj.n_containers && !ext;
+    fc_status st = nomem ? FC_ERR_NOMEM : FC_OK;
     for (size_t i = 0; i < n_regions && st == FC_OK; i++) {
         uint64_t end = g[i].offset + (whole || g[i].size < head ? g[i].size : head);
         fc_reader r;
@@ -131,7 +134,7 @@ fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uin
             bool wanted = stop > at && (at - g[i].offset < head || stop - at >= GAP_MIN || stop == end);
             if (wanted)
                 fc_reader_read_size(&r, stop - at < BLOCK ? (size_t)(stop - at) : BLOCK);
-            if (wanted && !search(&r, &g[i], at, stop, record_size, out, n, &cap))
+            if (wanted && !search(&r, &g[i], at, stop, record_size, out, n, &cap, &nomem))
                 break;
             if (stop >= end)
                 break;
@@ -139,6 +142,8 @@ fc_status fc_elf_records_elsewhere(const fc_builder *b, const fc_image *img, uin
         }
         if (r.error)
             st = FC_ERR_IO;
+        if (nomem)
+            st = FC_ERR_NOMEM;
         fc_reader_free(&r);
     }
     free(ext);

@@ -185,15 +185,18 @@ bool fc_sniff_package(const uint8_t *b, size_t n)
     return fc_sniff_deb(b, n) || is_rpm(b, n);
 }
 
-/* libarchive's message, without the newline some of them end with. Where it set none and
- * the call that failed left errno at ENOMEM, an allocation failed: libarchive 3.6's tar reader
- * returns ARCHIVE_FATAL without a message when growing a name fails, which read as "not a
- * readable package: unknown error", a damaged input (oom_cli). */
+/* libarchive's message, without the newline some of them end with, said to be out of memory
+ * where it is: its own ("Unable to allocate copy buffer", archive_errno ENOMEM) read as a
+ * damaged input; and where it set none and the call that failed left errno at ENOMEM, as its
+ * 3.6 tar reader does when growing a name fails ("not a readable package: unknown error"). */
 static const char *message(const fc_archive_api *la, struct archive *a, char *buf, size_t size)
 {
     int err = errno;
     const char *m = la->error_string(a);
-    snprintf(buf, size, "%s", m && *m ? m : err == ENOMEM ? "out of memory" : "unknown error");
+    if (la->error_number(a) == ENOMEM && m && *m) /* "Unable to allocate copy buffer": not damage */
+        snprintf(buf, size, "out of memory (%s)", m);
+    else
+        snprintf(buf, size, "%s", m && *m ? m : err == ENOMEM ? "out of memory" : "unknown error");
     size_t n = strlen(buf);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
         buf[--n] = '\0';
@@ -1233,6 +1236,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     bool zip_only = (img && !in && !fc_sniff_package(h, hn) && fc_zip_ends_file(img->data, img->size)) ||
                     (zip_head && !xz);
     source *src = NULL;
+    errno = 0; /* libarchive's bidders drop a filter or format they could not allocate, unsaid */
     struct archive *a = open_reader(la, deb && !raw_only, zip_only && !raw_only, raw_only);
     int r = ARCHIVE_FATAL;
     if (a && in) {
@@ -1256,7 +1260,9 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     uint8_t *kept = NULL; /* from a stream, held whole for that */
     fc_image kept_img = {0};
     char msg[300];
-    if (!a || (in && !src)) {
+    /* An xz filter that could not be set up left its bytes read as a raw member, a package of
+     * no members: "no CUDA code", exit 0, for a library under xz (oom22). */
+    if (!a || (in && !src) || (r == ARCHIVE_OK && errno == ENOMEM)) {
         rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     } else if (r != ARCHIVE_OK) {
         rc = fc_report_error(sc, xz && xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
