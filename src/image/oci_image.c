@@ -629,9 +629,9 @@ static int judge_image(reading *rd, fc_oci_meta_image *im)
     const fc_oci_file *saved_in = sc->in_image;
     bool saved_named = sc->named;
     char *image_name = malloc(strlen(rd->prefix) + strlen(im->pub.name) + 1);
-    if (!rc && !image_name)
+    if (!rc && !image_name) /* the report may answer 0, go on: not into a NULL name (oom22) */
         rc = fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "out of memory");
-    if (!rc) {
+    if (!rc && image_name) {
         sprintf(image_name, "%s%s", rd->prefix, im->pub.name);
         sc->outer = saved_outer ? saved_outer : rd->path;
         sc->inner = image_name;

@@ -500,11 +500,15 @@ static bool add_layer(fc_oci_meta_image *im, const char *path, const char *diges
         return false;
     fc_oci_layer_ref *r = &im->layers[im->n_layers++];
     memset(r, 0, sizeof *r);
-    r->path = keep(im, path);
+    if (!(r->path = keep(im, path))) { /* a layer without its path crashed the reader (oom22) */
+        im->n_layers--;
+        image_problem(im, "out of memory: a layer is left out");
+        return false;
+    }
     snprintf(r->digest, sizeof r->digest, "%s", digest ? digest : "");
     r->size = size;
     r->diff_id = !compressed_ok;
-    return r->path != NULL;
+    return true;
 }
 
 typedef struct platform {
