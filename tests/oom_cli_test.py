@@ -195,6 +195,15 @@ def json_document_records_elsewhere():
 
 
 @test
+def static_archives():
+    # libelf out of memory read as damage: "bad section header 1: invalid operand" dropped a
+    # member's container (sm_90 "ok" to "no-code"), "damaged archive: no readable member"
+    # (oom22).
+    for name in ("librdc.a", os.path.join("pe", "kernels.lib")):
+        fails_closed(GPU + ("--json", fx(name)))
+
+
+@test
 def compressed_files():
     # A library under xz: libarchive's xz filter that could not be set up left the bytes read
     # as a package of no members, "no CUDA code", exit 0 (oom22).

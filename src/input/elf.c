@@ -4,6 +4,7 @@
  * (-rdc builds); other data sections may hold more (embedded.c). Archives are walked
  * member by member. A standalone cubin (e_machine EM_CUDA) is one image.
  */
+#include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -33,6 +34,14 @@
 
 /* Sections smaller than one container header and one entry header cannot hold one. */
 #define EMBEDDED_MIN_SECTION (FC_CONTAINER_HEADER + FC_ENTRY_MIN_HEADER)
+
+/* Whether a libelf call that failed (errno cleared before it) failed for want of memory: its
+ * own words then ("invalid operand", "no readable member") made a damaged input of an
+ * allocation failure, exit 3 (oom22). */
+static bool libelf_out_of_memory(void)
+{
+    return errno == ENOMEM;
+}
 
 static bool is_fatbin_section(const char *name)
 {
@@ -277,8 +286,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
                         "a big-endian ELF file: not searched (CUDA code is built only for little-endian hosts)");
         goto deliver;
     }
+    errno = 0;
     if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) {
-        fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
+        if (libelf_out_of_memory())
+            fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+        else
+            fc_builder_fail(&b, FC_ERR_FORMAT, "bad ELF headers: %s", elf_errmsg(-1));
         goto deliver;
     }
     /* libelf answers "no sections" for a section table it cannot read; say why instead. */
@@ -311,8 +324,12 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
         GElf_Shdr sh;
         const char *name;
+        errno = 0;
         if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name))) {
-            fc_builder_fail(&b, FC_ERR_FORMAT, "bad section header %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
+            if (libelf_out_of_memory())
+                fc_builder_fail(&b, FC_ERR_NOMEM, "out of memory");
+            else
+                fc_builder_fail(&b, FC_ERR_FORMAT, "bad section header %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
             goto deliver;
         }
         if (sh.sh_type == SHT_DYNAMIC)
@@ -556,7 +573,15 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
     bool symdef_wide = false;
     int elf_data = 0; /* EI_DATA of the first ELF member */
     while (rc == 0 && cmd != ELF_C_NULL) {
+        errno = 0;
         m = elf_begin(-1, cmd, ar);
+        if (!m && libelf_out_of_memory()) {
+            elf_errno(); /* clear */
+            rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+            next = img->size; /* not damage to say below */
+            end_said = true;
+            break;
+        }
         if (!m) {
             int err = elf_errno();
             uint64_t skip;
@@ -705,9 +730,16 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
             fc_image_release(img, released, next - released);
             released = next;
         }
+        errno = 0;
         cmd = elf_next(m);
+        bool next_failed = cmd == ELF_C_NULL && libelf_out_of_memory();
         elf_end(m);
         elf_errno();
+        if (next_failed) {
+            rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+            next = img->size; /* not damage to say below */
+            end_said = true;
+        }
     }
     fc_image_release(img, released, img->size - released);
     if (rc == 0 && n_bad)
@@ -785,9 +817,12 @@ int fc_scan_elf(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (!fc_elf_sections_ok(img, sc->opts->max_sections, why, sizeof why))
         return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "%s", why);
     elf_errno(); /* clear */
+    errno = 0;
     /* libelf only reads the image: fatcheck maps it MAP_PRIVATE, so even a write could never
      * reach the file. */
     Elf *elf = elf_memory((char *)img->data, img->size);
+    if (!elf && libelf_out_of_memory())
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     if (!elf)
         return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable ELF file: %s", elf_errmsg(-1));
     int rc;
