@@ -204,6 +204,15 @@ def static_archives():
 
 
 @test
+def rdc_links_judged():
+    # The runtime's own link of -rdc objects, judged from their functions and kernels: a name
+    # list or kernel list cut short by a failed allocation turned sm_90 "ok" to "none" (xref)
+    # and "none" to "partial" (devfn) (oom22).
+    for name in ("librdc_xref.so", "libkept_rdc_devfn.so"):
+        fails_closed(GPU + ("--json", fx(os.path.join("rules", name))))
+
+
+@test
 def compressed_files():
     # A library under xz: libarchive's xz filter that could not be set up left the bytes read
     # as a package of no members, "no CUDA code", exit 0 (oom22).

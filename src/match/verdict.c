@@ -550,8 +550,10 @@ static const rdc_functions *functions_of(rdc_cache *cache, const fc_object *obj,
         if (cache->items[i].entry == e)
             return &cache->items[i];
     rdc_functions *more = fc_grow(cache->items, &cache->cap, cache->n + 1, sizeof *more, 8);
-    if (!more)
+    if (!more) {
+        fc_judge_out_of_memory();
         return NULL;
+    }
     cache->items = more;
     rdc_functions *f = &cache->items[cache->n++];
     memset(f, 0, sizeof *f);
@@ -716,15 +718,20 @@ static void count_all(fc_judgement *j, const fc_object *obj)
  * counts as defining one, as before this was asked. */
 static bool rdc_object_has_kernel(fc_judgement *j, const fc_object *obj, const fc_options *scan, size_t c, size_t t)
 {
-    if (!j->rdc_kernels && !(j->rdc_kernels = calloc(j->n_containers ? j->n_containers : 1, 1)))
+    if (!j->rdc_kernels && !(j->rdc_kernels = calloc(j->n_containers ? j->n_containers : 1, 1))) {
+        fc_judge_out_of_memory(); /* "none" turned "partial" (oom22) */
         return true;
+    }
     if (!j->rdc_kernels[c]) {
         const fc_container *ct = &obj->containers[c];
         fc_link k = j->links[c * j->n_targets + t];
         fc_kernel_list *l = NULL;
         uint8_t state = 1;
-        if (k.entry >= 0 && (size_t)k.entry < ct->n_entries &&
-            fc_entry_kernels(&l, obj, &ct->entries[k.entry], scan) == FC_OK) {
+        fc_status listed = k.entry >= 0 && (size_t)k.entry < ct->n_entries
+                               ? fc_entry_kernels(&l, obj, &ct->entries[k.entry], scan) : FC_ERR_FORMAT;
+        if (listed == FC_ERR_NOMEM)
+            fc_judge_out_of_memory();
+        if (listed == FC_OK) {
             state = 2;
             for (size_t i = 0; i < l->n && state == 2; i++)
                 if (l->items[i].entry)

@@ -468,8 +468,9 @@ static void names_add(fc_names *s, const char *p, size_t len)
 {
     char **more = s->failed ? NULL : fc_grow(s->items, &s->cap, s->n + 1, sizeof *more, 16);
     char *copy = more ? malloc(len + 1) : NULL;
-    if (!copy) {
+    if (!copy) { /* an -rdc link judged on names missing: "ok" turned "none" (oom22) */
         s->failed = true;
+        fc_judge_out_of_memory();
         return;
     }
     s->items = more;
@@ -497,7 +498,10 @@ bool fc_rdc_functions(const fc_object *obj, const fc_entry *e, const fc_options 
     fc_buffer scratch = {0};
     const uint8_t *src;
     size_t n;
-    bool ok = fc_entry_image(obj, e, opts, &scratch, &src, &n) == FC_OK;
+    fc_status read = fc_entry_image(obj, e, opts, &scratch, &src, &n);
+    bool ok = read == FC_OK;
+    if (read == FC_ERR_NOMEM)
+        fc_judge_out_of_memory();
     if (ok && e->kind == FC_IMAGE_PTX) {
         ptx_facts f;
         ptx_names names = {0};
