@@ -213,6 +213,13 @@ def rdc_links_judged():
 
 
 @test
+def cuda_runtime_library():
+    # libcudart.so.13 itself, known by its soname: the name not kept left "runtime" out of
+    # the JSON of a run that exited as a normal one (oom22).
+    fails_closed(GPU + ("--json", fx(os.path.join("runtime", "cudart13", "libcudart.so.13"))))
+
+
+@test
 def compressed_files():
     # A library under xz: libarchive's xz filter that could not be set up left the bytes read
     # as a package of no members, "no CUDA code", exit 0 (oom22).

@@ -116,7 +116,10 @@ fc_status fc_builder_add_needed(fc_builder *b, const char *soname)
 
 void fc_builder_set_soname(fc_builder *b, const char *soname)
 {
-    b->obj.soname = fc_builder_strndup(b, soname, strlen(soname)); /* NULL when out of memory */
+    /* Without it the CUDA runtime the library is went unnamed, and its runtime unjudged, in a
+     * run that exited as a normal one (oom22). */
+    if (!(b->obj.soname = fc_builder_strndup(b, soname, strlen(soname))))
+        fc_builder_fail(b, FC_ERR_NOMEM, "out of memory");
 }
 
 const fc_entry *fc_builder_container_entries(const fc_builder *b, const fc_container *c, size_t *n)
