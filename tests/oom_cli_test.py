@@ -220,6 +220,13 @@ def cuda_runtime_library():
 
 
 @test
+def kernels_of_a_dll():
+    # A cubin's head that could not be inflated for want of memory was judged a cubin that
+    # fails to ("CUDA_ERROR_UNCOMPRESS_FAILED"), native 1 to 0 (oom22).
+    fails_closed(GPU + ("--json", "-k", fx(os.path.join("pe", "libpe.dll"))))
+
+
+@test
 def compressed_files():
     # A library under xz: libarchive's xz filter that could not be set up left the bytes read
     # as a package of no members, "no CUDA code", exit 0 (oom22).

@@ -48,6 +48,7 @@ struct fc_kernel_list_store {
 typedef struct demangled {
     char *buf;
     size_t len, cap;
+    bool nomem;
     jmp_buf out;
 } demangled;
 
@@ -61,8 +62,10 @@ static void collect(const char *s, size_t n, void *opaque)
         while (cap < d->len + n + 1)
             cap *= 2;
         char *p = realloc(d->buf, cap);
-        if (!p)
+        if (!p) {
+            d->nomem = true;
             longjmp(d->out, 1);
+        }
         d->buf = p;
         d->cap = cap;
     }
@@ -71,7 +74,7 @@ static void collect(const char *s, size_t n, void *opaque)
     d->buf[d->len] = '\0';
 }
 
-static char *demangle(const char *name, size_t len)
+static char *demangle(const char *name, size_t len, bool *nomem)
 {
     if (len <= 2 || name[0] != '_' || name[1] != 'Z')
         return NULL;
@@ -82,6 +85,7 @@ static char *demangle(const char *name, size_t len)
     if (!z || !d) {
         free(z);
         free(d);
+        *nomem = true;
         return NULL;
     }
     memcpy(z, name, len);
@@ -92,6 +96,7 @@ static char *demangle(const char *name, size_t len)
         dm = d->buf;
     else
         free(d->buf);
+    *nomem = d->nomem;
     free(z);
     free(d);
     return dm;

@@ -647,7 +647,10 @@ static bool ptx_starts_outside_ascii(const fc_object *obj, const fc_entry *e)
 {
     uint8_t head[1];
     size_t got = 0;
-    return fc_entry_head(obj, e, head, sizeof head, &got) == FC_OK && got == 1 && head[0] >= 0x80;
+    fc_status st = fc_entry_head(obj, e, head, sizeof head, &got);
+    if (st == FC_ERR_NOMEM)
+        fc_judge_out_of_memory();
+    return st == FC_OK && got == 1 && head[0] >= 0x80;
 }
 
 /* Whether container C holds a cubin ptxas linked as a whole program (ET_EXEC, not a link
@@ -808,6 +811,10 @@ static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e, bool 
     fc_status st = fc_entry_head(obj, e, head, sizeof head, &got);
     if (st == FC_ERR_IO) /* the file is shorter now: the scan says so */
         return FC_CUBIN_HEADER_UNREAD;
+    if (st == FC_ERR_NOMEM) { /* not a cubin that fails to inflate (oom22) */
+        fc_judge_out_of_memory();
+        return FC_CUBIN_HEADER_UNREAD;
+    }
     if (st != FC_OK || got < 52)
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
     return fc_cubin_header_of(head, got, e->arch);
@@ -822,8 +829,11 @@ int fc_cubin_written_by(const fc_object *obj, const fc_entry *e)
     if (!e->elf_abi_version && obj->image) { /* not read when decoded: compressed, or not at hand */
         uint8_t h[64];
         size_t got = 0;
-        if (fc_entry_head(obj, e, h, sizeof h, &got) == FC_OK && got >= 24 && h[EI_ABIVERSION] == 7)
+        fc_status st = fc_entry_head(obj, e, h, sizeof h, &got);
+        if (st == FC_OK && got >= 24 && h[EI_ABIVERSION] == 7)
             v = fc_rd32(h + 20);
+        else if (st == FC_ERR_NOMEM) /* its toolkit, which rule 13 judges by, unknown */
+            fc_judge_out_of_memory();
     }
     return v >= 90 && v < 1000 ? (int)(v / 10 * 1000 + v % 10 * 10) : 0; /* CUDA 9.0 to 99.9 */
 }

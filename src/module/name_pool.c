@@ -225,7 +225,10 @@ bool fc_name_pool_get(fc_name_pool *p, const char *name, size_t len, fc_demangle
     pooled got;
     bool ok;
     if (!look(s, name, len, h, false, NULL, 0, &got, &ok)) {
-        char *dm = demangle ? demangle(name, len) : NULL;
+        bool nomem = false;
+        char *dm = demangle ? demangle(name, len, &nomem) : NULL;
+        if (nomem) /* kept mangled, the name read as if it had no other form (oom22) */
+            return false;
         bool there = look(s, name, len, h, true, dm, dm ? strlen(dm) : 0, &got, &ok);
         free(dm);
         if (!there || !ok)

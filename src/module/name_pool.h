@@ -14,8 +14,8 @@
 typedef struct fc_name_pool fc_name_pool;
 
 /* What turns a name into its demangled form: a malloc'd string, or NULL where it stays as it
- * is (not a mangled name, or one the demangler refuses). */
-typedef char *(*fc_demangle_fn)(const char *name, size_t len);
+ * is (not a mangled name, or one the demangler refuses) or, *NOMEM set, for want of memory. */
+typedef char *(*fc_demangle_fn)(const char *name, size_t len, bool *nomem);
 
 /* A pool with one reference, or NULL when out of memory. SHARDS (rounded up to a power of two,
  * at most 64) locks and tables: many for threads that share it, one for a list of its own,
@@ -26,7 +26,7 @@ void fc_name_pool_unref(fc_name_pool *p); /* frees it with the last reference; a
 
 /* The pool's copy of NAME[0..len) (no NUL byte inside) into *KEPT and of its demangled form
  * (DEMANGLE's answer, asked the first time the name is met; *KEPT itself when it has none) into
- * *DEMANGLED. Safe from several threads. False when out of memory. */
+ * *DEMANGLED. Safe from several threads. False when out of memory, the demangler's too. */
 bool fc_name_pool_get(fc_name_pool *p, const char *name, size_t len, fc_demangle_fn demangle, const char **kept,
                       const char **demangled);
 
