@@ -71,6 +71,7 @@ typedef struct reading {
     char damage[320];       /* the archive could not be read to its end: why */
     unsigned meta_names[2]; /* members named manifest.json, index.json, of any type */
     bool shaped;            /* a member named as only an image's are: a layer, a blob, oci-layout */
+    bool nomem;             /* the listing is short for want of memory: not read as an archive */
     size_t next;            /* phase one: the next layer to read */
     pthread_mutex_t lock;
 } reading;
@@ -114,6 +115,7 @@ static const char *const meta_once[] = {"manifest.json", "index.json"};
 static void note_meta_name(reading *rd, const char *raw)
 {
     char *name = member_name(raw);
+    rd->nomem |= !name;
     bool meta = false;
     for (size_t k = 0; name && k < sizeof meta_once / sizeof *meta_once; k++)
         if (strcmp(name, meta_once[k]) == 0) {
@@ -152,12 +154,18 @@ static slot *add_slot(reading *rd, const char *path)
         return s;
     if (rd->n_slots >= MAX_SLOTS)
         return NULL;
-    if (!fc_grow_array((void **)&rd->slots, &rd->cap_slots, rd->n_slots + 1, sizeof *rd->slots, 16))
+    /* A slot not made for want of memory left its layer "not in the archive", the image
+     * judged without it (oom22). */
+    if (!fc_grow_array((void **)&rd->slots, &rd->cap_slots, rd->n_slots + 1, sizeof *rd->slots, 16)) {
+        rd->nomem = true;
         return NULL;
+    }
     s = &rd->slots[rd->n_slots];
     memset(s, 0, sizeof *s);
-    if (!(s->path = strdup(path)))
+    if (!(s->path = strdup(path))) {
+        rd->nomem = true;
         return NULL;
+    }
     rd->n_slots++;
     return s;
 }
@@ -706,6 +714,9 @@ static int judge_all(reading *rd)
                                               "index.json that is a file: its images cannot be told, and none is judged"
                                             : "a container image archive that names no image");
     for (size_t i = 0; i < rd->meta.n_images && !rc; i++)
+        if (rd->meta.images[i].nomem || rd->nomem)
+            rc = fc_report_error(sc, FC_ERR_NOMEM, rd->path, NULL, "out of memory");
+    for (size_t i = 0; i < rd->meta.n_images && !rc; i++)
         rc = judge_image(rd, &rd->meta.images[i]);
     sc->image_labels = saved_labels;
     return rc;
@@ -834,19 +845,26 @@ static void add_linked_member(reading *rd, const char *link, const char *target)
 static bool list_members(reading *rd, const fc_archive_api *la)
 {
     const fc_image *img = rd->img;
+    errno = 0;
     struct archive *a = la->read_new();
-    if (!a)
+    if (!a) {
+        rd->nomem = true;
         return false;
+    }
     la->read_support_format_tar(a);
     la->read_support_format_gnutar(a);
     int r = img->fd >= 0 && img->own_mapping && lseek(img->fd, 0, SEEK_SET) == 0
                 ? la->read_open_fd(a, img->fd, 1u << 16)
                 : la->read_open_memory(a, img->data, img->size);
+    rd->nomem |= errno == ENOMEM; /* an image taken for a plain tar, its image judgement lost (oom22) */
     bool ok = r == ARCHIVE_OK && la->filter_count(a) == 1;
     struct archive_entry *e;
     char **links = NULL; /* a symbolic link's name, then its target, for each */
     size_t n_links = 0, cap_links = 0;
-    while (ok && (r = la->read_next_header(a, &e)) == ARCHIVE_OK) {
+    for (;;) {
+        errno = 0; /* libarchive fails a header it could not allocate for without saying why */
+        if (!ok || (r = la->read_next_header(a, &e)) != ARCHIVE_OK)
+            break;
         const char *name = la->entry_pathname(e);
         if (name)
             note_meta_name(rd, name);
@@ -854,6 +872,7 @@ static bool list_members(reading *rd, const fc_archive_api *la)
             fc_grow_array((void **)&links, &cap_links, n_links + 2, sizeof *links, 16)) {
             links[n_links] = member_name(name);
             links[n_links + 1] = strdup(la->entry_symlink(e));
+            rd->nomem |= !links[n_links] || !links[n_links + 1];
             n_links += 2;
         }
         if (!name || la->entry_filetype(e) != AE_IFREG || la->entry_hardlink(e))
@@ -866,19 +885,21 @@ static bool list_members(reading *rd, const fc_archive_api *la)
             break;
         }
         if (!fc_grow_array((void **)&rd->members, &rd->cap_members, rd->n_members + 1, sizeof *rd->members, 16)) {
-            snprintf(rd->damage, sizeof rd->damage, "out of memory");
+            rd->nomem = true;
             break;
         }
         member *m = &rd->members[rd->n_members];
         memset(m, 0, sizeof *m);
         if (!(m->name = member_name(name))) {
-            snprintf(rd->damage, sizeof rd->damage, "out of memory");
+            rd->nomem = true;
             break;
         }
         m->offset = (uint64_t)at;
         m->size = (uint64_t)size;
         rd->n_members++;
     }
+    if (ok && r != ARCHIVE_EOF && r != ARCHIVE_OK && (errno == ENOMEM || la->error_number(a) == ENOMEM))
+        rd->nomem = true;
     if (ok && r != ARCHIVE_EOF && r != ARCHIVE_OK && !rd->damage[0]) {
         snprintf(rd->damage, sizeof rd->damage, "%s", la->error_string(a) ? la->error_string(a) : "damaged");
         size_t k = strlen(rd->damage);
@@ -909,7 +930,11 @@ int fc_oci_scan_tar(fc_scan_ctx *sc, const fc_image *img, const char *path, bool
     rd.img = img;
     int rc = 0;
     fc_oci_source src;
-    if (list_members(&rd, la)) {
+    bool listed = list_members(&rd, la);
+    if (rd.nomem) {
+        *not_image = false; /* nor is it read as a plain tar */
+        rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    } else if (listed) {
         /* A manifest.json that is a list is docker's, one that is not (a web application's) is
          * not: with the latter the archive is a plain tarball, as from a stream (package.c).
          * Without one, members named as an image's say it is one. */

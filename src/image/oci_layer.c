@@ -501,17 +501,24 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
 {
     /* Layers are tar, tar+gzip or tar+zstd (OCI image spec); Docker also loads bzip2. */
     struct archive *f = in ? in->outer : a;
-    la->read_support_filter_gzip(f);
-    la->read_support_filter_zstd(f);
-    la->read_support_filter_bzip2(f);
-    if (in)
-        la->read_support_format_raw(f);
-    la->read_support_format_tar(a);
-    la->read_support_format_gnutar(a);
+    /* A reader libarchive could not allocate is no unreadable layer (oom22): a format left
+     * out so answered "No formats registered". */
+    bool set = la->read_support_filter_gzip(f) != ARCHIVE_FATAL && la->read_support_filter_zstd(f) != ARCHIVE_FATAL &&
+               la->read_support_filter_bzip2(f) != ARCHIVE_FATAL &&
+               (!in || la->read_support_format_raw(f) != ARCHIVE_FATAL) &&
+               la->read_support_format_tar(a) != ARCHIVE_FATAL && la->read_support_format_gnutar(a) != ARCHIVE_FATAL;
+    if (!set) {
+        damage(L, "out of memory");
+        return false;
+    }
     struct archive_entry *e;
+    errno = 0;
     if (la->read_open(f, src, NULL, source_read, NULL) != ARCHIVE_OK ||
         (in && la->read_next_header(f, &e) != ARCHIVE_OK)) {
-        damage(L, "not a readable layer: %s", la->error_string(f) ? la->error_string(f) : "unknown format");
+        if (errno == ENOMEM || la->error_number(f) == ENOMEM)
+            damage(L, "out of memory");
+        else
+            damage(L, "not a readable layer: %s", la->error_string(f) ? la->error_string(f) : "unknown format");
         return false;
     }
     if (la->filter_count(f) > 2) {
@@ -522,8 +529,12 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
     if (!in)
         return true;
     in->hashing = L->compressed;
+    errno = 0;
     if (la->read_open(a, in, NULL, inner_read, NULL) != ARCHIVE_OK) {
-        damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
+        if (errno == ENOMEM || la->error_number(a) == ENOMEM)
+            damage(L, "out of memory");
+        else
+            damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
         return false;
     }
     return true;

@@ -12,6 +12,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <errno.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
 #include <stdarg.h>
@@ -97,6 +98,7 @@ static char *keep(fc_oci_meta_image *im, const char *s)
         return copy;
     }
     free(copy);
+    im->nomem = true; /* a tag, its platform or digest lost: the image judged short (oom22) */
     return NULL;
 }
 
@@ -167,8 +169,19 @@ static json_t *load_json(const fc_oci_source *src, const char *path, const char 
         return NULL;
     }
     json_error_t je;
+    errno = 0;
     json_t *j = json_loadb((const char *)data, len, 0, &je);
+    int err = errno;
     free(data);
+    /* jansson 2.14 drops a character its lexer could not append and parses on: under out of
+     * memory a digest came out one character short ("its digest is ..., not ..."), or the
+     * config was "not in the archive"; and a parse that failed said "not valid JSON:  (line
+     * -1)" (oom22). */
+    if (err == ENOMEM) {
+        json_decref(j);
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
     if (!j)
         snprintf(why, why_size, "not valid JSON: %s (line %d)", je.text, je.line);
     return j;
@@ -433,8 +446,12 @@ static void add_tag(fc_oci_meta_image *im, const char *tag)
         if (strcmp(im->tags[i], tag) == 0)
             return;
     char *t = keep(im, tag);
-    if (t && im->n_tags < 64 && fc_grow_array((void **)&im->tags, &im->cap_tags, im->n_tags + 1, sizeof *im->tags, 8))
-        im->tags[im->n_tags++] = t;
+    if (t && im->n_tags < 64) {
+        if (fc_grow_array((void **)&im->tags, &im->cap_tags, im->n_tags + 1, sizeof *im->tags, 8))
+            im->tags[im->n_tags++] = t;
+        else
+            im->nomem = true;
+    }
 }
 
 /* "docker.io/library/app:1.0" as Docker shows it: "app:1.0". */
@@ -496,8 +513,10 @@ static bool add_layer(fc_oci_meta_image *im, const char *path, const char *diges
         im->layers_cut = true;
         return false;
     }
-    if (!fc_grow_array((void **)&im->layers, &im->cap_layers, im->n_layers + 1, sizeof *im->layers, 8))
+    if (!fc_grow_array((void **)&im->layers, &im->cap_layers, im->n_layers + 1, sizeof *im->layers, 8)) {
+        im->nomem = true;
         return false;
+    }
     fc_oci_layer_ref *r = &im->layers[im->n_layers++];
     memset(r, 0, sizeof *r);
     if (!(r->path = keep(im, path))) { /* a layer without its path crashed the reader (oom22) */

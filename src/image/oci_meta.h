@@ -30,6 +30,7 @@ typedef struct fc_oci_meta_image {
     fc_oci_image pub;   /* name, tags, digest, platform, requirements (runtimes: filled later) */
     bool usable;        /* its layers are known */
     bool layers_cut;    /* it names more than MAX_LAYERS layers: said once */
+    bool nomem;         /* something it says could not be kept for want of memory */
     fc_oci_layer_ref *layers;
     size_t n_layers, cap_layers;
     char **problems;    /* lines: a config that cannot be read, a layer left out */
