@@ -921,6 +921,34 @@ def the_bytes_before_a_zip_told_by_its_end_are_searched_too():
 
 
 @test
+def a_zip_appended_to_a_program_has_its_gaps_searched():
+    """rv21: a zip appended to a program (`cat libmulti.so x.zip`) had its members read, but a fat
+    binary between two of them was "no CUDA code" for the zip, exit 0; what lies outside its
+    members is searched as a zip's that stands alone is, not the program before it again."""
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    fatbin = open(fx("all_archs.fatbin"), "rb").read()
+    buf = io.BytesIO()
+    buf.write(lib)
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("a.txt", b"a" * 100)
+        buf.write(fatbin)
+        z.start_dir = buf.tell()
+        z.writestr("b.txt", b"b" * 100)
+    data = buf.getvalue()
+    zipfile.ZipFile(io.BytesIO(data)).testzip()
+    at = data.index(fatbin, len(lib))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "prog")
+        open(path, "wb").write(data)
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+        files = json.loads(out)["files"]
+        eq(sorted(c["offset"] for f in files for c in f["containers"] if c["origin"] == "embedded"), [at])
+        eq(sorted(c["offset"] for f in files if f["format"] == "elf" for c in f["containers"]), MULTI_OFFSETS)
+        eq(rc, 0)
+
+
+@test
 def bytes_after_a_pe_image_are_read_or_said():
     """A PE image's overlay (bytes after its sections' and its symbols', before a certificate
     table that ends the file) was passed over in silence: a zip there (pip's console-script

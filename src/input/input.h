@@ -188,6 +188,10 @@ fc_region *fc_zip_member_gaps(const fc_image *img, size_t *n);
  * said only where neither holds any (package.c). */
 int fc_scan_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, const char *prefix, bool tree,
                 const fc_region *gaps, size_t n);
+/* The zip appended to a program IMG whose own bytes end at FROM (fc_appended_zip): its members,
+ * and what lies between them, before its central directory and in its comment (a fat binary
+ * between two members was "no CUDA code": rv21), read as fc_scan_zip reads a zip. */
+int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t from);
 /* Searches the N REGIONS of IMG as one object of no known format (FC_FORMAT_DATA), delivered
  * when it holds a container or could not be read. */
 int fc_scan_regions(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *regions, size_t n);

@@ -483,6 +483,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_container_index index = {0};
     uint64_t pyi_lo = 0, pyi_hi = 0; /* a PyInstaller program's archive, read after it */
     bool read_zip = false;           /* a zip appended to the program, read after it */
+    uint64_t zip_from = 0;           /* where the program's own bytes end */
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;
@@ -551,6 +552,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
             pyi_hi = cookie_end;
         } else if (end == size && fc_zip_ends_file(data, size)) {
             read_zip = fc_appended_zip(sc, &b, pe.raw_end, size, path);
+            zip_from = pe.raw_end;
         } else if (end - pe.raw_end >= FC_APPENDED_MIN) {
             b.obj.appended_offset = pe.raw_end;
             b.obj.appended_size = end - pe.raw_end;
@@ -568,6 +570,6 @@ deliver:
     if (rc == 0 && pyi_hi)
         rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
     if (rc == 0 && read_zip)
-        rc = fc_scan_package(sc, img, path);
+        rc = fc_scan_appended_zip(sc, img, path, zip_from);
     return rc;
 }

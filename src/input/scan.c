@@ -197,6 +197,31 @@ static int scan_zip_file(fc_scan_ctx *sc, const fc_image *img, const char *path,
     return rc;
 }
 
+int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t from)
+{
+    unsigned entries;
+    size_t n, k = 0;
+    fc_region *gaps = fc_zip_uncovered_regions(img, &entries, &n);
+    if (!gaps)
+        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+    /* The program before FROM was read as one: only the zip's own gaps are searched. */
+    for (size_t i = 0; i < n; i++) {
+        fc_region g = gaps[i];
+        if (g.offset + g.size <= from)
+            continue;
+        if (g.offset < from) {
+            g.size -= from - g.offset;
+            g.offset = from;
+        }
+        gaps[k++] = g;
+    }
+    if (!entries)
+        k = 0; /* no member: the bytes after the program were searched as appended bytes */
+    int rc = fc_scan_zip(sc, img, path, sc->inner, false, gaps, k);
+    free(gaps);
+    return rc;
+}
+
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;
