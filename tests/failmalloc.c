@@ -13,12 +13,17 @@
  * its emergency pool), which no code of fatcheck's can answer.
  * FAILMALLOC_TRACE=N: the Nth allocation prints a backtrace on standard error (to tell whose
  * it is).
+ * With FAILMALLOC_AT set, a run that dies by SIGSEGV, SIGBUS, SIGFPE or SIGILL first writes
+ * "failmalloc: fatal signal N in OBJECT" on standard error, OBJECT the first frame's library
+ * or program that is neither libc nor this one: the test tells libarchive 3.6's own crashes
+ * from fatcheck's.
  * The allocations it lets through go to the next malloc (glibc's). Not for sanitizer builds,
  * whose runtime must come first. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <malloc.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -75,6 +80,31 @@ static long env_long(const char *name, long dflt)
     return s && *s ? strtol(s, NULL, 10) : dflt;
 }
 
+/* Names the object the fatal signal came from (module comment), then dies by it. */
+static void on_fatal(int sig)
+{
+    void *b[32];
+    int k = backtrace(b, 32);
+    const char *who = "unknown";
+    for (int i = 0; i < k; i++) {
+        Dl_info d;
+        if (!dladdr(b[i], &d) || !d.dli_fname)
+            continue;
+        const char *base = strrchr(d.dli_fname, '/');
+        base = base ? base + 1 : d.dli_fname;
+        if (strncmp(base, "libc.so", 7) != 0 && strstr(base, "failmalloc") == NULL) {
+            who = base;
+            break;
+        }
+    }
+    char line[300];
+    int n = snprintf(line, sizeof line, "failmalloc: fatal signal %d in %s\n", sig, who);
+    if (n > 0 && write(2, line, (size_t)n) < 0)
+        n = 0;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 __attribute__((constructor)) static void failmalloc_init(void)
 {
     fail_at = env_long("FAILMALLOC_AT", -1);
@@ -82,9 +112,15 @@ __attribute__((constructor)) static void failmalloc_init(void)
     trace_at = env_long("FAILMALLOC_TRACE", -1);
     report = getenv("FAILMALLOC_REPORT");
     resolve();
-    if (trace_at > 0) { /* backtrace() loads libgcc_s on its first call, allocating: not then */
+    if (trace_at > 0 || fail_at > 0) { /* backtrace() loads libgcc_s on its first call,
+                                          * allocating: not then */
         void *b[2];
         backtrace(b, 2);
+    }
+    if (fail_at > 0) {
+        int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+        for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+            signal(fatal[i], on_fatal);
     }
     atomic_store(&calls, 0);
     atomic_store(&ready, 1);

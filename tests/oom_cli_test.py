@@ -47,32 +47,35 @@ def run(args, fail_at=None, fail_count=1, preexec_fn=None, stdout=subprocess.PIP
     return p.returncode, p.stdout, p.stderr, count or None
 
 
-def points(count):
-    """The Ns tried: each one up to DENSE, then a sample."""
-    step = max(1, (count - DENSE) // 200)
-    return list(range(1, min(count, DENSE) + 1)) + list(range(DENSE + 1, count + 2, step))
+def points(count, dense=DENSE, sampled=200):
+    """The Ns tried: each one up to DENSE, then SAMPLED more."""
+    step = max(1, (count - dense) // sampled)
+    return list(range(1, min(count, dense) + 1)) + list(range(dense + 1, count + 2, step))
 
 
-def fails_closed(args, crash_ok=False):
+def fails_closed(args, crash_ok=False, dense=DENSE, sampled=200):
     """Each allocation of a run of ARGS failing (alone, then with all after it): the normal
     run's output, or exit 4 and out of memory said on standard error; or exit 3 with the
     library's reason on standard error (libarchive's own words: "damaged package after 1
     members: Can't allocate memory for Pathname"), an input not read. CRASH_OK: a death by a
-    signal is let pass (libarchive 3.6 crashes where its own allocations fail: no exit status
-    of a report)."""
+    signal inside libarchive is let pass (libarchive 3.6 crashes where its own allocations
+    fail: no exit status of a report), as failmalloc.so names the object it came from; one in
+    fatcheck's own code is not (two in the image reader were found so, 1a3f6b8)."""
     rc, out, err, count = run(args)
     assert rc not in (2, 4), "the normal run failed: %d %r" % (rc, err)
     assert count and count > 10, "failmalloc.so counted %r allocations: is it loaded?" % count
     bad = []
     for fail_count in (1, 0):
-        for n in points(count):
+        for n in points(count, dense, sampled):
             got_rc, got_out, got_err, _ = run(args, n, fail_count)
             why = None
             if b"(null)" in got_out or b"(null)" in got_err:
                 why = "(null) printed"
             elif (got_rc, got_out, got_err) == (rc, out, err):
                 continue
-            elif got_rc < 0 and crash_ok:
+            elif got_rc < 0 and crash_ok and b"failmalloc: fatal signal" in got_err and \
+                    got_err.split(b"failmalloc: fatal signal")[-1].split(b"\n")[0].split(b" in ")[-1].startswith(
+                        b"libarchive"):
                 continue
             elif got_rc == 3 and b"fatcheck: " in got_err and b"memory" in got_err.lower():
                 continue
@@ -241,6 +244,13 @@ def container_image():
     # one short, "its digest is ..., not ..."); a slot, a tag or a layer not kept left the image
     # judged without it. libarchive 3.6 still crashes on some of its own allocations.
     fails_closed(GPU + ("--json", fx(os.path.join("packages", "image.tar"))), crash_ok=True)
+
+
+@test
+def packages_in_a_folder():
+    # Every package of fixtures/packages (wheel, conda, deb, rpm, tarballs, an image) opened in
+    # a folder walk (oom22 saw a death there, at an allocation of the image's file tree).
+    fails_closed(GPU + ("--json", "--packages", fx("packages")), crash_ok=True, dense=60, sampled=120)
 
 
 def limited_to(size):

@@ -193,7 +193,8 @@ static const char *message(const fc_archive_api *la, struct archive *a, char *bu
 {
     int err = errno;
     const char *m = la->error_string(a);
-    if (la->error_number(a) == ENOMEM && m && *m) /* "Unable to allocate copy buffer": not damage */
+    /* "Unable to allocate copy buffer", "gzip decompression failed": not damage */
+    if ((la->error_number(a) == ENOMEM || err == ENOMEM) && m && *m)
         snprintf(buf, size, "out of memory (%s)", m);
     else
         snprintf(buf, size, "%s", m && *m ? m : err == ENOMEM ? "out of memory" : "unknown error");
