@@ -273,8 +273,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     uint64_t registered_addr = 0, *starts = NULL;
     char why[300], odd[300] = ""; /* odd: said after decoding, unless decoding found worse */
     Elf_Scn **compressed = NULL;      /* registered sections stored compressed (elf_compressed.h) */
-    bool read_zip = false;            /* a zip appended to the file, read after it */
-    uint64_t image_end_at = 0;        /* where the program's own bytes end, when it has one */
+    uint64_t zip_from = 0;            /* where a zip appended to the file starts, read after it; 0: none */
     uint64_t pyi_lo = 0, pyi_hi = 0;  /* a PyInstaller program's archive, read after it */
     bool pydata_unread = false;       /* a section pydata holding no archive's cookie */
     size_t n_compressed = 0;
@@ -473,8 +472,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * opened (a file named, or --packages), rather than left as bytes not read. */
     if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size && !sc->outer &&
         fc_zip_ends_file(img->data, img->size))
-        read_zip = fc_appended_zip(sc, &b, image_end, size, path);
-    image_end_at = image_end;
+        zip_from = fc_appended_zip(sc, &b, image_end, size, path) ? image_end : 0;
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);
 
@@ -498,8 +496,8 @@ deliver:
     else if (rc == 0 && pydata_unread)
         rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a section pydata without the cookie of the PyInstaller "
                              "archive it is named for: damaged or cut short; the files it holds are not seen");
-    if (rc == 0 && read_zip)
-        rc = fc_scan_appended_zip(sc, img, path, image_end_at);
+    if (rc == 0 && zip_from)
+        rc = fc_scan_appended_zip(sc, img, path, zip_from);
     return rc;
 }
 

@@ -482,8 +482,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     fc_wrapper *w = NULL;
     fc_container_index index = {0};
     uint64_t pyi_lo = 0, pyi_hi = 0; /* a PyInstaller program's archive, read after it */
-    bool read_zip = false;           /* a zip appended to the program, read after it */
-    uint64_t zip_from = 0;           /* where the program's own bytes end */
+    uint64_t zip_from = 0;           /* where a zip appended to the program starts, read after it; 0: none */
     if (st != FC_OK) {
         fc_builder_fail(&b, st, "%s: %s", format == FC_FORMAT_PE ? "bad PE image" : "bad COFF object", why);
         goto deliver;
@@ -551,8 +550,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
             pyi_lo = pe.raw_end;
             pyi_hi = cookie_end;
         } else if (end == size && fc_zip_ends_file(data, size)) {
-            read_zip = fc_appended_zip(sc, &b, pe.raw_end, size, path);
-            zip_from = pe.raw_end;
+            zip_from = fc_appended_zip(sc, &b, pe.raw_end, size, path) ? pe.raw_end : 0;
         } else if (end - pe.raw_end >= FC_APPENDED_MIN) {
             b.obj.appended_offset = pe.raw_end;
             b.obj.appended_size = end - pe.raw_end;
@@ -569,7 +567,7 @@ deliver:
     rc = fc_deliver(sc, &b);
     if (rc == 0 && pyi_hi)
         rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
-    if (rc == 0 && read_zip)
+    if (rc == 0 && zip_from)
         rc = fc_scan_appended_zip(sc, img, path, zip_from);
     return rc;
 }

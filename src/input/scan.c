@@ -199,13 +199,12 @@ static int scan_zip_file(fc_scan_ctx *sc, const fc_image *img, const char *path,
 
 int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t from)
 {
-    unsigned entries;
-    size_t n, k = 0;
+    unsigned entries = 0;
+    size_t n = 0, k = 0;
     fc_region *gaps = fc_zip_uncovered_regions(img, &entries, &n);
-    if (!gaps)
-        return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-    /* The program before FROM was read as one: only the zip's own gaps are searched. */
-    for (size_t i = 0; i < n; i++) {
+    /* The program before FROM was read as one: only the zip's own gaps are searched. With no
+     * member, the bytes after the program were searched as appended bytes. */
+    for (size_t i = 0; gaps && entries && i < n; i++) {
         fc_region g = gaps[i];
         if (g.offset + g.size <= from)
             continue;
@@ -215,11 +214,7 @@ int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path,
         }
         gaps[k++] = g;
     }
-    if (!entries)
-        k = 0; /* no member: the bytes after the program were searched as appended bytes */
-    int rc = fc_scan_zip(sc, img, path, sc->inner, false, gaps, k);
-    free(gaps);
-    return rc;
+    return scan_zip_file(sc, img, path, gaps, k);
 }
 
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
