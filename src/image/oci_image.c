@@ -898,7 +898,7 @@ static bool list_members(reading *rd, const fc_archive_api *la)
         m->size = (uint64_t)size;
         rd->n_members++;
     }
-    if (ok && r != ARCHIVE_EOF && r != ARCHIVE_OK && (errno == ENOMEM || la->error_number(a) == ENOMEM))
+    if (ok && r != ARCHIVE_EOF && r != ARCHIVE_OK && fc_archive_out_of_memory(la, a))
         rd->nomem = true;
     if (ok && r != ARCHIVE_EOF && r != ARCHIVE_OK && !rd->damage[0]) {
         snprintf(rd->damage, sizeof rd->damage, "%s", la->error_string(a) ? la->error_string(a) : "damaged");

@@ -495,6 +495,15 @@ static bool inner_drain(inner *in, fc_oci_layer *L)
     return true;
 }
 
+/* Says why libarchive could not open layer L on A. */
+static void open_failed(fc_oci_layer *L, const fc_archive_api *la, struct archive *a)
+{
+    if (fc_archive_out_of_memory(la, a))
+        damage(L, "out of memory");
+    else
+        damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
+}
+
 /* Opens A, a new reader, on the tar SRC holds, or on the tar inside it through IN's reader
  * (when IN is not NULL). False, with L's damage said, when it cannot be read. */
 static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, source *src, inner *in)
@@ -515,10 +524,7 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
     errno = 0;
     if (la->read_open(f, src, NULL, source_read, NULL) != ARCHIVE_OK ||
         (in && la->read_next_header(f, &e) != ARCHIVE_OK)) {
-        if (errno == ENOMEM || la->error_number(f) == ENOMEM)
-            damage(L, "out of memory");
-        else
-            damage(L, "not a readable layer: %s", la->error_string(f) ? la->error_string(f) : "unknown format");
+        open_failed(L, la, f);
         return false;
     }
     if (la->filter_count(f) > 2) {
@@ -531,10 +537,7 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
     in->hashing = L->compressed;
     errno = 0;
     if (la->read_open(a, in, NULL, inner_read, NULL) != ARCHIVE_OK) {
-        if (errno == ENOMEM || la->error_number(a) == ENOMEM)
-            damage(L, "out of memory");
-        else
-            damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
+        open_failed(L, la, a);
         return false;
     }
     return true;

@@ -1,5 +1,6 @@
 /* archive_api.c - loading libarchive and liblzma on first use (see archive_api.h). */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -95,4 +96,9 @@ const fc_archive_api *fc_archive_api_get(const char **why)
     if (!loaded && why)
         *why = failure;
     return loaded ? &api : NULL;
+}
+
+bool fc_archive_out_of_memory(const fc_archive_api *la, struct archive *a)
+{
+    return errno == ENOMEM || la->error_number(a) == ENOMEM;
 }

@@ -11,6 +11,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <lzma.h>
+#include <stdbool.h>
 
 typedef struct fc_archive_api {
     __typeof__(archive_read_new) *read_new;
@@ -59,5 +60,11 @@ typedef struct fc_archive_api {
 /* The functions, or NULL when libarchive or liblzma cannot be loaded; *WHY then says why.
  * Loads once; safe to call from any thread. */
 const fc_archive_api *fc_archive_api_get(const char **why);
+
+/* Whether the call on A that just failed, errno cleared before it, failed for want of memory:
+ * libarchive says so (archive_errno), or errno does where libarchive said nothing (its 3.6 tar
+ * reader when a name cannot grow) or called it something else ("gzip decompression failed").
+ * Such a failure is no damaged input (oom_cli). */
+bool fc_archive_out_of_memory(const fc_archive_api *la, struct archive *a);
 
 #endif

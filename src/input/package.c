@@ -186,18 +186,16 @@ bool fc_sniff_package(const uint8_t *b, size_t n)
 }
 
 /* libarchive's message, without the newline some of them end with, said to be out of memory
- * where it is: its own ("Unable to allocate copy buffer", archive_errno ENOMEM) read as a
- * damaged input; and where it set none and the call that failed left errno at ENOMEM, as its
- * 3.6 tar reader does when growing a name fails ("not a readable package: unknown error"). */
+ * where it is (fc_archive_out_of_memory): "Unable to allocate copy buffer", or no message at
+ * all, read as a damaged input. */
 static const char *message(const fc_archive_api *la, struct archive *a, char *buf, size_t size)
 {
-    int err = errno;
+    bool nomem = fc_archive_out_of_memory(la, a);
     const char *m = la->error_string(a);
-    /* "Unable to allocate copy buffer", "gzip decompression failed": not damage */
-    if ((la->error_number(a) == ENOMEM || err == ENOMEM) && m && *m)
+    if (nomem && m && *m)
         snprintf(buf, size, "out of memory (%s)", m);
     else
-        snprintf(buf, size, "%s", m && *m ? m : err == ENOMEM ? "out of memory" : "unknown error");
+        snprintf(buf, size, "%s", m && *m ? m : nomem ? "out of memory" : "unknown error");
     size_t n = strlen(buf);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
         buf[--n] = '\0';
