@@ -640,6 +640,16 @@ static bool ptx_unreadable(fc_ptx_memo *m, const fc_object *obj, const fc_contai
     return m->readable && m->facts.non_ascii && non_ascii_fails(&m->facts, driver_cuda);
 }
 
+/* fc_entry_head for the judgement: a head that could not be inflated for want of memory marks
+ * it out of memory, rather than read as a cubin that fails to inflate or holds no note (oom22). */
+static fc_status judged_head(const fc_object *obj, const fc_entry *e, void *buf, size_t n, size_t *got)
+{
+    fc_status st = fc_entry_head(obj, e, buf, n, got);
+    if (st == FC_ERR_NOMEM)
+        fc_judge_out_of_memory();
+    return st;
+}
+
 /* Whether PTX text starts with a byte outside ASCII: the driver then does not take it for PTX
  * at all (a byte order mark: CUDA_ERROR_INVALID_IMAGE, "Binary format for key='0', ident=''
  * is not recognized"; H200, driver 580.159.04, 2026-12-01). */
@@ -647,10 +657,7 @@ static bool ptx_starts_outside_ascii(const fc_object *obj, const fc_entry *e)
 {
     uint8_t head[1];
     size_t got = 0;
-    fc_status st = fc_entry_head(obj, e, head, sizeof head, &got);
-    if (st == FC_ERR_NOMEM)
-        fc_judge_out_of_memory();
-    return st == FC_OK && got == 1 && head[0] >= 0x80;
+    return judged_head(obj, e, head, sizeof head, &got) == FC_OK && got == 1 && head[0] >= 0x80;
 }
 
 /* Whether container C holds a cubin ptxas linked as a whole program (ET_EXEC, not a link
@@ -808,13 +815,10 @@ static fc_cubin_header cubin_head(const fc_object *obj, const fc_entry *e, bool 
     }
     uint8_t head[64];
     size_t got = 0;
-    fc_status st = fc_entry_head(obj, e, head, sizeof head, &got);
-    if (st == FC_ERR_IO) /* the file is shorter now: the scan says so */
+    fc_status st = judged_head(obj, e, head, sizeof head, &got);
+    if (st == FC_ERR_IO || st == FC_ERR_NOMEM) /* the file is shorter now (the scan says so), or
+                                                 * the judgement is out of memory */
         return FC_CUBIN_HEADER_UNREAD;
-    if (st == FC_ERR_NOMEM) { /* not a cubin that fails to inflate (oom22) */
-        fc_judge_out_of_memory();
-        return FC_CUBIN_HEADER_UNREAD;
-    }
     if (st != FC_OK || got < 52)
         return FC_CUBIN_HEADER_NOT_COMPRESSED;
     return fc_cubin_header_of(head, got, e->arch);
@@ -829,11 +833,8 @@ int fc_cubin_written_by(const fc_object *obj, const fc_entry *e)
     if (!e->elf_abi_version && obj->image) { /* not read when decoded: compressed, or not at hand */
         uint8_t h[64];
         size_t got = 0;
-        fc_status st = fc_entry_head(obj, e, h, sizeof h, &got);
-        if (st == FC_OK && got >= 24 && h[EI_ABIVERSION] == 7)
+        if (judged_head(obj, e, h, sizeof h, &got) == FC_OK && got >= 24 && h[EI_ABIVERSION] == 7)
             v = fc_rd32(h + 20);
-        else if (st == FC_ERR_NOMEM) /* its toolkit, which rule 13 judges by, unknown */
-            fc_judge_out_of_memory();
     }
     return v >= 90 && v < 1000 ? (int)(v / 10 * 1000 + v % 10 * 10) : 0; /* CUDA 9.0 to 99.9 */
 }
