@@ -89,6 +89,13 @@ def fails_closed(args, crash_ok=False, dense=DENSE, sampled=200):
     eq(bad[:8], [], "%s (%d allocations in a normal run; %d wrong)" % (" ".join(args), count, len(bad)))
 
 
+def json_fails_closed(*names, gpu=(), crash_ok=False):
+    """fails_closed on the JSON document of each fixture of NAMES (paths under the fixtures
+    folder), judged for GPU's targets too."""
+    for name in names:
+        fails_closed(GPU + tuple(gpu) + ("--json", fx(name)), crash_ok=crash_ok)
+
+
 def tar_of_fixtures():
     path = os.path.join(TMP, "fixtures.tar")
     if not os.path.exists(path):
@@ -129,8 +136,8 @@ def json_document_elf():
 def json_document_stripped():
     # Section tables stripped: the registration records are searched for in the loaded bytes,
     # and their addresses found through PT_DYNAMIC's relocations (elf_segments.c relocate).
-    for name in ("libmulti.sstrip.so", "libmulti.lld.so", "libmulti.norecords.so"):
-        fails_closed(GPU + ("--gpu", "7.5", "--json", fx(os.path.join("noshdr", name))))
+    json_fails_closed("noshdr/libmulti.sstrip.so", "noshdr/libmulti.lld.so", "noshdr/libmulti.norecords.so",
+                      gpu=("--gpu", "7.5"))
 
 
 @test
@@ -148,8 +155,7 @@ def json_document_kept_behind_pointers():
 def json_document_ptx_text():
     # PTX kept as text in a library's data (embedded.c): a place that could not be noted lost
     # the module, and libptxtext.so turned "no CUDA code", exit 0 (oom22).
-    for name in ("libptxtext.so", "app_ptxtext"):
-        fails_closed(GPU + ("--gpu", "7.5", "--json", fx(os.path.join("ptxtext", name))))
+    json_fails_closed("ptxtext/libptxtext.so", "ptxtext/app_ptxtext", gpu=("--gpu", "7.5"))
 
 
 @test
@@ -193,8 +199,7 @@ def json_document_records_elsewhere():
     # Registration records in a section a linker script merged .nvFatBinSegment into: a record
     # not kept for want of memory turned a registered container "embedded", sm_90 "none" to
     # "ok" (oom22).
-    for name in ("libextern_merged.so", "libextern_merged_lld.so"):
-        fails_closed(GPU + ("--json", fx(os.path.join("merged", name))))
+    json_fails_closed("merged/libextern_merged.so", "merged/libextern_merged_lld.so")
 
 
 @test
@@ -202,8 +207,7 @@ def static_archives():
     # libelf out of memory read as damage: "bad section header 1: invalid operand" dropped a
     # member's container (sm_90 "ok" to "no-code"), "damaged archive: no readable member"
     # (oom22).
-    for name in ("librdc.a", os.path.join("pe", "kernels.lib")):
-        fails_closed(GPU + ("--json", fx(name)))
+    json_fails_closed("librdc.a", "pe/kernels.lib")
 
 
 @test
@@ -211,15 +215,14 @@ def rdc_links_judged():
     # The runtime's own link of -rdc objects, judged from their functions and kernels: a name
     # list or kernel list cut short by a failed allocation turned sm_90 "ok" to "none" (xref)
     # and "none" to "partial" (devfn) (oom22).
-    for name in ("librdc_xref.so", "libkept_rdc_devfn.so"):
-        fails_closed(GPU + ("--json", fx(os.path.join("rules", name))))
+    json_fails_closed("rules/librdc_xref.so", "rules/libkept_rdc_devfn.so")
 
 
 @test
 def cuda_runtime_library():
     # libcudart.so.13 itself, known by its soname: the name not kept left "runtime" out of
     # the JSON of a run that exited as a normal one (oom22).
-    fails_closed(GPU + ("--json", fx(os.path.join("runtime", "cudart13", "libcudart.so.13"))))
+    json_fails_closed("runtime/cudart13/libcudart.so.13")
 
 
 @test
@@ -233,8 +236,7 @@ def kernels_of_a_dll():
 def compressed_files():
     # A library under xz: libarchive's xz filter that could not be set up left the bytes read
     # as a package of no members, "no CUDA code", exit 0 (oom22).
-    for name in (os.path.join("merged", "app_merged.xz"), os.path.join("runtime", "libstatic.so.xz")):
-        fails_closed(GPU + ("--json", fx(name)), crash_ok=True)
+    json_fails_closed("merged/app_merged.xz", "runtime/libstatic.so.xz", crash_ok=True)
 
 
 @test
@@ -243,7 +245,7 @@ def container_image():
     # image judgement lost, exit 0; jansson dropped a character it could not append (a digest
     # one short, "its digest is ..., not ..."); a slot, a tag or a layer not kept left the image
     # judged without it. libarchive 3.6 still crashes on some of its own allocations.
-    fails_closed(GPU + ("--json", fx(os.path.join("packages", "image.tar"))), crash_ok=True)
+    json_fails_closed("packages/image.tar", crash_ok=True)
 
 
 @test
