@@ -949,6 +949,54 @@ def a_zip_appended_to_a_program_has_its_gaps_searched():
 
 
 @test
+def what_lies_outside_a_wheels_members_is_searched_whatever_its_end():
+    """rv21: a wheel whose end record leaves bytes after it (a fat binary appended with cat), or
+    whose comment length runs past the file's end, or a zip64 (its members' sizes and offsets
+    in extra fields), has its members read by libarchive and Python's zipfile alike, but what
+    lay outside them was not searched: a fat binary there was "no CUDA code", exit 0, named,
+    from a pipe and inside a tar, in the builds before. Each is found now; bytes appended past
+    the reach of the end record's search (64 KiB) leave a zip said to be cut short, exit 3."""
+    import struct
+    import zipfile
+    fatbin = open(fx("ptx_and_cubin.fatbin"), "rb").read()  # within the end record's reach
+    plain = zip_bytes([("a/readme.txt", b"r" * 300)])
+    past = bytearray(plain)
+    past[-2:] = struct.pack("<H", 500)  # a comment length past the end
+    buf = io.BytesIO()
+    limits = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = 10, 0  # zip64 entries and end records
+    try:
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("a.txt", b"a" * 1000)
+            buf.write(fatbin)
+            z.start_dir = buf.tell()
+            z.writestr("b.txt", b"b" * 1000)
+    finally:
+        zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = limits
+    zip64 = buf.getvalue()
+    cases = {"after": plain + fatbin, "past": bytes(past) + fatbin, "zip64": zip64}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in cases.items():
+            eq(len(zipfile.ZipFile(io.BytesIO(data)).namelist()) > 0, True, name + " read by zipfile")
+            at = data.index(fatbin)
+            path = os.path.join(tmp, name + ".whl")
+            open(path, "wb").write(data)
+            tar = os.path.join(tmp, name + ".tar")
+            open(tar, "wb").write(tar_bytes([(name + ".whl", data)]))
+            for args, pipe in (((path,), None), (("-",), data), ((tar,), None)):
+                rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", *args, data=pipe)
+                files = json.loads(out)["files"]
+                eq([c["offset"] for f in files for c in f["containers"]], [at], "%s %s" % (name, args))
+                eq((rc, err), (0, ""), "%s %s" % (name, args))
+        far = plain + fatbin + b"\0" * 70000
+        path = os.path.join(tmp, "far.whl")
+        open(path, "wb").write(far)
+        rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", path)
+        eq(rc, 3)
+        eq("cut short" in err, True, err)
+
+
+@test
 def bytes_after_a_pe_image_are_read_or_said():
     """A PE image's overlay (bytes after its sections' and its symbols', before a certificate
     table that ends the file) was passed over in silence: a zip there (pip's console-script

@@ -173,14 +173,15 @@ int fc_scan_data(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t s
  * what lies between members, its central directory and comment: fc_zip_uncovered) and that
  * could hold a container (rv15 1: a fat binary between two members was "no CUDA code"):
  * *N regions, to free(); NULL when out of memory. *ENTRIES: the zip's members; with none, or
- * a layout not walked, the range is all of IMG. */
+ * a layout that does not hold together, the range is all of IMG. */
 fc_region *fc_zip_uncovered_regions(const fc_image *img, unsigned *entries, size_t *n);
 /* The regions of IMG searched beside its members when it is a zip that starts with its first
  * member (a wheel): what lies outside their data (between members, before its central
- * directory, its comment: a fat binary or PTX kept there was "no CUDA code", as one behind a
- * stub was before rv15 1: review of 2026-12-06, rv18 6); all of it when it has no member.
- * None (*N 0) when IMG is no such zip or its layout is not walked (zip64, one that does not
- * hold together): its whole would be its members again. To free(); NULL when out of memory. */
+ * directory, its comment, bytes after its end record: a fat binary or PTX kept there was "no
+ * CUDA code", as one behind a stub was before rv15 1: review of 2026-12-06, rv18 6, rv21); all
+ * of it when it has no member or a layout that does not hold together (a stored member's
+ * containers then said twice, rather than one missed). None (*N 0) when IMG is no such zip or
+ * has no end record (the reader says it was cut short). To free(); NULL when out of memory. */
 fc_region *fc_zip_member_gaps(const fc_image *img, size_t *n);
 /* IMG, a zip (by its start or its end), read as a package whose members are named
  * PREFIX!member (TREE drops their leading "./"), and the N regions GAPS outside its members

@@ -176,15 +176,9 @@ fc_region *fc_zip_member_gaps(const fc_image *img, size_t *n)
 {
     unsigned entries = 0;
     *n = 0;
-    if (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0 || !fc_zip_ends_file(img->data, img->size))
+    if (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0 || !fc_zip_has_end(img->data, img->size))
         return calloc(1, sizeof(fc_region));
-    fc_region *gaps = fc_zip_uncovered_regions(img, &entries, n);
-    /* Not walked (zip64, a layout that does not hold together): its whole would be its members
-     * again. With no member its bytes are all there is, as behind a stub: a stored fat binary
-     * under an end record that counts none was "no CUDA code", exit 0 (rv21). */
-    if (gaps && entries > 0 && *n == 1 && gaps[0].offset == 0 && gaps[0].size == img->size)
-        *n = 0;
-    return gaps;
+    return fc_zip_uncovered_regions(img, &entries, n);
 }
 
 /* IMG, a zip, read as fc_scan_zip reads it with the members named as a named file's are. */

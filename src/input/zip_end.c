@@ -1,4 +1,5 @@
 /* zip_end.c - a zip's end-of-central-directory record, looked for as zip readers do (zip_end.h). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,33 +45,74 @@ static bool last_end_record(const uint8_t *data, uint64_t size, uint64_t *at)
     return true;
 }
 
-bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
+/* A zip's end, as its end-of-central-directory record (and a zip64 end record) give it. */
+typedef struct zip_end {
+    uint64_t entries;  /* members the central directory holds */
+    uint64_t cd_start; /* where the central directory starts in the file */
+    uint64_t cd_size;
+    uint64_t base; /* the zip's start: its offsets count from here (0 when from the file's) */
+} zip_end;
+
+/* Whether the end record at POS in DATA (SIZE bytes) holds together, as libarchive's seekable
+ * reader takes one: on disk 0 with every entry there, and the central directory ending where
+ * that record (or the zip64 end record its locator names) begins, starting with a central
+ * directory header or empty (DATA holds the record's 22 bytes). *E, what it gives. */
+static bool end_at(const uint8_t *data, uint64_t pos, zip_end *e)
 {
-    uint64_t pos;
-    if (!last_end_record(data, size, &pos))
-        return false;
     const uint8_t *r = data + pos;
-    /* The record ends the file: its comment runs exactly to the end. One disk, holding every entry. */
-    if (pos + 22 + fc_rd16(r + 20) != size || fc_rd16(r + 4) != 0 || fc_rd16(r + 6) != 0 ||
-        fc_rd16(r + 8) != fc_rd16(r + 10))
+    if (fc_rd16(r + 4) != 0 || fc_rd16(r + 6) != 0 || fc_rd16(r + 8) != fc_rd16(r + 10))
         return false;
-    uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_end = pos;
+    uint64_t entries = fc_rd16(r + 10), cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_end = pos;
     if (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0) {
         /* Zip64: the locator names the zip64 end record, which must end where the locator
          * begins (libarchive seeks to the offset as written). */
         uint64_t at = fc_rd64(r - 20 + 8), loc = pos - 20;
         if (fc_rd32(r - 20 + 4) != 0 || !fc_range_ok(at, 56, loc) || memcmp(data + at, "PK\006\006", 4) != 0 ||
-            fc_rd64(data + at + 4) != loc - at - 12)
+            fc_rd64(data + at + 4) != loc - at - 12 || fc_rd64(data + at + 24) != fc_rd64(data + at + 32))
             return false;
+        entries = fc_rd64(data + at + 32);
         cd_size = fc_rd64(data + at + 40);
         cd_offset = fc_rd64(data + at + 48);
         cd_end = at;
     }
-    /* The central directory ends where the end record begins; its offset may count from the
-     * zip's own start (a stub put before it with cat) or the file's (zip -A). */
+    /* Its offset may count from the zip's start (a stub put before it with cat) or the
+     * file's (zip -A). */
     if (cd_size > cd_end || cd_offset > cd_end - cd_size)
         return false;
-    return cd_size == 0 ? fc_rd16(r + 10) == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
+    if (cd_size == 0 ? entries != 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) != 0)
+        return false;
+    *e = (zip_end){.entries = entries, .cd_start = cd_end - cd_size, .cd_size = cd_size,
+                   .base = cd_end - cd_size - cd_offset};
+    return true;
+}
+
+bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
+{
+    uint64_t pos;
+    zip_end e;
+    /* The last record ends the file: its comment runs exactly to the end. */
+    return last_end_record(data, size, &pos) && pos + 22 + fc_rd16(data + pos + 20) == size &&
+           end_at(data, pos, &e);
+}
+
+/* The last end record within reach of the end of DATA that holds together (end_at), whether
+ * or not its comment runs to the end: a comment length past the end, or bytes appended after
+ * the record, leave a zip libarchive and Python's zipfile read. */
+static bool found_end(const uint8_t *data, uint64_t size, zip_end *e)
+{
+    if (size < 22)
+        return false;
+    uint64_t lowest = size > 22 + 0xffff ? size - (22 + 0xffff) : 0;
+    for (uint64_t pos = size - 22 + 1; pos-- > lowest;)
+        if (memcmp(data + pos, "PK\005\006", 4) == 0 && end_at(data, pos, e))
+            return true;
+    return false;
+}
+
+bool fc_zip_has_end(const uint8_t *data, uint64_t size)
+{
+    zip_end e;
+    return found_end(data, size, &e);
 }
 
 /* Whole DATA as its one uncovered range. */
@@ -90,31 +132,62 @@ static int by_offset(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
+/* A zip64 member's compressed size and local header offset, where its central directory entry
+ * at AT (ending before END) says 0xffffffff for them: from its zip64 extra field (0x0001),
+ * whose values come in a fixed order, each present only where the entry's own is 0xffffffff. */
+static bool zip64_sizes(const uint8_t *data, uint64_t at, uint64_t end, uint64_t *csize, uint64_t *local)
+{
+    uint64_t x = at + 46 + fc_rd16(data + at + 28), xend = x + fc_rd16(data + at + 30);
+    if (xend > end)
+        return false;
+    while (x + 4 <= xend) {
+        unsigned id = fc_rd16(data + x), len = fc_rd16(data + x + 2);
+        if (x + 4 + len > xend)
+            return false;
+        if (id == 1) {
+            uint64_t v = x + 4, vend = v + len;
+            if (fc_rd32(data + at + 24) == 0xffffffffu) /* the uncompressed size comes first */
+                v += 8;
+            if (*csize == 0xffffffffu) {
+                if (v + 8 > vend)
+                    return false;
+                *csize = fc_rd64(data + v);
+                v += 8;
+            }
+            if (*local == 0xffffffffu) {
+                if (v + 8 > vend)
+                    return false;
+                *local = fc_rd64(data + v);
+            }
+            return true;
+        }
+        x += 4 + len;
+    }
+    return false;
+}
+
 fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n)
 {
-    uint64_t pos;
+    zip_end e;
     *entries = 0;
     *n = 0;
-    if (!fc_zip_ends_file(data, size) || !last_end_record(data, size, &pos))
+    /* Each entry takes 46 bytes of the central directory at least. */
+    if (!found_end(data, size, &e) || e.entries == 0 || e.entries > e.cd_size / 46 || e.entries > UINT_MAX)
         return whole(size, n);
-    const uint8_t *r = data + pos;
-    *entries = fc_rd16(r + 10);
-    /* Zip64 (its sizes and offsets are in extra fields): not walked, all of it uncovered. */
-    if (*entries == 0 || (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0))
-        return whole(size, n);
-    uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_start = pos - cd_size;
-    uint64_t base = cd_start - cd_offset; /* the zip's start; 0 when offsets count from the file's */
+    *entries = (unsigned)e.entries;
+    uint64_t cd_end = e.cd_start + e.cd_size;
     fc_zip_range *covered = malloc((size_t)*entries * sizeof *covered);
     if (!covered)
         return NULL;
-    uint64_t at = cd_start;
+    uint64_t at = e.cd_start;
     for (unsigned i = 0; i < *entries; i++) {
-        if (!fc_range_ok(at, 46, pos) || memcmp(data + at, "PK\001\002", 4) != 0)
+        if (!fc_range_ok(at, 46, cd_end) || memcmp(data + at, "PK\001\002", 4) != 0)
             goto unsure;
-        uint32_t csize = fc_rd32(data + at + 20), local = fc_rd32(data + at + 42);
-        uint64_t lh = base + local;
-        if (csize == 0xffffffffu || local == 0xffffffffu || !fc_range_ok(lh, 30, size) ||
-            memcmp(data + lh, "PK\003\004", 4) != 0)
+        uint64_t csize = fc_rd32(data + at + 20), local = fc_rd32(data + at + 42);
+        if ((csize == 0xffffffffu || local == 0xffffffffu) && !zip64_sizes(data, at, cd_end, &csize, &local))
+            goto unsure;
+        uint64_t lh = e.base + local;
+        if (local > size || !fc_range_ok(lh, 30, size) || memcmp(data + lh, "PK\003\004", 4) != 0)
             goto unsure;
         /* The member's data, after its local header's name and extra field (read as the
          * local header gives them: what lies in them is searched). */

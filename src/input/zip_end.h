@@ -33,13 +33,20 @@ typedef struct fc_zip_range {
     uint64_t offset, size;
 } fc_zip_range;
 
-/* For DATA of SIZE bytes that is a zip by its end (fc_zip_ends_file): the ranges no member's
+/* Whether DATA (SIZE bytes) has an end-of-central-directory record within reach of its end
+ * that holds together as fc_zip_ends_file's does, whether or not its comment runs to the end:
+ * a comment length past the end, or bytes appended after the record, leave a zip that
+ * libarchive and Python's zipfile read. */
+bool fc_zip_has_end(const uint8_t *data, uint64_t size);
+
+/* For DATA of SIZE bytes that is a zip by its end (fc_zip_has_end): the ranges no member's
  * data covers, in order (*N of them), which a zip reader passes over: a stub before the zip
  * (a script, a program, a model blob), bytes between members, before the central directory,
- * the directory and the end record's comment. *ENTRIES, its members. Where it has no member,
- * or its layout is not walked (zip64) or does not hold together, all of it is one range: a
- * caller that searches these ranges then searches everything, rather than miss containers
- * kept there. Allocated (free()); NULL when out of memory. */
+ * the directory, the end record's comment and what follows it. *ENTRIES, its members (zip64's
+ * sizes and offsets read from their extra fields). Where it has no member, or its layout does
+ * not hold together, all of it is one range: a caller that searches these ranges then searches
+ * everything, rather than miss containers kept there. Allocated (free()); NULL when out of
+ * memory. */
 fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n);
 
 /* Whether HEAD (N bytes) starts a zip that does not start with a local header, and so is told
