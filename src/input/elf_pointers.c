@@ -30,8 +30,8 @@
  * 14.4-14.9 ms (`perf stat -r 30`; on one thread, 15.7 ms). A hostile file is read no more
  * than its size over all its relocation sections, and looked into in 1,024 data sections at
  * most. What a hostile file can keep from this look (two reviews, 2026-12-02): more than
- * MAX_PIECES relocation pieces, more than MAX_ADDRESSES addresses before duplicates are
- * dropped, data sections more than 4 GiB past the first, and a second pointer into a
+ * MAX_PIECES relocation pieces, relocation entries past the first MAX_ADDRESSES (96 MiB of
+ * RELA), data sections more than 4 GiB past the first, and a second pointer into a
  * container, which cuts its object short.
  */
 #include <gelf.h>
@@ -45,12 +45,11 @@
 #include "image.h"
 #include "input.h"
 #include "pool.h"
-#include "prefault.h"
 #include "reader.h"
 
 #define RELA_ENTRY 24u
 #define MAX_REGIONS 1024u          /* data sections past 1 MiB looked into: real files have a few */
-#define MAX_ADDRESSES (1u << 22)   /* addresses kept, 32 MiB at most */
+#define MAX_ADDRESSES (1u << 22)   /* relocation entries sifted, and addresses kept: 16 MiB */
 #define MAX_CHECKS 256u           /* addresses looked at, a file */
 #define PIECE (1u << 20)          /* bytes of relocations one thread sifts at a time */
 #define MAX_PIECES 4096u
@@ -147,10 +146,13 @@ static bool take_budget(pointers *p, const GElf_Shdr *sh)
     return true;
 }
 
-/* A piece of an SHT_RELA section, sifted by whichever thread takes it. */
+/* A piece of an SHT_RELA section, sifted by whichever thread takes it into its own slice of
+ * the sifting's FOUND, room for one address per entry: the threads neither allocate nor grow
+ * anything while they sift (each malloc, fault and arena growth of theirs took the process's
+ * memory map lock, and nine pieces on an H100 slowed each other from 0.4 ms to 4.9 ms). */
 typedef struct piece {
     uint64_t offset, size; /* whole entries */
-    offsets found;
+    size_t first, n;       /* its slice: FOUND[first, first + n) */
 } piece;
 
 typedef struct sifting {
@@ -158,35 +160,37 @@ typedef struct sifting {
     uint32_t type;
     piece *pieces;
     size_t n, next;
+    uint32_t *found; /* room for MAX_ADDRESSES at most: pieces past it are not sifted */
+    size_t room, used;
     pthread_mutex_t lock;
 } sifting;
 
-/* Every relative relocation's addend in piece PC. */
-static void sift(const pointers *p, uint32_t type, piece *pc)
+#define SIFT_READ (1365u * RELA_ENTRY) /* 32 KiB of whole entries: one pread, sifted in cache */
+
+/* Every relative relocation's addend in piece PC, kept as offer keeps one. */
+static void sift(const sifting *s, piece *pc)
 {
-    fc_reader r;
-    if (!fc_image_reader(p->img, p->base, pc->offset, pc->offset + pc->size, 256u << 10, &r)) {
-        pc->found.nomem = true;
-        return;
-    }
-    fc_reader_read_size(&r, 256u << 10);
+    const pointers *p = s->p;
+    uint8_t buf[SIFT_READ];
+    uint32_t *out = s->found + pc->first;
     uint64_t lo = p->t[0].lo, hi = p->t[p->n - 1].hi; /* most addends miss every target */
     for (uint64_t k = 0; k < pc->size;) {
-        size_t got;
-        const uint8_t *q = fc_reader_get(&r, pc->offset + k, RELA_ENTRY, &got);
-        if (!q || got < RELA_ENTRY)
+        size_t want = pc->size - k < SIFT_READ ? (size_t)(pc->size - k) : SIFT_READ, got;
+        const uint8_t *q = fc_image_bytes(p->img, p->base + pc->offset + k, want, buf, &got);
+        size_t count = got / RELA_ENTRY; /* none: the file is shorter than it was, said by its reader */
+        if (!count)
             break;
-        size_t count = got / RELA_ENTRY; /* whole entries held from here */
-        if (count > (pc->size - k) / RELA_ENTRY)
-            count = (size_t)((pc->size - k) / RELA_ENTRY);
         for (size_t e = 0; e < count; e++, q += RELA_ENTRY) {
             uint64_t addr = fc_rd64(q + 16);
-            if (addr >= lo && addr < hi && !(addr & 7) && (uint32_t)fc_rd64(q + 8) == type)
-                offer(p, &pc->found, addr);
+            if (addr >= lo && addr < hi && !(addr & 7) && (uint32_t)fc_rd64(q + 8) == s->type &&
+                target_of(p, addr) != SIZE_MAX) {
+                uint32_t off = (uint32_t)(addr - p->origin);
+                if (!pc->n || out[pc->n - 1] != off) /* tables often point at one thing twice in a row */
+                    out[pc->n++] = off;
+            }
         }
         k += (uint64_t)count * RELA_ENTRY;
     }
-    fc_reader_free(&r);
 }
 
 static void sift_work(void *arg)
@@ -198,44 +202,57 @@ static void sift_work(void *arg)
         pthread_mutex_unlock(&s->lock);
         if (i == SIZE_MAX)
             return;
-        sift(s->p, s->type, &s->pieces[i]);
+        sift(s, &s->pieces[i]);
     }
 }
 
-/* Cuts the SHT_RELA section SH into pieces of S, as many as room is left for. */
+/* Cuts the SHT_RELA section SH into pieces of S, as many as room is left for, each given its
+ * slice of the room. */
 static void add_pieces(pointers *p, sifting *s, const GElf_Shdr *sh)
 {
     if (sh->sh_entsize != RELA_ENTRY || !take_budget(p, sh))
         return;
     uint64_t end = sh->sh_size - sh->sh_size % RELA_ENTRY, step = PIECE - PIECE % RELA_ENTRY;
-    for (uint64_t at = 0; at < end && s->n < MAX_PIECES; at += step)
-        s->pieces[s->n++] = (piece){.offset = sh->sh_offset + at, .size = end - at < step ? end - at : step};
+    for (uint64_t at = 0; at < end && s->n < MAX_PIECES; at += step) {
+        uint64_t size = end - at < step ? end - at : step;
+        size_t entries = (size_t)(size / RELA_ENTRY);
+        if (entries > MAX_ADDRESSES - s->used)
+            return;
+        s->pieces[s->n++] = (piece){.offset = sh->sh_offset + at, .size = size, .first = s->used};
+        s->used += entries;
+    }
 }
 
-/* Adds what the pieces of S found to ALL, in the pieces' order. */
-static void gather(sifting *s, offsets *all)
+/* Sifts the pieces of S on POOL's threads, and adds what they found to ALL (whose addresses
+ * from packed relocations come first). */
+static void sift_pieces(pointers *p, sifting *s, offsets *all, fc_pool *pool, unsigned threads)
 {
-    size_t total = all->n;
-    for (size_t i = 0; i < s->n; i++)
-        total += s->pieces[i].found.n;
-    uint32_t *room = total > all->n ? fc_grow(all->a, &all->cap, total, sizeof *room, 1024) : NULL;
-    if (total > all->n && !room)
+    if (!s->n)
+        return;
+    if (!(s->found = malloc(s->used * sizeof *s->found))) {
         all->nomem = true;
-    if (room) { /* one allocation, its pages taken at once, rather than doubling piece by piece */
-        all->a = room;
-        fc_prefault(all->a + all->n, (total - all->n) * sizeof *room);
+        return;
     }
+    s->room = s->used;
+    unsigned helpers = s->n > 1 && threads > 1 ? threads - 1 : 0;
+    if (helpers > s->n - 1)
+        helpers = (unsigned)(s->n - 1);
+    fc_pool_run(helpers ? pool : NULL, sift_work, s, helpers);
+    size_t n = 0; /* the slices, closed up in the pieces' order */
     for (size_t i = 0; i < s->n; i++) {
-        offsets *f = &s->pieces[i].found;
-        uint32_t *more = f->n ? fc_grow(all->a, &all->cap, all->n + f->n, sizeof *more, 1024) : NULL;
-        all->nomem |= f->nomem || (f->n && !more);
-        if (more) {
-            all->a = more;
-            memcpy(all->a + all->n, f->a, f->n * sizeof *f->a);
-            all->n += f->n;
-        }
-        free(f->a);
+        memmove(s->found + n, s->found + s->pieces[i].first, s->pieces[i].n * sizeof *s->found);
+        n += s->pieces[i].n;
     }
+    uint32_t *more = all->n ? fc_grow(s->found, &s->room, n + all->n, sizeof *more, 1) : s->found;
+    if (!more) {
+        free(s->found);
+        all->nomem = true;
+        return;
+    }
+    if (all->n)
+        memcpy(more + n, all->a, all->n * sizeof *more);
+    free(all->a);
+    *all = (offsets){.a = more, .n = n + all->n, .cap = n + all->n, .nomem = all->nomem};
 }
 
 /* An allocated section with bytes: where an address lies in the file. */
@@ -486,12 +503,8 @@ fc_status fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t si
         else if (sh.sh_type == SHT_RELR && spans)
             read_relr(&p, &sh, spans, n_spans, &all);
     }
-    unsigned helpers = sift_plan.n > 1 && threads > 1 ? threads - 1 : 0;
-    if (helpers > sift_plan.n - 1)
-        helpers = (unsigned)(sift_plan.n - 1);
-    fc_pool_run(helpers ? pool : NULL, sift_work, &sift_plan, helpers);
+    sift_pieces(&p, &sift_plan, &all, pool, threads);
     pthread_mutex_destroy(&sift_plan.lock);
-    gather(&sift_plan, &all);
     free(sift_plan.pieces);
     p.nomem |= all.nomem;
     p.a = all.a;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "image.h"
+#include "pread_full.h"
 #include "reader.h"
 
 void fc_image_release(const fc_image *img, uint64_t off, uint64_t len)
@@ -28,4 +29,14 @@ bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t h
         return true;
     }
     return fc_reader_file(r, img->fd, base + lo, lo, hi, cap);
+}
+
+const uint8_t *fc_image_bytes(const fc_image *img, uint64_t pos, size_t n, uint8_t *buf, size_t *got)
+{
+    if (img->fd < 0 || !img->own_mapping) {
+        *got = pos < img->size ? (img->size - pos < n ? (size_t)(img->size - pos) : n) : 0;
+        return img->data + pos;
+    }
+    *got = fc_pread_full(img->fd, buf, n, pos, NULL);
+    return buf;
 }

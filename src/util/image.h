@@ -28,4 +28,11 @@ void fc_image_release(const fc_image *img, uint64_t off, uint64_t len);
  * memory (the reader then needs no fc_reader_free, though it may have one). */
 bool fc_image_reader(const fc_image *img, uint64_t base, uint64_t lo, uint64_t hi, size_t cap, fc_reader *r);
 
+/* Up to N bytes at image position POS (within the image): in place for memory, else read by
+ * pread into the caller's BUF (N bytes), which a helper thread keeps on its stack and reuses
+ * (a buffer allocated and faulted in for each read contends with other threads for the
+ * process's memory map). *GOT: how many are there, fewer than N only where the file ends
+ * first or a read fails. */
+const uint8_t *fc_image_bytes(const fc_image *img, uint64_t pos, size_t n, uint8_t *buf, size_t *got);
+
 #endif
