@@ -537,6 +537,16 @@ static bool unmet_listed(const fc_ar_offsets *t, uint64_t ar_size, const uint64_
     return true;
 }
 
+/* libelf could not go on for want of memory: said, and the walk ends with nothing more to
+ * say of what it did not reach (*NEXT, *END_SAID). */
+static int walk_out_of_memory(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t *next,
+                              bool *end_said)
+{
+    *next = img->size; /* not damage to say */
+    *end_said = true;
+    return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+}
+
 static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const char *path)
 {
     int rc = 0;
@@ -577,9 +587,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         m = elf_begin(-1, cmd, ar);
         if (!m && libelf_out_of_memory()) {
             elf_errno(); /* clear */
-            rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-            next = img->size; /* not damage to say below */
-            end_said = true;
+            rc = walk_out_of_memory(sc, img, path, &next, &end_said);
             break;
         }
         if (!m) {
@@ -735,11 +743,8 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
         bool next_failed = cmd == ELF_C_NULL && libelf_out_of_memory();
         elf_end(m);
         elf_errno();
-        if (next_failed) {
-            rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
-            next = img->size; /* not damage to say below */
-            end_said = true;
-        }
+        if (next_failed)
+            rc = walk_out_of_memory(sc, img, path, &next, &end_said);
     }
     fc_image_release(img, released, img->size - released);
     if (rc == 0 && n_bad)
