@@ -685,13 +685,22 @@ def a_zip_with_bytes_before_it_is_read_as_the_zip_it_is():
                 doc = json.loads(out)
                 eq(members(doc), [(label, "libmulti.so")], path)
                 eq([c["offset"] for c in doc["files"][0]["containers"]], MULTI_OFFSETS, path)
-        # No zip: the record followed by a byte; a central directory that is no central
-        # directory header; a record of disk 1; a record of a zip cut before it.
+        # The record followed by a byte: zipfile reads it, and so it is read (rv24 F2).
+        data = stub + plain + b"\n"
+        path = put("trailing.zip", data)
+        for label, how in ((path, {}), (STDIN, {"data": data})):
+            rc, out, err, _ = run("--json", path if label == path else "-", **how)
+            eq((rc, err), (0, ""), "trailing.zip")
+            eq(members(json.loads(out)), [(label, "libmulti.so")], "trailing.zip")
+        # A record of disk 1: zipfile reads it, libarchive does not: said.
+        data = stub + plain[:-22] + plain[-22:-18] + b"\x01" + plain[-17:]
+        path = put("disk1.bin", data)
+        rc, out, err, _ = run("-q", path)
+        eq((rc, err), (3, "fatcheck: %s: not a readable package: Unrecognized archive format\n" % path))
+        # No zip: a central directory that is no central directory header; a record of a zip
+        # cut before it.
         record = struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, 1, 1, 46, 4, 0)
-        for name, data in (("trailing.zip", stub + plain + b"\n"),
-                           ("nocd.bin", stub + b"x" * 46 + record),
-                           ("disk1.bin", stub + plain[:-22] + plain[-22:-18] + b"\x01" + plain[-17:]),
-                           ("cut.bin", stub + plain[:-10])):
+        for name, data in (("nocd.bin", stub + b"x" * 46 + record), ("cut.bin", stub + plain[:-10])):
             path = put(name, data)
             for label, how in ((path, {}), (STDIN, {"data": data})):
                 rc, out, err, _ = run("-q", path if label == path else "-", **how)
@@ -994,6 +1003,112 @@ def what_lies_outside_a_wheels_members_is_searched_whatever_its_end():
         rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", path)
         eq(rc, 3)
         eq("cut short" in err, True, err)
+
+
+def zip_by_hand(members, between=b"", locator=None):
+    """A zip of MEMBERS (name, bytes, method 0 or 8) written field by field, with BETWEEN after
+    its first member; LOCATOR, bytes put in its last directory entry's comment. Returns the
+    local part, the directory entries and the offset of the directory, for the caller to end."""
+    body, entries = b"", []
+    for i, (name, data, method) in enumerate(members):
+        comp = data
+        if method == 8:
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            comp = c.compress(data) + c.flush()
+        n, crc = name.encode(), zlib.crc32(data)
+        off = len(body)
+        body += struct.pack("<4s5H3L2H", b"PK\3\4", 20, 0, method, 0, 0, crc, len(comp), len(data), len(n), 0) + n + comp
+        comment = locator if locator is not None and i == len(members) - 1 else b""
+        entries.append(struct.pack("<4s6H3L5H2L", b"PK\1\2", 20, 20, 0, method, 0, 0, crc, len(comp), len(data), len(n),
+                                   0, len(comment), 0, 0, 0o100644 << 16, off) + n + comment)
+        if i == 0:
+            body += between
+    return body, entries
+
+
+def end_record(this_disk, total, cd, cd_at, comment=b"", disk=0):
+    return struct.pack("<4s4H2LH", b"PK\5\6", disk, disk, this_disk, total, len(cd), cd_at, len(comment)) + comment
+
+
+@test
+def a_zip_pip_reads_is_read_as_pip_reads_it():
+    """rv24: zips whose central directory Python's zipfile (pip) reads, where libarchive read
+    fewer members from the front or the gaps were not searched, were "no CUDA code", exit 0,
+    in both builds: (F1) a member after a stray central directory signature that only the
+    directory reaches, with an end record libarchive's seekable reader does not take (counts
+    that differ, disk 1, a comment longer than it looks back), now "lists 2 members, 1 of them
+    read here", exit 3; (F5) a zip64 end record with extensible data, which libarchive takes
+    and zipfile does not, reading another directory: the same; (F4) a zip64 locator naming no
+    record, which zipfile passes over: a fat binary between the members is found; (F3) an end
+    record that counts no entries over a directory that lists the library: read; (F2) a zip
+    behind a stub with bytes after its end record, as a tar member or gzipped: read."""
+    import gzip
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    ptx = open(fx("ptx_only.fatbin"), "rb").read()
+    hidden = {}
+    body, cd = zip_by_hand([("a.txt", b"hello", 0), ("pkg/libmulti.so", lib, 8)], between=b"PK\1\2")
+    cd = b"".join(cd)
+    hidden["count"] = body + cd + end_record(1, 2, cd, len(body))
+    hidden["disk"] = body + cd + end_record(2, 2, cd, len(body), disk=1)
+    hidden["comment"] = body + cd + end_record(2, 2, cd, len(body), b"x" * 17000)
+    # F5: the classic record's directory lists both; the last entry's comment holds another
+    # directory (a.txt alone), a zip64 end record of 48 bytes naming it, and its locator.
+    body, entries = zip_by_hand([("a.txt", b"hello", 0), ("pkg/libmulti.so", lib, 8)])
+    name_b = b"pkg/libmulti.so"
+    inner_at = len(body) + len(entries[0]) + 46 + len(name_b)
+    z64_at = inner_at + len(entries[0])
+    tail = entries[0] + struct.pack("<4sQ2H2L4Q", b"PK\6\6", 48, 45, 45, 0, 0, 1, 1, len(entries[0]), inner_at)
+    tail += b"XXXX" + struct.pack("<4sLQL", b"PK\6\7", 0, z64_at, 1)
+    _, entries_b = zip_by_hand([("a.txt", b"hello", 0), ("pkg/libmulti.so", lib, 8)], locator=tail)
+    cd = entries[0] + entries_b[1]
+    hidden["split"] = body + cd + end_record(2, 2, cd, len(body))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in hidden.items():
+            eq(zipfile.ZipFile(io.BytesIO(data)).namelist(), ["a.txt", "pkg/libmulti.so"], name)
+            path = os.path.join(tmp, name + ".whl")
+            open(path, "wb").write(data)
+            for args, pipe, label in (((path,), None, path), (("-",), data, "(standard input)")):
+                rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", *args, data=pipe)
+                eq((rc, err), (3, "fatcheck: %s: its central directory, which pip and unzip go by, lists 2 members, 1 "
+                               "of them read here: the rest are not seen\n" % label), name)
+        # F4: a locator in the last entry's comment, naming no zip64 record.
+        body, cd = zip_by_hand([("a.txt", b"hello", 0), ("b.txt", b"bye", 0)], between=ptx,
+                               locator=struct.pack("<4sLQL", b"PK\6\7", 0, 0, 1))
+        cd = b"".join(cd)
+        data = body + cd + end_record(2, 2, cd, len(body))
+        eq(zipfile.ZipFile(io.BytesIO(data)).namelist(), ["a.txt", "b.txt"])
+        path = os.path.join(tmp, "locator.whl")
+        open(path, "wb").write(data)
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+        eq([c["offset"] for f in json.loads(out)["files"] for c in f["containers"]], [data.index(ptx)])
+        eq((rc, err), (0, ""))
+        # F3 and F2: read as members of a tar, gzipped, and (F3) a zipapp in a tree.
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("pkg/libmulti.so", lib)
+        plain = buf.getvalue()
+        no_count = bytearray(plain)
+        at = no_count.rfind(b"PK\5\6")
+        no_count[at + 8:at + 12] = bytes(4)
+        cases = {"counts0.bin": b"stub: needs PTX .version 8.0\n" + bytes(no_count),
+                 "trailer.bin": b"# installer\nexit 0\n" + plain + b"trailer bytes"}
+        for name, data in cases.items():
+            eq(zipfile.ZipFile(io.BytesIO(data)).namelist(), ["pkg/libmulti.so"], name)
+            tar = os.path.join(tmp, name + ".tar")
+            open(tar, "wb").write(tar_bytes([(name, data)]))
+            gz = os.path.join(tmp, name + ".gz")
+            open(gz, "wb").write(gzip.compress(data))
+            for path in (tar, gz):
+                rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+                eq(sorted(c["offset"] for f in json.loads(out)["files"] for c in f["containers"]), MULTI_OFFSETS, path)
+                eq((rc, err), (0, ""), path)
+        tree = os.path.join(tmp, "tree")
+        os.makedirs(tree)
+        open(os.path.join(tree, "app.pyz"), "wb").write(b"#!/bin/sh\n# .version 8.0\n" + bytes(no_count))
+        rc, out, err, _ = run("--json", "--packages", "--gpu", "9.0", "--driver", "13.0", tree)
+        eq(sorted(c["offset"] for f in json.loads(out)["files"] for c in f["containers"]), MULTI_OFFSETS)
+        eq((rc, err), (0, ""))
 
 
 @test

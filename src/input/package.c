@@ -560,7 +560,7 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
         /* Bytes that end as a zip are read as one, as pip and unzip read them: searched as bytes,
          * a self-extracting installer in a .tgz, or one byte before a wheel, gzipped, passed
          * its deflated libraries unseen, "no CUDA code" (review of 2026-12-06, rv13 3). */
-        bool zip = st == FC_OK && data && fc_zip_ends_file(held.img.data, held.img.size);
+        bool zip = st == FC_OK && data && fc_zip_has_end(held.img.data, held.img.size);
         /* What lies outside its members (a stub, bytes between them, a comment) is searched too:
          * an empty end record appended to a blob hid the blob's containers (rv14 1), and a fat
          * binary between two members was unseen (rv15 1), "no CUDA code". */
@@ -694,7 +694,7 @@ static const char *zip_unended(const fc_archive_api *la, level *lv)
         size_t n = lv->img->size < FC_ZIP_TAIL ? (size_t)lv->img->size : FC_ZIP_TAIL;
         /* (One with bytes before it counts its central directory from its own start.) */
         return fc_zip_end_ok(lv->img->data + lv->img->size - n, n, lv->img->size) ||
-                       fc_zip_ends_file(lv->img->data, lv->img->size)
+                       fc_zip_has_end(lv->img->data, lv->img->size)
                    ? NULL
                    : cut;
     }
@@ -708,13 +708,13 @@ static const char *zip_unended(const fc_archive_api *la, level *lv)
 }
 
 /* Whether a zip read from a file or memory has a member whose local header, which libarchive
- * read it by, and central directory entry, which pip and unzip go by, disagree (zip_central.h);
- * WHY then says which. From a stream the directory comes after the members and is not held:
+ * read it by, and central directory entry, which pip and unzip go by, disagree, or members its
+ * directory lists past the HEADERS libarchive gave (zip_central.h); WHY then says which. From a stream the directory comes after the members and is not held:
  * not checked (docs/packages.md). */
-static bool zip_disagrees(const fc_archive_api *la, const level *lv, char *why, size_t size)
+static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t headers, char *why, size_t size)
 {
     return !lv->src && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
-           la->filter_count(lv->a) == 1 && fc_zip_headers_disagree(lv->img->data, lv->img->size, why, size);
+           la->filter_count(lv->a) == 1 && fc_zip_headers_disagree(lv->img->data, lv->img->size, headers, why, size);
 }
 
 static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const char *prefix, bool tree);
@@ -1030,7 +1030,7 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                              "member: it was cut short, and the package's files are not seen", members);
     else if (rc == 0 && !fatal && (why = zip_unended(la, lv)))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", why);
-    else if (rc == 0 && !fatal && zip_disagrees(la, lv, disagree, sizeof disagree))
+    else if (rc == 0 && !fatal && zip_disagrees(la, lv, headers, disagree, sizeof disagree))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", disagree);
     return rc;
 }
@@ -1232,7 +1232,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     /* A zip told by its end only (a zipapp, a self-extracting zip, an empty zip; scan.c) is read
      * as a zip or not at all: libarchive's seekable reader looks for the end record in the last
      * 16 KiB, and one behind a longer comment would be read by the raw format as one member. */
-    bool zip_only = (img && !in && !fc_sniff_package(h, hn) && fc_zip_ends_file(img->data, img->size)) ||
+    bool zip_only = (img && !in && !fc_sniff_package(h, hn) && fc_zip_has_end(img->data, img->size)) ||
                     (zip_head && !xz);
     source *src = NULL;
     errno = 0; /* libarchive's bidders drop a filter or format they could not allocate, unsaid */

@@ -234,7 +234,7 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     }
     /* A zip with bytes before it (a zipapp's #! line, a self-extracting stub), or with no
      * member (its end record alone), is told by its end, which libarchive reads it from. */
-    if (f == FC_FORMAT_UNKNOWN && fc_zip_ends_file(img->data, img->size)) {
+    if (f == FC_FORMAT_UNKNOWN && fc_zip_has_end(img->data, img->size)) {
         /* What lies before its first member (a stub) is searched as bytes too: an empty end
          * record appended to a blob hid the blob's containers, "no CUDA code", exit 0
          * (review of 2026-12-06, rv14 1). With no member, the stub is all there is. */
@@ -345,8 +345,9 @@ fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
     return fc_pyinstaller_side_name(name) ? FC_HEAD_READ : FC_HEAD_NOTHING;
 }
 
-/* Whether the file open on FD ends with a zip's end-of-central-directory record, its comment
- * (up to 4 KiB here) running to the end: one pread of its last bytes. */
+/* Whether the file open on FD ends with a zip's end-of-central-directory record (in its last
+ * 4 KiB here): one pread of its last bytes. Its comment need not run to the end: zipfile
+ * reads a zip with bytes after it, and one whose comment length runs past the end (rv24 F2). */
 static bool ends_with_zip_record(int fd)
 {
     struct stat st;
@@ -357,7 +358,8 @@ static bool ends_with_zip_record(int fd)
     if (pread(fd, tail, n, st.st_size - (off_t)n) != (ssize_t)n)
         return false;
     for (size_t at = n - 22 + 1; at-- > 0;)
-        if (memcmp(tail + at, "PK\005\006", 4) == 0 && at + 22 + fc_rd16(tail + at + 20) == n)
+        if (memcmp(tail + at, "PK\005\006", 4) == 0 &&
+            (uint64_t)fc_rd32(tail + at + 12) + fc_rd32(tail + at + 16) <= (uint64_t)st.st_size)
             return true;
     return false;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "grow.h"
 #include "zip_end.h"
 
 bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total)
@@ -95,24 +96,39 @@ bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
            end_at(data, pos, &e);
 }
 
-/* The last end record within reach of the end of DATA that holds together (end_at), whether
- * or not its comment runs to the end: a comment length past the end, or bytes appended after
- * the record, leave a zip libarchive and Python's zipfile read. */
-static bool found_end(const uint8_t *data, uint64_t size, zip_end *e)
+bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d)
 {
-    if (size < 22)
+    uint64_t pos;
+    if (!last_end_record(data, size, &pos))
         return false;
-    uint64_t lowest = size > 22 + 0xffff ? size - (22 + 0xffff) : 0;
-    for (uint64_t pos = size - 22 + 1; pos-- > lowest;)
-        if (memcmp(data + pos, "PK\005\006", 4) == 0 && end_at(data, pos, e))
-            return true;
-    return false;
+    const uint8_t *r = data + pos;
+    uint64_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16), cd_end = pos;
+    if (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0) {
+        /* A zip64 locator: zipfile refuses one that names another disk, and takes the zip64
+         * end record only where one without extensible data would lie, just before it; a
+         * locator with none there (written by hand, or a comment's bytes) leaves the record's
+         * own values (review of 2026-12-07, rv24 F4). */
+        if (fc_rd32(r - 20 + 4) != 0 || fc_rd32(r - 20 + 16) > 1)
+            return false;
+        if (pos >= 20 + 56 && memcmp(r - 20 - 56, "PK\006\006", 4) == 0) {
+            cd_size = fc_rd64(r - 20 - 56 + 40);
+            cd_offset = fc_rd64(r - 20 - 56 + 48);
+            cd_end = pos - 20 - 56;
+        }
+    }
+    /* (The disk numbers and entry counts of the record zipfile does not look at.) */
+    if (cd_size > cd_end || cd_offset > cd_end - cd_size)
+        return false;
+    if (cd_size && memcmp(data + cd_end - cd_size, "PK\001\002", 4) != 0)
+        return false;
+    *d = (fc_zip_directory){.start = cd_end - cd_size, .end = cd_end, .base = cd_end - cd_size - cd_offset};
+    return true;
 }
 
 bool fc_zip_has_end(const uint8_t *data, uint64_t size)
 {
-    zip_end e;
-    return found_end(data, size, &e);
+    fc_zip_directory d;
+    return fc_zip_directory_of(data, size, &d);
 }
 
 /* Whole DATA as its one uncovered range. */
@@ -168,25 +184,22 @@ static bool zip64_sizes(const uint8_t *data, uint64_t at, uint64_t end, uint64_t
 
 fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n)
 {
-    zip_end e;
+    fc_zip_directory d;
     *entries = 0;
     *n = 0;
-    /* Each entry takes 46 bytes of the central directory at least. */
-    if (!found_end(data, size, &e) || e.entries == 0 || e.entries > e.cd_size / 46 || e.entries > UINT_MAX)
+    if (!fc_zip_directory_of(data, size, &d) || d.start == d.end)
         return whole(size, n);
-    *entries = (unsigned)e.entries;
-    uint64_t cd_end = e.cd_start + e.cd_size;
-    fc_zip_range *covered = malloc((size_t)*entries * sizeof *covered);
-    if (!covered)
-        return NULL;
-    uint64_t at = e.cd_start;
-    for (unsigned i = 0; i < *entries; i++) {
-        if (!fc_range_ok(at, 46, cd_end) || memcmp(data + at, "PK\001\002", 4) != 0)
+    fc_zip_range *covered = NULL;
+    size_t cap = 0, k = 0;
+    /* Walked by its size, as zipfile walks it: the end record's count is not looked at (one
+     * of 0 over a directory that held a library had the zip searched as bytes: rv24 F3). */
+    for (uint64_t at = d.start; at < d.end; k++) {
+        if (!fc_range_ok(at, 46, d.end) || memcmp(data + at, "PK\001\002", 4) != 0 || k >= UINT_MAX)
             goto unsure;
         uint64_t csize = fc_rd32(data + at + 20), local = fc_rd32(data + at + 42);
-        if ((csize == 0xffffffffu || local == 0xffffffffu) && !zip64_sizes(data, at, cd_end, &csize, &local))
+        if ((csize == 0xffffffffu || local == 0xffffffffu) && !zip64_sizes(data, at, d.end, &csize, &local))
             goto unsure;
-        uint64_t lh = e.base + local;
+        uint64_t lh = d.base + local;
         if (local > size || !fc_range_ok(lh, 30, size) || memcmp(data + lh, "PK\003\004", 4) != 0)
             goto unsure;
         /* The member's data, after its local header's name and extra field (read as the
@@ -194,18 +207,25 @@ fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *ent
         uint64_t start = lh + 30 + fc_rd16(data + lh + 26) + fc_rd16(data + lh + 28);
         if (!fc_range_ok(start, csize, size))
             goto unsure;
-        covered[i] = (fc_zip_range){start, csize};
+        fc_zip_range *more = fc_grow(covered, &cap, k + 1, sizeof *more, 64);
+        if (!more) {
+            free(covered);
+            return NULL;
+        }
+        covered = more;
+        covered[k] = (fc_zip_range){start, csize};
         at += 46u + fc_rd16(data + at + 28) + fc_rd16(data + at + 30) + fc_rd16(data + at + 32);
     }
-    qsort(covered, *entries, sizeof *covered, by_offset);
+    *entries = (unsigned)k;
+    qsort(covered, k, sizeof *covered, by_offset);
     /* What lies between: at most one range more than the members. */
-    fc_zip_range *gaps = malloc(((size_t)*entries + 1) * sizeof *gaps);
+    fc_zip_range *gaps = malloc((k + 1) * sizeof *gaps);
     if (!gaps) {
         free(covered);
         return NULL;
     }
     uint64_t from = 0;
-    for (unsigned i = 0; i < *entries; i++) {
+    for (size_t i = 0; i < k; i++) {
         if (covered[i].offset > from)
             gaps[(*n)++] = (fc_zip_range){from, covered[i].offset - from};
         if (covered[i].offset + covered[i].size > from)
@@ -217,6 +237,7 @@ fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *ent
     return gaps;
 unsure:
     free(covered);
+    *entries = (unsigned)(k + 1); /* a zip of members still, the one met here one of them */
     return whole(size, n);
 }
 

@@ -33,18 +33,30 @@ typedef struct fc_zip_range {
     uint64_t offset, size;
 } fc_zip_range;
 
-/* Whether DATA (SIZE bytes) has an end-of-central-directory record within reach of its end
- * that holds together as fc_zip_ends_file's does, whether or not its comment runs to the end:
- * a comment length past the end, or bytes appended after the record, leave a zip that
- * libarchive and Python's zipfile read. */
+/* The central directory Python's zipfile, and so pip, reads a zip by: [START, END) of the
+ * file, and BASE, what its offsets are short of the file's (the bytes before the zip). */
+typedef struct fc_zip_directory {
+    uint64_t start, end, base;
+} fc_zip_directory;
+
+/* Whether DATA (SIZE bytes) has one, found as zipfile finds it: the last end-of-central-
+ * directory record signature within reach of the end (its comment may run past the end or
+ * stop short of it: bytes appended after a zip leave one zipfile reads), the zip64 end record
+ * just before its locator where there is one there, else the record's own values (disk numbers
+ * and entry counts are not looked at); the directory ends where that record begins and starts
+ * with a central directory header, or is empty. Its entries are walked by its size. */
+bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d);
+
+/* Whether DATA (SIZE bytes) has a central directory zipfile reads (fc_zip_directory_of). */
 bool fc_zip_has_end(const uint8_t *data, uint64_t size);
 
 /* For DATA of SIZE bytes that is a zip by its end (fc_zip_has_end): the ranges no member's
  * data covers, in order (*N of them), which a zip reader passes over: a stub before the zip
  * (a script, a program, a model blob), bytes between members, before the central directory,
- * the directory, the end record's comment and what follows it. *ENTRIES, its members (zip64's
- * sizes and offsets read from their extra fields). Where it has no member, or its layout does
- * not hold together, all of it is one range: a caller that searches these ranges then searches
+ * the directory, the end record's comment and what follows it, by the directory zipfile reads
+ * (fc_zip_directory_of; zip64's sizes and offsets from their extra fields). *ENTRIES, its
+ * members. Where it has no member, or its layout does not hold together, all of it is one
+ * range (*ENTRIES 0 only for none): a caller that searches these ranges then searches
  * everything, rather than miss containers kept there. Allocated (free()); NULL when out of
  * memory. */
 fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n);
