@@ -1109,6 +1109,15 @@ def a_zip_pip_reads_is_read_as_pip_reads_it():
         rc, out, err, _ = run("--json", "--packages", "--gpu", "9.0", "--driver", "13.0", tree)
         eq(sorted(c["offset"] for f in json.loads(out)["files"] for c in f["containers"]), MULTI_OFFSETS)
         eq((rc, err), (0, ""))
+        # A program with a zip and bytes after it: its members were "N bytes appended ... not read".
+        for program in ("libmulti.so", os.path.join("pe", "pe32.exe")):
+            path = os.path.join(tmp, "sfx")
+            open(path, "wb").write(open(fx(program), "rb").read() + plain + b"trailer")
+            rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+            files = json.loads(out)["files"]
+            eq([sorted(c["offset"] for c in f["containers"]) for f in files if f.get("member") == "pkg/libmulti.so"],
+               [MULTI_OFFSETS], program)
+            eq((rc, err), (0, ""), program)
 
 
 @test
