@@ -36,6 +36,10 @@ fc_status fc_wrappers_read(const fc_image *img, uint64_t base, uint64_t off, uin
         free(w);
         return FC_ERR_NOMEM;
     }
+    /* Both are written whole (a table is thousands of records: cuBLASLt 13's 2,782): their
+     * pages are taken at once (prefault.h). */
+    fc_prefault(w, count * sizeof *w);
+    fc_reader_read_size(&r, (size_t)size);
     const uint8_t *p = fc_reader_get(&r, off, (size_t)size, &got);
     for (size_t i = 0; p && i < count && (i + 1) * record_size <= got; i++) {
         const uint8_t *rec = p + i * record_size;
