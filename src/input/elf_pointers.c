@@ -162,8 +162,8 @@ typedef struct sifting {
     uint32_t type;
     piece *pieces;
     size_t n, next;
-    uint32_t *found; /* room for one address per entry sifted (MAX_ADDRESSES at most: pieces
-                      * past it are not sifted); N_FOUND of them kept, in no order */
+    uint32_t *found; /* ROOM: one address per entry sifted (MAX_ADDRESSES at most: pieces past
+                      * it are not sifted) and the packed ones; N_FOUND kept, in no order */
     size_t room, n_found;
     pthread_mutex_t lock;
 } sifting;
@@ -178,7 +178,7 @@ static void add_found(sifting *s, const uint32_t *kept, size_t n)
     size_t at = s->n_found;
     s->n_found += n; /* within room: no more than one address for each entry sifted */
     pthread_mutex_unlock(&s->lock);
-    fc_prefault(s->found + at, n * sizeof *kept);
+    fc_prefault_part(s->found, s->room * sizeof *kept, s->found + at, n * sizeof *kept);
     memcpy(s->found + at, kept, n * sizeof *kept);
 }
 
@@ -251,7 +251,8 @@ static void sift_pieces(sifting *s, offsets *all, fc_pool *pool, unsigned thread
 {
     if (!s->n)
         return;
-    if (!(s->found = malloc((s->room + all->n) * sizeof *s->found))) {
+    s->room += all->n; /* FOUND's length from here on */
+    if (!(s->found = malloc(s->room * sizeof *s->found))) {
         all->nomem = true;
         return;
     }
@@ -263,7 +264,7 @@ static void sift_pieces(sifting *s, offsets *all, fc_pool *pool, unsigned thread
         helpers = (unsigned)(s->n - 1);
     fc_pool_run(helpers ? pool : NULL, sift_work, s, helpers);
     free(all->a);
-    *all = (offsets){.a = s->found, .n = s->n_found, .cap = s->room + all->n, .nomem = all->nomem};
+    *all = (offsets){.a = s->found, .n = s->n_found, .cap = s->room, .nomem = all->nomem};
 }
 
 /* An allocated section with bytes: where an address lies in the file. */
@@ -470,7 +471,7 @@ fc_status fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t si
     pointers p = {.img = img, .base = base, .size = size, .budget = size};
     span *spans = NULL;
     size_t n_spans = 0;
-    if (!(p.t = calloc(MAX_REGIONS, sizeof *p.t)))
+    if (!(p.t = malloc(MAX_REGIONS * sizeof *p.t))) /* (each written as it is used) */
         return FC_ERR_NOMEM;
     for (size_t i = 0; i < n_regions && p.n < MAX_REGIONS; i++) {
         fc_region *g = &regions[i];
@@ -490,7 +491,7 @@ fc_status fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t si
         p.n--; /* beyond 4 GiB of the first: not looked into */
     if (!p.n)
         goto done;
-    spans = calloc(nsec ? nsec : 1, sizeof *spans);
+    spans = malloc((nsec ? nsec : 1) * sizeof *spans);
     p.nomem |= !spans;
     for (Elf_Scn *scn = NULL; spans && (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
@@ -502,7 +503,7 @@ fc_status fc_elf_pointed_regions(const fc_image *img, uint64_t base, uint64_t si
         qsort(spans, n_spans, sizeof *spans, cmp_span);
     /* Relocation tables run to megabytes (cuBLASLt 13: 8.7 MB): their pieces are sifted on
      * the scan's threads; packed ones (a few kilobytes) here. */
-    sifting sift_plan = {.p = &p, .type = type, .pieces = calloc(MAX_PIECES, sizeof(piece))};
+    sifting sift_plan = {.p = &p, .type = type, .pieces = malloc(MAX_PIECES * sizeof(piece))};
     offsets all = {0};
     p.nomem |= !sift_plan.pieces;
     pthread_mutex_init(&sift_plan.lock, NULL);

@@ -18,5 +18,9 @@
  * hint: contents are unchanged, and nothing happens where the kernel cannot (before Linux
  * 5.14, or on other systems). */
 void fc_prefault(void *p, size_t n);
+/* Backs the pages [P, P + N) touches, those at the ends of BUF (SIZE bytes, which holds it)
+ * only where whole inside it: for a buffer written a part at a time, by several threads, each
+ * part's pages taken in one call (a page two parts share is backed twice, harmlessly). */
+void fc_prefault_part(void *buf, size_t size, void *p, size_t n);
 
 #endif
