@@ -531,6 +531,12 @@ def a_container_behind_many_smaller_pointed_objects_is_found():
         for args in ((), ("--embedded",)):
             rc, f, err = judge(p, *args, "--gpu", "sm_90", "--driver", "13.0")
             eq(sum(c["origin"] == "embedded" and c["offset"] == container for c in f["containers"]), 1, args)
+        # Behind 4 Mi relocations of another kind (97 MiB), which took the room for addresses
+        # (review of 2026-12-07, rv25 5): found.
+        data, container = kept_behind_pointers(open(rules("libkept_deep.so"), "rb").read(), junk=(1 << 22) + 10)
+        open(p, "wb").write(data)
+        rc, f, err = judge(p, "--gpu", "sm_90", "--driver", "13.0")
+        eq(sum(c["origin"] == "embedded" and c["offset"] == container for c in f["containers"]), 1, "junk first")
 
 
 @test

@@ -93,11 +93,12 @@ def with_more_sections(data, blob_size, more):
     return bytes(out + table)
 
 
-def kept_behind_pointers(data):
+def kept_behind_pointers(data, junk=0):
     """DATA (libkept_deep.so of fixtures/rules) with a 2 MiB data section past its end that
     holds, behind relative relocations, one object of 64 KiB, 300 of 2,056 bytes, then a copy of
     its kept fat binary reaching 4,000 bytes to the next address pointed at: found only through
-    the pointers (elf_pointers.c). Returns the file's bytes and the copy's offset in them."""
+    the pointers (elf_pointers.c); JUNK relocations of another type (R_X86_64_GLOB_DAT) in a
+    section before those. Returns the file's bytes and the copy's offset in them."""
     at = data.index(bytes([0x50, 0xED, 0x55, 0xBA]), 0x4000)
     size = 16 + struct.unpack_from("<Q", data, at + 8)[0]
     fatbin = data[at:at + size]
@@ -106,12 +107,16 @@ def kept_behind_pointers(data):
     container = addends[-1] + 2056 + (-(addends[-1] + 2056) % 16)
     addends += [container, container + 4000]  # the container's object reaches 4,000 bytes
     rela = b"".join(struct.pack("<QQq", 0, 8, a) for a in addends)  # R_X86_64_RELATIVE
+    others = struct.pack("<QQq", 0, 6, 0) * junk
 
     def more(blob, names):
         yield (names[".rodata"], 1, 2, base_addr, blob, region, 0)
+        if junk:
+            yield (names[".rela.dyn"], 4, 2, 0, blob + region + len(rela), len(others), 24)
         yield (names[".rela.dyn"], 4, 2, 0, blob + region, len(rela), 24)
-    out = bytearray(with_more_sections(data, region + len(rela), more))
+    out = bytearray(with_more_sections(data, region + len(rela) + len(others), more))
     blob = len(data) + (-len(data) % 8)
     out[blob + container - base_addr:blob + container - base_addr + size] = fatbin
     out[blob + region:blob + region + len(rela)] = rela
+    out[blob + region + len(rela):blob + region + len(rela) + len(others)] = others
     return bytes(out), blob + container - base_addr

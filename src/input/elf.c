@@ -472,7 +472,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * members are read as a package's, where packages are
      * opened (a file named, or --packages), rather than left as bytes not read. */
     if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size && !sc->outer &&
-        fc_zip_has_end(img->data, img->size))
+        fc_zip_has_members(img->data, img->size))
         zip_from = fc_appended_zip(sc, &b, image_end, size, path) ? image_end : 0;
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);

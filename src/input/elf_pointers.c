@@ -30,8 +30,8 @@
  * 14.4-14.9 ms (`perf stat -r 30`; on one thread, 15.7 ms). A hostile file is read no more
  * than its size over all its relocation sections, and looked into in 1,024 data sections at
  * most. What a hostile file can keep from this look (two reviews, 2026-12-02): more than
- * MAX_PIECES relocation pieces, relocation entries past the first MAX_ADDRESSES (96 MiB of
- * RELA), data sections more than 4 GiB past the first, and a second pointer into a
+ * MAX_PIECES relocation pieces, more than MAX_ADDRESSES addresses before duplicates are
+ * dropped, data sections more than 4 GiB past the first, and a second pointer into a
  * container, which cuts its object short.
  */
 #include <gelf.h>
@@ -50,7 +50,7 @@
 
 #define RELA_ENTRY 24u
 #define MAX_REGIONS 1024u          /* data sections past 1 MiB looked into: real files have a few */
-#define MAX_ADDRESSES (1u << 22)   /* relocation entries sifted, and addresses kept: 16 MiB */
+#define MAX_ADDRESSES (1u << 22)   /* addresses kept, 16 MiB at most */
 #define MAX_CHECKS 256u           /* addresses looked at, a file */
 #define PIECE (1u << 20)          /* bytes of relocations one thread sifts at a time */
 #define MAX_PIECES 4096u
@@ -162,8 +162,8 @@ typedef struct sifting {
     uint32_t type;
     piece *pieces;
     size_t n, next;
-    uint32_t *found; /* ROOM: one address per entry sifted (MAX_ADDRESSES at most: pieces past
-                      * it are not sifted) and the packed ones; N_FOUND kept, in no order */
+    uint32_t *found; /* ROOM: one address per entry sifted (MAX_ADDRESSES at most: those past
+                      * it are not kept) and the packed ones; N_FOUND kept, in no order */
     size_t room, n_found;
     pthread_mutex_t lock;
 } sifting;
@@ -171,13 +171,17 @@ typedef struct sifting {
 #define SIFT_READ (1365u * RELA_ENTRY) /* 32 KiB of whole entries: one pread, sifted in cache */
 #define SIFT_BATCH 4096u               /* addresses kept on the stack before they are added */
 
-/* Adds the N addresses in KEPT to S's FOUND. */
+/* Adds the N addresses in KEPT to S's FOUND, as many as there is room for. */
 static void add_found(sifting *s, const uint32_t *kept, size_t n)
 {
     pthread_mutex_lock(&s->lock);
     size_t at = s->n_found;
-    s->n_found += n; /* within room: no more than one address for each entry sifted */
+    if (n > s->room - at)
+        n = s->room - at; /* past MAX_ADDRESSES: not looked at */
+    s->n_found += n;
     pthread_mutex_unlock(&s->lock);
+    if (!n)
+        return;
     fc_prefault_part(s->found, s->room * sizeof *kept, s->found + at, n * sizeof *kept);
     memcpy(s->found + at, kept, n * sizeof *kept);
 }
@@ -238,10 +242,11 @@ static void add_pieces(pointers *p, sifting *s, const GElf_Shdr *sh)
     for (uint64_t at = 0; at < end && s->n < MAX_PIECES; at += step) {
         uint64_t size = end - at < step ? end - at : step;
         size_t entries = (size_t)(size / RELA_ENTRY);
-        if (entries > MAX_ADDRESSES - s->room)
-            return;
         s->pieces[s->n++] = (piece){.offset = sh->sh_offset + at, .size = size};
-        s->room += entries;
+        /* Room for an address from each entry, up to MAX_ADDRESSES: entries that are no
+         * relative relocation take none (97 MiB of others before .rela.dyn kept a container
+         * from the look: review of 2026-12-07, rv25 5). */
+        s->room += entries < MAX_ADDRESSES - s->room ? entries : MAX_ADDRESSES - s->room;
     }
 }
 

@@ -26,6 +26,7 @@
 #include "archive_api.h"
 #include "bytes.h"
 #include "decode.h"
+#include "grow.h"
 #include "image.h"
 #include "input.h"
 #include "oci_image.h"
@@ -709,13 +710,12 @@ static const char *zip_unended(const fc_archive_api *la, level *lv)
 
 /* Whether a zip read from a file or memory has a member whose local header, which libarchive
  * read it by, and central directory entry, which pip and unzip go by, disagree, or members its
- * directory lists past the HEADERS libarchive gave (zip_central.h); WHY then says which. From a stream the directory comes after the members and is not held:
+ * directory lists that are not among the HEADERS libarchive gave (NAMES, theirs) (zip_central.h);
+ * WHY then says which. From a stream the directory comes after the members and is not held:
  * not checked (docs/packages.md). */
-static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t headers, char *why, size_t size)
-{
-    return !lv->src && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
-           la->filter_count(lv->a) == 1 && fc_zip_headers_disagree(lv->img->data, lv->img->size, headers, why, size);
-}
+typedef struct read_names read_names;
+static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t headers, const read_names *names,
+                          char *why, size_t size);
 
 static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const char *prefix, bool tree);
 
@@ -844,7 +844,58 @@ static bool weigh_deferred(fc_scan_ctx *sc, level *lv)
     return fc_unpacked_past_budget(sc, lv->path);
 }
 
+/* The names of the members libarchive gave for a zip read from a file or memory, which its
+ * central directory is checked against (zip_disagrees). */
+typedef struct read_names {
+    char **v;
+    size_t n, cap;
+    bool unnamed; /* a member libarchive gave no name for: only the count is compared */
+    bool nomem;
+} read_names;
+
+static void keep_name(read_names *rn, const char *name)
+{
+    char *copy = NULL, **more = NULL;
+    if (!name) {
+        rn->unnamed = true;
+        return;
+    }
+    if (!(copy = strdup(name)) || !(more = fc_grow(rn->v, &rn->cap, rn->n + 1, sizeof *more, 64))) {
+        free(copy);
+        rn->nomem = true;
+        return;
+    }
+    rn->v = more;
+    rn->v[rn->n++] = copy;
+}
+
+static void free_names(read_names *rn)
+{
+    for (size_t i = 0; i < rn->n; i++)
+        free(rn->v[i]);
+    free(rn->v);
+}
+
+static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t headers, const read_names *names,
+                          char *why, size_t size)
+{
+    return !lv->src && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+           la->filter_count(lv->a) == 1 &&
+           fc_zip_headers_disagree(lv->img->data, lv->img->size, headers,
+                                   names->unnamed ? NULL : (const char *const *)names->v, why, size);
+}
+
+static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names);
+
 static int scan_entries(fc_scan_ctx *sc, level *lv)
+{
+    read_names names = {0};
+    int rc = scan_entries_named(sc, lv, &names);
+    free_names(&names);
+    return rc;
+}
+
+static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
 {
     const fc_archive_api *la = lv->la;
     int rc = 0;
@@ -860,6 +911,8 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
         if ((r = la->read_next_header(lv->a, &e)) != ARCHIVE_OK && r != ARCHIVE_WARN)
             break;
         headers++;
+        if (!lv->src && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP)
+            keep_name(names, la->entry_pathname(e));
         /* An rpm's payload is a cpio archive; anything else (a compression read as no archive,
          * one member of raw bytes searched whole) would pass its files unseen. */
         if (lv->rpm && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_CPIO) {
@@ -1030,7 +1083,9 @@ static int scan_entries(fc_scan_ctx *sc, level *lv)
                              "member: it was cut short, and the package's files are not seen", members);
     else if (rc == 0 && !fatal && (why = zip_unended(la, lv)))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", why);
-    else if (rc == 0 && !fatal && zip_disagrees(la, lv, headers, disagree, sizeof disagree))
+    else if (rc == 0 && !fatal && names->nomem)
+        rc = fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory");
+    else if (rc == 0 && !fatal && zip_disagrees(la, lv, headers, names, disagree, sizeof disagree))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", disagree);
     return rc;
 }

@@ -549,7 +549,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
         if (cookie_end) {
             pyi_lo = pe.raw_end;
             pyi_hi = cookie_end;
-        } else if (end == size && fc_zip_has_end(data, size)) {
+        } else if (end == size && fc_zip_has_members(data, size)) {
             zip_from = fc_appended_zip(sc, &b, pe.raw_end, size, path) ? pe.raw_end : 0;
         } else if (end - pe.raw_end >= FC_APPENDED_MIN) {
             b.obj.appended_offset = pe.raw_end;

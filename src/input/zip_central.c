@@ -112,14 +112,63 @@ static bool shared_local_header(named_at *at, size_t n, char *why, size_t why_si
     return false;
 }
 
-bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, uint64_t read, char *why, size_t why_size)
+/* A name in the directory: where its bytes are, how many. */
+typedef struct listed {
+    const char *name;
+    size_t len;
+} listed;
+
+/* NAME (LEN bytes) as compared: libarchive gives a directory's name with a '/' after it,
+ * and one written on Windows with its '\\' as '/'. */
+static listed listed_name(const char *name, size_t len)
+{
+    while (len && (name[len - 1] == '/' || name[len - 1] == '\\'))
+        len--;
+    return (listed){name, len};
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const listed *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char p = (unsigned char)(x->name[i] == '\\' ? '/' : x->name[i]);
+        unsigned char q = (unsigned char)(y->name[i] == '\\' ? '/' : y->name[i]);
+        if (p != q)
+            return p < q ? -1 : 1;
+    }
+    return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* The first of the N listed names (sorted) that the READ names (N_READ of them, sorted)
+ * do not match one for one, or NULL. */
+static const listed *unread(const listed *dir, size_t n, listed *read, size_t n_read)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (j < n_read && by_name(&read[j], &dir[i]) < 0)
+            j++;
+        if (j == n_read || by_name(&read[j], &dir[i]) != 0)
+            return &dir[i];
+        j++;
+    }
+    return NULL;
+}
+
+bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names, char *why,
+                             size_t why_size)
 {
     fc_zip_directory d;
     if (!fc_zip_directory_of(data, size, &d))
         return false;
     /* (At most one entry for each 46 bytes of the directory.) */
-    named_at *at = malloc((size_t)((d.end - d.start) / 46) * sizeof *at + 1);
-    if (!at) {
+    size_t most = (size_t)((d.end - d.start) / 46);
+    named_at *at = malloc(most * sizeof *at + 1);
+    listed *dir = malloc(most * sizeof *dir + 1), *got = names ? malloc(read * sizeof *got + 1) : NULL;
+    if (!at || !dir || (names && !got)) {
+        free(at);
+        free(dir);
+        free(got);
         snprintf(why, why_size, "out of memory");
         return true;
     }
@@ -138,6 +187,7 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, uint64_t read, 
         uint64_t offset = fc_rd32(e + 42);
         uint64_t *vals[] = {&(uint64_t){fc_rd32(e + 24)}, &(uint64_t){fc_rd32(e + 20)}, &offset};
         zip64_values(e + 46 + fc_rd16(e + 28), fc_rd16(e + 30), vals, 3);
+        dir[n] = listed_name((const char *)(e + 46), fc_rd16(e + 28));
         at[n++] = (named_at){offset, e};
         p += len;
     }
@@ -147,12 +197,28 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, uint64_t read, 
      * record (entry counts that differ, another disk, a comment longer than it looks back, a
      * zip64 end record with extensible data, which zipfile does not take), stops at the first
      * central directory header: a member only the directory reaches was not read, "no CUDA
-     * code" (review of 2026-12-07, rv24 F1, F5). */
-    if (!disagree && n > read) {
-        snprintf(why, why_size, "its central directory, which pip and unzip go by, lists %zu members, %llu of them "
-                 "read here: the rest are not seen", n, (unsigned long long)read);
+     * code" (review of 2026-12-07, rv24 F1, F5), also where a decoy member before its own
+     * directory made the counts agree (rv25 2). Compared by name, one for one. */
+    const listed *missing = NULL;
+    if (!disagree && names) {
+        for (size_t i = 0; i < read; i++)
+            got[i] = listed_name(names[i], strlen(names[i]));
+        qsort(dir, n, sizeof *dir, by_name);
+        qsort(got, read, sizeof *got, by_name);
+        missing = unread(dir, n, got, read);
+    }
+    if (!disagree && missing) {
+        snprintf(why, why_size, "member %.*s: listed in its central directory, which pip and unzip go by, but not "
+                 "among the %zu member%s read here: what they install is not what was read here", (int)missing->len,
+                 missing->name, read, read == 1 ? "" : "s");
+        disagree = true;
+    } else if (!disagree && n > read) {
+        snprintf(why, why_size, "its central directory, which pip and unzip go by, lists %zu members, %zu of them "
+                 "read here: the rest are not seen", n, read);
         disagree = true;
     }
     free(at);
+    free(dir);
+    free(got);
     return disagree;
 }

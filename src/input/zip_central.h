@@ -18,9 +18,11 @@
  * zip_end.h take them), has a member whose central directory entry and local header disagree
  * on the compression method, the CRC-32 or the sizes (the last two unless the local header
  * defers them to a data descriptor, flag bit 3), or whose entry names no local header; or whose
- * directory lists more members than the READ libarchive gave. When so, WHY (of WHY_SIZE bytes)
- * says which member and how. The directory is the one Python's zipfile reads
- * (fc_zip_directory_of); a zip without one is no concern of this check (zip_end.h says so). */
-bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, uint64_t read, char *why, size_t why_size);
+ * directory lists a member that is not among the READ members libarchive gave, by their NAMES
+ * (one for one; NULL: by their count alone). When so, WHY (of WHY_SIZE bytes) says which member
+ * and how. The directory is the one Python's zipfile reads (fc_zip_directory_of); a zip without
+ * one is no concern of this check (zip_end.h says so). */
+bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names, char *why,
+                             size_t why_size);
 
 #endif

@@ -131,6 +131,12 @@ bool fc_zip_has_end(const uint8_t *data, uint64_t size)
     return fc_zip_directory_of(data, size, &d);
 }
 
+bool fc_zip_has_members(const uint8_t *data, uint64_t size)
+{
+    fc_zip_directory d;
+    return fc_zip_directory_of(data, size, &d) && d.end > d.start;
+}
+
 /* Whole DATA as its one uncovered range. */
 static fc_zip_range *whole(uint64_t size, size_t *n)
 {

@@ -50,6 +50,11 @@ bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d
 /* Whether DATA (SIZE bytes) has a central directory zipfile reads (fc_zip_directory_of). */
 bool fc_zip_has_end(const uint8_t *data, uint64_t size);
 
+/* Whether that directory lists a member: an end record of no member in bytes appended to a
+ * program (an empty zip's 22 bytes, or a stray record) is no zip to read them as, and hid
+ * them, "no CUDA code" even under --strict (review of 2026-12-07, rv25 1). */
+bool fc_zip_has_members(const uint8_t *data, uint64_t size);
+
 /* For DATA of SIZE bytes that is a zip by its end (fc_zip_has_end): the ranges no member's
  * data covers, in order (*N of them), which a zip reader passes over: a stub before the zip
  * (a script, a program, a model blob), bytes between members, before the central directory,
