@@ -7,38 +7,6 @@
 #include "zip_central.h"
 #include "zip_end.h"
 
-#define U32_MAX_FIELD 0xffffffffu
-
-/* The zip64 extended information field (0x0001) in the EXTRA bytes of length N: the values of
- * the fields given as 0xffffffff, in order (VALS, COUNT of them), replaced. False when it is
- * missing or short. */
-static bool zip64_values(const uint8_t *extra, size_t n, uint64_t **vals, size_t count)
-{
-    size_t want = 0;
-    for (size_t i = 0; i < count; i++)
-        want += *vals[i] == U32_MAX_FIELD;
-    if (!want)
-        return true;
-    for (size_t at = 0; at + 4 <= n;) {
-        uint16_t id = fc_rd16(extra + at), len = fc_rd16(extra + at + 2);
-        if (at + 4 + len > n)
-            return false;
-        if (id == 0x0001) {
-            size_t k = 0;
-            for (size_t i = 0; i < count; i++) {
-                if (*vals[i] != U32_MAX_FIELD)
-                    continue;
-                if ((k + 1) * 8 > len)
-                    return false;
-                *vals[i] = fc_rd64(extra + at + 4 + 8 * k++);
-            }
-            return true;
-        }
-        at += 4 + (size_t)len;
-    }
-    return false;
-}
-
 /* Checks the central directory entry at E (whose whole length, with its variable fields, is
  * inside DATA) against the local header it names. */
 static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e, uint64_t delta, char *why,
@@ -48,7 +16,7 @@ static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e
     const char *name = (const char *)(e + 46);
     uint64_t usize = fc_rd32(e + 24), csize = fc_rd32(e + 20), offset = fc_rd32(e + 42);
     uint64_t *cd_vals[] = {&usize, &csize, &offset};
-    if (!zip64_values(e + 46 + nlen, xlen, cd_vals, 3)) {
+    if (!fc_zip64_values(e + 46 + nlen, xlen, cd_vals, 3)) {
         snprintf(why, why_size, "member %.*s: its central directory entry lacks the zip64 sizes it calls for", (int)nlen,
                  name);
         return true;
@@ -72,7 +40,7 @@ static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e
         return false; /* CRC and sizes in a data descriptor: readers take the directory's */
     uint64_t lusize = fc_rd32(l + 22), lcsize = fc_rd32(l + 18);
     uint64_t *l_vals[] = {&lusize, &lcsize};
-    bool l_ok = fc_range_ok(at + 30 + lnlen, lxlen, size) && zip64_values(l + 30 + lnlen, lxlen, l_vals, 2);
+    bool l_ok = fc_range_ok(at + 30 + lnlen, lxlen, size) && fc_zip64_values(l + 30 + lnlen, lxlen, l_vals, 2);
     if (!l_ok || fc_rd32(l + 14) != fc_rd32(e + 16) || lusize != usize || lcsize != csize) {
         snprintf(why, why_size, "member %.*s: its local header and its central directory entry, which pip and unzip "
                  "go by, disagree on its %s: what they install is not what was read here", (int)nlen, name,
@@ -186,7 +154,7 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
         /* (entry_disagrees checked that the offset, zip64's included, names a local header.) */
         uint64_t offset = fc_rd32(e + 42);
         uint64_t *vals[] = {&(uint64_t){fc_rd32(e + 24)}, &(uint64_t){fc_rd32(e + 20)}, &offset};
-        zip64_values(e + 46 + fc_rd16(e + 28), fc_rd16(e + 30), vals, 3);
+        fc_zip64_values(e + 46 + fc_rd16(e + 28), fc_rd16(e + 30), vals, 3);
         dir[n] = listed_name((const char *)(e + 46), fc_rd16(e + 28));
         at[n++] = (named_at){offset, e};
         p += len;

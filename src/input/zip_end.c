@@ -46,19 +46,11 @@ static bool last_end_record(const uint8_t *data, uint64_t size, uint64_t *at)
     return true;
 }
 
-/* A zip's end, as its end-of-central-directory record (and a zip64 end record) give it. */
-typedef struct zip_end {
-    uint64_t entries;  /* members the central directory holds */
-    uint64_t cd_start; /* where the central directory starts in the file */
-    uint64_t cd_size;
-    uint64_t base; /* the zip's start: its offsets count from here (0 when from the file's) */
-} zip_end;
-
-/* Whether the end record at POS in DATA (SIZE bytes) holds together, as libarchive's seekable
- * reader takes one: on disk 0 with every entry there, and the central directory ending where
- * that record (or the zip64 end record its locator names) begins, starting with a central
- * directory header or empty (DATA holds the record's 22 bytes). *E, what it gives. */
-static bool end_at(const uint8_t *data, uint64_t pos, zip_end *e)
+/* Whether the end record at POS in DATA holds together, as libarchive's seekable reader takes
+ * one: on disk 0 with every entry there, and the central directory ending where that record (or
+ * the zip64 end record its locator names) begins, starting with a central directory header or
+ * empty (DATA holds the record's 22 bytes). */
+static bool end_at(const uint8_t *data, uint64_t pos)
 {
     const uint8_t *r = data + pos;
     if (fc_rd16(r + 4) != 0 || fc_rd16(r + 6) != 0 || fc_rd16(r + 8) != fc_rd16(r + 10))
@@ -80,20 +72,14 @@ static bool end_at(const uint8_t *data, uint64_t pos, zip_end *e)
      * file's (zip -A). */
     if (cd_size > cd_end || cd_offset > cd_end - cd_size)
         return false;
-    if (cd_size == 0 ? entries != 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) != 0)
-        return false;
-    *e = (zip_end){.entries = entries, .cd_start = cd_end - cd_size, .cd_size = cd_size,
-                   .base = cd_end - cd_size - cd_offset};
-    return true;
+    return cd_size == 0 ? entries == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
 }
 
 bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
 {
     uint64_t pos;
-    zip_end e;
     /* The last record ends the file: its comment runs exactly to the end. */
-    return last_end_record(data, size, &pos) && pos + 22 + fc_rd16(data + pos + 20) == size &&
-           end_at(data, pos, &e);
+    return last_end_record(data, size, &pos) && pos + 22 + fc_rd16(data + pos + 20) == size && end_at(data, pos);
 }
 
 bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d)
@@ -154,39 +140,33 @@ static int by_offset(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* A zip64 member's compressed size and local header offset, where its central directory entry
- * at AT (ending before END) says 0xffffffff for them: from its zip64 extra field (0x0001),
- * whose values come in a fixed order, each present only where the entry's own is 0xffffffff. */
-static bool zip64_sizes(const uint8_t *data, uint64_t at, uint64_t end, uint64_t *csize, uint64_t *local)
+bool fc_zip64_values(const uint8_t *extra, size_t n, uint64_t **vals, size_t count)
 {
-    uint64_t x = at + 46 + fc_rd16(data + at + 28), xend = x + fc_rd16(data + at + 30);
-    if (xend > end)
-        return false;
-    while (x + 4 <= xend) {
-        unsigned id = fc_rd16(data + x), len = fc_rd16(data + x + 2);
-        if (x + 4 + len > xend)
+    size_t want = 0;
+    for (size_t i = 0; i < count; i++)
+        want += *vals[i] == 0xffffffffu;
+    if (!want)
+        return true;
+    for (size_t at = 0; at + 4 <= n;) {
+        uint16_t id = fc_rd16(extra + at), len = fc_rd16(extra + at + 2);
+        if (at + 4 + len > n)
             return false;
-        if (id == 1) {
-            uint64_t v = x + 4, vend = v + len;
-            if (fc_rd32(data + at + 24) == 0xffffffffu) /* the uncompressed size comes first */
-                v += 8;
-            if (*csize == 0xffffffffu) {
-                if (v + 8 > vend)
+        if (id == 0x0001) {
+            size_t k = 0;
+            for (size_t i = 0; i < count; i++) {
+                if (*vals[i] != 0xffffffffu)
+                    continue;
+                if ((k + 1) * 8 > len)
                     return false;
-                *csize = fc_rd64(data + v);
-                v += 8;
-            }
-            if (*local == 0xffffffffu) {
-                if (v + 8 > vend)
-                    return false;
-                *local = fc_rd64(data + v);
+                *vals[i] = fc_rd64(extra + at + 4 + 8 * k++);
             }
             return true;
         }
-        x += 4 + len;
+        at += 4 + (size_t)len;
     }
     return false;
 }
+
 
 fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *entries, size_t *n)
 {
@@ -202,8 +182,10 @@ fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *ent
     for (uint64_t at = d.start; at < d.end; k++) {
         if (!fc_range_ok(at, 46, d.end) || memcmp(data + at, "PK\001\002", 4) != 0 || k >= UINT_MAX)
             goto unsure;
-        uint64_t csize = fc_rd32(data + at + 20), local = fc_rd32(data + at + 42);
-        if ((csize == 0xffffffffu || local == 0xffffffffu) && !zip64_sizes(data, at, d.end, &csize, &local))
+        uint64_t usize = fc_rd32(data + at + 24), csize = fc_rd32(data + at + 20), local = fc_rd32(data + at + 42);
+        uint64_t *vals[] = {&usize, &csize, &local};
+        if (!fc_range_ok(at + 46 + fc_rd16(data + at + 28), fc_rd16(data + at + 30), d.end) ||
+            !fc_zip64_values(data + at + 46 + fc_rd16(data + at + 28), fc_rd16(data + at + 30), vals, 3))
             goto unsure;
         uint64_t lh = d.base + local;
         if (local > size || !fc_range_ok(lh, 30, size) || memcmp(data + lh, "PK\003\004", 4) != 0)

@@ -28,6 +28,11 @@ bool fc_zip_end_ok(const uint8_t *tail, size_t n, uint64_t total);
  * "PK\5\6" met elsewhere, or a record that leaves bytes after it, is no zip. */
 bool fc_zip_ends_file(const uint8_t *data, uint64_t size);
 
+/* The zip64 extended information field (0x0001) in the EXTRA bytes of length N: the values of
+ * the fields given as 0xffffffff, in order (VALS, COUNT of them), replaced. False when it is
+ * missing or short. */
+bool fc_zip64_values(const uint8_t *extra, size_t n, uint64_t **vals, size_t count);
+
 /* A byte range of a file. */
 typedef struct fc_zip_range {
     uint64_t offset, size;
