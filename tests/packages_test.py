@@ -1041,7 +1041,9 @@ def a_zip_pip_reads_is_read_as_pip_reads_it():
     and zipfile does not, reading another directory: the same; (F4) a zip64 locator naming no
     record, which zipfile passes over: a fat binary between the members is found; (F3) an end
     record that counts no entries over a directory that lists the library: read; (F2) a zip
-    behind a stub with bytes after its end record, as a tar member or gzipped: read."""
+    behind a stub with bytes after its end record, as a tar member or gzipped: read. rv25 2: a
+    decoy member, of the library's name or another, read from the front where the directory
+    lists the library alone: said."""
     import gzip
     import zipfile
     lib = open(fx("libmulti.so"), "rb").read()
@@ -1065,7 +1067,13 @@ def a_zip_pip_reads_is_read_as_pip_reads_it():
     hidden["split"] = body + cd + end_record(2, 2, cd, len(body))
     # rv25 2: a decoy member with a directory of its own before the library, whose directory
     # (the one zipfile reads) lists it alone, behind a comment libarchive does not look past:
-    # libarchive reads the decoy from the front, one member as the directory lists one.
+    # libarchive reads the decoy from the front, one member as the directory lists one; so too
+    # a decoy of the library's own name.
+    decoy, decoy_cd = zip_by_hand([("pkg/libmulti.so", b"hello", 0)])
+    body, cd = zip_by_hand([("pkg/libmulti.so", lib, 8)])
+    shift = len(decoy) + len(decoy_cd[0])
+    cd = cd[0][:42] + struct.pack("<L", shift) + cd[0][46:]
+    hidden["same name"] = decoy + decoy_cd[0] + body + cd + end_record(1, 1, cd, shift + len(body), b"x" * 17000)
     decoy, decoy_cd = zip_by_hand([("a.txt", b"hello", 0)])
     body, cd = zip_by_hand([("pkg/libmulti.so", lib, 8)])
     shift = len(decoy) + len(decoy_cd[0])
@@ -1076,11 +1084,13 @@ def a_zip_pip_reads_is_read_as_pip_reads_it():
             eq(zipfile.ZipFile(io.BytesIO(data)).namelist()[-1], "pkg/libmulti.so", name)
             path = os.path.join(tmp, name + ".whl")
             open(path, "wb").write(data)
+            why = ("its end leads libarchive to another central directory than the one pip and unzip go by"
+                   if name == "split" else "member pkg/libmulti.so: listed in its central directory, which pip and "
+                   "unzip go by, at a local header that reading from the front does not reach")
             for args, pipe, label in (((path,), None, path), (("-",), data, "(standard input)")):
                 rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", *args, data=pipe)
-                eq((rc, err), (3, "fatcheck: %s: member pkg/libmulti.so: listed in its central directory, which pip "
-                               "and unzip go by, but not among the 1 member read here: what they install is not what "
-                               "was read here\n" % label), name)
+                eq((rc, err), (3, "fatcheck: %s: %s: what they install is not what was read here\n" % (label, why)),
+                   name)
         # F4: a locator in the last entry's comment, naming no zip64 record.
         body, cd = zip_by_hand([("a.txt", b"hello", 0), ("b.txt", b"bye", 0)], between=ptx,
                                locator=struct.pack("<4sLQL", b"PK\6\7", 0, 0, 1))

@@ -123,6 +123,75 @@ static const listed *unread(const listed *dir, size_t n, listed *read, size_t n_
     return NULL;
 }
 
+/* Where libarchive's seekable zip reader takes the central directory to start, as its bid
+ * finds it: the last end record in the file's last 16 KiB, on disk 0 with every entry there
+ * and its directory before it, or the zip64 end record at the offset its locator gives (read
+ * as written: a stub before the zip moves it). False when it takes none: libarchive then
+ * reads the zip from the front, local header after local header. */
+static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *start)
+{
+    uint64_t tail = size < 16384 ? size : 16384;
+    if (size < 22)
+        return false;
+    for (uint64_t pos = size - 22 + 1; pos-- > size - tail + 1;) {
+        if (memcmp(data + pos, "PK\005\006", 4) != 0)
+            continue;
+        const uint8_t *r = data + pos;
+        bool ok = fc_rd16(r + 4) == 0 && fc_rd16(r + 6) == 0 && fc_rd16(r + 8) == fc_rd16(r + 10) &&
+                  (uint64_t)fc_rd32(r + 12) + fc_rd32(r + 16) <= pos;
+        if (ok)
+            *start = pos - fc_rd32(r + 12);
+        if (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0 && fc_rd32(r - 20 + 4) == 0 &&
+            fc_rd32(r - 20 + 16) == 1) {
+            uint64_t at = fc_rd64(r - 20 + 8), len;
+            const uint8_t *z = data + at;
+            if (fc_range_ok(at, 56, size) && (len = fc_rd64(z + 4) + 12) >= 56 && len <= 16384 &&
+                fc_range_ok(at, len, size) && fc_rd32(z + 16) == 0 && fc_rd32(z + 20) == 0 &&
+                fc_rd64(z + 24) == fc_rd64(z + 32)) {
+                *start = fc_rd64(z + 48);
+                ok = true;
+            }
+        }
+        return ok;
+    }
+    return false;
+}
+
+/* Whether libarchive, reading DATA (SIZE bytes, a zip that starts with its first member) from
+ * the front, reaches a local header at each of the N sorted OFFSETS: it reads one after the
+ * other, each after the last one's data, and stops at the first that is not one. *SURE: false
+ * where a member defers its sizes to a data descriptor, whose end libarchive finds by
+ * decompressing (not followed here). */
+static bool reached_from_front(const uint8_t *data, uint64_t size, const named_at *offsets, size_t n, bool *sure,
+                               size_t *first_missing)
+{
+    uint64_t pos = 0;
+    size_t i = 0;
+    *sure = true;
+    while (i < n && fc_range_ok(pos, 30, size) && memcmp(data + pos, "PK\003\004", 4) == 0) {
+        const uint8_t *l = data + pos;
+        uint16_t nlen = fc_rd16(l + 26), xlen = fc_rd16(l + 28);
+        uint64_t usize = fc_rd32(l + 22), csize = fc_rd32(l + 18);
+        uint64_t *vals[] = {&usize, &csize};
+        if ((fc_rd16(l + 6) & 8) || !fc_range_ok(pos + 30 + nlen, xlen, size) ||
+            !fc_zip64_values(l + 30 + nlen, xlen, vals, 2)) {
+            *sure = false;
+            return true;
+        }
+        if (i < n && offsets[i].offset < pos) { /* passed over */
+            *first_missing = i;
+            return false;
+        }
+        while (i < n && offsets[i].offset == pos)
+            i++;
+        if (!fc_add_ok(pos + 30 + nlen + xlen, csize, &pos))
+            break;
+    }
+    if (i < n)
+        *first_missing = i;
+    return i == n;
+}
+
 bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names, char *why,
                              size_t why_size)
 {
@@ -160,7 +229,26 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
         p += len;
     }
     if (!disagree)
-        disagree = shared_local_header(at, n, why, why_size);
+        disagree = shared_local_header(at, n, why, why_size); /* (AT sorted by offset since) */
+    /* Which members libarchive reads: those of the directory its seekable reader takes, which
+     * must be zipfile's, or, reading from the front, those it reaches (a decoy member of the
+     * library's name, with a directory of its own, came first: review of 2026-12-07). */
+    uint64_t la_start;
+    size_t missing_at = 0;
+    bool sure = false;
+    if (!disagree && libarchive_directory(data, size, &la_start)) {
+        if (la_start != d.start) {
+            snprintf(why, why_size, "its end leads libarchive to another central directory than the one pip and unzip "
+                     "go by: what they install is not what was read here");
+            disagree = true;
+        }
+    } else if (!disagree && d.base == 0 && !reached_from_front(data, size, at, n, &sure, &missing_at) && sure) {
+        const uint8_t *e = at[missing_at].entry;
+        snprintf(why, why_size, "member %.*s: listed in its central directory, which pip and unzip go by, at a local "
+                 "header that reading from the front does not reach: what they install is not what was read here",
+                 (int)fc_rd16(e + 28), (const char *)(e + 46));
+        disagree = true;
+    }
     /* libarchive, reading from the front where its seekable reader does not take the end
      * record (entry counts that differ, another disk, a comment longer than it looks back, a
      * zip64 end record with extensible data, which zipfile does not take), stops at the first
