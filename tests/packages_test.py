@@ -1074,6 +1074,12 @@ def a_zip_pip_reads_is_read_as_pip_reads_it():
     shift = len(decoy) + len(decoy_cd[0])
     cd = cd[0][:42] + struct.pack("<L", shift) + cd[0][46:]
     hidden["same name"] = decoy + decoy_cd[0] + body + cd + end_record(1, 1, cd, shift + len(body), b"x" * 17000)
+    # Two zips put one after the other, the first a decoy of the library's name: zipfile reads
+    # the second (its offsets count from its own start), libarchive from the front the first.
+    decoy, decoy_cd = zip_by_hand([("pkg/libmulti.so", b"hello", 0)])
+    body, cd = zip_by_hand([("pkg/libmulti.so", lib, 8)])
+    hidden["two zips"] = (decoy + decoy_cd[0] + end_record(1, 1, decoy_cd[0], len(decoy)) + body + cd[0] +
+                          end_record(1, 1, cd[0], len(body), b"x" * 17000))
     decoy, decoy_cd = zip_by_hand([("a.txt", b"hello", 0)])
     body, cd = zip_by_hand([("pkg/libmulti.so", lib, 8)])
     shift = len(decoy) + len(decoy_cd[0])

@@ -157,15 +157,16 @@ static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *s
     return false;
 }
 
-/* Whether libarchive, reading DATA (SIZE bytes, a zip that starts with its first member) from
- * the front, reaches a local header at each of the N sorted OFFSETS: it reads one after the
- * other, each after the last one's data, and stops at the first that is not one. *SURE: false
+/* Whether libarchive, reading DATA (SIZE bytes) from the front, reaches a local header at each
+ * of the N sorted OFFSETS (counted from BASE): it reads one after the other from the first
+ * byte, each after the last one's data, and stops at the first that is not one (two zips put
+ * one after the other read as the first). *SURE: false
  * where a member defers its sizes to a data descriptor, whose end libarchive finds by
  * decompressing (not followed here). */
-static bool reached_from_front(const uint8_t *data, uint64_t size, const named_at *offsets, size_t n, bool *sure,
-                               size_t *first_missing)
+static bool reached_from_front(const uint8_t *data, uint64_t size, uint64_t base, const named_at *offsets, size_t n,
+                               bool *sure, size_t *first_missing)
 {
-    uint64_t pos = 0;
+    uint64_t pos = size >= 8 && memcmp(data, "PK00PK\003\004", 8) == 0 ? 4 : 0; /* (a spanning marker) */
     size_t i = 0;
     *sure = true;
     while (i < n && fc_range_ok(pos, 30, size) && memcmp(data + pos, "PK\003\004", 4) == 0) {
@@ -178,11 +179,11 @@ static bool reached_from_front(const uint8_t *data, uint64_t size, const named_a
             *sure = false;
             return true;
         }
-        if (i < n && offsets[i].offset < pos) { /* passed over */
+        if (i < n && base + offsets[i].offset < pos) { /* passed over */
             *first_missing = i;
             return false;
         }
-        while (i < n && offsets[i].offset == pos)
+        while (i < n && base + offsets[i].offset == pos)
             i++;
         if (!fc_add_ok(pos + 30 + nlen + xlen, csize, &pos))
             break;
@@ -233,7 +234,7 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
     /* Which members libarchive reads: those of the directory its seekable reader takes, which
      * must be zipfile's, or, reading from the front, those it reaches (a decoy member of the
      * library's name, with a directory of its own, came first: review of 2026-12-07). */
-    uint64_t la_start;
+    uint64_t la_start = 0;
     size_t missing_at = 0;
     bool sure = false;
     if (!disagree && libarchive_directory(data, size, &la_start)) {
@@ -242,7 +243,7 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
                      "go by: what they install is not what was read here");
             disagree = true;
         }
-    } else if (!disagree && d.base == 0 && !reached_from_front(data, size, at, n, &sure, &missing_at) && sure) {
+    } else if (!disagree && !reached_from_front(data, size, d.base, at, n, &sure, &missing_at) && sure) {
         const uint8_t *e = at[missing_at].entry;
         snprintf(why, why_size, "member %.*s: listed in its central directory, which pip and unzip go by, at a local "
                  "header that reading from the front does not reach: what they install is not what was read here",
