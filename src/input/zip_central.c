@@ -123,25 +123,30 @@ static const listed *unread(const listed *dir, size_t n, listed *read, size_t n_
     return NULL;
 }
 
-/* Where libarchive's seekable zip reader takes the central directory to start, as its bid
- * finds it: the last end record in the file's last 16 KiB, on disk 0 with every entry there
- * and its directory before it, or the zip64 end record at the offset its locator gives (read
- * as written: a stub before the zip moves it). False when it takes none: libarchive then
- * reads the zip from the front, local header after local header. */
-static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *start)
+/* Where libarchive's seekable zip reader takes the central directory to start (*START) and
+ * what it adds to the local header offsets there (*BASE), as its bid finds it: the last end
+ * record in the file's last 16 KiB, on disk 0 with every entry there and its directory before
+ * it (the directory then taken to end where the record begins), or the zip64 end record at the
+ * offset a locator within those 16 KiB gives (read as written, nothing added). False when it
+ * takes none: libarchive then reads the zip from the front. */
+static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *start, uint64_t *base)
 {
-    uint64_t tail = size < 16384 ? size : 16384;
+    uint64_t tail = size < 16384 ? size : 16384, from = size - tail;
     if (size < 22)
         return false;
-    for (uint64_t pos = size - 22 + 1; pos-- > size - tail + 1;) {
+    for (uint64_t pos = size - 22 + 1; pos-- > from + 1;) {
         if (memcmp(data + pos, "PK\005\006", 4) != 0)
             continue;
         const uint8_t *r = data + pos;
+        uint32_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16);
         bool ok = fc_rd16(r + 4) == 0 && fc_rd16(r + 6) == 0 && fc_rd16(r + 8) == fc_rd16(r + 10) &&
-                  (uint64_t)fc_rd32(r + 12) + fc_rd32(r + 16) <= pos;
-        if (ok)
-            *start = pos - fc_rd32(r + 12);
-        if (pos >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0 && fc_rd32(r - 20 + 4) == 0 &&
+                  (uint64_t)cd_size + cd_offset <= pos;
+        if (ok) {
+            *start = pos - cd_size;
+            *base = *start - cd_offset;
+        }
+        /* (The locator is looked for in the 16 KiB read: rv26 F3.) */
+        if (pos - from >= 20 && memcmp(r - 20, "PK\006\007", 4) == 0 && fc_rd32(r - 20 + 4) == 0 &&
             fc_rd32(r - 20 + 16) == 1) {
             uint64_t at = fc_rd64(r - 20 + 8), len;
             const uint8_t *z = data + at;
@@ -149,6 +154,7 @@ static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *s
                 fc_range_ok(at, len, size) && fc_rd32(z + 16) == 0 && fc_rd32(z + 20) == 0 &&
                 fc_rd64(z + 24) == fc_rd64(z + 32)) {
                 *start = fc_rd64(z + 48);
+                *base = 0;
                 ok = true;
             }
         }
@@ -157,40 +163,50 @@ static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *s
     return false;
 }
 
+/* What a read from the front reaches of a zip's members (front_walk). */
+typedef enum { FRONT_REACHES, FRONT_MISSES, FRONT_UNSURE } front_reach;
+
 /* Whether libarchive, reading DATA (SIZE bytes) from the front, reaches a local header at each
- * of the N sorted OFFSETS (counted from BASE): it reads one after the other from the first
- * byte, each after the last one's data, and stops at the first that is not one (two zips put
- * one after the other read as the first). *SURE: false
- * where a member defers its sizes to a data descriptor, whose end libarchive finds by
- * decompressing (not followed here). */
-static bool reached_from_front(const uint8_t *data, uint64_t size, uint64_t base, const named_at *offsets, size_t n,
-                               bool *sure, size_t *first_missing)
+ * of the N sorted OFFSETS (counted from BASE), as its reader from the front goes: from the first
+ * byte, each local header after the last one's data, passing over bytes that are no signature
+ * (a gap between members, a spanning marker), and stopping at the first central directory
+ * header or end record (two zips put one after the other read as the first). *AT: the first
+ * offset missed; FRONT_UNSURE where a member on the way defers its sizes to a data descriptor,
+ * whose end libarchive finds by decompressing it, not followed here (*AT then the local
+ * header's offset). */
+static front_reach front_walk(const uint8_t *data, uint64_t size, uint64_t base, const named_at *offsets, size_t n,
+                              uint64_t *at)
 {
-    uint64_t pos = size >= 8 && memcmp(data, "PK00PK\003\004", 8) == 0 ? 4 : 0; /* (a spanning marker) */
+    uint64_t pos = 0;
     size_t i = 0;
-    *sure = true;
-    while (i < n && fc_range_ok(pos, 30, size) && memcmp(data + pos, "PK\003\004", 4) == 0) {
-        const uint8_t *l = data + pos;
-        uint16_t nlen = fc_rd16(l + 26), xlen = fc_rd16(l + 28);
-        uint64_t usize = fc_rd32(l + 22), csize = fc_rd32(l + 18);
+    while (i < n) {
+        const uint8_t *q = pos < size ? data + pos : NULL, *end = data + size;
+        while (q && (q = memchr(q, 'P', (size_t)(end - q))) && end - q >= 4 &&
+               !(q[1] == 'K' && ((q[2] == 3 && q[3] == 4) || (q[2] == 1 && q[3] == 2) || (q[2] == 5 && q[3] == 6) ||
+                                 (q[2] == 6 && q[3] == 6))))
+            q++;
+        if (!q || end - q < 30 || q[2] != 3)
+            break; /* the end of the bytes, or of the members */
+        pos = (uint64_t)(q - data);
+        uint16_t nlen = fc_rd16(q + 26), xlen = fc_rd16(q + 28);
+        uint64_t usize = fc_rd32(q + 22), csize = fc_rd32(q + 18);
         uint64_t *vals[] = {&usize, &csize};
-        if ((fc_rd16(l + 6) & 8) || !fc_range_ok(pos + 30 + nlen, xlen, size) ||
-            !fc_zip64_values(l + 30 + nlen, xlen, vals, 2)) {
-            *sure = false;
-            return true;
+        if ((fc_rd16(q + 6) & 8) || !fc_range_ok(pos + 30 + nlen, xlen, size) ||
+            !fc_zip64_values(q + 30 + nlen, xlen, vals, 2)) {
+            *at = pos;
+            return FRONT_UNSURE;
         }
-        if (i < n && base + offsets[i].offset < pos) { /* passed over */
-            *first_missing = i;
-            return false;
+        if (base + offsets[i].offset < pos) { /* passed over */
+            *at = i;
+            return FRONT_MISSES;
         }
         while (i < n && base + offsets[i].offset == pos)
             i++;
         if (!fc_add_ok(pos + 30 + nlen + xlen, csize, &pos))
             break;
     }
-    if (i < n)
-        *first_missing = i;
-    return i == n;
+    *at = i;
+    return i == n ? FRONT_REACHES : FRONT_MISSES;
 }
 
 bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names, char *why,
@@ -234,20 +250,26 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
     /* Which members libarchive reads: those of the directory its seekable reader takes, which
      * must be zipfile's, or, reading from the front, those it reaches (a decoy member of the
      * library's name, with a directory of its own, came first: review of 2026-12-07). */
-    uint64_t la_start = 0;
-    size_t missing_at = 0;
-    bool sure = false;
-    if (!disagree && libarchive_directory(data, size, &la_start)) {
-        if (la_start != d.start) {
+    uint64_t la_start = 0, la_base = 0, at_i = 0;
+    front_reach reach = FRONT_REACHES;
+    if (!disagree && libarchive_directory(data, size, &la_start, &la_base)) {
+        /* (The same start with another base read other local headers: rv26 F4, F5.) */
+        if (la_start != d.start || la_base != d.base) {
             snprintf(why, why_size, "its end leads libarchive to another central directory than the one pip and unzip "
                      "go by: what they install is not what was read here");
             disagree = true;
         }
-    } else if (!disagree && !reached_from_front(data, size, d.base, at, n, &sure, &missing_at) && sure) {
-        const uint8_t *e = at[missing_at].entry;
+    } else if (!disagree && (reach = front_walk(data, size, d.base, at, n, &at_i)) == FRONT_MISSES) {
+        const uint8_t *e = at[at_i].entry;
         snprintf(why, why_size, "member %.*s: listed in its central directory, which pip and unzip go by, at a local "
                  "header that reading from the front does not reach: what they install is not what was read here",
                  (int)fc_rd16(e + 28), (const char *)(e + 46));
+        disagree = true;
+    } else if (!disagree && reach == FRONT_UNSURE) {
+        /* A decoy member with a data descriptor would hide what follows it (rv26 F2). */
+        snprintf(why, why_size, "libarchive reads it from the front (its end record is not one libarchive's seekable "
+                 "reader takes), and the member at offset %llu defers its sizes to a data descriptor: which members "
+                 "pip and unzip install was not told here", (unsigned long long)at_i);
         disagree = true;
     }
     /* libarchive, reading from the front where its seekable reader does not take the end
