@@ -5,6 +5,7 @@ of issue 17, generated here (they compress to kilobytes) and run with their peak
 set measured (getrusage of the child, through os.wait4) against the documented bound.
 
 Usage: packages_test.py FATCHECK FIXTURES FAKECUDA PEAK_RSS       Writes TAP."""
+import gzip
 import io
 import json
 import lzma
@@ -1246,6 +1247,63 @@ def bytes_after_a_pe_image_are_read_or_said():
         eq(err, "fatcheck: 1 package not opened (--packages opens them)\n")
         rc, out, err, _ = run("--json", "--packages", "--gpu", "9.0", "--driver", "13.0", tree)
         eq(members(json.loads(out)), [(launcher, None), (launcher, "libmulti.so"), (payload, None), (small, None)])
+
+
+@test
+def a_program_s_appended_zip_is_read_inside_a_package_too():
+    """A self-extracting zip (an ELF program, cat stub x.zip or zip -A; a PE launcher) and a
+    PyInstaller Windows program, named, had what they carry read; as a member of a tar, a .tgz
+    or a zip they were read as the program alone, "no CUDA code in the ELF image, but N bytes
+    appended after it ... were not read", exit 0 (the PE's overlay not even said): their
+    libraries unseen (found 2026-12-07). A zip64 so appended whose locator counts from the
+    zip's own start (unzipsfx's stub before zip -A), which libarchive cannot read, is said as it
+    is when the program is named, exit 3."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    elf = open("/bin/true", "rb").read()
+    pe = open(fx("pe", "pe32.exe"), "rb").read()
+    programs = [("sfx", elf + zip_bytes([("libmulti.so", lib)])),
+                ("sfx-A", zip_bytes([("libmulti.so", lib)], prefix=elf)),
+                ("launcher.exe", pe + b"#!python.exe\n" + zip_bytes([("__main__.py", b"pass\n"), ("libmulti.so", lib)]))]
+    app = open(fx("pyinstaller", "app.exe"), "rb").read()
+    with tempfile.TemporaryDirectory() as tmp:
+        def put(name, data):
+            path = os.path.join(tmp, name)
+            open(path, "wb").write(data)
+            return path
+        for name, data in programs:
+            for kind, package in (("tar", tar_bytes([(name, data)])), ("tgz", gzip.compress(tar_bytes([(name, data)]))),
+                                  ("zip", zip_bytes([(name, data)]))):
+                path = put("p." + kind, package)
+                rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+                eq((rc, err), (0, ""), (name, kind))
+                doc = json.loads(out)
+                found = [f for f in doc["files"] if f.get("member") == name + "!libmulti.so"]
+                eq(len(found), 1, (name, kind, members(doc)))
+                eq([c["offset"] for c in found[0]["containers"]], MULTI_OFFSETS, (name, kind))
+        path = put("app.tar", tar_bytes([("app.exe", app)]))
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err), (0, ""))
+        eq(sorted(m for _, m in members(json.loads(out))),
+           ["app.exe", "app.exe!kernels.sm_90.cubin", "app.exe!lib/libmulti.so"])
+        z64 = elf + zip_bytes([("libmulti.so", lib)], zip64=True)
+        named = put("sfx64", z64)
+        rc, out, named_err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", named)
+        eq(rc, 3, named_err)
+        path = put("sfx64.tar", tar_bytes([("sfx64", z64)]))
+        rc, out, err, _ = run("-q", "--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err), (3, named_err.replace(named + ":", path + "!sfx64:")))
+        # The zip is one package more, under the same depth limit as a zip member.
+        nested = programs[0][1]
+        for depth in range(1, 5):
+            nested = tar_bytes([("l%d" % (depth - 1) if depth > 1 else "sfx", nested)])
+            path = put("l%d.tar" % depth, nested)
+            rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+            if depth < 4:
+                eq((rc, err), (0, ""), depth)
+                eq(len([f for f in json.loads(out)["files"] if f.get("member", "").endswith("sfx!libmulti.so")]), 1)
+            else:
+                eq((rc, err), (3, "fatcheck: %s!l3!l2!l1!sfx: the zip appended to the program: packages nested "
+                                  "deeper than 4, not opened\n" % path))
 
 
 @test

@@ -471,7 +471,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * file with its end record (bytes after it allowed, as zipfile allows them: rv24): its
      * members are read as a package's, where packages are
      * opened (a file named, or --packages), rather than left as bytes not read. */
-    if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size && !sc->outer &&
+    if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size &&
         fc_zip_has_members(img->data, img->size))
         zip_from = fc_appended_zip(sc, &b, image_end, size, path) ? image_end : 0;
     if (*odd)

@@ -544,7 +544,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
      * 2026-12-03). */
     uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
                            size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
-    if (pe.image && pe.raw_end && pe.raw_end < end && !ar_member && base == 0 && size == img->size && !sc->outer) {
+    if (pe.image && pe.raw_end && pe.raw_end < end && !ar_member && base == 0 && size == img->size) {
         uint64_t cookie_end = fc_pyinstaller_appended_cookie(data, pe.raw_end, end); /* as elf.c */
         if (cookie_end) {
             pyi_lo = pe.raw_end;

@@ -193,6 +193,11 @@ static int scan_zip_file(fc_scan_ctx *sc, const fc_image *img, const char *path,
 
 int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t from)
 {
+    /* Inside a package the program was held one level down, as a zip member is before it is
+     * opened (package.c): the zip is one package more. */
+    if (sc->outer && sc->depth >= sc->opts->max_package_depth)
+        return fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "the zip appended to the program: packages nested "
+                               "deeper than %u, not opened", sc->opts->max_package_depth);
     unsigned entries = 0;
     size_t n = 0, k = 0;
     fc_region *gaps = fc_zip_uncovered_regions(img, &entries, &n);

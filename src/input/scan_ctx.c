@@ -276,7 +276,8 @@ bool fc_appended_zip(fc_scan_ctx *sc, fc_builder *b, uint64_t offset, uint64_t s
     b->obj.appended_offset = offset; /* said whatever its size */
     b->obj.appended_size = size - offset;
     b->obj.appended_zip = true;
-    if (sc->named || sc->opts->packages_in_dirs) {
+    /* (Inside a package, packages are being opened.) */
+    if (sc->named || sc->opts->packages_in_dirs || sc->outer) {
         b->obj.appended_size = 0;
         return true;
     }
