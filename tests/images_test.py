@@ -306,6 +306,37 @@ def packages_and_ptx_in_an_image_are_seen_as_a_walk_sees_them():
 
 
 @test
+def scripts_and_programs_ending_with_a_zip_in_an_image_are_packages_as_in_a_walk():
+    # rv27 F2: a #! script with a zip appended (a self-extracting installer) in an image was
+    # passed over unsaid, with --packages too ("container image", exit 0), where a walk counts
+    # it as a package and --packages reads it; a program with a zip appended was counted as a
+    # package not opened and read all the same. Both are now as in a walk; a script that ends
+    # otherwise is nothing.
+    import io
+    import zipfile
+    M = image_module()
+    wheel = io.BytesIO()
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("pkg/libsm90.so", M.SM90)
+    payload = wheel.getvalue()
+    script = b"#!/bin/sh\necho installing\nexit 0\n"
+    program = open("/bin/true", "rb").read()
+    layers = [M.tar([("opt/install.run", "f", script + payload), ("opt/sfx", "f", program + payload),
+                     ("opt/plain.sh", "f", script * 100)])]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "installers.tar")
+        M.docker_save(path, [(["t:1"], layers, [])])
+        rc, doc, err = doc_of(*H100, *DRIVER_13, path)
+        eq((rc, err, doc["skipped_in_walks"]["packages"]),
+           (0, "fatcheck: 2 packages not opened (--packages opens them)\n", 2))
+        eq(files(doc), ["t:1", "t:1:/opt/sfx"])
+        eq(doc["files"][1].get("appended", {}).get("zip"), True)
+        rc, doc, err = doc_of(*H100, *DRIVER_13, "--packages", path)
+        eq((rc, err, doc["skipped_in_walks"]["packages"]), (0, "", 0))
+        eq(files(doc), ["t:1", "t:1:/opt/install.run!pkg/libsm90.so", "t:1:/opt/sfx!pkg/libsm90.so"])
+
+
+@test
 def a_layer_limit_reached_is_said_once():
     # 1,030 layers, each adding one file: past the 1,024th the rest are left out, said on one
     # line (it was one line for each layer left out).

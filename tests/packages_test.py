@@ -1307,6 +1307,38 @@ def a_program_s_appended_zip_is_read_inside_a_package_too():
 
 
 @test
+def what_a_static_archive_s_member_carries_is_read_as_when_named():
+    """rv27 F1: a static archive's member that is a package (a zip, a gzipped cubin), a zip
+    behind a #! line, a program with a zip appended or a PyInstaller program was searched as
+    bytes, or read as the program alone: "no CUDA code", exit 0, --strict too, where the
+    member named on its own was read (exit 1 for its sm_100-only cubin). Now read as named,
+    its files named lib.a!member!file."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    sm100 = open(fx("kernels.sm_100.cubin"), "rb").read()
+    wheel = zip_bytes([("lib/libmulti.so", lib), ("lib/k.cubin", sm100)])
+    carried = [("inner.zip", wheel, ["inner.zip!lib/k.cubin", "inner.zip!lib/libmulti.so"]),
+               ("k.cubin.gz", gzip.compress(sm100), ["k.cubin.gz!data"]),
+               ("install.run", zip_bytes([("lib/k.cubin", sm100)], prefix=b"#!/bin/sh\nexit 0\n"),
+                ["install.run!lib/k.cubin"]),
+               ("sfx", open("/bin/true", "rb").read() + wheel, ["sfx!lib/k.cubin", "sfx!lib/libmulti.so"]),
+               ("app", open(fx("pyinstaller", "app"), "rb").read(),
+                ["app!kernels.sm_90.cubin", "app!lib/libmulti.so"])]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data, want in carried:
+            member = os.path.join(tmp, name)
+            open(member, "wb").write(data)
+            archive = os.path.join(tmp, "lib.a")
+            if os.path.exists(archive):
+                os.unlink(archive)
+            subprocess.run(["ar", "rc", archive, member], check=True)
+            rc_named, _, _, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", member)
+            rc, out, err, _ = run("--json", "--strict", "--gpu", "9.0", "--driver", "13.0", archive)
+            eq((rc, err), (rc_named, ""), name)
+            got = sorted(f.get("member") for f in json.loads(out)["files"] if f.get("containers"))
+            eq(got, want, name)
+
+
+@test
 def pyinstaller_programs_are_read_with_the_files_they_carry():
     """A PyInstaller one-file program carries its files in an archive (PKG) in its ELF section
     pydata (Linux) or appended to it (macOS, Windows; fixtures/pyinstaller/make.sh, written by

@@ -19,6 +19,7 @@
 #include "archive_api.h"
 #include "grow.h"
 #include "input.h"
+#include "zip_end.h"
 #include "oci.h"
 #include "walk.h"
 
@@ -242,6 +243,7 @@ static bool holds_cuda(const fc_held *h, const char *name, const fc_options *opt
     fc_options o = *opts;
     o.threads = 1;
     o.on_file = NULL;
+    o.on_skip = NULL; /* a package it leaves closed is counted when the file is read */
     probe p = {0};
     fc_scan_ctx sc = {.opts = &o, .on_object = probe_object, .on_error = probe_error, .user = &p, .depth = depth};
     fc_scan_image(&sc, &h->img, name);
@@ -259,8 +261,12 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
 {
     /* Told apart as a directory walk tells its files apart (PTX behind a long comment too). */
     fc_head what = fc_head_decide(path, head, (ssize_t)got);
+    /* A #! script may end with a zip (a self-extracting installer), which a walk tells by the
+     * file's end (fc_head_decide_fd): a layer's stream is held to see its end (rv27 F2: passed
+     * over unsaid, with --packages too). */
+    bool script = what == FC_HEAD_NOTHING && got >= 2 && head[0] == '#' && head[1] == '!';
     *unopened = what == FC_HEAD_PACKAGE && !opts->packages_in_dirs;
-    if (what == FC_HEAD_NOTHING || *unopened)
+    if ((what == FC_HEAD_NOTHING && !script) || *unopened)
         return FC_OCI_NONE;
     if (declared > 0 && (uint64_t)declared > opts->max_member_size) {
         problem(L, "%s: declares %lld bytes, more than the %llu-byte limit; not read", path, (long long)declared,
@@ -285,6 +291,11 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
         /* A read of the layer itself that failed is its damage, said once by the caller. */
         if (!(in_failed && *in_failed))
             problem(L, "%s: %s%s", path, st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
+    } else if (script && !fc_zip_has_end(h.img.data, h.img.size)) {
+        fc_held_free(&h); /* a script, nothing more */
+    } else if (script && !opts->packages_in_dirs) {
+        *unopened = true;
+        fc_held_free(&h);
     } else if (!holds_cuda(&h, path, opts, depth)) {
         fc_held_free(&h);
     } else if (!fc_grow_array((void **)&L->held, &L->cap_held, L->n_held + 1, sizeof *L->held, 64)) {

@@ -347,7 +347,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
         }
         if (strcmp(name, ".nvFatBinSegment") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size))
             table = sh;
-        if (strcmp(name, "pydata") == 0 && !member && fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
+        if (strcmp(name, "pydata") == 0 && fc_range_ok(sh.sh_offset, sh.sh_size, size)) {
             /* PyInstaller's archive; its bootloader takes the last cookie in the file, which
              * need not end the section (bytes after it: red-team review of 2026-12-03). */
             uint64_t end = fc_pyinstaller_last_cookie(data, sh.sh_offset, sh.sh_offset + sh.sh_size);
@@ -459,7 +459,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
     /* A PyInstaller program's archive appended (macOS, older releases; else in pydata), found
      * as its bootloader finds it, by the last cookie from the end: bytes after it do not stop
      * the program (they hid the archive: red-team review of 2026-12-05). */
-    uint64_t pyi_cookie_end = image_end < size && !member && !pyi_hi
+    uint64_t pyi_cookie_end = image_end < size && !pyi_hi
                                   ? fc_pyinstaller_appended_cookie(data, image_end, size) : 0;
     bool pyi_appended = pyi_cookie_end != 0;
     if (pyi_appended) {
@@ -471,8 +471,7 @@ static int scan_object(fc_scan_ctx *sc, const fc_image *img, Elf *elf, const cha
      * file with its end record (bytes after it allowed, as zipfile allows them: rv24): its
      * members are read as a package's, where packages are
      * opened (a file named, or --packages), rather than left as bytes not read. */
-    if (image_end < size && !pyi_appended && !member && base == 0 && size == img->size &&
-        fc_zip_has_members(img->data, img->size))
+    if (image_end < size && !pyi_appended && fc_zip_has_members(data, size))
         zip_from = fc_appended_zip(sc, &b, image_end, size, path) ? image_end : 0;
     if (*odd)
         fc_builder_fail(&b, FC_ERR_FORMAT, "%s", odd);
@@ -492,13 +491,23 @@ deliver:
                                         !(sh.sh_flags & SHF_COMPRESSED), name, path, member);
     }
     free(compressed);
+    /* What the program carries, a static archive's member too (rv27 F1: a PyInstaller program
+     * or a self-extracting zip in a .a was read as the program alone), is named after it. */
+    fc_member_scope scope;
+    bool carries = rc == 0 && (pyi_hi || pydata_unread || zip_from);
+    if (carries && !fc_member_enter(sc, &scope, path, member, size))
+        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
     if (rc == 0 && pyi_hi)
         rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
     else if (rc == 0 && pydata_unread)
         rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a section pydata without the cookie of the PyInstaller "
                              "archive it is named for: damaged or cut short; the files it holds are not seen");
-    if (rc == 0 && zip_from)
-        rc = fc_scan_appended_zip(sc, img, path, zip_from);
+    if (rc == 0 && zip_from) {
+        fc_image own = {.data = data, .size = size, .fd = -1}; /* the member's bytes alone */
+        rc = fc_scan_appended_zip(sc, member ? &own : img, path, zip_from);
+    }
+    if (carries)
+        fc_member_leave(sc, &scope);
     return rc;
 }
 
@@ -548,12 +557,35 @@ static int walk_out_of_memory(fc_scan_ctx *sc, const fc_image *img, const char *
     return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
 }
 
+/* The member NAME of the static archive PATH, its N bytes at P, which carry files (a package, a
+ * zip behind a stub, a PyInstaller archive): read as the same bytes named on their own are, its
+ * files named as a package's members (rv27 F1: searched as bytes, a zip's deflated library was
+ * "no CUDA code", exit 0, where the member named alone was read). */
+static int scan_carried(fc_scan_ctx *sc, const uint8_t *p, uint64_t n, const char *path, const char *name)
+{
+    fc_member_scope scope;
+    if (!fc_member_enter(sc, &scope, path, name, n))
+        return fc_report_error(sc, FC_ERR_NOMEM, path, name, "out of memory");
+    fc_image own = {.data = p, .size = (size_t)n, .fd = -1};
+    int rc;
+    if (sc->depth + 1 >= sc->opts->max_package_depth) {
+        rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "packages nested deeper than %u, not opened",
+                             sc->opts->max_package_depth);
+    } else {
+        sc->depth++;
+        rc = fc_scan_image(sc, &own, name);
+        sc->depth--;
+    }
+    fc_member_leave(sc, &scope);
+    return rc;
+}
+
 static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const char *path)
 {
     int rc = 0;
     Elf_Cmd cmd = ELF_C_READ_MMAP;
     Elf *m;
-    bool named = sc->named;
+    bool named = sc->named, archive_named = sc->archive_named;
     bool any = false;
     /* elf_next answers ELF_C_NULL after the last member (setting a range error that is not
      * one); a member cut short is caught by the bounds check below. */
@@ -704,8 +736,10 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
             if (elf_kind(e) == ELF_K_ELF && (kind != FC_AR_NAME_BSD || own)) {
                 size_t before = sc->delivered;
                 sc->named = false;
+                sc->archive_named = named;
                 rc = scan_object(sc, img, e, path, name, (uint64_t)start + skip, h->ar_size - skip);
                 sc->named = named;
+                sc->archive_named = archive_named;
                 any |= sc->delivered != before;
             } else {
                 /* Read as the same bytes named on their own are: COFF objects (a Windows
@@ -717,6 +751,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 fc_format f = fc_sniff(p, (size_t)n, &nested);
                 size_t before = sc->delivered, errors = sc->errors;
                 sc->named = false;
+                sc->archive_named = named;
                 if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
                     rc = fc_scan_pe(sc, img, path, name, (uint64_t)start + skip, n, f);
                 else if (f == FC_FORMAT_ELF && nested)
@@ -724,9 +759,13 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 else if (f == FC_FORMAT_ELF)
                     rc = fc_report_error(sc, FC_ERR_FORMAT, path, name, "%s",
                                          fc_elf_header_problem(p, n, why, sizeof why) ? why : "not a readable ELF file");
+                else if (f == FC_FORMAT_UNKNOWN && (fc_sniff_package(p, (size_t)n) || fc_zip_has_end(p, n) ||
+                                                     fc_pyinstaller_ends(p, 0, n)))
+                    rc = scan_carried(sc, p, n, path, name);
                 else
                     rc = fc_scan_data(sc, img, (uint64_t)start + skip, n, path, name);
                 sc->named = named;
+                sc->archive_named = archive_named;
                 any |= sc->delivered != before || sc->errors != errors; /* an object not read is no "no CUDA code" */
             }
             if (own)

@@ -36,6 +36,7 @@ typedef struct fc_scan_ctx {
     fc_error_fn on_error;
     void *user;
     bool named;            /* the input was named by the caller, not found in a directory */
+    bool archive_named;    /* reading the members of a static archive the caller named */
     size_t delivered;      /* objects handed to on_object so far */
     /* Inside a package (wheel, tarball, image): the file on disk, and the member path
      * within it ("lib/x.so", "layer.tar!usr/lib/x.so"); NULL outside packages. */
@@ -86,6 +87,17 @@ void fc_name_free(fc_name *n);
 /* A package member's name within the whole chain (malloc'd, NULL when out of memory):
  * "inner/path", or with PREFIX, the enclosing member's, "outer.tar!inner/path". */
 char *fc_member_chain(const char *prefix, const char *entry);
+/* What is read between fc_member_enter and fc_member_leave lies in the static archive member
+ * MEMBER of PATH (SIZE bytes): what it carries (a package, a PyInstaller archive, a zip
+ * appended to a program) is named as a package's members are, PATH and MEMBER!entry, and
+ * counted against the unpacking budget as the outermost package's. MEMBER NULL: no change.
+ * False when out of memory (not said). */
+typedef struct fc_member_scope {
+    const char *outer, *inner;
+    char *chain;
+} fc_member_scope;
+bool fc_member_enter(fc_scan_ctx *sc, fc_member_scope *m, const char *path, const char *member, uint64_t size);
+void fc_member_leave(fc_scan_ctx *sc, fc_member_scope *m);
 /* Starts builder B for the object PATH (or its archive member AR_MEMBER) names. False when
  * out of memory, which is reported; *RC then gets what the error callback returned. */
 bool fc_builder_start(fc_scan_ctx *sc, fc_builder *b, const char *path, const char *ar_member, int *rc);

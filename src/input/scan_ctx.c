@@ -53,6 +53,33 @@ char *fc_member_chain(const char *prefix, const char *entry)
     return s;
 }
 
+bool fc_member_enter(fc_scan_ctx *sc, fc_member_scope *m, const char *path, const char *member, uint64_t size)
+{
+    *m = (fc_member_scope){sc->outer, sc->inner, NULL};
+    if (!member)
+        return true;
+    if (!(m->chain = fc_member_chain(sc->outer ? sc->inner : NULL, member)))
+        return false;
+    if (!sc->outer) { /* the outermost package, as package.c's scan_source counts it */
+        sc->unpacked = 0;
+        sc->packed = size;
+        sc->packed_growing = false;
+        sc->unpacked_said = false;
+        sc->unpacked_holes = false;
+        sc->outer = path;
+    }
+    sc->inner = m->chain;
+    return true;
+}
+
+void fc_member_leave(fc_scan_ctx *sc, fc_member_scope *m)
+{
+    sc->outer = m->outer;
+    sc->inner = m->inner;
+    free(m->chain);
+    m->chain = NULL;
+}
+
 void fc_name_free(fc_name *n)
 {
     free(n->member);
@@ -276,8 +303,10 @@ bool fc_appended_zip(fc_scan_ctx *sc, fc_builder *b, uint64_t offset, uint64_t s
     b->obj.appended_offset = offset; /* said whatever its size */
     b->obj.appended_size = size - offset;
     b->obj.appended_zip = true;
-    /* (Inside a package, packages are being opened.) */
-    if (sc->named || sc->opts->packages_in_dirs || sc->outer) {
+    /* Opened where a directory walk's packages would be, and where packages are being opened:
+     * in a file named (a static archive's member too), or inside a package; inside an image,
+     * whose files are looked at as a walk's are, with --packages. */
+    if (sc->named || sc->archive_named || sc->opts->packages_in_dirs || (sc->outer && !sc->in_image)) {
         b->obj.appended_size = 0;
         return true;
     }
