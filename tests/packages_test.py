@@ -1338,6 +1338,101 @@ def what_a_static_archive_s_member_carries_is_read_as_when_named():
             eq(got, want, name)
 
 
+def zip_local(name, csize, usize, crc, method=0, flags=0):
+    return struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, flags, method, 0, 0x21, crc, csize, usize, len(name), 0) + name
+
+
+def zip_central(name, csize, usize, crc, offset, method=0, flags=0, comment=b""):
+    return struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 0x314, 20, flags, method, 0, 0x21, crc, csize, usize,
+                       len(name), 0, len(comment), 0, 0, 0o100644 << 16, offset) + name + comment
+
+
+def zip_eocd(n, cd_size, cd_offset, comment=b""):
+    return struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, n, n, cd_size, cd_offset, len(comment)) + comment
+
+
+@test
+def zips_zipfile_reads_otherwise_than_libarchive_are_not_passed():
+    """rv28, a review of the zip readers against libarchive 3.6.2's and CPython's sources: four
+    zips whose library Python's zipfile (and pip) read whole passed as "no CUDA code", exit 0,
+    --strict too: (F1) a local header that defers its sizes to a data descriptor (bit 3) yet
+    gives its own, 3 bytes, which libarchive's seekable reader takes; (F2, F2b) an end record
+    whose directory offset runs past where the directory starts (zipfile takes the difference
+    off every member's offset; libarchive refuses the record and reads a decoy from the front),
+    behind a stray zip64 locator or a decoy zip's own end record; (F3) a last directory entry
+    whose comment runs past the directory, which no check reached; (F4, F5) a wheel behind a
+    tar, a gzip stream or a PTX text, read as what it starts as. Each is now not judged, exit
+    3; a streaming writer's zeros under bit 3 still read clean."""
+    import zipfile
+    lib = open(fx("libmulti.so"), "rb").read()
+    name = b"pkg/libmulti.so"
+    crc = zlib.crc32(lib)
+    co = zlib.compressobj(9, zlib.DEFLATED, -15)
+    comp = co.compress(lib) + co.flush()
+    decoy = b"not cuda\n"
+    made = {}
+    # F1
+    body = zip_local(name, 3, 3, zlib.crc32(lib[:3]), flags=8) + lib
+    cd = zip_central(name, len(lib), len(lib), crc, 0, flags=8)
+    made["descriptor"] = body + cd + zip_eocd(1, len(cd), len(body))
+    # F2: K bytes of offset past the directory's start, a locator naming no record before the end
+    K = 1000
+    body = zip_local(name, len(decoy), len(decoy), zlib.crc32(decoy)) + decoy + b"PK\x01\x02"
+    at = len(body)
+    body += zip_local(name, len(comp), len(lib), crc, 8) + comp
+    cd = zip_central(name, len(comp), len(lib), crc, at + K, 8, comment=struct.pack("<IIQI", 0x07064b50, 0, 0, 0))
+    made["past_start"] = body + cd + zip_eocd(1, len(cd), len(body) + K)
+    # F2b: a decoy zip first, with its own end record
+    first = zip_local(name, len(decoy), len(decoy), zlib.crc32(decoy)) + decoy
+    dcd = zip_central(name, len(decoy), len(decoy), zlib.crc32(decoy), 0)
+    body = first + dcd + zip_eocd(1, len(dcd), len(first))
+    at = len(body)
+    body += zip_local(name, len(comp), len(lib), crc, 8) + comp
+    cd = zip_central(name, len(comp), len(lib), crc, at + K, 8)
+    made["past_start_decoy"] = body + cd + zip_eocd(1, len(cd), len(body) + K)
+    # F3: stored in the local header over the deflated bytes; the entry's comment runs past
+    body = zip_local(name, len(comp), len(comp), zlib.crc32(comp)) + comp
+    cd = zip_central(name, len(comp), len(lib), crc, 0, 8)
+    cd = cd[:32] + struct.pack("<H", 24) + cd[34:]
+    made["entry_past_end"] = body + cd + zip_eocd(1, len(cd), len(body), b"xxPK\x06\x06")
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, data in made.items():
+            eq(zipfile.ZipFile(io.BytesIO(data)).read("pkg/libmulti.so") == lib, True, what)
+            path = os.path.join(tmp, what + ".whl")
+            open(path, "wb").write(data)
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
+            eq(rc, 3, (what, err))
+            assert err.startswith("fatcheck: %s: " % path), (what, err)
+            tgz = os.path.join(tmp, what + ".tgz")
+            open(tgz, "wb").write(gzip.compress(tar_bytes([(what + ".whl", data)])))
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", tgz)
+            eq(rc, 3, (what, "tgz", err))
+        # (F4, F5) A wheel behind a tar, a gzip stream or a PTX text: pip reads it by its end.
+        wheel = zip_bytes([("pkg/libmulti.so", lib)])
+        for what, stub in (("tar", tar_bytes([("README", b"hello\n")])), ("gz", gzip.compress(b"hello\n")),
+                           ("ptx", open(fx("kernels.ptx"), "rb").read())):
+            data = stub + wheel
+            eq(zipfile.ZipFile(io.BytesIO(data)).read("pkg/libmulti.so") == lib, True, what)
+            path = os.path.join(tmp, "demo-1.0-py3-none-any.whl")
+            open(path, "wb").write(data)
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
+            eq((rc, err.split(": ")[2:3]), (3, ["a wheel that starts as " +
+                                                ("ptx file" if what == "ptx" else "another package") +
+                                                ", not as a zip"]), what)
+            tgz = os.path.join(tmp, "w.tgz")
+            open(tgz, "wb").write(gzip.compress(tar_bytes([("demo-1.0-py3-none-any.whl", data)])))
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", tgz)
+            eq(rc, 3, (what, "tgz", err))
+        # A streaming writer's local header under bit 3: zeros, the directory's values read.
+        body = zip_local(name, 0, 0, 0, flags=8) + lib + struct.pack("<IIII", 0x08074b50, crc, len(lib), len(lib))
+        cd = zip_central(name, len(lib), len(lib), crc, 0, flags=8)
+        path = os.path.join(tmp, "streamed.whl")
+        open(path, "wb").write(body + cd + zip_eocd(1, len(cd), len(body)))
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err), (0, ""))
+        eq([c["offset"] for f in json.loads(out)["files"] for c in f["containers"]], MULTI_OFFSETS)
+
+
 @test
 def pyinstaller_programs_are_read_with_the_files_they_carry():
     """A PyInstaller one-file program carries its files in an archive (PKG) in its ELF section

@@ -233,6 +233,8 @@ static inline uint64_t fc_unpack_budget(uint64_t packed, uint64_t max_unpacked)
 }
 /* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
+/* Whether PATH names a wheel (".whl"), which pip reads by its end, as zipfile does. */
+bool fc_wheel_name(const char *path);
 /* PyInstaller one-file programs (pyinstaller.c). Whether [LO, HI) of DATA ends with the
  * cookie of a PyInstaller archive (PKG). */
 bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);

@@ -173,6 +173,12 @@ static bool is_compressed(const uint8_t *b, size_t n)
     return n >= 3 && b[0] == 0x1f && b[1] == 0x9d && !(b[2] & 0x60) && (b[2] & 0x1f) >= 9 && (b[2] & 0x1f) <= 16;
 }
 
+bool fc_wheel_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".whl") == 0;
+}
+
 bool fc_sniff_package(const uint8_t *b, size_t n)
 {
     if (n >= 4 && memcmp(b, "PK\003\004", 4) == 0)              /* zip: wheels, .conda */
@@ -1036,6 +1042,10 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
          * end: scan.c.) */
         bool nested = f == FC_FORMAT_UNKNOWN && !fc_pyinstaller_side_name(entry) &&
                       (fc_sniff_package(head, (size_t)got) || is_deb_lzma(lv, entry, head, (size_t)got));
+        /* A wheel that starts as another package is held, to be read by its end as pip reads
+         * it (fc_scan_image), not as what it starts as (rv28 F4). */
+        bool odd_wheel = nested && fc_wheel_name(entry) && !(got >= 4 && memcmp(head, "PK\003\004", 4) == 0);
+        nested = nested && !odd_wheel;
         /* A zip told by its end (a zipapp, one behind "PK00") is held whole and read as a file is:
          * searched as bytes, its deflated members went unseen (red-team review of 2026-12-05). */
         bool zip_behind = f == FC_FORMAT_UNKNOWN && !nested && fc_zip_behind_head(head, (size_t)got);
@@ -1047,7 +1057,7 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
             continue;
         }
         /* A side-loaded PyInstaller archive is held whole: it is told by its end. */
-        bool data = f == FC_FORMAT_UNKNOWN && !nested && !zip_behind && !fc_pyinstaller_side_name(entry);
+        bool data = f == FC_FORMAT_UNKNOWN && !nested && !zip_behind && !odd_wheel && !fc_pyinstaller_side_name(entry);
         rc = scan_member(sc, lv, e, entry, head, (size_t)got, nested, data, &fatal);
     }
     /* A member whose read failed for good has said so; the package ends there. */

@@ -230,7 +230,16 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return fc_scan_elf(sc, img, path);
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
-    if (f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size)) {
+    bool package = f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size);
+    /* pip reads a wheel by its end, as zipfile does, whatever its first bytes: one that starts
+     * as a tar, a gzip or bzip2 stream or a PTX text was read as that, the zip after it unseen,
+     * "no CUDA code" or another file's verdict (rv28 F4, F5). */
+    if (fc_wheel_name(path) && (package || f != FC_FORMAT_UNKNOWN) &&
+        (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0) && fc_zip_has_members(img->data, img->size))
+        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a wheel that starts as %s%s, not as a zip: pip reads "
+                               "it by its end, as a zip, and what it installs was not read here",
+                               package ? "another package" : fc_format_name(f), package ? "" : " file");
+    if (package) {
         if (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0)
             return fc_scan_package(sc, img, path);
         size_t n;

@@ -21,8 +21,8 @@ static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e
                  name);
         return true;
     }
-    uint64_t at;
-    if (!fc_add_ok(offset, delta, &at) || !fc_range_ok(at, 30, size) || memcmp(data + at, "PK\003\004", 4) != 0) {
+    uint64_t at = offset + delta; /* (modulo 2^64, as fc_zip_directory's base is) */
+    if (!fc_range_ok(at, 30, size) || memcmp(data + at, "PK\003\004", 4) != 0) {
         snprintf(why, why_size, "member %.*s: its central directory entry names no local header (offset %llu)",
                  (int)nlen, name, (unsigned long long)offset);
         return true;
@@ -36,15 +36,20 @@ static bool entry_disagrees(const uint8_t *data, uint64_t size, const uint8_t *e
                  (int)nlen, name, lmethod, method);
         return true;
     }
-    if (lflags & 8)
-        return false; /* CRC and sizes in a data descriptor: readers take the directory's */
     uint64_t lusize = fc_rd32(l + 22), lcsize = fc_rd32(l + 18);
     uint64_t *l_vals[] = {&lusize, &lcsize};
     bool l_ok = fc_range_ok(at + 30 + lnlen, lxlen, size) && fc_zip64_values(l + 30 + lnlen, lxlen, l_vals, 2);
-    if (!l_ok || fc_rd32(l + 14) != fc_rd32(e + 16) || lusize != usize || lcsize != csize) {
+    uint32_t lcrc = fc_rd32(l + 14), crc = fc_rd32(e + 16);
+    /* CRC and sizes deferred to a data descriptor: zipfile and unzip take the directory's, and
+     * libarchive's seekable reader the local header's where they are not 0 (rv28 F1: 3 bytes of
+     * a library so declared were read, its 27,576 installed). Streaming writers write zeros. */
+    bool deferred = lflags & 8;
+    if (deferred && l_ok && (!lcrc || lcrc == crc) && (!lusize || lusize == usize) && (!lcsize || lcsize == csize))
+        return false;
+    if (!l_ok || lcrc != crc || lusize != usize || lcsize != csize) {
         snprintf(why, why_size, "member %.*s: its local header and its central directory entry, which pip and unzip "
                  "go by, disagree on its %s: what they install is not what was read here", (int)nlen, name,
-                 fc_rd32(l + 14) != fc_rd32(e + 16) ? "CRC-32" : "size");
+                 lcrc != crc ? "CRC-32" : "size");
         return true;
     }
     return false;
@@ -139,8 +144,9 @@ static bool libarchive_directory(const uint8_t *data, uint64_t size, uint64_t *s
             continue;
         const uint8_t *r = data + pos;
         uint32_t cd_size = fc_rd32(r + 12), cd_offset = fc_rd32(r + 16);
+        /* (libarchive adds the two as 32-bit numbers: the sum wraps, rv28.) */
         bool ok = fc_rd16(r + 4) == 0 && fc_rd16(r + 6) == 0 && fc_rd16(r + 8) == fc_rd16(r + 10) &&
-                  (uint64_t)cd_size + cd_offset <= pos;
+                  (uint32_t)(cd_size + cd_offset) <= pos && cd_size <= pos;
         if (ok) {
             *start = pos - cd_size;
             *base = *start - cd_offset;
@@ -227,18 +233,26 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
         return true;
     }
     size_t n = 0;
-    bool disagree = false;
+    bool disagree = false, zip64_offset = false;
     /* Walked by its size, as zipfile walks it. */
     for (uint64_t p = d.start; p < d.end && !disagree;) {
         if (!fc_range_ok(p, 46, d.end) || memcmp(data + p, "PK\001\002", 4) != 0)
             break; /* a directory readers refuse: not this check's to say */
         const uint8_t *e = data + p;
         uint64_t len = 46 + (uint64_t)fc_rd16(e + 28) + fc_rd16(e + 30) + fc_rd16(e + 32);
-        if (!fc_range_ok(p, len, d.end))
+        if (!fc_range_ok(p, len, d.end)) {
+            /* zipfile reads its name, extra field and comment cut at the directory's end and
+             * installs it; none of it checked here, it hid a member read otherwise (rv28 F3). */
+            snprintf(why, why_size, "member %.*s: its central directory entry runs past the directory's end, where "
+                     "pip and unzip still read it: what they install was not checked here",
+                     (int)(fc_range_ok(p + 46, fc_rd16(e + 28), d.end) ? fc_rd16(e + 28) : 0), (const char *)(e + 46));
+            disagree = true;
             break;
+        }
         disagree = entry_disagrees(data, size, e, d.base, why, why_size);
         /* (entry_disagrees checked that the offset, zip64's included, names a local header.) */
         uint64_t offset = fc_rd32(e + 42);
+        zip64_offset |= offset == 0xffffffff;
         uint64_t *vals[] = {&(uint64_t){fc_rd32(e + 24)}, &(uint64_t){fc_rd32(e + 20)}, &offset};
         fc_zip64_values(e + 46 + fc_rd16(e + 28), fc_rd16(e + 30), vals, 3);
         dir[n] = listed_name((const char *)(e + 46), fc_rd16(e + 28));
@@ -257,6 +271,12 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
         if (la_start != d.start || la_base != d.base) {
             snprintf(why, why_size, "its end leads libarchive to another central directory than the one pip and unzip "
                      "go by: what they install is not what was read here");
+            disagree = true;
+        } else if (la_base != 0 && zip64_offset) {
+            /* libarchive adds its base before it looks for the zip64 offset's 0xffffffff, and
+             * then finds none (rv28). */
+            snprintf(why, why_size, "a member's offset is in a zip64 field, which libarchive does not read where bytes "
+                     "precede the zip: what pip and unzip install is not what was read here");
             disagree = true;
         }
     } else if (!disagree && (reach = front_walk(data, size, d.base, at, n, &at_i)) == FRONT_MISSES) {

@@ -102,8 +102,11 @@ bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d
             cd_end = pos - 20 - 56;
         }
     }
-    /* (The disk numbers and entry counts of the record zipfile does not look at.) */
-    if (cd_size > cd_end || cd_offset > cd_end - cd_size)
+    /* (The disk numbers and entry counts of the record zipfile does not look at.) An offset
+     * past where the directory starts is taken off every member's offset, as zipfile takes
+     * it (its concat below 0: the base wraps, and BASE + offset lands where zipfile seeks); it
+     * was refused here, and with it every check of the directory (rv28 F2). */
+    if (cd_size > cd_end)
         return false;
     if (cd_size && memcmp(data + cd_end - cd_size, "PK\001\002", 4) != 0)
         return false;
@@ -187,8 +190,8 @@ fc_zip_range *fc_zip_uncovered(const uint8_t *data, uint64_t size, unsigned *ent
         if (!fc_range_ok(at + 46 + fc_rd16(data + at + 28), fc_rd16(data + at + 30), d.end) ||
             !fc_zip64_values(data + at + 46 + fc_rd16(data + at + 28), fc_rd16(data + at + 30), vals, 3))
             goto unsure;
-        uint64_t lh = d.base + local;
-        if (local > size || !fc_range_ok(lh, 30, size) || memcmp(data + lh, "PK\003\004", 4) != 0)
+        uint64_t lh = d.base + local; /* (modulo 2^64: the base may stand for a negative one) */
+        if (!fc_range_ok(lh, 30, size) || memcmp(data + lh, "PK\003\004", 4) != 0)
             goto unsure;
         /* The member's data, after its local header's name and extra field (read as the
          * local header gives them: what lies in them is searched). */

@@ -41,7 +41,8 @@ typedef struct fc_zip_range {
 /* The central directory Python's zipfile, and so pip, reads a zip by: [START, END) of the
  * file, and BASE, what its offsets are short of the file's (the bytes before the zip). */
 typedef struct fc_zip_directory {
-    uint64_t start, end, base;
+    uint64_t start, end;
+    uint64_t base; /* added to each member's offset, modulo 2^64 (zipfile's concat, which may be below 0) */
 } fc_zip_directory;
 
 /* Whether DATA (SIZE bytes) has one, found as zipfile finds it: the last end-of-central-
