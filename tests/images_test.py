@@ -334,6 +334,31 @@ def scripts_and_programs_ending_with_a_zip_in_an_image_are_packages_as_in_a_walk
         rc, doc, err = doc_of(*H100, *DRIVER_13, "--packages", path)
         eq((rc, err, doc["skipped_in_walks"]["packages"]), (0, "", 0))
         eq(files(doc), ["t:1", "t:1:/opt/install.run!pkg/libsm90.so", "t:1:/opt/sfx!pkg/libsm90.so"])
+        # rv29 F3: a script past the 4 GiB member limit (CUDA's .run installers are #! scripts of
+        # gigabytes; here a sparse one) is said only where it ends with a zip.
+        import subprocess
+        root = os.path.join(tmp, "root")
+        os.makedirs(os.path.join(root, "opt"))
+        for ends_with_zip in (False, True):
+            big = os.path.join(root, "opt", "big.run")
+            with open(big, "wb") as f:
+                f.write(script)
+                f.truncate(4400000000)
+                f.seek(0, 2)
+                if ends_with_zip:
+                    f.write(payload)
+            layer = os.path.join(tmp, "layer.tar")
+            subprocess.run(["tar", "--sparse", "--format=posix", "-C", root, "-cf", layer, "opt/big.run"], check=True)
+            path = os.path.join(tmp, "big.tar")
+            M.docker_save(path, [(["t:1"], [open(layer, "rb").read()], [])])
+            rc, out, err = run(*H100, *DRIVER_13, path)
+            if ends_with_zip:
+                eq(rc, 3)
+                assert b"opt/big.run: declares 4400%s bytes, more than the 4294967296-byte limit; not read" % (
+                    str(len(payload)).rjust(6, "0").encode()) in err, err
+            else:
+                eq((rc, err), (0, b""))
+            os.unlink(big)
 
 
 @test

@@ -1312,7 +1312,8 @@ def what_a_static_archive_s_member_carries_is_read_as_when_named():
     behind a #! line, a program with a zip appended or a PyInstaller program was searched as
     bytes, or read as the program alone: "no CUDA code", exit 0, --strict too, where the
     member named on its own was read (exit 1 for its sm_100-only cubin). Now read as named,
-    its files named lib.a!member!file."""
+    its files named lib.a!member!file; bytes that carry nothing after all are searched, as
+    before (rv29 F1: an empty zip's end record after a fat binary hid it)."""
     lib = open(fx("libmulti.so"), "rb").read()
     sm100 = open(fx("kernels.sm_100.cubin"), "rb").read()
     wheel = zip_bytes([("lib/libmulti.so", lib), ("lib/k.cubin", sm100)])
@@ -1322,7 +1323,13 @@ def what_a_static_archive_s_member_carries_is_read_as_when_named():
                 ["install.run!lib/k.cubin"]),
                ("sfx", open("/bin/true", "rb").read() + wheel, ["sfx!lib/k.cubin", "sfx!lib/libmulti.so"]),
                ("app", open(fx("pyinstaller", "app"), "rb").read(),
-                ["app!kernels.sm_90.cubin", "app!lib/libmulti.so"])]
+                ["app!kernels.sm_90.cubin", "app!lib/libmulti.so"]),
+               # rv29 F5: a PE program's appended zip, in a .lib as in a .a
+               ("launcher.exe", open(fx("pe", "pe32.exe"), "rb").read() + zip_bytes([("lib/k.cubin", sm100)]),
+                ["launcher.exe", "launcher.exe!lib/k.cubin"]),
+               # rv29 F1: bytes that end with an empty zip's end record are searched, as before
+               ("blob.bin", b"JUNK" * 4 + open(fx("all_archs.fatbin"), "rb").read() +
+                struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 0, 0, 0, 0, 0), ["blob.bin"])]
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, want in carried:
             member = os.path.join(tmp, name)
@@ -1333,7 +1340,7 @@ def what_a_static_archive_s_member_carries_is_read_as_when_named():
             subprocess.run(["ar", "rc", archive, member], check=True)
             rc_named, _, _, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", member)
             rc, out, err, _ = run("--json", "--strict", "--gpu", "9.0", "--driver", "13.0", archive)
-            eq((rc, err), (rc_named, ""), name)
+            eq(rc, rc_named, (name, err))
             got = sorted(f.get("member") for f in json.loads(out)["files"] if f.get("containers"))
             eq(got, want, name)
 
@@ -1423,6 +1430,14 @@ def zips_zipfile_reads_otherwise_than_libarchive_are_not_passed():
             open(tgz, "wb").write(gzip.compress(tar_bytes([("demo-1.0-py3-none-any.whl", data)])))
             rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", tgz)
             eq(rc, 3, (what, "tgz", err))
+        # (rv29 F2) pip unpacks an sdist, and a .WHL, by its end too (it asks zipfile first).
+        data = gzip.compress(tar_bytes([("demo-1.0/README", b"hello\n")])) + wheel
+        for sdist in ("demo-1.0.tar.gz", "demo-1.0.zip", "demo-1.0-py3-none-any.WHL"):
+            path = os.path.join(tmp, sdist)
+            open(path, "wb").write(data)
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
+            eq((rc, err.split(": ")[2:3]), (3, ["a package pip unpacks that starts as another package, not as a zip"]),
+               sdist)
         # A streaming writer's local header under bit 3: zeros, the directory's values read.
         body = zip_local(name, 0, 0, 0, flags=8) + lib + struct.pack("<IIII", 0x08074b50, crc, len(lib), len(lib))
         cd = zip_central(name, len(lib), len(lib), crc, 0, flags=8)

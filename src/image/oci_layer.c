@@ -251,6 +251,34 @@ static bool holds_cuda(const fc_held *h, const char *name, const fc_options *opt
     return p.found > 0;
 }
 
+/* Whether the #! script IN (HEAD: its first GOT bytes, given back to IN) ends with a zip's end
+ * record, read through to its end keeping only its last bytes (false where it could not be
+ * read). */
+static bool script_ends_with_zip(fc_oci_layer *L, fc_stream *in, uint8_t *head, size_t got, const char *path)
+{
+    uint8_t *tail = malloc(2 * (size_t)FC_ZIP_TAIL);
+    if (!tail) {
+        problem(L, "%s: out of memory", path);
+        return false;
+    }
+    fc_stream_unread(in, head, got);
+    size_t n = 0;
+    uint64_t total = 0;
+    ssize_t r;
+    /* (Read into the buffer's second half, the first keeping what came before.) */
+    while ((r = fc_stream_read(in, tail + n, 2 * (size_t)FC_ZIP_TAIL - n)) > 0) {
+        n += (size_t)r;
+        total += (uint64_t)r;
+        if (n == 2 * (size_t)FC_ZIP_TAIL) {
+            memmove(tail, tail + FC_ZIP_TAIL, FC_ZIP_TAIL);
+            n = FC_ZIP_TAIL;
+        }
+    }
+    bool zip = r == 0 && fc_zip_record_in_tail(tail, n, total); /* as a walk tells it (scan.c) */
+    free(tail); /* (a read that failed is the layer's damage, said by the caller) */
+    return zip;
+}
+
 /* Holds the file IN (HEAD: its first GOT bytes, given back to IN; DECLARED: its size, or -1)
  * when it could hold CUDA code, and keeps it when a scan finds some. Returns its held index,
  * or FC_OCI_NONE; *UNOPENED when it is a package left closed, as a directory walk leaves
@@ -269,6 +297,10 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
     if ((what == FC_HEAD_NOTHING && !script) || *unopened)
         return FC_OCI_NONE;
     if (declared > 0 && (uint64_t)declared > opts->max_member_size) {
+        /* A script so large (CUDA's own .run installers are #! scripts of gigabytes) is said
+         * only where it ends with a zip, as a walk would open it (rv29 F3). */
+        if (script && !script_ends_with_zip(L, in, head, got, path))
+            return FC_OCI_NONE;
         problem(L, "%s: declares %lld bytes, more than the %llu-byte limit; not read", path, (long long)declared,
                 (unsigned long long)opts->max_member_size);
         return FC_OCI_NONE;
@@ -291,7 +323,7 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
         /* A read of the layer itself that failed is its damage, said once by the caller. */
         if (!(in_failed && *in_failed))
             problem(L, "%s: %s%s", path, st == FC_ERR_LIMIT ? "" : "could not be read: ", why);
-    } else if (script && !fc_zip_has_end(h.img.data, h.img.size)) {
+    } else if (script && !fc_zip_record_in_tail(h.img.data, h.img.size, h.img.size)) { /* (as a walk, scan.c) */
         fc_held_free(&h); /* a script, nothing more */
     } else if (script && !opts->packages_in_dirs) {
         *unopened = true;

@@ -557,12 +557,17 @@ static int walk_out_of_memory(fc_scan_ctx *sc, const fc_image *img, const char *
     return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
 }
 
-/* The member NAME of the static archive PATH, its N bytes at P, which carry files (a package, a
- * zip behind a stub, a PyInstaller archive): read as the same bytes named on their own are, its
- * files named as a package's members (rv27 F1: searched as bytes, a zip's deflated library was
- * "no CUDA code", exit 0, where the member named alone was read). */
-static int scan_carried(fc_scan_ctx *sc, const uint8_t *p, uint64_t n, const char *path, const char *name)
+/* The member NAME of the static archive PATH, at BASE in IMG (N bytes), which may carry files (a
+ * package, a zip behind a stub, a PyInstaller archive): read as the same bytes named on their
+ * own are, its files named as a package's members (rv27 F1: searched as bytes, a zip's
+ * deflated library was "no CUDA code", exit 0, where the member named alone was read). Where
+ * that reads nothing (an empty zip's end record, an archive's cookie met by chance), its bytes
+ * are searched, as before (rv29 F1). */
+static int scan_carried(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t n, const char *path,
+                        const char *name)
 {
+    const uint8_t *p = img->data + base;
+    size_t before = sc->delivered, errors = sc->errors;
     fc_member_scope scope;
     if (!fc_member_enter(sc, &scope, path, name, n))
         return fc_report_error(sc, FC_ERR_NOMEM, path, name, "out of memory");
@@ -573,10 +578,15 @@ static int scan_carried(fc_scan_ctx *sc, const uint8_t *p, uint64_t n, const cha
                              sc->opts->max_package_depth);
     } else {
         sc->depth++;
-        rc = fc_scan_image(sc, &own, name);
+        /* (A PyInstaller archive is read by its cookie, which fc_scan_image looks for only in
+         * a file named or one named as its program's side archive.) */
+        bool pyinstaller = !fc_sniff_package(p, (size_t)n) && !fc_zip_has_members(p, n);
+        rc = pyinstaller ? fc_pyinstaller_scan(sc, &own, 0, n, name) : fc_scan_image(sc, &own, name);
         sc->depth--;
     }
     fc_member_leave(sc, &scope);
+    if (rc == 0 && sc->delivered == before && sc->errors == errors)
+        rc = fc_scan_data(sc, img, base, n, path, name);
     return rc;
 }
 
@@ -759,9 +769,9 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 else if (f == FC_FORMAT_ELF)
                     rc = fc_report_error(sc, FC_ERR_FORMAT, path, name, "%s",
                                          fc_elf_header_problem(p, n, why, sizeof why) ? why : "not a readable ELF file");
-                else if (f == FC_FORMAT_UNKNOWN && (fc_sniff_package(p, (size_t)n) || fc_zip_has_end(p, n) ||
+                else if (f == FC_FORMAT_UNKNOWN && (fc_sniff_package(p, (size_t)n) || fc_zip_has_members(p, n) ||
                                                      fc_pyinstaller_ends(p, 0, n)))
-                    rc = scan_carried(sc, p, n, path, name);
+                    rc = scan_carried(sc, img, (uint64_t)start + skip, n, path, name);
                 else
                     rc = fc_scan_data(sc, img, (uint64_t)start + skip, n, path, name);
                 sc->named = named;

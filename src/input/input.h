@@ -233,8 +233,10 @@ static inline uint64_t fc_unpack_budget(uint64_t packed, uint64_t max_unpacked)
 }
 /* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
-/* Whether PATH names a wheel (".whl"), which pip reads by its end, as zipfile does. */
-bool fc_wheel_name(const char *path);
+/* Whether pip, given PATH, reads it by its end as zipfile does, whatever its first bytes: 1 for
+ * a wheel (".whl"), 2 for an archive it unpacks as a source package (".tar.gz", ".zip", ".WHL"...),
+ * 0 for neither. */
+int fc_pip_archive_name(const char *path);
 /* PyInstaller one-file programs (pyinstaller.c). Whether [LO, HI) of DATA ends with the
  * cookie of a PyInstaller archive (PKG). */
 bool fc_pyinstaller_ends(const uint8_t *data, uint64_t lo, uint64_t hi);

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "ar_name.h"
@@ -173,10 +174,21 @@ static bool is_compressed(const uint8_t *b, size_t n)
     return n >= 3 && b[0] == 0x1f && b[1] == 0x9d && !(b[2] & 0x60) && (b[2] & 0x1f) >= 9 && (b[2] & 0x1f) <= 16;
 }
 
-bool fc_wheel_name(const char *path)
+int fc_pip_archive_name(const char *path)
 {
+    /* pip's ARCHIVE_EXTENSIONS but .tar, whose last member a tar of wheels ends with: unpack_file
+     * asks zipfile.is_zipfile before the name's tar (rv29 F2), and takes .WHL for an sdist. */
+    static const char *const sdists[] = {".zip", ".tar.gz", ".tgz", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tlz",
+                                         ".tar.lz", ".tar.lzma"};
     size_t n = strlen(path);
-    return n > 4 && strcmp(path + n - 4, ".whl") == 0;
+    if (n > 4 && strcmp(path + n - 4, ".whl") == 0)
+        return 1;
+    for (size_t i = 0; i < sizeof sdists / sizeof *sdists; i++) {
+        size_t k = strlen(sdists[i]);
+        if (n > k && strcasecmp(path + n - k, sdists[i]) == 0)
+            return 2;
+    }
+    return n > 4 && strcasecmp(path + n - 4, ".whl") == 0 ? 2 : 0;
 }
 
 bool fc_sniff_package(const uint8_t *b, size_t n)
@@ -1043,8 +1055,9 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
         bool nested = f == FC_FORMAT_UNKNOWN && !fc_pyinstaller_side_name(entry) &&
                       (fc_sniff_package(head, (size_t)got) || is_deb_lzma(lv, entry, head, (size_t)got));
         /* A wheel that starts as another package is held, to be read by its end as pip reads
-         * it (fc_scan_image), not as what it starts as (rv28 F4). */
-        bool odd_wheel = nested && fc_wheel_name(entry) && !(got >= 4 && memcmp(head, "PK\003\004", 4) == 0);
+         * it (fc_scan_image), not as what it starts as (rv28 F4). (An sdist, a .tar.gz, is read
+         * as it arrives: one so made inside a package is not checked.) */
+        bool odd_wheel = nested && fc_pip_archive_name(entry) == 1 && !(got >= 4 && memcmp(head, "PK\003\004", 4) == 0);
         nested = nested && !odd_wheel;
         /* A zip told by its end (a zipapp, one behind "PK00") is held whole and read as a file is:
          * searched as bytes, its deflated members went unseen (red-team review of 2026-12-05). */

@@ -231,14 +231,17 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
     bool package = f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size);
-    /* pip reads a wheel by its end, as zipfile does, whatever its first bytes: one that starts
-     * as a tar, a gzip or bzip2 stream or a PTX text was read as that, the zip after it unseen,
-     * "no CUDA code" or another file's verdict (rv28 F4, F5). */
-    if (fc_wheel_name(path) && (package || f != FC_FORMAT_UNKNOWN) &&
-        (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0) && fc_zip_has_members(img->data, img->size))
-        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a wheel that starts as %s%s, not as a zip: pip reads "
-                               "it by its end, as a zip, and what it installs was not read here",
-                               package ? "another package" : fc_format_name(f), package ? "" : " file");
+    /* pip reads a wheel by its end, as zipfile does, whatever its first bytes, and an sdist too
+     * (it asks zipfile first): one that starts as a tar, a gzip or bzip2 stream or a PTX text
+     * was read as that, the zip after it unseen, "no CUDA code" or another file's verdict (rv28
+     * F4, F5; rv29 F2). */
+    int pip = fc_pip_archive_name(path);
+    if (pip && (package || f != FC_FORMAT_UNKNOWN) && (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0) &&
+        fc_zip_has_members(img->data, img->size))
+        return fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "%s that starts as %s%s, not as a zip: pip reads it by "
+                               "its end, as a zip, and what it installs was not read here",
+                               pip == 1 ? "a wheel" : "a package pip unpacks", package ? "another package" : fc_format_name(f),
+                               package ? "" : " file");
     if (package) {
         if (img->size < 4 || memcmp(img->data, "PK\003\004", 4) != 0)
             return fc_scan_package(sc, img, path);
@@ -365,17 +368,13 @@ fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
 static bool ends_with_zip_record(int fd)
 {
     struct stat st;
-    uint8_t tail[22 + 4096];
+    uint8_t tail[FC_ZIP_RECORD_TAIL];
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 22)
         return false;
     size_t n = (uint64_t)st.st_size < sizeof tail ? (size_t)st.st_size : sizeof tail;
     if (pread(fd, tail, n, st.st_size - (off_t)n) != (ssize_t)n)
         return false;
-    for (size_t at = n - 22 + 1; at-- > 0;)
-        if (memcmp(tail + at, "PK\005\006", 4) == 0 &&
-            (uint64_t)fc_rd32(tail + at + 12) + fc_rd32(tail + at + 16) <= (uint64_t)st.st_size)
-            return true;
-    return false;
+    return fc_zip_record_in_tail(tail, n, (uint64_t)st.st_size);
 }
 
 fc_head fc_head_decide_fd(const char *name, const uint8_t *head, ssize_t n, int fd)

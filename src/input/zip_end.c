@@ -75,6 +75,20 @@ static bool end_at(const uint8_t *data, uint64_t pos)
     return cd_size == 0 ? entries == 0 : memcmp(data + cd_end - cd_size, "PK\001\002", 4) == 0;
 }
 
+bool fc_zip_record_in_tail(const uint8_t *tail, size_t n, uint64_t total)
+{
+    if (n > FC_ZIP_RECORD_TAIL) {
+        tail += n - FC_ZIP_RECORD_TAIL;
+        n = FC_ZIP_RECORD_TAIL;
+    }
+    if (n < 22)
+        return false;
+    for (size_t at = n - 22 + 1; at-- > 0;)
+        if (memcmp(tail + at, "PK\005\006", 4) == 0 && (uint64_t)fc_rd32(tail + at + 12) + fc_rd32(tail + at + 16) <= total)
+            return true;
+    return false;
+}
+
 bool fc_zip_ends_file(const uint8_t *data, uint64_t size)
 {
     uint64_t pos;

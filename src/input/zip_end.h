@@ -14,6 +14,12 @@
 /* The record and the longest comment it may carry, and a zip64 locator's 20 bytes before it:
  * what is kept of the end. */
 #define FC_ZIP_TAIL (20u + 22u + 0xffffu)
+/* Whether the last FC_ZIP_RECORD_TAIL bytes of a file of TOTAL bytes (TAIL: its last N bytes, N
+ * at least that many where the file is) hold a zip's end record whose directory fits before the
+ * file's end: how a directory walk tells a #! script that ends with a zip (a self-extracting
+ * installer) from one that does not, and an image's layer the same. */
+#define FC_ZIP_RECORD_TAIL (22u + 4096u)
+bool fc_zip_record_in_tail(const uint8_t *tail, size_t n, uint64_t total);
 
 /* Whether the last N bytes of a zip of TOTAL bytes, TAIL (N at most FC_ZIP_TAIL), hold a
  * whole end-of-central-directory record whose central directory ends where it begins. */
