@@ -1449,6 +1449,25 @@ def zips_zipfile_reads_otherwise_than_libarchive_are_not_passed():
 
 
 @test
+def bytes_before_a_pyinstaller_archive_are_searched():
+    """rv29's note: a file of no known format that ends with a PyInstaller archive had the
+    archive's files read and nothing before it: a fat binary there was unseen (the archive's
+    own libraries hid it; alone it would be "no CUDA code")."""
+    fatbin = open(fx("all_archs.fatbin"), "rb").read()
+    app = open(fx("pyinstaller", "app-appended"), "rb").read()
+    length = struct.unpack(">I", app[len(app) - 88 + 8:len(app) - 88 + 12])[0]
+    data = b"JUNK" * 4 + fatbin + app[len(app) - length:]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "blob.bin")
+        open(path, "wb").write(data)
+        rc, out, err, _ = run("--json", "--gpu", "9.0", "--driver", "13.0", path)
+        eq(err, "")
+        doc = json.loads(out)
+        eq(sorted((f.get("member"), [c["offset"] for c in f["containers"] if c["origin"] == "embedded"])
+                  for f in doc["files"] if f.get("member") is None), [(None, [16])])
+
+
+@test
 def pyinstaller_programs_are_read_with_the_files_they_carry():
     """A PyInstaller one-file program carries its files in an archive (PKG) in its ELF section
     pydata (Linux) or appended to it (macOS, Windows; fixtures/pyinstaller/make.sh, written by

@@ -105,6 +105,13 @@ static int scan_pyinstaller_file(fc_scan_ctx *sc, const fc_image *img, const cha
 {
     size_t before = sc->delivered, errors = sc->errors;
     int rc = fc_pyinstaller_scan(sc, img, 0, end, path);
+    /* What lies before the archive, in a file of no known format, is searched as such a file's
+     * bytes are: a fat binary there was "no CUDA code" (rv29's note). */
+    uint64_t start = fc_pyinstaller_start(img->data, end);
+    if (rc == 0 && start > 0 && start < end) {
+        fc_region r = {.offset = 0, .size = start, .whole_file = true};
+        rc = fc_scan_regions(sc, img, path, &r, 1);
+    }
     if (rc == 0 && sc->named && !sc->outer && sc->delivered == before && sc->errors == errors)
         rc = fc_deliver_no_code(sc, path, FC_FORMAT_PACKAGE, img->size);
     return rc;
