@@ -362,6 +362,26 @@ def scripts_and_programs_ending_with_a_zip_in_an_image_are_packages_as_in_a_walk
 
 
 @test
+def an_empty_layer_is_a_layer_in_a_compressed_archive_too():
+    # rv30 F5: an empty layer (a tar of its end marker alone, 1024 zero bytes, which Docker
+    # writes for a build step that changes no file) in `docker save | gzip` (or zstd), read as a
+    # stream, was taken for no layer: "not in the archive", exit 3. The plain archive read it.
+    import subprocess
+    M = image_module()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "empty.tar")
+        M.docker_save(path, [(["t:1"], [M.tar([("usr/lib/libsm90.so", "f", M.SM90)]), b"\0" * 1024], [])])
+        data = open(path, "rb").read()
+        for how, packed in (("plain", data), ("gzip", gzip.compress(data)),
+                            ("zstd", subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True,
+                                                    check=True).stdout)):
+            packed_path = os.path.join(tmp, "empty." + how)
+            open(packed_path, "wb").write(packed)
+            rc, doc, err = doc_of(*H100, *DRIVER_13, packed_path)
+            eq((rc, err, files(doc)), (0, "", ["t:1", "t:1:/usr/lib/libsm90.so"]), how)
+
+
+@test
 def a_layer_limit_reached_is_said_once():
     # 1,030 layers, each adding one file: past the 1,024th the rest are left out, said on one
     # line (it was one line for each layer left out).

@@ -1060,7 +1060,13 @@ static bool looks_like_json(const uint8_t *p, size_t n)
 
 static bool looks_like_layer(const uint8_t *p, size_t n)
 {
-    return (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) || (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
+    /* (An empty layer, which Docker writes for a build step that changes no file, is a tar of
+     * its end marker alone: zero blocks, no magic. Taken for no layer, a compressed docker
+     * save with one was "not in the archive", exit 3: rv30 F5.) */
+    bool zeros = n >= 512;
+    for (size_t i = 0; zeros && i < 512; i++)
+        zeros = p[i] == 0;
+    return zeros || (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) || (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
            (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0);
 }
 
