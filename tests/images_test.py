@@ -382,6 +382,36 @@ def an_empty_layer_is_a_layer_in_a_compressed_archive_too():
 
 
 @test
+def the_manifest_chosen_is_the_one_containerd_runs():
+    # rv30 F4: platforms compared as strings: of [linux/amd64/v3, linux/amd64] the v3 one was
+    # judged (containerd's default amd64 matcher takes no variant and runs the second), and of
+    # [linux/x86_64, linux/amd64] the second (containerd takes x86_64 for amd64 and runs the
+    # first): the CUDA library in the other, exit 0. Compared as containerd normalizes them now.
+    M = image_module()
+    cuda = M.tar([("usr/lib/libsm90.so", "f", M.SM90)])
+    benign = M.tar([("usr/lib/libsm90.so", "f", b"benign\n")])
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, entries in (("v3", [({"os": "linux", "architecture": "amd64", "variant": "v3"}, benign),
+                                      ({"os": "linux", "architecture": "amd64"}, cuda)]),
+                              ("x86_64", [({"os": "linux", "architecture": "x86_64"}, cuda),
+                                          ({"os": "linux", "architecture": "amd64"}, benign)])):
+            blobs, descs = {}, []
+            for pf, layer in entries:
+                m = M.blob(blobs, M.oci_manifest(blobs, [layer], arch=pf["architecture"], variant=pf.get("variant")),
+                           M.MANIFEST)
+                descs.append(dict(m, platform=pf))
+            idx = M.blob(blobs, json.dumps({"schemaVersion": 2, "mediaType": M.INDEX, "manifests": descs}).encode(),
+                         M.INDEX)
+            root = os.path.join(tmp, name)
+            M.write_layout(root, blobs, {"schemaVersion": 2, "manifests": [
+                dict(idx, annotations={"org.opencontainers.image.ref.name": "1.0"})]})
+            rc, doc, err = doc_of(*H100, *DRIVER_13, root)
+            eq((rc, files(doc)[1:]), (0, [name + ":1.0:/usr/lib/libsm90.so"]), name)
+        rc, doc, err = doc_of(*H100, *DRIVER_13, "--platform", "linux/amd64/v3", os.path.join(tmp, "v3"))
+        eq((rc, files(doc)[1:]), (0, []))
+
+
+@test
 def a_layer_limit_reached_is_said_once():
     # 1,030 layers, each adding one file: past the 1,024th the rest are left out, said on one
     # line (it was one line for each layer left out).

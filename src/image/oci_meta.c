@@ -535,6 +535,27 @@ typedef struct platform {
     bool given;
 } platform;
 
+/* A platform as containerd compares it (containerd/platforms' Normalize): lower case, the
+ * architecture's other names (x86_64 is amd64, aarch64 arm64), and the variant a plain one
+ * stands for (amd64's v1, arm64's v8) dropped. An index of [linux/x86_64, linux/amd64] runs the
+ * first, and one of [linux/amd64/v3, linux/amd64] the second: rv30 F4. */
+static void normalize_platform(platform *p)
+{
+    for (char *c = p->os; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    for (char *c = p->arch; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    if (strcmp(p->arch, "x86_64") == 0 || strcmp(p->arch, "x86-64") == 0)
+        snprintf(p->arch, sizeof p->arch, "amd64");
+    else if (strcmp(p->arch, "aarch64") == 0)
+        snprintf(p->arch, sizeof p->arch, "arm64");
+    else if (strcmp(p->arch, "i386") == 0)
+        snprintf(p->arch, sizeof p->arch, "386");
+    if ((strcmp(p->arch, "amd64") == 0 && strcmp(p->variant, "v1") == 0) ||
+        (strcmp(p->arch, "arm64") == 0 && (strcmp(p->variant, "v8") == 0 || strcmp(p->variant, "8") == 0)))
+        p->variant[0] = '\0';
+}
+
 static void parse_platform(const char *s, platform *p)
 {
     memset(p, 0, sizeof *p);
@@ -545,6 +566,23 @@ static void parse_platform(const char *s, platform *p)
     }
     p->given = true;
     sscanf(s, "%39[^/]/%39[^/]/%39s", p->os, p->arch, p->variant);
+    normalize_platform(p);
+}
+
+/* Whether GOT (os, architecture, variant as written; NULL: none) is WANT: EXACT, its variant
+ * too (none asked for is the plain one), else where none was asked for, any variant. */
+static bool same_platform(const char *os, const char *arch, const char *variant, const platform *want, bool exact)
+{
+    platform got = {0};
+    if (!os || !arch)
+        return false;
+    snprintf(got.os, sizeof got.os, "%s", os);
+    snprintf(got.arch, sizeof got.arch, "%s", arch);
+    snprintf(got.variant, sizeof got.variant, "%s", variant ? variant : "");
+    normalize_platform(&got);
+    if (strcmp(got.os, want->os) != 0 || strcmp(got.arch, want->arch) != 0)
+        return false;
+    return strcmp(got.variant, want->variant) == 0 || (!exact && !want->variant[0]);
 }
 
 /* An image whose config names another platform than the one asked for is left out. */
@@ -554,8 +592,7 @@ static void check_platform(fc_oci_meta_image *im, const platform *want)
         return;
     platform got;
     parse_platform(im->pub.platform, &got);
-    if (strcmp(got.os, want->os) == 0 && strcmp(got.arch, want->arch) == 0 &&
-        (!want->variant[0] || strcmp(got.variant, want->variant) == 0))
+    if (same_platform(got.os, got.arch, got.variant, want, false))
         return;
     im->usable = false;
     image_problem(im, "it is for %s, not the %s/%s%s%s asked for; not judged", im->pub.platform, want->os, want->arch,
@@ -668,12 +705,9 @@ static void describe_platform(json_t *pf, char *buf, size_t size)
     snprintf(buf, size, "%.40s/%.40s%s%.40s", os ? os : "?", arch ? arch : "?", variant ? "/" : "", variant ? variant : "");
 }
 
-static bool platform_matches(json_t *pf, const platform *want)
+static bool platform_matches(json_t *pf, const platform *want, bool exact)
 {
-    const char *os = str(pf, "os"), *arch = str(pf, "architecture"), *variant = str(pf, "variant");
-    if (!os || !arch || strcmp(os, want->os) != 0 || strcmp(arch, want->arch) != 0)
-        return false;
-    return !want->variant[0] || (variant && strcmp(variant, want->variant) == 0);
+    return same_platform(str(pf, "os"), str(pf, "architecture"), str(pf, "variant"), want, exact);
 }
 
 /* BuildKit's attestation manifests (provenance, SBOM), which hold no file a container sees, by
@@ -829,7 +863,7 @@ static void read_index(oci_reader *r, json_t *index, const char *name, const cha
             json_t *pf = json_object_get(d, "platform");
             if (is_attestation(d))
                 continue;
-            if (r->want.given && json_is_object(pf) && !platform_matches(pf, &r->want)) {
+            if (r->want.given && json_is_object(pf) && !platform_matches(pf, &r->want, false)) {
                 char p[128];
                 describe_platform(pf, p, sizeof p);
                 meta_problem(r->m, "index.json: entry %zu is for %s, not the %s/%s%s%s asked for; left out", i + 1, p,
@@ -854,7 +888,13 @@ static void read_index(oci_reader *r, json_t *index, const char *name, const cha
         describe_platform(pf, p, sizeof p);
         size_t k = strlen(seen);
         snprintf(seen + k, sizeof seen - k, "%s%s", k ? ", " : "", p);
-        if (!chosen && json_is_object(pf) && platform_matches(pf, &r->want))
+        if (!chosen && json_is_object(pf) && platform_matches(pf, &r->want, true))
+            chosen = d;
+    }
+    /* (None of the plain variant: the first of another, as before.) */
+    json_array_foreach(mans, i, d) {
+        json_t *pf = json_object_get(d, "platform");
+        if (!chosen && !is_attestation(d) && json_is_object(pf) && platform_matches(pf, &r->want, false))
             chosen = d;
     }
     if (!chosen && candidates == 1 && !r->want.given) {
