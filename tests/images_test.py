@@ -412,6 +412,32 @@ def the_manifest_chosen_is_the_one_containerd_runs():
 
 
 @test
+def a_linked_layer_is_followed_in_a_compressed_archive_too():
+    # rv30 F6: docker save before Docker 25 writes a layer two images share once, and the other
+    # <id>/layer.tar as a symbolic link to it; read from `docker save a b | gzip`, a stream, the
+    # second image was judged without that layer, "not in the archive", exit 3.
+    M = image_module()
+    layer = M.tar([("usr/lib/libsm90.so", "f", M.SM90)])
+    diff = "sha256:" + M.sha(layer)
+    c1, c2 = (json.dumps({"architecture": "amd64", "os": "linux", "config": {"Env": [env]},
+                          "rootfs": {"type": "layers", "diff_ids": [diff]}}).encode() for env in ("A=1", "A=2"))
+    id1, id2 = "a" * 64, "b" * 64
+    members = [(id1 + "/layer.tar", "f", layer), (id2 + "/layer.tar", "l", "../" + id1 + "/layer.tar")]
+    members += [(M.sha(c) + ".json", "f", c) for c in (c1, c2)]
+    members += [("manifest.json", "f", json.dumps([
+        {"Config": M.sha(c1) + ".json", "RepoTags": ["one:1"], "Layers": [id1 + "/layer.tar"]},
+        {"Config": M.sha(c2) + ".json", "RepoTags": ["two:1"], "Layers": [id2 + "/layer.tar"]}]).encode())]
+    data = M.tar(members)
+    with tempfile.TemporaryDirectory() as tmp:
+        for how, packed in (("plain", data), ("gzip", gzip.compress(data))):
+            path = os.path.join(tmp, "linked." + how)
+            open(path, "wb").write(packed)
+            rc, doc, err = doc_of(*H100, *DRIVER_13, path)
+            eq((rc, err, [f for f in files(doc) if f.endswith(".so")]),
+               (0, "", ["one:1:/usr/lib/libsm90.so", "two:1:/usr/lib/libsm90.so"]), how)
+
+
+@test
 def a_layer_limit_reached_is_said_once():
     # 1,030 layers, each adding one file: past the 1,024th the rest are left out, said on one
     # line (it was one line for each layer left out).
