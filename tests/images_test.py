@@ -367,10 +367,12 @@ def an_empty_layer_is_a_layer_in_a_compressed_archive_too():
     # writes for a build step that changes no file) in `docker save | gzip` (or zstd), read as a
     # stream, was taken for no layer: "not in the archive", exit 3. The plain archive read it.
     import subprocess
+    # So was one whose first entry's name starts with '{', taken for metadata.
     M = image_module()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "empty.tar")
-        M.docker_save(path, [(["t:1"], [M.tar([("usr/lib/libsm90.so", "f", M.SM90)]), b"\0" * 1024], [])])
+        M.docker_save(path, [(["t:1"], [M.tar([("usr/lib/libsm90.so", "f", M.SM90)]), b"\0" * 1024,
+                                        M.tar([("{brace}", "f", b"x")])], [])])
         data = open(path, "rb").read()
         for how, packed in (("plain", data), ("gzip", gzip.compress(data)),
                             ("zstd", subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True,
