@@ -1163,8 +1163,8 @@ int fc_oci_scan_stream(fc_scan_ctx *sc, const fc_archive_api *la, struct archive
             continue;
         }
         /* (A tar whose first entry's name starts with '{' or '[' is a layer, not metadata: rv30.) */
-        bool ustar = got >= 262 && memcmp(head + 257, "ustar", 5) == 0;
-        bool meta = (looks_like_json(head, (size_t)got) && !ustar) || strcmp(name, "oci-layout") == 0;
+        bool meta = (looks_like_json(head, (size_t)got) && !looks_like_layer(head, (size_t)got)) ||
+                    strcmp(name, "oci-layout") == 0;
         if (meta && size >= 0 && (uint64_t)size <= FC_OCI_META_LIMIT &&
             rd.meta_bytes + (uint64_t)size <= STREAM_META_TOTAL) {
             /* Metadata (manifest.json, index.json, configs, manifests): kept whole. */

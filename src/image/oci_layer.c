@@ -256,7 +256,9 @@ static bool holds_cuda(const fc_held *h, const char *name, const fc_options *opt
  * read). */
 static bool script_ends_with_zip(fc_oci_layer *L, fc_stream *in, uint8_t *head, size_t got, const char *path)
 {
-    uint8_t *tail = malloc(2 * (size_t)FC_ZIP_TAIL);
+    /* (Read 64 KiB at a time after the last FC_ZIP_RECORD_TAIL bytes kept.) */
+    const size_t keep = FC_ZIP_RECORD_TAIL, cap = FC_ZIP_RECORD_TAIL + 65536;
+    uint8_t *tail = malloc(cap);
     if (!tail) {
         problem(L, "%s: out of memory", path);
         return false;
@@ -265,13 +267,12 @@ static bool script_ends_with_zip(fc_oci_layer *L, fc_stream *in, uint8_t *head, 
     size_t n = 0;
     uint64_t total = 0;
     ssize_t r;
-    /* (Read into the buffer's second half, the first keeping what came before.) */
-    while ((r = fc_stream_read(in, tail + n, 2 * (size_t)FC_ZIP_TAIL - n)) > 0) {
+    while ((r = fc_stream_read(in, tail + n, cap - n)) > 0) {
         n += (size_t)r;
         total += (uint64_t)r;
-        if (n == 2 * (size_t)FC_ZIP_TAIL) {
-            memmove(tail, tail + FC_ZIP_TAIL, FC_ZIP_TAIL);
-            n = FC_ZIP_TAIL;
+        if (n == cap) {
+            memmove(tail, tail + cap - keep, keep);
+            n = keep;
         }
     }
     bool zip = r == 0 && fc_zip_record_in_tail(tail, n, total); /* as a walk tells it (scan.c) */

@@ -491,23 +491,8 @@ deliver:
                                         !(sh.sh_flags & SHF_COMPRESSED), name, path, member);
     }
     free(compressed);
-    /* What the program carries, a static archive's member too (rv27 F1: a PyInstaller program
-     * or a self-extracting zip in a .a was read as the program alone), is named after it. */
-    fc_member_scope scope;
-    bool carries = rc == 0 && (pyi_hi || pydata_unread || zip_from);
-    if (carries && !fc_member_enter(sc, &scope, path, member, size))
-        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
-    if (rc == 0 && pyi_hi)
-        rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
-    else if (rc == 0 && pydata_unread)
-        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a section pydata without the cookie of the PyInstaller "
-                             "archive it is named for: damaged or cut short; the files it holds are not seen");
-    if (rc == 0 && zip_from) {
-        fc_image own = {.data = data, .size = size, .fd = -1}; /* the member's bytes alone */
-        rc = fc_scan_appended_zip(sc, member ? &own : img, path, zip_from);
-    }
-    if (carries)
-        fc_member_leave(sc, &scope);
+    if (rc == 0)
+        rc = fc_scan_carried(sc, img, base, size, path, member, &(fc_carried){pyi_lo, pyi_hi, pydata_unread, zip_from});
     return rc;
 }
 
@@ -562,9 +547,9 @@ static int walk_out_of_memory(fc_scan_ctx *sc, const fc_image *img, const char *
  * own are, its files named as a package's members (rv27 F1: searched as bytes, a zip's
  * deflated library was "no CUDA code", exit 0, where the member named alone was read). Where
  * that reads nothing (an empty zip's end record, an archive's cookie met by chance), its bytes
- * are searched, as before (rv29 F1). */
-static int scan_carried(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t n, const char *path,
-                        const char *name)
+ * are searched, as before (rv29 F1). PYINSTALLER: it is a PyInstaller archive, no package. */
+static int scan_member_carrying(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t n, const char *path,
+                                const char *name, bool pyinstaller)
 {
     const uint8_t *p = img->data + base;
     size_t before = sc->delivered, errors = sc->errors;
@@ -580,7 +565,6 @@ static int scan_carried(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uin
         sc->depth++;
         /* (A PyInstaller archive is read by its cookie, which fc_scan_image looks for only in
          * a file named or one named as its program's side archive.) */
-        bool pyinstaller = !fc_sniff_package(p, (size_t)n) && !fc_zip_has_members(p, n);
         rc = pyinstaller ? fc_pyinstaller_scan(sc, &own, 0, n, name) : fc_scan_image(sc, &own, name);
         sc->depth--;
     }
@@ -759,6 +743,7 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 uint64_t n = h->ar_size - skip;
                 bool nested;
                 fc_format f = fc_sniff(p, (size_t)n, &nested);
+                bool package = f == FC_FORMAT_UNKNOWN && (fc_sniff_package(p, (size_t)n) || fc_zip_has_members(p, n));
                 size_t before = sc->delivered, errors = sc->errors;
                 sc->named = false;
                 sc->archive_named = named;
@@ -769,9 +754,8 @@ static int scan_archive(fc_scan_ctx *sc, const fc_image *img, Elf *ar, const cha
                 else if (f == FC_FORMAT_ELF)
                     rc = fc_report_error(sc, FC_ERR_FORMAT, path, name, "%s",
                                          fc_elf_header_problem(p, n, why, sizeof why) ? why : "not a readable ELF file");
-                else if (f == FC_FORMAT_UNKNOWN && (fc_sniff_package(p, (size_t)n) || fc_zip_has_members(p, n) ||
-                                                     fc_pyinstaller_ends(p, 0, n)))
-                    rc = scan_carried(sc, img, (uint64_t)start + skip, n, path, name);
+                else if (package || (f == FC_FORMAT_UNKNOWN && fc_pyinstaller_ends(p, 0, n)))
+                    rc = scan_member_carrying(sc, img, (uint64_t)start + skip, n, path, name, !package);
                 else
                     rc = fc_scan_data(sc, img, (uint64_t)start + skip, n, path, name);
                 sc->named = named;

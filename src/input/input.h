@@ -205,6 +205,16 @@ int fc_scan_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, const ch
  * and what lies between them, before its central directory and in its comment (a fat binary
  * between two members was "no CUDA code": rv21), read as fc_scan_zip reads a zip. */
 int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path, uint64_t from);
+/* What a program (ELF or PE) carries beside its code, read after it. */
+typedef struct fc_carried {
+    uint64_t pyi_lo, pyi_hi; /* a PyInstaller archive, [lo, hi) of the image; hi 0: none */
+    bool pydata_unread;      /* a section pydata without the archive's cookie */
+    uint64_t zip_from;       /* where an appended zip starts in the program's own bytes; 0: none */
+} fc_carried;
+/* Reads what the program PATH (or its static archive's MEMBER: its SIZE bytes at BASE of IMG)
+ * carries, C, named after it (PATH and MEMBER!entry, as a package's members are). */
+int fc_scan_carried(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                    const char *member, const fc_carried *c);
 /* Searches the N REGIONS of IMG as one object of no known format (FC_FORMAT_DATA), delivered
  * when it holds a container or could not be read. */
 int fc_scan_regions(fc_scan_ctx *sc, const fc_image *img, const char *path, const fc_region *regions, size_t n);
@@ -223,6 +233,9 @@ int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *pa
  * opts->max_unpacked and 256 times the input's bytes read: said once, naming PATH or the
  * outermost package (package.c). */
 bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path);
+/* Counts what the outermost package of an input unpacks to afresh: PACKED bytes read of it,
+ * GROWING while it is a stream still being read (package.c). */
+void fc_unpacked_start(fc_scan_ctx *sc, uint64_t packed, bool growing);
 /* The decompression budget for PACKED bytes read: FC_UNPACK_RATIO times them, at least
  * MAX_UNPACKED (opts->max_unpacked). Packages (package.c) and image layers (oci_layer.c). */
 #define FC_UNPACK_RATIO 256u

@@ -783,6 +783,15 @@ static int scan_compressed_zip(fc_scan_ctx *sc, const level *lv)
  * three levels deep, would have run for hours; memory stayed small). What an uncompressed
  * archive's members hold is the input's own bytes, from a pipe too (rv13 5: a plain tar
  * holding a 9 GiB plain tar was "a decompression bomb?"). */
+void fc_unpacked_start(fc_scan_ctx *sc, uint64_t packed, bool growing)
+{
+    sc->unpacked = 0;
+    sc->packed = packed;
+    sc->packed_growing = growing;
+    sc->unpacked_said = false;
+    sc->unpacked_holes = false;
+}
+
 bool fc_unpacked_past_budget(fc_scan_ctx *sc, const char *path)
 {
     uint64_t budget = fc_unpack_budget(sc->packed, sc->opts->max_unpacked);
@@ -1209,13 +1218,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         return fc_report_error(sc, FC_ERR_UNSUPPORTED, path, NULL, "%s", why);
     /* The outermost package of an input: what its members unpack to is counted afresh. */
     bool top = sc->outer == NULL;
-    if (top) {
-        sc->unpacked = 0;
-        sc->packed = img ? img->size : 0;
-        sc->packed_growing = !img;
-        sc->unpacked_said = false;
-        sc->unpacked_holes = false;
-    }
+    if (top)
+        fc_unpacked_start(sc, img ? img->size : 0, !img);
     uint8_t head[SNIFF_SIZE];
     const uint8_t *h = img ? img->data : head;
     size_t hn = img ? img->size : 0;

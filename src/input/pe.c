@@ -544,7 +544,7 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
      * 2026-12-03). */
     uint64_t end = pe.cert_size && pe.cert_offset >= pe.raw_end && pe.cert_offset < size &&
                            size - pe.cert_offset == pe.cert_size ? pe.cert_offset : size;
-    /* (A static archive's member too: rv29 F5, as elf.c reads an ELF member's.) */
+    /* (A static archive's member's too: fc_scan_carried.) */
     if (pe.image && pe.raw_end && pe.raw_end < end) {
         uint64_t cookie_end = fc_pyinstaller_appended_cookie(data, pe.raw_end, end); /* as elf.c */
         if (cookie_end) {
@@ -566,18 +566,7 @@ done:
     fc_pe_free(&pe);
 deliver:
     rc = fc_deliver(sc, &b);
-    /* What the program carries is named after it, a static archive's member's too. */
-    fc_member_scope scope;
-    bool carries = rc == 0 && (pyi_hi || zip_from);
-    if (carries && !fc_member_enter(sc, &scope, path, ar_member, size))
-        return fc_report_error(sc, FC_ERR_NOMEM, path, ar_member, "out of memory");
-    if (rc == 0 && pyi_hi)
-        rc = fc_pyinstaller_scan(sc, img, pyi_lo, pyi_hi, path);
-    if (rc == 0 && zip_from) {
-        fc_image own = {.data = data, .size = (size_t)size, .fd = -1}; /* the member's bytes alone */
-        rc = fc_scan_appended_zip(sc, ar_member ? &own : img, path, zip_from);
-    }
-    if (carries)
-        fc_member_leave(sc, &scope);
+    if (rc == 0)
+        rc = fc_scan_carried(sc, img, base, size, path, ar_member, &(fc_carried){pyi_lo, pyi_hi, false, zip_from});
     return rc;
 }

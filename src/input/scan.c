@@ -223,6 +223,30 @@ int fc_scan_appended_zip(fc_scan_ctx *sc, const fc_image *img, const char *path,
     return scan_zip_file(sc, img, path, gaps, k);
 }
 
+int fc_scan_carried(fc_scan_ctx *sc, const fc_image *img, uint64_t base, uint64_t size, const char *path,
+                    const char *member, const fc_carried *c)
+{
+    /* A static archive's member too (rv27 F1, rv29 F5: a PyInstaller program or a
+     * self-extracting zip in a .a or .lib was read as the program alone). */
+    if (!c->pyi_hi && !c->pydata_unread && !c->zip_from)
+        return 0;
+    fc_member_scope scope;
+    if (!fc_member_enter(sc, &scope, path, member, size))
+        return fc_report_error(sc, FC_ERR_NOMEM, path, member, "out of memory");
+    int rc = 0;
+    if (c->pyi_hi)
+        rc = fc_pyinstaller_scan(sc, img, c->pyi_lo, c->pyi_hi, path);
+    else if (c->pydata_unread)
+        rc = fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "a section pydata without the cookie of the PyInstaller "
+                             "archive it is named for: damaged or cut short; the files it holds are not seen");
+    if (rc == 0 && c->zip_from) {
+        fc_image own = {.data = img->data + base, .size = (size_t)size, .fd = -1}; /* the member's bytes alone */
+        rc = fc_scan_appended_zip(sc, member ? &own : img, path, c->zip_from);
+    }
+    fc_member_leave(sc, &scope);
+    return rc;
+}
+
 int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
 {
     bool archive;

@@ -61,11 +61,7 @@ bool fc_member_enter(fc_scan_ctx *sc, fc_member_scope *m, const char *path, cons
     if (!(m->chain = fc_member_chain(sc->outer ? sc->inner : NULL, member)))
         return false;
     if (!sc->outer) { /* the outermost package, as package.c's scan_source counts it */
-        sc->unpacked = 0;
-        sc->packed = size;
-        sc->packed_growing = false;
-        sc->unpacked_said = false;
-        sc->unpacked_holes = false;
+        fc_unpacked_start(sc, size, false);
         sc->outer = path;
     }
     sc->inner = m->chain;
