@@ -41,7 +41,7 @@ def entries(fatbin):
 
 def seeds():
     for t in ("fuzz_fatbin", "fuzz_scan", "fuzz_decompress", "fuzz_text", "fuzz_pe", "fuzz_escape", "fuzz_stream",
-              "fuzz_image"):
+              "fuzz_image", "fuzz_go_tar"):
         shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
     for name in ("ptx_only.fatbin", "ptx_and_cubin.fatbin", "compress_size.fatbin", "compress_speed.fatbin",
                  "debug.fatbin", "variants.fatbin"):
@@ -77,6 +77,7 @@ def seeds():
         if name in ("whiteouts.tar", "links.tar", "oci-archive.tar"):
             put(os.path.join(CORPUS, "fuzz_stream"), name, data)
     put(os.path.join(CORPUS, "fuzz_image"), "image.tar", fixture(os.path.join("packages", "image.tar")))
+    go_tar_seeds(images)
     # Streams: the first byte says which method (bit 0: zstd) and the declared size.
     for name in ("compress_size.fatbin", "compress_speed.fatbin"):
         data = fixture(name)
@@ -98,6 +99,53 @@ def seeds():
                            b"cut\xe2\x82", b"\xc2\x9b\xe2\x80\xae\xe2\x81\xa6\xd8\x9c\x7f\t\r",
                            b"void fc_fixture::scale<double>(double*, double, int)" + b"\xc3\xa9" * 20]):
         put(names, "name%d" % i, s)
+
+
+def go_tar_seeds(images):
+    """Tars for the Go-reading of layers (fuzz_go_tar: the first byte is the piece size):
+    ustar, PAX (long and non-ASCII names, links), GNU (long names, an old sparse file with an
+    extension block) and a v7 header."""
+    import io
+    import tarfile
+    out = os.path.join(CORPUS, "fuzz_go_tar")
+    for name in ("whiteouts.tar", "links.tar"):
+        put(out, name, b"\x07" + open(os.path.join(images, name), "rb").read())
+    for fmt, label in ((tarfile.PAX_FORMAT, "pax"), (tarfile.GNU_FORMAT, "gnu"), (tarfile.USTAR_FORMAT, "ustar")):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=fmt) as t:
+            for path, kind in (("usr/lib/" + ("d" * 60 if label == "ustar" else "d" * 120) + "/libx.so", "f"),
+                               ("usr/lib/l", "l"), ("usr/lib/h", "h"), ("usr/\u00fc.so" if label != "ustar" else "usr/u.so", "f")):
+                info = tarfile.TarInfo(path)
+                info.mtime = 1700000000
+                if kind == "f":
+                    info.size = 5
+                    t.addfile(info, io.BytesIO(b"hello"))
+                else:
+                    info.type = tarfile.SYMTYPE if kind == "l" else tarfile.LNKTYPE
+                    info.linkname = "x" * (150 if label != "ustar" else 50)
+                    t.addfile(info)
+        put(out, label + ".tar", b"\x01" + buf.getvalue())
+    # An old GNU sparse header (type 'S') with one extension block, then a v7 header.
+    h = bytearray(512)
+    h[0:6] = b"sparse"
+    h[100:108], h[108:116], h[116:124] = b"0000644\0", b"0000000\0", b"0000000\0"
+    h[124:136], h[136:148] = b"%011o\0" % 512, b"%011o\0" % 1700000000
+    h[156:157] = b"S"
+    h[257:265] = b"ustar  \0"
+    h[386:410] = b"%011o\0" % 0 + b"%011o\0" % 512
+    h[482] = 1
+    h[483:495] = b"%011o\0" % 4096
+    h[148:156] = b" " * 8
+    h[148:156] = b"%06o\0 " % sum(h)
+    ext = bytearray(512)
+    ext[0:24] = b"%011o\0" % 1024 + b"%011o\0" % 0
+    v7 = bytearray(512)
+    v7[0:4] = b"v7/f"
+    v7[100:108], v7[108:116], v7[116:124] = b"0000644\0", b"0000000\0", b"0000000\0"
+    v7[124:136], v7[136:148] = b"%011o\0" % 0, b"%011o\0" % 1700000000
+    v7[148:156] = b" " * 8
+    v7[148:156] = b"%06o\0 " % sum(v7)
+    put(out, "sparse-v7.tar", b"\x00" + bytes(h) + bytes(ext) + b"s" * 512 + bytes(v7) + b"\0" * 1024)
 
 
 def broken():

@@ -69,7 +69,7 @@ typedef struct fc_oci_layer {
     uint64_t bytes;         /* how many */
     bool compressed;        /* gzip, zstd or bzip2 */
     bool damaged;           /* it could not be read to its end: DAMAGE says why */
-    char damage[320];
+    char damage[512];
     char **problems;        /* other lines: an entry escaping the root, a file past the limit */
     size_t n_problems, cap_problems;
 } fc_oci_layer;

@@ -28,6 +28,7 @@
 #include "oci.h"
 #include "oci_image.h"
 #include "oci_meta.h"
+#include "oci_tar_go.h"
 #include "pool.h"
 #include "pread_full.h"
 
@@ -1087,7 +1088,9 @@ static bool looks_like_layer(const uint8_t *p, size_t n)
     bool zeros = n >= 512;
     for (size_t i = 0; zeros && i < 512; i++)
         zeros = p[i] == 0;
-    return zeros || (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) || (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
+    /* (A v7 tar has no magic: its header's checksum tells it.) */
+    return zeros || (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) || (n >= 512 && fc_go_tar_is_header(p)) ||
+           (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
            (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0);
 }
 

@@ -8,6 +8,12 @@
  * Each regular file is sniffed from its first 4 KiB; one that could hold CUDA code is held
  * (fc_hold) and scanned, and kept only when the scan finds some (or something wrong). Nothing
  * is called back: this runs on the scan's helper threads, one layer each.
+ *
+ * Docker and containerd apply layers with Go's archive/tar, which reads some tars otherwise
+ * than libarchive (rv30 F1-F3: a regular file named "junk/" whose data libarchive reads as the
+ * next header, a PAX path beside a GNU long name ...): the tar's bytes are also read as Go reads
+ * them (oci_tar_go.c), and an entry libarchive returns that Go would not is said, the layer read
+ * no further.
  */
 #include <errno.h>
 #include <nettle/sha2.h>
@@ -21,6 +27,7 @@
 #include "input.h"
 #include "zip_end.h"
 #include "oci.h"
+#include "oci_tar_go.h"
 #include "walk.h"
 
 #define SNIFF_SIZE 4096u
@@ -63,16 +70,19 @@ static la_ssize_t source_read(struct archive *a, void *client, const void **out)
     return r;
 }
 
-/* ---- The tar inside a compressed blob, hashed as the tar reader takes it ---------------------
- * libarchive decompresses inside the reader that reads the tar, out of sight. Where the digest
- * of the uncompressed tar is wanted, one reader (filters, format "raw") decompresses and a
- * second reads the tar from its blocks, in place; the blocks are hashed on the way. */
+/* ---- The tar inside the blob, hashed and read as Go reads it as the tar reader takes it -------
+ * libarchive decompresses inside the reader that reads the tar, out of sight. So one reader
+ * (filters, format "raw") decompresses and a second reads the tar from its blocks, in place;
+ * on the way the blocks are read as Go reads them, and hashed where the digest of the
+ * uncompressed tar is wanted. */
 
 typedef struct inner {
     const fc_archive_api *la;
     struct archive *outer;
     struct sha256_ctx sha;
-    bool hashing;      /* only a compressed blob's tar differs from the blob */
+    fc_go_tar *go;     /* the same bytes as Go's archive/tar reads them */
+    bool go_oom;       /* it could not be fed: no entry is checked */
+    bool hashing;      /* only a compressed blob's tar differs from the blob, and only asked for */
     bool ended;
 } inner;
 
@@ -96,6 +106,8 @@ static la_ssize_t inner_read(struct archive *a, void *client, const void **out)
     }
     if (in->hashing)
         sha256_update(&in->sha, size, block);
+    if (!in->go_oom && !fc_go_tar_feed(in->go, block, size))
+        in->go_oom = true;
     *out = block;
     return (la_ssize_t)size;
 }
@@ -399,8 +411,103 @@ static bool unpacks_too_much(fc_oci_layer *L, const fc_options *opts, fc_oci_bud
     return true;
 }
 
-static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, const fc_options *opts,
-                         unsigned depth, fc_oci_budget *budget)
+/* ---- Each entry as Docker and containerd read it ------------------------------------------ */
+
+/* An entry's type as Go's Header.Typeflag says it, of those libarchive tells apart: '0' a file
+ * (Go's '7', 'S' and unknown types too, which libarchive reads as files), '1' to '6'. */
+static char go_class(uint8_t type)
+{
+    return type >= '1' && type <= '6' ? (char)type : '0';
+}
+
+static char libarchive_class(const fc_archive_api *la, struct archive_entry *e)
+{
+    if (la->entry_hardlink(e))
+        return '1';
+    switch (la->entry_filetype(e)) {
+    case AE_IFREG: return '0';
+    case AE_IFLNK: return '2';
+    case AE_IFCHR: return '3';
+    case AE_IFBLK: return '4';
+    case AE_IFDIR: return '5';
+    case AE_IFIFO: return '6';
+    default: return '?';
+    }
+}
+
+static const char *class_name(char c)
+{
+    switch (c) {
+    case '0': return "a file";
+    case '1': return "a hard link";
+    case '2': return "a symbolic link";
+    case '3': case '4': return "a device";
+    case '5': return "a directory";
+    case '6': return "a FIFO";
+    default: return "an entry of no known type";
+    }
+}
+
+/* Whether names A and B are one path in the image (as containerd cleans them); BUF_A and BUF_B
+ * hold CAP bytes each. */
+static bool same_path(const char *a, const char *b, char *buf_a, char *buf_b, size_t cap)
+{
+    size_t na, nb;
+    if (strlen(a) >= cap || strlen(b) >= cap)
+        return strcmp(a, b) == 0;
+    bool ok_a = fc_oci_normalize(a, buf_a, cap, &na), ok_b = fc_oci_normalize(b, buf_b, cap, &nb);
+    if (!ok_a || !ok_b)
+        return ok_a == ok_b && strcmp(a, b) == 0;
+    return na == nb && memcmp(buf_a, buf_b, na) == 0;
+}
+
+/* Whether entry E, the next libarchive returns, is the next Go returns: the same type, path,
+ * link and size. Where not, said (L's damage). BUF_A and BUF_B: CAP bytes each. */
+static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive_entry *e, uint64_t index,
+                       char *buf_a, char *buf_b, size_t cap)
+{
+    if (tar->go_oom) {
+        damage(L, "out of memory");
+        return false;
+    }
+    const char *name = la->entry_pathname(e) ? la->entry_pathname(e) : "";
+    char here = libarchive_class(la, e);
+    fc_go_entry g;
+    if (!fc_go_tar_next(tar->go, &g)) {
+        const char *why = fc_go_tar_stopped(tar->go);
+        if (why)
+            damage(L, "Docker and containerd (Go's archive/tar) stop at entry %llu of its tar with an error (%s), "
+                      "where %s '%.80s' is read here; the layer is read no further",
+                   (unsigned long long)index, why, class_name(here), name);
+        else
+            damage(L, "entry %llu of its tar, %s '%.80s', is read here where Docker and containerd (Go's archive/tar) "
+                      "find the tar's end; the layer is read no further",
+                   (unsigned long long)index, class_name(here), name);
+        return false;
+    }
+    char there = go_class(g.type);
+    bool same = here == there && same_path(name, g.name, buf_a, buf_b, cap);
+    if (same && there == '0' && la->entry_size_is_set(e))
+        same = la->entry_size(e) == g.size;
+    if (same && (there == '1' || there == '2')) {
+        const char *link = there == '1' ? la->entry_hardlink(e) : la->entry_symlink(e);
+        same = strcmp(link ? link : "", g.link) == 0;
+    }
+    if (same)
+        return true;
+    char size_here[48] = "", size_there[48] = "";
+    if (here == '0' && la->entry_size_is_set(e))
+        snprintf(size_here, sizeof size_here, " of %lld bytes", (long long)la->entry_size(e));
+    if (there == '0')
+        snprintf(size_there, sizeof size_there, " of %lld bytes", (long long)g.size);
+    damage(L, "entry %llu of its tar is read differently by Docker and containerd (Go's archive/tar): %s '%.48s'%s "
+              "there, %s '%.48s'%s here; the layer is read no further",
+           (unsigned long long)index, class_name(there), g.name, size_there, class_name(here), name, size_here);
+    return false;
+}
+
+static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, inner *tar,
+                         const fc_options *opts, unsigned depth, fc_oci_budget *budget)
 {
     size_t cap = 4096 + 1;
     char *path = malloc(cap), *link = malloc(cap);
@@ -411,7 +518,10 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
     }
     struct archive_entry *e;
     int r;
+    uint64_t index = 0;
     while ((r = la->read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        if (!same_as_go(L, tar, la, e, ++index, path, link, cap))
+            goto done;
         if (atomic_fetch_add(&budget->entries, 1) >= FC_OCI_MAX_ENTRIES) {
             damage(L, "more than %u entries in the archive's layers; the rest of this one is not read",
                    FC_OCI_MAX_ENTRIES);
@@ -503,8 +613,17 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
             goto done;
         }
     }
-    if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN)
+    if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN) {
         damage(L, "%s", la->error_string(a) ? la->error_string(a) : "not a readable tar");
+    } else if (r == ARCHIVE_EOF) {
+        /* Where libarchive ends, Go must too. */
+        fc_go_entry g;
+        if (tar->go_oom)
+            damage(L, "out of memory");
+        else if (fc_go_tar_next(tar->go, &g))
+            damage(L, "Docker and containerd (Go's archive/tar) read entry %llu of its tar, '%.80s', where its end is "
+                      "read here; the layer is read no further", (unsigned long long)g.index, g.name);
+    }
 done:
     free(path);
     free(link);
@@ -548,17 +667,18 @@ static void open_failed(fc_oci_layer *L, const fc_archive_api *la, struct archiv
         damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
 }
 
-/* Opens A, a new reader, on the tar SRC holds, or on the tar inside it through IN's reader
- * (when IN is not NULL). False, with L's damage said, when it cannot be read. */
-static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, source *src, inner *in)
+/* Opens A, a new reader, on the tar inside the blob SRC holds, through IN's reader. False,
+ * with L's damage said, when it cannot be read. TAR_DIGEST: the tar is hashed (when it is not
+ * the blob itself). */
+static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, source *src, inner *in,
+                       bool tar_digest)
 {
     /* Layers are tar, tar+gzip or tar+zstd (OCI image spec); Docker also loads bzip2. */
-    struct archive *f = in ? in->outer : a;
+    struct archive *f = in->outer;
     /* A reader libarchive could not allocate is no unreadable layer (oom22): a format left
      * out so answered "No formats registered". */
     bool set = la->read_support_filter_gzip(f) != ARCHIVE_FATAL && la->read_support_filter_zstd(f) != ARCHIVE_FATAL &&
-               la->read_support_filter_bzip2(f) != ARCHIVE_FATAL &&
-               (!in || la->read_support_format_raw(f) != ARCHIVE_FATAL) &&
+               la->read_support_filter_bzip2(f) != ARCHIVE_FATAL && la->read_support_format_raw(f) != ARCHIVE_FATAL &&
                la->read_support_format_tar(a) != ARCHIVE_FATAL && la->read_support_format_gnutar(a) != ARCHIVE_FATAL;
     if (!set) {
         damage(L, "out of memory");
@@ -566,8 +686,7 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
     }
     struct archive_entry *e;
     errno = 0;
-    if (la->read_open(f, src, NULL, source_read, NULL) != ARCHIVE_OK ||
-        (in && la->read_next_header(f, &e) != ARCHIVE_OK)) {
+    if (la->read_open(f, src, NULL, source_read, NULL) != ARCHIVE_OK || la->read_next_header(f, &e) != ARCHIVE_OK) {
         open_failed(L, la, f);
         return false;
     }
@@ -576,9 +695,7 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
         return false;
     }
     L->compressed = la->filter_count(f) > 1;
-    if (!in)
-        return true;
-    in->hashing = L->compressed;
+    in->hashing = L->compressed && tar_digest;
     errno = 0;
     if (la->read_open(a, in, NULL, inner_read, NULL) != ARCHIVE_OK) {
         open_failed(L, la, a);
@@ -597,20 +714,23 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
         return;
     }
     source *src = malloc(sizeof *src);
-    inner *tar = tar_digest ? calloc(1, sizeof *tar) : NULL;
+    inner *tar = calloc(1, sizeof *tar);
     struct archive *a = la->read_new();
     if (tar) {
         tar->la = la;
         tar->outer = la->read_new();
+        tar->go = fc_go_tar_new();
         sha256_init(&tar->sha);
     }
-    if (!src || !a || (tar_digest && (!tar || !tar->outer))) {
+    if (!src || !a || !tar || !tar->outer || !tar->go) {
         damage(L, "out of memory");
         free(src);
         if (a)
             la->read_free(a);
         if (tar && tar->outer)
             la->read_free(tar->outer);
+        if (tar)
+            fc_go_tar_free(tar->go);
         free(tar);
         return;
     }
@@ -620,20 +740,19 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     src->budget = budget;
     src->failed = false;
     sha256_init(&src->sha);
-    if (open_layer(L, la, a, src, tar))
-        read_entries(L, la, a, opts, depth, budget);
+    if (open_layer(L, la, a, src, tar, tar_digest))
+        read_entries(L, la, a, tar, opts, depth, budget);
     la->read_free(a);
-    if (tar) {
-        /* The tar's digest covers what its reader left (the blocks after its end marker). */
-        if (!L->damaged && tar->hashing) {
-            if (!inner_drain(tar, L))
-                L->tar_tail_too_long = true;
-            else if (!L->damaged)
-                hex_digest(&tar->sha, L->tar_digest);
-        }
-        la->read_free(tar->outer);
-        free(tar);
+    /* The tar's digest covers what its reader left (the blocks after its end marker). */
+    if (!L->damaged && tar->hashing) {
+        if (!inner_drain(tar, L))
+            L->tar_tail_too_long = true;
+        else if (!L->damaged)
+            hex_digest(&tar->sha, L->tar_digest);
     }
+    la->read_free(tar->outer);
+    fc_go_tar_free(tar->go);
+    free(tar);
     /* The digest covers the whole blob: what libarchive left unread (the end of the tar, the
      * compressed stream's trailer, anything after it) is read too. */
     while (!src->failed && source_pull(src) > 0)
@@ -645,7 +764,6 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     L->bytes = src->bytes;
     free(src);
 }
-
 void fc_oci_layer_free(fc_oci_layer *L, fc_oci_budget *budget)
 {
     for (size_t i = 0; i < L->n_held; i++) {
