@@ -1438,6 +1438,29 @@ def zips_zipfile_reads_otherwise_than_libarchive_are_not_passed():
             rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
             eq((rc, err.split(": ")[2:3]), (3, ["a package pip unpacks that starts as another package, not as a zip"]),
                sdist)
+        # The same inside a tar, a .tgz and a zip, named, piped and walked: read as it arrived,
+        # each was "no CUDA code", exit 0 (rv29's note). An ordinary sdist so packed still reads.
+        plain = gzip.compress(tar_bytes([("demo-1.0/libmulti.so", lib)]))
+        for outer in ("outer.tar", "outer.tgz", "outer.zip"):
+            for sdist, sdist_data, want in (("demo-1.0.tar.gz", data, 3), ("demo-1.0.zip", data, 3),
+                                            ("plain-1.0.tar.gz", plain, 0)):
+                members = [("dist/" + sdist, sdist_data)]
+                packed = zip_bytes(members) if outer == "outer.zip" else tar_bytes(members)
+                os.makedirs(os.path.join(tmp, "walk"), exist_ok=True)
+                path = os.path.join(tmp, "walk", outer)
+                open(path, "wb").write(gzip.compress(packed) if outer == "outer.tgz" else packed)
+                for how in ("named", "piped", "walked"):
+                    if how == "named":
+                        rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", path)
+                    elif how == "piped":
+                        rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", "-",
+                                              data=open(path, "rb").read())
+                    else:
+                        rc, out, err, _ = run("-q", "--strict", "--packages", "--gpu", "9.0", "--driver", "13.0",
+                                              os.path.dirname(path))
+                    said = "a package pip unpacks that starts as another package, not as a zip" in err
+                    eq((rc, said), (want, want == 3), (outer, sdist, how, err))
+                os.unlink(path)
         # A streaming writer's local header under bit 3: zeros, the directory's values read.
         body = zip_local(name, 0, 0, 0, flags=8) + lib + struct.pack("<IIII", 0x08074b50, crc, len(lib), len(lib))
         cd = zip_central(name, len(lib), len(lib), crc, 0, flags=8)

@@ -536,14 +536,27 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     bool named = sc->named, stop = false;
     sc->named = false;
     bool lzma_alone = nested && is_deb_lzma(lv, entry, head, got);
-    if (nested && !lzma_alone && is_compressed(head, got) && declared > 0 && (uint64_t)declared <= NESTED_HELD_MAX) {
+    /* An sdist (named .tar.gz, .zip ...) that does not start as a zip is held to be seen whole:
+     * pip unpacks it by its end, as a zip, where one is (scan.c); read as it arrived, a tar.gz
+     * with a zip after it inside a tar, a .tgz or a zip was "no CUDA code", exit 0 (rv29's
+     * note; named alone it was said). */
+    bool pip_named = nested && !own_tree && !lzma_alone && fc_pip_archive_name(entry) == 2 &&
+                     !(got >= 4 && memcmp(head, "PK\003\004", 4) == 0);
+    if (nested && !lzma_alone && declared > 0 &&
+        ((is_compressed(head, got) && (uint64_t)declared <= NESTED_HELD_MAX) ||
+         (pip_named && (uint64_t)declared <= sc->opts->max_member_size))) {
         /* A compressed member small enough is held, so that its bytes can be read again: a zip
          * under it is read by its central directory, and decoded bytes that read as an empty
          * tar are read as bytes (scan_source), where from a stream either is only said. */
         fc_held held;
         char why[300];
         fc_status st = fc_hold(&ms.s, (uint64_t)declared, sc->opts->max_member_size, &held, why, sizeof why);
-        if (st == FC_OK) {
+        if (st == FC_OK && pip_named && fc_zip_has_members(held.img.data, held.img.size)) {
+            rc = fc_report_error(sc, FC_ERR_FORMAT, entry, NULL, "a package pip unpacks that starts as another "
+                                 "package, not as a zip: pip reads it by its end, as a zip, and what it installs was "
+                                 "not read here");
+            fc_held_free(&held);
+        } else if (st == FC_OK) {
             sc->depth++;
             rc = scan_source(sc, &held.img, NULL, entry, own_tree ? lv->prefix : inner, own_tree, false, false);
             sc->depth--;
@@ -1064,8 +1077,7 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
         bool nested = f == FC_FORMAT_UNKNOWN && !fc_pyinstaller_side_name(entry) &&
                       (fc_sniff_package(head, (size_t)got) || is_deb_lzma(lv, entry, head, (size_t)got));
         /* A wheel that starts as another package is held, to be read by its end as pip reads
-         * it (fc_scan_image), not as what it starts as (rv28 F4). (An sdist, a .tar.gz, is read
-         * as it arrives: one so made inside a package is not checked.) */
+         * it (fc_scan_image), not as what it starts as (rv28 F4); an sdist too (scan_member). */
         bool odd_wheel = nested && fc_pip_archive_name(entry) == 1 && !(got >= 4 && memcmp(head, "PK\003\004", 4) == 0);
         nested = nested && !odd_wheel;
         /* A zip told by its end (a zipapp, one behind "PK00") is held whole and read as a file is:
