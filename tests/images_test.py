@@ -413,46 +413,7 @@ def the_manifest_chosen_is_the_one_containerd_runs():
         eq((rc, files(doc)[1:]), (0, []))
 
 
-# ---- Raw tar headers, as no writer of layers writes them (rv30 F1-F3) ------------------------
-
-def raw_header(name, size, kind=b"0", link=b"", magic=b"ustar\x0000", prefix=b"", mtime=b"%011o\0" % 1700000000,
-               star=False):
-    h = bytearray(512)
-    h[0:len(name)] = name
-    h[100:108], h[108:116], h[116:124] = b"0000644\0", b"0000000\0", b"0000000\0"
-    h[124:136], h[136:148] = b"%011o\0" % size, mtime
-    h[156:157] = kind
-    h[157:157 + len(link)] = link
-    h[257:257 + len(magic)] = magic
-    h[345:345 + len(prefix)] = prefix
-    if star:
-        h[476:500] = b"00000000000\0" * 2
-        h[508:512] = b"tar\0"
-    h[148:156] = b" " * 8
-    h[148:156] = b"%06o\0 " % sum(h)
-    return bytes(h)
-
-
-def raw_member(name, data, kind=b"0", **kw):
-    return raw_header(name, len(data), kind, **kw) + data + b"\0" * (-len(data) % 512)
-
-
-def pax_member(records):
-    body = b""
-    for k, v in records:
-        rec = b" %s=%s\n" % (k, v)
-        n = len(rec) + 1
-        while len(b"%d" % n) + len(rec) != n:
-            n += 1
-        body += b"%d" % n + rec
-    return raw_member(b"PaxHeaders/x", body, b"x")
-
-
-def gnu_long_member(name, kind=b"L"):
-    return raw_member(b"././@LongLink", name + b"\0", kind, magic=b"ustar  \0")
-
-
-TAR_END = b"\0" * 1024
+from rawtar import TAR_END, gnu_long_member, pax_member, raw_member  # noqa: E402
 
 
 @test
