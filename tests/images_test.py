@@ -413,7 +413,7 @@ def the_manifest_chosen_is_the_one_containerd_runs():
         eq((rc, files(doc)[1:]), (0, []))
 
 
-from rawtar import TAR_END, gnu_long_member, pax_member, raw_member  # noqa: E402
+from rawtar import TAR_END, gnu_long_member, pad, pax_member, pax_record, raw_header, raw_member  # noqa: E402
 
 
 @test
@@ -450,6 +450,27 @@ def layers_are_read_as_docker_and_containerd_read_them():
                        TAR_END,
         # an mtime Go cannot parse: Docker and containerd stop with an error; libarchive reads on
         "bad-mtime": raw_member(b"usr/", b"", b"5") + raw_member(lib, M.SM90, mtime=b"0000000000x\0") + TAR_END,
+        # rv31 (a review of the check): the same entries, their bytes placed otherwise.
+        # FP1: a PAX record's length written "+14": Go reads on to GNU sparse 1.0 records (the
+        # file is sparse, its map at its data's head), libarchive stops there (a plain file)
+        "rv31-fp1-plus-length": raw_member(b"PaxHeaders/x", pax_record(b"comment", b"x", plus=True) +
+                                           pax_record(b"GNU.sparse.major", b"1") +
+                                           pax_record(b"GNU.sparse.minor", b"0"), b"x") +
+                                raw_member(lib, pad(b"1\n0\n%d\n" % len(M.SM90)) + M.SM90) + TAR_END,
+        # FP2: a symbolic link given 1,024 bytes by a PAX size: libarchive skips them as its
+        # data, Go reads them as a PAX header that makes the next file sparse
+        "rv31-fp2-link-data": pax_member([(b"size", b"1024")]) + raw_header(b"usr/lib/s", 0, b"2", link=b"t") +
+                              pax_member([(b"GNU.sparse.major", b"1"), (b"GNU.sparse.minor", b"0")]) +
+                              raw_member(lib, pad(b"1\n0\n%d\n" % len(M.SM90)) + M.SM90) + TAR_END,
+        # FP4: a GNU header of type '0' with an old sparse fragment at 4096: sparse to
+        # libarchive (zeros, then the library), plain to Go
+        "rv31-fp4-sparse-area": raw_member(lib, M.SM90, magic=b"ustar  \0",
+                                           extra=[(386, b"%011o\0" % 4096), (398, b"%011o\0" % len(M.SM90))]) + TAR_END,
+        # FP6: an 'x' header (GNU sparse 0.0 records), then a 'g' header, then the file: Go drops
+        # the records at the 'g', libarchive applies them
+        "rv31-fp6-pax-then-global": pax_member([(b"GNU.sparse.numblocks", b"1"), (b"GNU.sparse.offset", b"4096"),
+                                                (b"GNU.sparse.numbytes", b"%d" % len(M.SM90))]) +
+                                    pax_member([(b"comment", b"global")], b"g") + raw_member(lib, M.SM90) + TAR_END,
     }
     ordinary = {
         "pax": M.tar([("usr/lib/" + "d" * 120 + "/libsm90.so", "f", M.SM90), ("usr/lib/\u00fcn\u00efc\u00f6d\u00e9.so", "f", M.SM90),

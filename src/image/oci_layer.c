@@ -86,28 +86,40 @@ typedef struct inner {
     bool ended;
 } inner;
 
-static la_ssize_t inner_read(struct archive *a, void *client, const void **out)
+/* Pulls the tar's next block into *BLOCK and *SIZE, read as Go reads it and hashed where
+ * asked: 1, or 0 at its end, or -1 when libarchive cannot (its error on in->outer). */
+static int inner_pull(inner *in, const void **block, size_t *size)
 {
-    inner *in = client;
     if (in->ended)
         return 0;
-    const void *block;
-    size_t size;
     la_int64_t offset;
-    int r = in->la->read_data_block(in->outer, &block, &size, &offset);
+    int r = in->la->read_data_block(in->outer, block, size, &offset);
     if (r == ARCHIVE_EOF) {
         in->ended = true;
         return 0;
     }
-    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+        return -1;
+    if (in->hashing)
+        sha256_update(&in->sha, *size, *block);
+    if (!in->go_oom && !fc_go_tar_feed(in->go, *block, *size))
+        in->go_oom = true;
+    return 1;
+}
+
+static la_ssize_t inner_read(struct archive *a, void *client, const void **out)
+{
+    inner *in = client;
+    const void *block;
+    size_t size;
+    int r = inner_pull(in, &block, &size);
+    if (r < 0) {
         const char *why = in->la->error_string(in->outer);
         in->la->set_error(a, EIO, "%s", why ? why : "cannot decompress");
         return ARCHIVE_FATAL;
     }
-    if (in->hashing)
-        sha256_update(&in->sha, size, block);
-    if (!in->go_oom && !fc_go_tar_feed(in->go, block, size))
-        in->go_oom = true;
+    if (r == 0)
+        return 0;
     *out = block;
     return (la_ssize_t)size;
 }
@@ -211,21 +223,114 @@ static bool add_entry(fc_oci_layer *L, fc_oci_kind kind, const char *path, size_
 /* ---- Files that may hold CUDA code --------------------------------------------------------- */
 
 /* The data of the entry libarchive is at, as a stream. */
-typedef struct entry_stream {
-    fc_stream s;
+/* ---- A file's bytes, placed as Go places them ------------------------------------------------
+ * libarchive gives a file's data as blocks at offsets (a sparse file's fragments, its holes
+ * left out); each must be where Go's reading puts the file's bytes, a plain file's from 0 to
+ * its size, a sparse one's in its fragments, holes zeros. (rv31 FP4, FP5, FP6: headers that
+ * made a file sparse to libarchive and plain to Go, 4,096 zero bytes before the library for
+ * one, the library for the other, the same name, type and size.) Only what is read is
+ * checked: what is not read is judged by neither. */
+
+typedef struct placed {
     const fc_archive_api *la;
     struct archive *a;
+    const int64_t *map;   /* Go's fragments, offset and length pairs; NULL: one, the whole file */
+    size_t n_map, frag;   /* and the one reached */
+    int64_t size;         /* Go's size of the file */
+    int64_t out;          /* bytes handed out */
+    const uint8_t *block; /* what is left of libarchive's block */
+    size_t left;
+} placed;
+
+static void fragment(const placed *p, size_t i, int64_t *off, int64_t *end)
+{
+    *off = p->map ? p->map[2 * i] : 0;
+    *end = p->map ? p->map[2 * i] + p->map[2 * i + 1] : p->size;
+}
+
+/* Up to N bytes of the file into BUF: how many, or -1 with *WHY (libarchive's error when NULL). */
+static la_ssize_t placed_read(placed *p, uint8_t *buf, size_t n, const char **why)
+{
+    size_t done = 0, frags = p->map ? p->n_map : 1;
+    *why = NULL;
+    while (done < n && p->out < p->size) {
+        int64_t off = 0, end = 0;
+        while (p->frag < frags && (fragment(p, p->frag, &off, &end), end <= p->out))
+            p->frag++;
+        if (p->frag == frags || p->out < off) {
+            /* a hole to Go: zeros, where libarchive may give nothing */
+            if (p->left) {
+                *why = "libarchive gives data where Docker and containerd (Go's archive/tar) read a hole";
+                return -1;
+            }
+            int64_t hole_end = p->frag == frags ? p->size : off;
+            size_t k = (uint64_t)(hole_end - p->out) < n - done ? (size_t)(hole_end - p->out) : n - done;
+            memset(buf + done, 0, k);
+            done += k;
+            p->out += (int64_t)k;
+            continue;
+        }
+        if (!p->left) {
+            const void *b;
+            size_t len;
+            la_int64_t at;
+            int r = p->la->read_data_block(p->a, &b, &len, &at);
+            if (r == ARCHIVE_EOF) {
+                *why = "its data ends here before Docker and containerd's (Go's archive/tar) does";
+                return -1;
+            }
+            if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+                return r == ARCHIVE_FATAL ? ARCHIVE_FATAL : -1;
+            if (!len)
+                continue;
+            if (at != p->out) {
+                *why = "libarchive places its bytes elsewhere in the file than Docker and containerd (Go's archive/tar)";
+                return -1;
+            }
+            p->block = b;
+            p->left = len;
+        }
+        size_t k = p->left < n - done ? p->left : n - done;
+        if ((uint64_t)k > (uint64_t)(end - p->out))
+            k = (size_t)(end - p->out);
+        memcpy(buf + done, p->block, k);
+        p->block += k;
+        p->left -= k;
+        done += k;
+        p->out += (int64_t)k;
+    }
+    if (done == 0 && n) {
+        /* Go's end of the file: libarchive's too */
+        const void *b;
+        size_t len = 0;
+        la_int64_t at;
+        int r = p->left ? ARCHIVE_OK : p->la->read_data_block(p->a, &b, &len, &at);
+        if (p->left || ((r == ARCHIVE_OK || r == ARCHIVE_WARN) && len)) {
+            *why = "libarchive gives more of it than Docker and containerd (Go's archive/tar)";
+            return -1;
+        }
+        if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN)
+            return r == ARCHIVE_FATAL ? ARCHIVE_FATAL : -1;
+    }
+    return (la_ssize_t)done;
+}
+
+typedef struct entry_stream {
+    fc_stream s;
+    placed *p;
     bool failed, fatal;
 } entry_stream;
 
 static ssize_t entry_read(fc_stream *s, uint8_t *buf, size_t n)
 {
     entry_stream *m = (entry_stream *)s;
-    la_ssize_t r = m->la->read_data(m->a, buf, n);
+    const char *why;
+    la_ssize_t r = placed_read(m->p, buf, n, &why);
     if (r < 0) {
         m->failed = true;
-        m->fatal = r == ARCHIVE_FATAL;
-        snprintf(s->error, sizeof s->error, "%s", m->la->error_string(m->a) ? m->la->error_string(m->a) : "read error");
+        m->fatal = r == ARCHIVE_FATAL || why;
+        const char *la_why = m->p->la->error_string(m->p->a);
+        snprintf(s->error, sizeof s->error, "%s", why ? why : la_why ? la_why : "read error");
         return -1;
     }
     return (ssize_t)r;
@@ -360,15 +465,17 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
 
 /* The regular file libarchive is at (HEAD: its first GOT bytes). *FATAL when the layer
  * cannot be read further. */
-static uint32_t read_file(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, struct archive_entry *e,
-                          const char *path, uint8_t *head, size_t got, const fc_options *opts, unsigned depth,
-                          fc_oci_budget *budget, bool *fatal, bool *unopened)
+static uint32_t read_file(fc_oci_layer *L, placed *pl, struct archive_entry *e, const char *path, uint8_t *head,
+                          size_t got, const fc_options *opts, unsigned depth, fc_oci_budget *budget, bool *fatal,
+                          bool *unopened)
 {
-    entry_stream es = {.s = {.read = entry_read}, .la = la, .a = a};
-    int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
+    entry_stream es = {.s = {.read = entry_read}, .p = pl};
+    int64_t declared = pl->la->entry_size_is_set(e) ? pl->la->entry_size(e) : -1;
     uint32_t index = hold_file(L, &es.s, path, head, got, declared, opts, depth, budget, &es.failed, unopened);
     *fatal = es.fatal;
-    if (es.failed && !es.fatal)
+    if (es.fatal)
+        damage(L, "%s: %s", path, es.s.error);
+    else if (es.failed)
         problem(L, "%s: could not be read: %s", path, es.s.error);
     return index;
 }
@@ -461,10 +568,50 @@ static bool same_path(const char *a, const char *b, char *buf_a, char *buf_b, si
     return na == nb && memcmp(buf_a, buf_b, na) == 0;
 }
 
+/* Whether libarchive places file E's data as Go places G's: its fragments (a sparse file's;
+ * none for a plain one) as archive_entry_sparse_add_entry keeps them (adjacent ones joined, one
+ * covering the whole file none) against Go's so kept. (rv31 FP1, FP4, FP5, FP6: headers that
+ * made the file sparse for one reader and plain for the other, the same name, type and size,
+ * 4,096 zero bytes and then the library for one.) */
+static bool same_fragments(const fc_archive_api *la, struct archive_entry *e, const fc_go_entry *g, bool *oom)
+{
+    int64_t size = g->size, *kept = g->n_map ? malloc(g->n_map * 2 * sizeof *kept) : NULL;
+    if (g->n_map && !kept) {
+        *oom = true;
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < g->n_map; i++) {
+        int64_t off = g->map[2 * i], len = g->map[2 * i + 1];
+        if (off < 0 || len < 0 || off > INT64_MAX - len || off + len > size)
+            continue;
+        int64_t end = n ? kept[2 * n - 2] + kept[2 * n - 1] : -1;
+        if (end > off)
+            continue;
+        if (end == off) {
+            kept[2 * n - 1] += len;
+            continue;
+        }
+        kept[2 * n] = off;
+        kept[2 * n + 1] = len;
+        n++;
+    }
+    if (n == 1 && kept[0] == 0 && kept[1] >= size)
+        n = 0;
+    bool same = la->entry_sparse_count(e) == (int)n;
+    la->entry_sparse_reset(e);
+    for (size_t i = 0; same && i < n; i++) {
+        la_int64_t o, l;
+        same = la->entry_sparse_next(e, &o, &l) == ARCHIVE_OK && o == kept[2 * i] && l == kept[2 * i + 1];
+    }
+    free(kept);
+    return same;
+}
+
 /* Whether entry E, the next libarchive returns, is the next Go returns: the same type, path,
  * link and size. Where not, said (L's damage). BUF_A and BUF_B: CAP bytes each. */
-static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive_entry *e, uint64_t index,
-                       char *buf_a, char *buf_b, size_t cap)
+static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive *a,
+                       struct archive_entry *e, uint64_t index, char *buf_a, char *buf_b, size_t cap, fc_go_entry *out)
 {
     if (tar->go_oom) {
         damage(L, "out of memory");
@@ -487,23 +634,80 @@ static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, st
     }
     char there = go_class(g.type);
     bool same = here == there && same_path(name, g.name, buf_a, buf_b, cap);
-    if (same && there == '0' && la->entry_size_is_set(e))
-        same = la->entry_size(e) == g.size;
+    /* Go reads no data after a link, a directory, a device or a FIFO; libarchive reads what a
+     * PAX size gives them (rv31 FP2: a symbolic link of 1,024 bytes put the two out of step). */
+    if (same && la->entry_size_is_set(e))
+        same = la->entry_size(e) == (there == '0' ? g.size : 0);
     if (same && (there == '1' || there == '2')) {
         const char *link = there == '1' ? la->entry_hardlink(e) : la->entry_symlink(e);
         same = strcmp(link ? link : "", g.link) == 0;
     }
-    if (same)
-        return true;
-    char size_here[48] = "", size_there[48] = "";
-    if (here == '0' && la->entry_size_is_set(e))
-        snprintf(size_here, sizeof size_here, " of %lld bytes", (long long)la->entry_size(e));
-    if (there == '0')
-        snprintf(size_there, sizeof size_there, " of %lld bytes", (long long)g.size);
-    damage(L, "entry %llu of its tar is read differently by Docker and containerd (Go's archive/tar): %s '%.48s'%s "
-              "there, %s '%.48s'%s here; the layer is read no further",
-           (unsigned long long)index, class_name(there), g.name, size_there, class_name(here), name, size_here);
-    return false;
+    if (!same) {
+        char size_here[48] = "", size_there[48] = "";
+        if (la->entry_size_is_set(e) && (here == '0' || la->entry_size(e) != 0))
+            snprintf(size_here, sizeof size_here, " of %lld bytes", (long long)la->entry_size(e));
+        if (there == '0')
+            snprintf(size_there, sizeof size_there, " of %lld bytes", (long long)g.size);
+        damage(L, "entry %llu of its tar is read differently by Docker and containerd (Go's archive/tar): %s '%.48s'%s "
+                  "there, %s '%.48s'%s here; the layer is read no further",
+               (unsigned long long)index, class_name(there), g.name, size_there, class_name(here), name, size_here);
+        return false;
+    }
+    /* Where its headers start: after the same bytes of the entry before (rv31 FP2, FP3: data
+     * one reader skips and the other reads as headers). */
+    int64_t at = la->read_header_position(a);
+    if (at < 0 || (uint64_t)at != g.start) {
+        damage(L, "entry %llu of its tar, '%.80s', starts at byte %lld of the tar here and at byte %llu for Docker and "
+                  "containerd (Go's archive/tar): read out of step; the layer is read no further",
+               (unsigned long long)index, name, (long long)at, (unsigned long long)g.start);
+        return false;
+    }
+    bool oom = false;
+    if (there == '0' && !same_fragments(la, e, &g, &oom)) {
+        if (oom)
+            damage(L, "out of memory");
+        else
+            damage(L, "entry %llu of its tar, '%.80s', is read here as %s and by Docker and containerd (Go's "
+                      "archive/tar) as %s: not the same bytes; the layer is read no further",
+                   (unsigned long long)index, name, la->entry_sparse_count(e) ? "a sparse file" : "a plain file",
+                   g.sparse ? "a sparse file" : "a plain file");
+        return false;
+    }
+    *out = g;
+    return true;
+}
+
+/* Where libarchive ends the tar, Go must find no entry more. Go's reading is fed on from there
+ * (libarchive pulled only what it needed: rv31 FP3, Go inside a 1 MiB PAX header's body at
+ * libarchive's end, and what followed it unchecked) to its own end, or for FC_OCI_TAR_TAIL_MAX
+ * bytes at most. (What cannot be decompressed after libarchive's end Go cannot read either.) */
+static void go_to_its_end(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive *a)
+{
+    fc_go_entry g;
+    uint64_t more = 0;
+    const void *block;
+    size_t size;
+    bool got = false;
+    while (!tar->go_oom && !(got = fc_go_tar_next(tar->go, &g)) && !fc_go_tar_ended(tar->go) &&
+           !fc_go_tar_stopped(tar->go) && inner_pull(tar, &block, &size) > 0) {
+        if ((more += size) > FC_OCI_TAR_TAIL_MAX) {
+            damage(L, "Docker and containerd (Go's archive/tar) read its tar on for more than %llu bytes past where "
+                      "its end is read here: not followed; the layer is read no further",
+                   (unsigned long long)FC_OCI_TAR_TAIL_MAX);
+            return;
+        }
+    }
+    uint64_t end;
+    int64_t here = la->read_header_position(a);
+    if (tar->go_oom)
+        damage(L, "out of memory");
+    else if (got)
+        damage(L, "Docker and containerd (Go's archive/tar) read entry %llu of its tar, '%.80s', past where its end is "
+                  "read here; the layer is read no further", (unsigned long long)g.index, g.name);
+    else if (fc_go_tar_end_position(tar->go, &end) && (here < 0 || (uint64_t)here != end))
+        /* (Where Go stops with an error, Docker and containerd apply nothing.) */
+        damage(L, "its tar ends at byte %lld here and at byte %llu for Docker and containerd (Go's archive/tar): read "
+                  "out of step", (long long)here, (unsigned long long)end);
 }
 
 static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, inner *tar,
@@ -520,7 +724,8 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
     int r;
     uint64_t index = 0;
     while ((r = la->read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-        if (!same_as_go(L, tar, la, e, ++index, path, link, cap))
+        fc_go_entry g;
+        if (!same_as_go(L, tar, la, a, e, ++index, path, link, cap, &g))
             goto done;
         if (atomic_fetch_add(&budget->entries, 1) >= FC_OCI_MAX_ENTRIES) {
             damage(L, "more than %u entries in the archive's layers; the rest of this one is not read",
@@ -584,18 +789,20 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
         } else if (type == AE_IFREG) {
             uint32_t held = FC_OCI_NONE;
             bool unopened = false;
+            placed pl = {.la = la, .a = a, .map = g.sparse ? g.map : NULL, .n_map = g.n_map, .size = g.size};
+            const char *why = NULL;
             la_ssize_t got = 0, r2 = 0;
-            while (got < (la_ssize_t)SNIFF_SIZE && (r2 = la->read_data(a, head + got, SNIFF_SIZE - (size_t)got)) > 0)
+            while (got < (la_ssize_t)SNIFF_SIZE && (r2 = placed_read(&pl, head + got, SNIFF_SIZE - (size_t)got, &why)) > 0)
                 got += r2;
-            if (got == 0 && r2 < 0)
+            if (r2 < 0)
                 got = r2;
             if (got < 0) {
-                damage(L, "%s: %s", path, la->error_string(a) ? la->error_string(a) : "read error");
-                if (got == ARCHIVE_FATAL)
+                damage(L, "%s: %s", path, why ? why : la->error_string(a) ? la->error_string(a) : "read error");
+                if (got == ARCHIVE_FATAL || why)
                     break;
             } else if (got > 0) {
                 bool fatal = false;
-                held = read_file(L, la, a, e, path, head, (size_t)got, opts, depth, budget, &fatal, &unopened);
+                held = read_file(L, &pl, e, path, head, (size_t)got, opts, depth, budget, &fatal, &unopened);
                 if (fatal) {
                     damage(L, "%s: %s", path, la->error_string(a) ? la->error_string(a) : "read error");
                     ok = add_entry(L, FC_OCI_FILE, path, n, NULL, 0, held);
@@ -616,13 +823,7 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
     if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN) {
         damage(L, "%s", la->error_string(a) ? la->error_string(a) : "not a readable tar");
     } else if (r == ARCHIVE_EOF) {
-        /* Where libarchive ends, Go must too. */
-        fc_go_entry g;
-        if (tar->go_oom)
-            damage(L, "out of memory");
-        else if (fc_go_tar_next(tar->go, &g))
-            damage(L, "Docker and containerd (Go's archive/tar) read entry %llu of its tar, '%.80s', where its end is "
-                      "read here; the layer is read no further", (unsigned long long)g.index, g.name);
+        go_to_its_end(L, tar, la, a);
     }
 done:
     free(path);
@@ -643,17 +844,15 @@ static bool inner_drain(inner *in, fc_oci_layer *L)
 {
     const void *block;
     size_t size;
-    la_int64_t offset;
     uint64_t tail = 0;
     int r;
-    while ((r = in->la->read_data_block(in->outer, &block, &size, &offset)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+    while ((r = inner_pull(in, &block, &size)) > 0) {
         /* A tar ends in zeros; gigabytes of them would be decompressed and hashed for nothing
          * (30,000 to 1 in zstd): past this much the digest is given up, and that is said. */
         if ((tail += size) > FC_OCI_TAR_TAIL_MAX)
             return false;
-        sha256_update(&in->sha, size, block);
     }
-    if (r != ARCHIVE_EOF)
+    if (r < 0)
         damage(L, "%s", in->la->error_string(in->outer) ? in->la->error_string(in->outer) : "cannot decompress");
     return true;
 }

@@ -7,6 +7,8 @@
  */
 #include "oci_tar_go.h"
 
+#include "grow.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +17,21 @@
 /* Go's maxSpecialFileSize: a PAX or GNU long name body larger is ErrFieldTooLong. */
 #define SPECIAL_MAX (1u << 20)
 
-typedef enum state { HEAD, DATA, SPECIAL, SPARSE_EXT, ENDED, STOPPED } state;
+typedef enum state { HEAD, DATA, SPECIAL, SPARSE_EXT, SPARSE_MAP, ENDED, STOPPED } state;
 
 /* A string Go would hold: bytes and a length (PAX values may not hold NUL, names are cut at
  * one, so a NUL-terminated copy says it whole). */
 typedef struct str {
     char *s;
+    size_t n;
     bool set; /* a record or long name gave it (an empty one too) */
 } str;
 
 typedef struct queued {
     fc_go_entry e;
     char *name, *link;
+    int64_t *map;      /* a sparse file's fragments: offset, length pairs */
+    size_t n_map, cap_map;
 } queued;
 
 struct fc_go_tar {
@@ -45,13 +50,18 @@ struct fc_go_tar {
     /* What the meta headers read so far say of the next entry (Go's next() locals). */
     bool pax;          /* an 'x' header was read: its records below */
     str path, linkpath, size, sp_major, sp_minor, sp_name, sp_size, sp_realsize;
-    size_t sp_map_len; /* length of GNU.sparse.map as Go joins the offset/numbytes records */
-    bool sp_map_set;
+    str sp_numblocks, sp_map; /* GNU.sparse.map: as given, or as Go joins the offset/numbytes pairs */
     str long_name, long_link;
 
-    /* SPARSE_EXT: the old GNU sparse entry waiting for its extension blocks. */
+    uint64_t pos;      /* bytes of the tar read */
+    uint64_t start;    /* where the next entry's first header is (after the last one's data) */
+    uint64_t end_at;   /* ENDED: where the block of zeros is */
+
+    /* SPARSE_EXT, SPARSE_MAP: the sparse entry waiting for its old GNU extension blocks, or
+     * for its GNU 1.0 map at the head of its data (gathered in body). */
     queued pending;
-    uint64_t pending_data;
+    uint64_t pending_data; /* its data, the map's blocks included */
+    uint64_t map_newlines;
 
     uint64_t entries;  /* returned so far, 'g' headers not counted */
     queued *q;
@@ -203,6 +213,7 @@ static void str_clear(str *s)
 {
     free(s->s);
     s->s = NULL;
+    s->n = 0;
     s->set = false;
 }
 
@@ -215,6 +226,7 @@ static bool str_set(str *s, const char *p, size_t n)
     c[n] = '\0';
     free(s->s);
     s->s = c;
+    s->n = n;
     s->set = true;
     return true;
 }
@@ -222,11 +234,43 @@ static bool str_set(str *s, const char *p, size_t n)
 static void clear_pax(fc_go_tar *t)
 {
     t->pax = false;
-    str *all[] = {&t->path, &t->linkpath, &t->size, &t->sp_major, &t->sp_minor, &t->sp_name, &t->sp_size, &t->sp_realsize};
+    str *all[] = {&t->path,    &t->linkpath, &t->size,        &t->sp_major,     &t->sp_minor,
+                  &t->sp_name, &t->sp_size,  &t->sp_realsize, &t->sp_numblocks, &t->sp_map};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         str_clear(all[i]);
-    t->sp_map_len = 0;
-    t->sp_map_set = false;
+}
+
+static void queued_free(queued *e)
+{
+    free(e->name);
+    free(e->link);
+    free(e->map);
+    *e = (queued){0};
+}
+
+/* A fragment of a sparse file's map, as Go reads it. False when out of memory. */
+static bool add_fragment(queued *e, int64_t offset, int64_t length)
+{
+    if (!fc_grow_array((void **)&e->map, &e->cap_map, e->n_map + 2, sizeof *e->map, 16))
+        return false;
+    e->map[e->n_map++] = offset;
+    e->map[e->n_map++] = length;
+    return true;
+}
+
+/* validateSparseEntries: in order, apart, within SIZE. */
+static bool valid_map(const queued *e, int64_t size)
+{
+    if (size < 0)
+        return false;
+    int64_t end = 0;
+    for (size_t i = 0; i < e->n_map; i += 2) {
+        int64_t off = e->map[i], len = e->map[i + 1];
+        if (off < 0 || len < 0 || off > INT64_MAX - len || off + len > size || end > off)
+            return false;
+        end = off + len;
+    }
+    return true;
 }
 
 /* Go's next() starts each entry with none of these. */
@@ -244,20 +288,14 @@ static const char *value_of(const str *s)
 
 static bool enqueue(fc_go_tar *t, queued *e)
 {
-    if (t->n == t->cap) {
-        if (t->head) {
-            memmove(t->q, t->q + t->head, (t->n - t->head) * sizeof *t->q);
-            t->n -= t->head;
-            t->head = 0;
-        } else {
-            size_t cap = t->cap ? t->cap * 2 : 64;
-            queued *q = realloc(t->q, cap * sizeof *q);
-            if (!q)
-                return false;
-            t->q = q;
-            t->cap = cap;
-        }
+    if (t->n == t->cap && t->head) {
+        /* the entries taken make room */
+        memmove(t->q, t->q + t->head, (t->n - t->head) * sizeof *t->q);
+        t->n -= t->head;
+        t->head = 0;
     }
+    if (!fc_grow_array((void **)&t->q, &t->cap, t->n + 1, sizeof *t->q, 64))
+        return false;
     t->q[t->n++] = *e;
     return true;
 }
@@ -290,16 +328,12 @@ static bool pax_record(fc_go_tar *t, const char *k, size_t kn, const char *v, si
         {"GNU.sparse.name", offsetof(fc_go_tar, sp_name)},
         {"GNU.sparse.size", offsetof(fc_go_tar, sp_size)},
         {"GNU.sparse.realsize", offsetof(fc_go_tar, sp_realsize)},
+        {"GNU.sparse.numblocks", offsetof(fc_go_tar, sp_numblocks)},
+        {"GNU.sparse.map", offsetof(fc_go_tar, sp_map)},
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strlen(keys[i].key) == kn && !memcmp(keys[i].key, k, kn))
             slot = (str *)((char *)t + keys[i].off);
-    if (kn == 14 && !memcmp(k, "GNU.sparse.map", 14)) {
-        /* An explicit map record (replaced by the pairs' join if there are pairs). */
-        t->sp_map_len = vn;
-        t->sp_map_set = true;
-        return true;
-    }
     if (slot && !str_set(slot, v, vn))
         *oom = true;
     return true;
@@ -311,43 +345,56 @@ static bool parse_pax(fc_go_tar *t, bool *oom)
     clear_pax(t);
     t->pax = true;
     const char *s = t->body, *end = t->body + t->body_len;
-    size_t pairs = 0, pairs_len = 0; /* GNU.sparse.offset/numbytes values, in order */
-    while (s < end) {
+    /* GNU.sparse.offset/numbytes values, in order, joined by commas (sparse 0.0) */
+    char *pairs = NULL;
+    size_t n_pairs = 0, pairs_len = 0;
+    bool ok = true;
+    while (ok && s < end) {
         size_t left = (size_t)(end - s);
         const char *sp = memchr(s, ' ', left);
-        if (!sp)
-            return false;
         int64_t n;
-        if (!parse_decimal(s, (size_t)(sp - s), &n) || n < 5 || (uint64_t)n > left)
-            return false;
-        int64_t rest_n = n - (int64_t)(sp - s + 1);
-        if (rest_n <= 0)
-            return false;
-        const char *rest = sp + 1, *rec_end = rest + rest_n - 1;
-        if (*rec_end != '\n')
-            return false;
-        const char *eq = memchr(rest, '=', (size_t)(rec_end - rest));
-        if (!eq)
-            return false;
+        if (!sp || !parse_decimal(s, (size_t)(sp - s), &n) || n < 5 || (uint64_t)n > left ||
+            n - (int64_t)(sp - s + 1) <= 0) {
+            ok = false;
+            break;
+        }
+        const char *rest = sp + 1, *rec_end = rest + (n - (int64_t)(sp - s + 1)) - 1;
+        const char *eq = *rec_end == '\n' ? memchr(rest, '=', (size_t)(rec_end - rest)) : NULL;
+        if (!eq) {
+            ok = false;
+            break;
+        }
         const char *k = rest, *v = eq + 1;
         size_t kn = (size_t)(eq - rest), vn = (size_t)(rec_end - v);
-        if (!pax_record(t, k, kn, v, vn, oom))
-            return false;
+        if (!pax_record(t, k, kn, v, vn, oom)) {
+            ok = false;
+            break;
+        }
         bool offset = kn == 17 && !memcmp(k, "GNU.sparse.offset", 17);
         bool numbytes = kn == 19 && !memcmp(k, "GNU.sparse.numbytes", 19);
         if (offset || numbytes) {
-            if ((pairs % 2 == 0) != offset || memchr(v, ',', vn))
-                return false;
-            pairs_len += vn + (pairs ? 1 : 0);
-            pairs++;
+            char *grown;
+            if ((n_pairs % 2 == 0) != offset || memchr(v, ',', vn)) {
+                ok = false;
+                break;
+            }
+            if (!(grown = realloc(pairs, pairs_len + vn + 2))) {
+                *oom = true;
+                break;
+            }
+            pairs = grown;
+            if (n_pairs)
+                pairs[pairs_len++] = ',';
+            memcpy(pairs + pairs_len, v, vn);
+            pairs_len += vn;
+            n_pairs++;
         }
         s = rec_end + 1;
     }
-    if (pairs) {
-        t->sp_map_len = pairs_len;
-        t->sp_map_set = true;
-    }
-    return true;
+    if (ok && !*oom && n_pairs && !str_set(&t->sp_map, pairs, pairs_len))
+        *oom = true;
+    free(pairs);
+    return ok;
 }
 
 /* ---- Entries --------------------------------------------------------------------------------- */
@@ -401,23 +448,66 @@ static bool take(char **dst, const str *s)
 /* Entry E is one Go refuses (WHY): the reading stops there. */
 static bool refuse(fc_go_tar *t, queued *e, const char *why)
 {
-    free(e->name);
-    free(e->link);
+    queued_free(e);
     stop(t, why);
     return true;
 }
 
-/* Whether Go reads the PAX records gathered as a GNU sparse file's (readGNUSparsePAXHeaders). */
-static bool pax_sparse(const fc_go_tar *t)
+/* Which GNU sparse format Go reads the PAX records gathered as (readGNUSparsePAXHeaders): 0
+ * none, 1 for 0.0 and 0.1 (the map in the records), 2 for 1.0 (the map at the data's head). */
+static int pax_sparse(const fc_go_tar *t)
 {
     const char *major = value_of(&t->sp_major), *minor = value_of(&t->sp_minor);
     if (!strcmp(major, "0") && (!strcmp(minor, "0") || !strcmp(minor, "1")))
-        return true;
+        return 1;
     if (!strcmp(major, "1") && !strcmp(minor, "0"))
-        return true;
+        return 2;
     if (*major || *minor)
-        return false; /* a version Go does not know: not sparse to it */
-    return t->sp_map_set && t->sp_map_len > 0;
+        return 0; /* a version Go does not know: not sparse to it */
+    return t->sp_map.set && t->sp_map.n > 0 ? 1 : 0;
+}
+
+/* The old GNU sparse fragments of AREA (COUNT of 24 bytes; readOldGNUSparseMap): an offset
+ * whose first byte is NUL ends them. False when out of memory; P's error when one does not
+ * parse. */
+static bool old_fragments(queued *e, const uint8_t *area, size_t count, parser *p)
+{
+    for (size_t i = 0; i < count && area[i * 24]; i++) {
+        int64_t off = parse_numeric(p, area + i * 24, 12), len = parse_numeric(p, area + i * 24 + 12, 12);
+        if (p->err)
+            return true;
+        if (!add_fragment(e, off, len))
+            return false;
+    }
+    return true;
+}
+
+/* Splits S (N bytes) at commas into E's map, as readGNUSparseMap0x1 does: NUMBLOCKS pairs of
+ * decimal numbers. False where Go refuses them; *OOM when out of memory. */
+static bool map_0x1(const str *numblocks, const str *map, queued *e, bool *oom)
+{
+    int64_t count;
+    if (!parse_decimal(value_of(numblocks), numblocks->n, &count) || count < 0 || count > INT64_MAX / 2)
+        return false;
+    const char *s = value_of(map), *end = s + map->n;
+    int64_t fields = 0, pair[2];
+    if (map->n) {
+        for (const char *at = s;; at++) {
+            const char *comma = memchr(at, ',', (size_t)(end - at));
+            const char *stop = comma ? comma : end;
+            if (fields < 2 * count && !parse_decimal(at, (size_t)(stop - at), &pair[fields % 2]))
+                return false;
+            if (fields < 2 * count && fields % 2 == 1 && !add_fragment(e, pair[0], pair[1])) {
+                *oom = true;
+                return false;
+            }
+            fields++;
+            if (!comma)
+                break;
+            at = comma;
+        }
+    }
+    return fields == 2 * count;
 }
 
 /* The header in t->blk is the entry's own (not a meta header): what Go's next() makes of it.
@@ -480,45 +570,62 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
         return refuse(t, &e, "an invalid tar header (a negative size)");
 
     /* handleSparseFile. */
-    bool old_sparse = type == 'S';
-    if (old_sparse) {
+    int pax_version = 0;
+    bool oom = false;
+    e.e.start = t->start;
+    if (type == 'S') {
         if (f != GNU)
             return refuse(t, &e, "an invalid tar header (a sparse file not in GNU format)");
         parser p3 = {false};
         size = parse_numeric(&p3, b + 483, 12);
-        for (size_t i = 0; i < 4 && b[386 + i * 24]; i++) {
-            parse_numeric(&p3, b + 386 + i * 24, 12);
-            parse_numeric(&p3, b + 386 + i * 24 + 12, 12);
-        }
+        if (!old_fragments(&e, b + 386, 4, &p3))
+            goto oom;
         if (p3.err)
             return refuse(t, &e, "an invalid tar header (a sparse map)");
-    } else if (t->pax && pax_sparse(t)) {
+        e.e.sparse = true;
+    } else if (t->pax && (pax_version = pax_sparse(t))) {
         if (!take(&e.name, &t->sp_name))
             goto oom;
-        const char *s = t->sp_size.set && *t->sp_size.s ? t->sp_size.s : value_of(&t->sp_realsize);
-        if (*s && !parse_decimal(s, strlen(s), &size))
+        const str *sz = t->sp_size.set && t->sp_size.n ? &t->sp_size : &t->sp_realsize;
+        if (sz->n && !parse_decimal(sz->s, sz->n, &size))
             return refuse(t, &e, "an invalid tar header (a sparse size)");
+        if (pax_version == 1 && !map_0x1(&t->sp_numblocks, &t->sp_map, &e, &oom)) {
+            if (oom)
+                goto oom;
+            return refuse(t, &e, "an invalid tar header (a sparse map)");
+        }
         if (header_only(type))
             return refuse(t, &e, "an invalid tar header (a sparse entry of no data)");
+        e.e.sparse = true;
     }
     clear_meta(t);
     e.e.type = type;
     e.e.size = size;
     e.e.index = ++t->entries;
-    if (old_sparse && b[482]) {
-        /* Extension blocks of the sparse map come before the data. */
+    uint64_t pad = (BLOCK - (uint64_t)data % BLOCK) % BLOCK;
+    if (pax_version == 2 && (uint64_t)data < BLOCK)
+        return refuse(t, &e, "a GNU sparse 1.0 map runs past its file's data");
+    if ((type == 'S' && b[482]) || pax_version == 2) {
+        /* Extension blocks of an old GNU map come before the data; a 1.0 map is the data's
+         * head. The entry waits for them. */
         t->pending = e;
         t->pending_data = (uint64_t)data;
-        t->st = SPARSE_EXT;
+        t->map_newlines = 0;
+        t->body_len = 0;
+        t->st = type == 'S' ? SPARSE_EXT : SPARSE_MAP;
+        if (t->st == SPARSE_MAP)
+            t->start = t->pos + (uint64_t)data + pad;
         return true;
     }
+    if (e.e.sparse && !valid_map(&e, size))
+        return refuse(t, &e, "an invalid tar header (a sparse map)");
     if (!enqueue(t, &e))
         goto oom;
+    t->start = t->pos + (uint64_t)data + pad;
     skip_data(t, (uint64_t)data);
     return true;
 oom:
-    free(e.name);
-    free(e.link);
+    queued_free(&e);
     return false;
 }
 
@@ -528,6 +635,7 @@ static bool read_header(fc_go_tar *t)
     if (all_zero(t->blk)) {
         /* The end (libarchive too stops at the first block of zeros). */
         t->st = ENDED;
+        t->end_at = t->pos - BLOCK;
         return true;
     }
     enum format f = block_format(t->blk);
@@ -599,6 +707,105 @@ static bool read_special(fc_go_tar *t)
     return true;
 }
 
+/* The pending sparse entry's map is whole: checked as Go checks it, and the entry queued. */
+static bool pending_done(fc_go_tar *t, uint64_t data_left)
+{
+    if (!valid_map(&t->pending, t->pending.e.size)) {
+        queued_free(&t->pending);
+        stop(t, "an invalid tar header (a sparse map)");
+        return true;
+    }
+    if (!enqueue(t, &t->pending))
+        return false;
+    t->pending = (queued){0};
+    skip_data(t, data_left);
+    return true;
+}
+
+/* A block of an old GNU sparse map's extensions is in t->blk. False when out of memory. */
+static bool read_sparse_extension(fc_go_tar *t)
+{
+    parser ps = {false};
+    if (!old_fragments(&t->pending, t->blk, 21, &ps))
+        return false;
+    if (ps.err) {
+        queued_free(&t->pending);
+        stop(t, "an invalid tar header (a sparse map)");
+        return true;
+    }
+    if (t->blk[504])
+        return true; /* another follows */
+    uint64_t data = t->pending_data;
+    t->start = t->pos + data + (BLOCK - data % BLOCK) % BLOCK;
+    return pending_done(t, data);
+}
+
+/* The next token of a 1.0 map in t->body, from *AT: the bytes before its newline. */
+static const char *map_token(fc_go_tar *t, size_t *at, size_t *len)
+{
+    const char *s = t->body + *at, *nl = memchr(s, '\n', t->body_len - *at);
+    *len = (size_t)(nl - s);
+    *at += *len + 1;
+    return s;
+}
+
+/* Maps of GNU sparse 1.0 longer than this are not followed (Go's has no bound but the file). */
+#define MAP_1X0_MAX (8u << 20)
+
+/* A block of the data of a GNU sparse 1.0 file is in t->blk: gathered until its map, the
+ * number of fragments and two numbers each, one per line, is whole (readGNUSparseMap1x0).
+ * False when out of memory. */
+static bool read_sparse_map(fc_go_tar *t)
+{
+    if (t->body_len + BLOCK > MAP_1X0_MAX) {
+        queued_free(&t->pending);
+        stop(t, "a GNU sparse 1.0 map over 8 MiB: not followed");
+        return true;
+    }
+    char *body = realloc(t->body, t->body_len + BLOCK + 1);
+    if (!body)
+        return false;
+    t->body = body;
+    memcpy(t->body + t->body_len, t->blk, BLOCK);
+    t->body_len += BLOCK;
+    t->pending_data -= BLOCK;
+    for (size_t i = 0; i < BLOCK; i++)
+        t->map_newlines += t->blk[i] == '\n';
+    size_t at = 0, len;
+    int64_t count;
+    if (t->map_newlines < 1)
+        goto more;
+    const char *tok = map_token(t, &at, &len);
+    if (!parse_decimal(tok, len, &count) || count < 0 || count > INT64_MAX / 2) {
+        queued_free(&t->pending);
+        stop(t, "an invalid tar header (a sparse map)");
+        return true;
+    }
+    if (t->map_newlines - 1 < (uint64_t)count * 2)
+        goto more;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t off, n;
+        const char *a = map_token(t, &at, &len);
+        bool ok = parse_decimal(a, len, &off);
+        const char *b = map_token(t, &at, &len);
+        if (!ok || !parse_decimal(b, len, &n)) {
+            queued_free(&t->pending);
+            stop(t, "an invalid tar header (a sparse map)");
+            return true;
+        }
+        if (!add_fragment(&t->pending, off, n))
+            return false;
+    }
+    return pending_done(t, t->pending_data);
+more:
+    if (t->pending_data < BLOCK) {
+        /* Go reads the map's blocks from the file's data, which ends first. */
+        queued_free(&t->pending);
+        stop(t, "a GNU sparse 1.0 map runs past its file's data");
+    }
+    return true;
+}
+
 bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n)
 {
     while (n) {
@@ -611,6 +818,7 @@ bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n)
             t->skip -= k;
             p += k;
             n -= (size_t)k;
+            t->pos += k;
             if (!t->skip)
                 t->st = HEAD;
             break;
@@ -621,43 +829,26 @@ bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n)
             t->body_len += k;
             p += k;
             n -= k;
+            t->pos += k;
             if (t->body_len == t->body_want && !read_special(t))
                 return false;
             break;
         }
         case HEAD:
-        case SPARSE_EXT: {
+        case SPARSE_EXT:
+        case SPARSE_MAP: {
             size_t k = BLOCK - t->have < n ? BLOCK - t->have : n;
             memcpy(t->blk + t->have, p, k);
             t->have += k;
             p += k;
             n -= k;
+            t->pos += k;
             if (t->have < BLOCK)
                 break;
             t->have = 0;
-            if (t->st == HEAD) {
-                if (!read_header(t))
-                    return false;
-                break;
-            }
-            parser ps = {false};
-            for (size_t i = 0; i < 21 && t->blk[i * 24]; i++) {
-                parse_numeric(&ps, t->blk + i * 24, 12);
-                parse_numeric(&ps, t->blk + i * 24 + 12, 12);
-            }
-            if (ps.err) {
-                free(t->pending.name);
-                free(t->pending.link);
-                t->pending = (queued){0};
-                stop(t, "an invalid tar header (a sparse map)");
-                break;
-            }
-            if (!t->blk[504]) {
-                if (!enqueue(t, &t->pending))
-                    return false;
-                t->pending = (queued){0};
-                skip_data(t, t->pending_data);
-            }
+            bool ok = t->st == HEAD ? read_header(t) : t->st == SPARSE_EXT ? read_sparse_extension(t) : read_sparse_map(t);
+            if (!ok)
+                return false;
             break;
         }
         }
@@ -677,9 +868,7 @@ fc_go_tar *fc_go_tar_new(void)
 
 bool fc_go_tar_next(fc_go_tar *t, fc_go_entry *e)
 {
-    free(t->taken.name);
-    free(t->taken.link);
-    t->taken = (queued){0};
+    queued_free(&t->taken);
     if (t->head == t->n)
         return false;
     t->taken = t->q[t->head++];
@@ -688,6 +877,8 @@ bool fc_go_tar_next(fc_go_tar *t, fc_go_entry *e)
     *e = t->taken.e;
     e->name = t->taken.name;
     e->link = t->taken.link;
+    e->map = t->taken.map;
+    e->n_map = t->taken.n_map / 2;
     return true;
 }
 
@@ -701,20 +892,27 @@ bool fc_go_tar_ended(const fc_go_tar *t)
     return t->st == ENDED;
 }
 
+bool fc_go_tar_end_position(const fc_go_tar *t, uint64_t *at)
+{
+    if (t->st == ENDED) {
+        *at = t->end_at;
+        return true;
+    }
+    /* An input that ends where a header would start, without its block of zeros. */
+    *at = t->pos;
+    return t->st == HEAD && t->have == 0;
+}
+
 void fc_go_tar_free(fc_go_tar *t)
 {
     if (!t)
         return;
     clear_meta(t);
-    for (size_t i = t->head; i < t->n; i++) {
-        free(t->q[i].name);
-        free(t->q[i].link);
-    }
+    for (size_t i = t->head; i < t->n; i++)
+        queued_free(&t->q[i]);
     free(t->q);
-    free(t->taken.name);
-    free(t->taken.link);
-    free(t->pending.name);
-    free(t->pending.link);
+    queued_free(&t->taken);
+    queued_free(&t->pending);
     free(t->body);
     free(t);
 }

@@ -27,6 +27,11 @@ typedef struct fc_go_entry {
     uint8_t type;   /* Header.Typeflag: '\0' made '0', or '5' for a name ending in '/' */
     int64_t size;   /* Header.Size: a sparse file's logical size */
     uint64_t index; /* which entry of the tar, from 1 */
+    uint64_t start; /* where its first header is (a PAX or GNU one before its own; after the
+                     * last entry's data and padding, as libarchive's header position) */
+    bool sparse;    /* a GNU sparse file (old, 0.0, 0.1 or 1.0): MAP its data fragments */
+    const int64_t *map; /* N_MAP offset, length pairs, as Go reads them */
+    size_t n_map;
     const char *name, *link; /* valid until the next fc_go_tar_next */
 } fc_go_entry;
 
@@ -49,5 +54,9 @@ bool fc_go_tar_is_header(const uint8_t *p);
 
 /* Whether the end marker (a block of zeros) has been read. */
 bool fc_go_tar_ended(const fc_go_tar *t);
+
+/* Where Go's reading ends: the block of zeros, or the end of an input that stops where a
+ * header would start. False while it is elsewhere. */
+bool fc_go_tar_end_position(const fc_go_tar *t, uint64_t *at);
 
 #endif

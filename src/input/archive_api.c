@@ -69,6 +69,7 @@ static void load(void)
              bind(lib, "archive_entry_size_is_set", &api.entry_size_is_set) &&
              bind(lib, "archive_entry_hardlink", &api.entry_hardlink) &&
              bind(lib, "archive_entry_symlink", &api.entry_symlink) &&
+             bind(lib, "archive_entry_sparse_count", &api.entry_sparse_count) &&
              bind(lib, "archive_entry_sparse_reset", &api.entry_sparse_reset) &&
              bind(lib, "archive_entry_sparse_next", &api.entry_sparse_next) &&
              bind(lib, "archive_filter_bytes", &api.filter_bytes) &&

@@ -46,6 +46,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_entry_size_is_set) *entry_size_is_set;
     __typeof__(archive_entry_hardlink) *entry_hardlink;
     __typeof__(archive_entry_symlink) *entry_symlink;
+    __typeof__(archive_entry_sparse_count) *entry_sparse_count;
     __typeof__(archive_entry_sparse_reset) *entry_sparse_reset;
     __typeof__(archive_entry_sparse_next) *entry_sparse_next;
     __typeof__(archive_filter_bytes) *filter_bytes;
