@@ -466,6 +466,13 @@ def layers_are_read_as_docker_and_containerd_read_them():
         # libarchive (zeros, then the library), plain to Go
         "rv31-fp4-sparse-area": raw_member(lib, M.SM90, magic=b"ustar  \0",
                                            extra=[(386, b"%011o\0" % 4096), (398, b"%011o\0" % len(M.SM90))]) + TAR_END,
+        # rv32 F1: GNU sparse 1.0 records and a GNU.sparse.map record, which makes libarchive
+        # read the file as 0.1 (one fragment, the whole file: plain): Go's data starts after
+        # the 1.0 map's block, libarchive's at it, the same offsets
+        "rv32-f1-map-reset": pax_member([(b"GNU.sparse.major", b"1"), (b"GNU.sparse.minor", b"0"),
+                                         (b"GNU.sparse.map", b"0,%d" % (len(M.SM90) + 512)),
+                                         (b"GNU.sparse.realsize", b"%d" % len(M.SM90))]) +
+                             raw_member(lib, pad(b"1\n0\n%d\n" % len(M.SM90)) + M.SM90) + TAR_END,
         # FP6: an 'x' header (GNU sparse 0.0 records), then a 'g' header, then the file: Go drops
         # the records at the 'g', libarchive applies them
         "rv31-fp6-pax-then-global": pax_member([(b"GNU.sparse.numblocks", b"1"), (b"GNU.sparse.offset", b"4096"),

@@ -662,6 +662,15 @@ static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, st
                (unsigned long long)index, name, (long long)at, (unsigned long long)g.start);
         return false;
     }
+    /* And its data after the same headers (rv32 F1: a GNU sparse 1.0 map, which Go reads at the
+     * data's head and libarchive did not, its data then starting 512 bytes earlier). */
+    int64_t data_at = la->filter_bytes(a, 0);
+    if (data_at < 0 || (uint64_t)data_at != g.data_at) {
+        damage(L, "entry %llu of its tar, '%.80s', has its data at byte %lld of the tar here and at byte %llu for "
+                  "Docker and containerd (Go's archive/tar): read out of step; the layer is read no further",
+               (unsigned long long)index, name, (long long)data_at, (unsigned long long)g.data_at);
+        return false;
+    }
     bool oom = false;
     if (there == '0' && !same_fragments(la, e, &g, &oom)) {
         if (oom)

@@ -619,6 +619,7 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
     }
     if (e.e.sparse && !valid_map(&e, size))
         return refuse(t, &e, "an invalid tar header (a sparse map)");
+    e.e.data_at = t->pos;
     if (!enqueue(t, &e))
         goto oom;
     t->start = t->pos + (uint64_t)data + pad;
@@ -710,6 +711,7 @@ static bool read_special(fc_go_tar *t)
 /* The pending sparse entry's map is whole: checked as Go checks it, and the entry queued. */
 static bool pending_done(fc_go_tar *t, uint64_t data_left)
 {
+    t->pending.e.data_at = t->pos; /* after the extension blocks or the map */
     if (!valid_map(&t->pending, t->pending.e.size)) {
         queued_free(&t->pending);
         stop(t, "an invalid tar header (a sparse map)");

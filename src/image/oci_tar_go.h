@@ -29,6 +29,7 @@ typedef struct fc_go_entry {
     uint64_t index; /* which entry of the tar, from 1 */
     uint64_t start; /* where its first header is (a PAX or GNU one before its own; after the
                      * last entry's data and padding, as libarchive's header position) */
+    uint64_t data_at; /* where its data is: after its headers (and a sparse file's map) */
     bool sparse;    /* a GNU sparse file (old, 0.0, 0.1 or 1.0): MAP its data fragments */
     const int64_t *map; /* N_MAP offset, length pairs, as Go reads them */
     size_t n_map;
