@@ -951,13 +951,20 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     if (open_layer(L, la, a, src, tar, tar_digest))
         read_entries(L, la, a, tar, opts, depth, budget);
     la->read_free(a);
-    /* The tar's digest covers what its reader left (the blocks after its end marker). */
-    if (!L->damaged && tar->hashing) {
-        if (!inner_drain(tar, L))
+    /* The tar's digest covers what its reader left (the blocks after its end marker); and a
+     * compressed layer is decompressed to its end, to see where that is. */
+    bool drained = false;
+    if (!L->damaged && (tar->hashing || L->compressed)) {
+        drained = inner_drain(tar, L);
+        if (!drained && tar->hashing)
             L->tar_tail_too_long = true;
-        else if (!L->damaged)
+        else if (!L->damaged && tar->hashing)
             hex_digest(&tar->sha, L->tar_digest);
     }
+    /* What the decompressor took of the blob: all of it, unless its stream ended before the
+     * blob did (rv32 F2: a second gzip member with a reserved flag set, which libarchive takes
+     * for the end and Go's compress/gzip reads, holding the CUDA library). */
+    int64_t taken = L->compressed && drained && tar->ended ? la->filter_bytes(tar->outer, -1) : -1;
     la->read_free(tar->outer);
     fc_go_tar_free(tar->go);
     free(tar);
@@ -967,6 +974,10 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
         ;
     if (src->failed)
         damage(L, "%s", in->error);
+    else if (taken >= 0 && (uint64_t)taken < src->bytes)
+        damage(L, "its compressed stream ends here after %lld of its %llu bytes: the %llu after it (another member "
+                  "libarchive does not take?), which Docker's and containerd's decompressor may read, are not read",
+               (long long)taken, (unsigned long long)src->bytes, (unsigned long long)(src->bytes - (uint64_t)taken));
     strip_newline(L->damage); /* libarchive's messages end in one */
     hex_digest(&src->sha, L->digest);
     L->bytes = src->bytes;
