@@ -9,6 +9,7 @@ report, and no crash, hang or leak."""
 import os
 import shutil
 import struct
+import sys
 import tarfile
 import io
 
@@ -126,25 +127,13 @@ def go_tar_seeds(images):
                     t.addfile(info)
         put(out, label + ".tar", b"\x01" + buf.getvalue())
     # An old GNU sparse header (type 'S') with one extension block, then a v7 header.
-    h = bytearray(512)
-    h[0:6] = b"sparse"
-    h[100:108], h[108:116], h[116:124] = b"0000644\0", b"0000000\0", b"0000000\0"
-    h[124:136], h[136:148] = b"%011o\0" % 512, b"%011o\0" % 1700000000
-    h[156:157] = b"S"
-    h[257:265] = b"ustar  \0"
-    h[386:410] = b"%011o\0" % 0 + b"%011o\0" % 512
-    h[482] = 1
-    h[483:495] = b"%011o\0" % 4096
-    h[148:156] = b" " * 8
-    h[148:156] = b"%06o\0 " % sum(h)
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+    from rawtar import raw_header
+    h = raw_header(b"sparse", 512, b"S", magic=b"ustar  \0",
+                   extra=[(386, b"%011o\0" % 0 + b"%011o\0" % 512), (482, b"\x01"), (483, b"%011o\0" % 4096)])
     ext = bytearray(512)
     ext[0:24] = b"%011o\0" % 1024 + b"%011o\0" % 0
-    v7 = bytearray(512)
-    v7[0:4] = b"v7/f"
-    v7[100:108], v7[108:116], v7[116:124] = b"0000644\0", b"0000000\0", b"0000000\0"
-    v7[124:136], v7[136:148] = b"%011o\0" % 0, b"%011o\0" % 1700000000
-    v7[148:156] = b" " * 8
-    v7[148:156] = b"%06o\0 " % sum(v7)
+    v7 = raw_header(b"v7/f", 0, b"\0", magic=b"")
     put(out, "sparse-v7.tar", b"\x00" + bytes(h) + bytes(ext) + b"s" * 512 + bytes(v7) + b"\0" * 1024)
 
 

@@ -222,7 +222,6 @@ static bool add_entry(fc_oci_layer *L, fc_oci_kind kind, const char *path, size_
 
 /* ---- Files that may hold CUDA code --------------------------------------------------------- */
 
-/* The data of the entry libarchive is at, as a stream. */
 /* ---- A file's bytes, placed as Go places them ------------------------------------------------
  * libarchive gives a file's data as blocks at offsets (a sparse file's fragments, its holes
  * left out); each must be where Go's reading puts the file's bytes, a plain file's from 0 to
@@ -315,6 +314,7 @@ static la_ssize_t placed_read(placed *p, uint8_t *buf, size_t n, const char **wh
     return (la_ssize_t)done;
 }
 
+/* The data of the entry libarchive is at, as a stream. */
 typedef struct entry_stream {
     fc_stream s;
     placed *p;
@@ -609,7 +609,8 @@ static bool same_fragments(const fc_archive_api *la, struct archive_entry *e, co
 }
 
 /* Whether entry E, the next libarchive returns, is the next Go returns: the same type, path,
- * link and size. Where not, said (L's damage). BUF_A and BUF_B: CAP bytes each. */
+ * link and size, its headers and data at the same bytes of the tar, a file's fragments the
+ * same; then *OUT is Go's. Where not, said (L's damage). BUF_A and BUF_B: CAP bytes each. */
 static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive *a,
                        struct archive_entry *e, uint64_t index, char *buf_a, char *buf_b, size_t cap, fc_go_entry *out)
 {

@@ -75,12 +75,6 @@ typedef struct parser {
     bool err;
 } parser;
 
-static size_t field_string_len(const uint8_t *b, size_t n)
-{
-    const uint8_t *z = memchr(b, 0, n);
-    return z ? (size_t)(z - b) : n;
-}
-
 /* strconv.ParseUint(s, 8, 64) on bytes.Trim(b, " \x00") cut at its first NUL. */
 static int64_t parse_octal(parser *p, const uint8_t *b, size_t n)
 {
@@ -90,7 +84,7 @@ static int64_t parse_octal(parser *p, const uint8_t *b, size_t n)
         n--;
     if (!n)
         return 0;
-    n = field_string_len(b, n);
+    n = strnlen((const char *)b, n);
     if (!n) {
         p->err = true;
         return 0;
@@ -312,9 +306,7 @@ static bool pax_record(fc_go_tar *t, const char *k, size_t kn, const char *v, si
                  (kn == 5 && !memcmp(k, "uname", 5)) || (kn == 5 && !memcmp(k, "gname", 5));
     if (named ? memchr(v, 0, vn) != NULL : memchr(k, 0, kn) != NULL)
         return false;
-    /* GNU.sparse.offset and numbytes pairs are gathered by the caller, in order. */
-    if ((kn == 17 && !memcmp(k, "GNU.sparse.offset", 17)) || (kn == 19 && !memcmp(k, "GNU.sparse.numbytes", 19)))
-        return true;
+    /* (GNU.sparse.offset and numbytes pairs, in no slot, are gathered by the caller, in order.) */
     str *slot = NULL;
     static const struct {
         const char *key;
@@ -415,15 +407,6 @@ static char *join_name(const uint8_t *prefix, size_t pn, const uint8_t *name, si
     return s;
 }
 
-static char *dup_str(const char *p)
-{
-    size_t n = strlen(p);
-    char *s = malloc(n + 1);
-    if (s)
-        memcpy(s, p, n + 1);
-    return s;
-}
-
 /* Data of N bytes, then its padding to a block, to pass over. */
 static void skip_data(fc_go_tar *t, uint64_t n)
 {
@@ -437,7 +420,7 @@ static bool take(char **dst, const str *s)
 {
     if (!s->set || !*s->s)
         return true;
-    char *c = dup_str(s->s);
+    char *c = strdup(s->s);
     if (!c)
         return false;
     free(*dst);
@@ -516,15 +499,15 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
 {
     const uint8_t *b = t->blk;
     uint8_t type = b[156];
-    size_t nn = field_string_len(b, 100), ln = field_string_len(b + 157, 100);
+    size_t nn = strnlen((const char *)b, 100), ln = strnlen((const char *)b + 157, 100);
     const uint8_t *prefix = NULL;
     size_t pn = 0;
     if (f == USTAR) {
         prefix = b + 345;
-        pn = field_string_len(prefix, 155);
+        pn = strnlen((const char *)prefix, 155);
     } else if (f == STAR) {
         prefix = b + 345;
-        pn = field_string_len(prefix, 131);
+        pn = strnlen((const char *)prefix, 131);
     } else if (f == GNU) {
         /* Go before 1.8 wrote a prefix into GNU headers' atime and ctime: where those do not
          * parse, Go takes the prefix field when it is ASCII. */
@@ -534,7 +517,7 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
         if (b[357])
             parse_numeric(&p2, b + 357, 12);
         if (p2.err) {
-            size_t n = field_string_len(b + 345, 155);
+            size_t n = strnlen((const char *)b + 345, 155);
             if (is_ascii(b + 345, n)) {
                 prefix = b + 345;
                 pn = n;
@@ -702,7 +685,6 @@ static bool read_special(fc_go_tar *t)
     }
     if (oom)
         return false;
-    skip_data(t, 0);
     t->skip = t->body_pad;
     t->st = t->skip ? DATA : HEAD;
     return true;
