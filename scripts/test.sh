@@ -12,6 +12,11 @@ if [ ! -d build-sanitize ]; then
         -Dio_uring=disabled >/dev/null || exit 1
 fi
 ninja -C build >/dev/null && ninja -C build-sanitize >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+# A whole run writes about 6 GB here (.eras/ 4.3 GB, the four builds 0.8 GB, ~/.cache 0.3 GB):
+# say how much room there is, so that a run failing for a full disk says why.
+free_gib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { printf "%d", $4 / 1048576 }'; }
+echo "== disk: $(free_gib .) GiB free here, $(free_gib "${TMPDIR:-/tmp}") GiB in ${TMPDIR:-/tmp}"
+[ "$(free_gib .)" -ge 7 ] 2>/dev/null || echo "note: under 7 GiB free; failures below may be the disk's"
 # LeakSanitizer cannot run everywhere (under ptrace, in some sandboxes): probe it once, and
 # say so when leak checks must be left out rather than fail every test for it.
 leaks=1
@@ -169,8 +174,20 @@ logs = [(b, b + "/meson-logs/testlog.json") for b in sys.argv[1:]]
 if os.path.exists("build/meson-logs/python-installed.json"):  # the Python package, installed
     logs.append(("install", "build/meson-logs/python-installed.json"))
 for build, log in logs:
-    for line in open(log):
-        t = json.loads(line)
+    # A log that is missing or cut short (a full disk, a killed run) fails: its tests are unknown.
+    try:
+        lines = open(log).read().splitlines()
+    except OSError as e:
+        print("%s: its test log cannot be read: %s" % (build, e))
+        failed += 1
+        continue
+    for n, line in enumerate(lines, 1):
+        try:
+            t = json.loads(line)
+        except ValueError:
+            print("%s: line %d of %s is not whole JSON (the disk full?)" % (build, n, log))
+            failed += 1
+            continue
         points = [l for l in t.get("stdout", "").splitlines() if l.startswith(("ok ", "not ok "))]
         bad = [l for l in points if l.startswith("not ok")]
         skips = [l for l in points if "# SKIP" in l]
