@@ -12,7 +12,7 @@
  * Docker and containerd apply layers with Go's archive/tar, which reads some tars otherwise
  * than libarchive (rv30 F1-F3: a regular file named "junk/" whose data libarchive reads as the
  * next header, a PAX path beside a GNU long name ...): the tar's bytes are also read as Go reads
- * them (oci_tar_go.c), and an entry libarchive returns that Go would not is said, the layer read
+ * them (tar_agree.c), and an entry libarchive returns that Go would not is said, the layer read
  * no further.
  */
 #include <errno.h>
@@ -27,7 +27,7 @@
 #include "input.h"
 #include "zip_end.h"
 #include "oci.h"
-#include "oci_tar_go.h"
+#include "tar_agree.h"
 #include "walk.h"
 
 #define SNIFF_SIZE 4096u
@@ -80,8 +80,8 @@ typedef struct inner {
     const fc_archive_api *la;
     struct archive *outer;
     struct sha256_ctx sha;
-    fc_go_tar *go;     /* the same bytes as Go's archive/tar reads them */
-    bool go_oom;       /* it could not be fed: no entry is checked */
+    fc_tar_agree agree; /* the same bytes as Go's archive/tar reads them */
+    bool agree_ok;      /* (set up) */
     bool hashing;      /* only a compressed blob's tar differs from the blob, and only asked for */
     bool ended;
 } inner;
@@ -102,8 +102,7 @@ static int inner_pull(inner *in, const void **block, size_t *size)
         return -1;
     if (in->hashing)
         sha256_update(&in->sha, *size, *block);
-    if (!in->go_oom && !fc_go_tar_feed(in->go, *block, *size))
-        in->go_oom = true;
+    fc_tar_agree_feed(&in->agree, *block, *size);
     return 1;
 }
 
@@ -222,102 +221,10 @@ static bool add_entry(fc_oci_layer *L, fc_oci_kind kind, const char *path, size_
 
 /* ---- Files that may hold CUDA code --------------------------------------------------------- */
 
-/* ---- A file's bytes, placed as Go places them ------------------------------------------------
- * libarchive gives a file's data as blocks at offsets (a sparse file's fragments, its holes
- * left out); each must be where Go's reading puts the file's bytes, a plain file's from 0 to
- * its size, a sparse one's in its fragments, holes zeros. (rv31 FP4, FP5, FP6: headers that
- * made a file sparse to libarchive and plain to Go, 4,096 zero bytes before the library for
- * one, the library for the other, the same name, type and size.) Only what is read is
- * checked: what is not read is judged by neither. */
-
-typedef struct placed {
-    const fc_archive_api *la;
-    struct archive *a;
-    const int64_t *map;   /* Go's fragments, offset and length pairs; NULL: one, the whole file */
-    size_t n_map, frag;   /* and the one reached */
-    int64_t size;         /* Go's size of the file */
-    int64_t out;          /* bytes handed out */
-    const uint8_t *block; /* what is left of libarchive's block */
-    size_t left;
-} placed;
-
-static void fragment(const placed *p, size_t i, int64_t *off, int64_t *end)
-{
-    *off = p->map ? p->map[2 * i] : 0;
-    *end = p->map ? p->map[2 * i] + p->map[2 * i + 1] : p->size;
-}
-
-/* Up to N bytes of the file into BUF: how many, or -1 with *WHY (libarchive's error when NULL). */
-static la_ssize_t placed_read(placed *p, uint8_t *buf, size_t n, const char **why)
-{
-    size_t done = 0, frags = p->map ? p->n_map : 1;
-    *why = NULL;
-    while (done < n && p->out < p->size) {
-        int64_t off = 0, end = 0;
-        while (p->frag < frags && (fragment(p, p->frag, &off, &end), end <= p->out))
-            p->frag++;
-        if (p->frag == frags || p->out < off) {
-            /* a hole to Go: zeros, where libarchive may give nothing */
-            if (p->left) {
-                *why = "libarchive gives data where Docker and containerd (Go's archive/tar) read a hole";
-                return -1;
-            }
-            int64_t hole_end = p->frag == frags ? p->size : off;
-            size_t k = (uint64_t)(hole_end - p->out) < n - done ? (size_t)(hole_end - p->out) : n - done;
-            memset(buf + done, 0, k);
-            done += k;
-            p->out += (int64_t)k;
-            continue;
-        }
-        if (!p->left) {
-            const void *b;
-            size_t len;
-            la_int64_t at;
-            int r = p->la->read_data_block(p->a, &b, &len, &at);
-            if (r == ARCHIVE_EOF) {
-                *why = "its data ends here before Docker and containerd's (Go's archive/tar) does";
-                return -1;
-            }
-            if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
-                return r == ARCHIVE_FATAL ? ARCHIVE_FATAL : -1;
-            if (!len)
-                continue;
-            if (at != p->out) {
-                *why = "libarchive places its bytes elsewhere in the file than Docker and containerd (Go's archive/tar)";
-                return -1;
-            }
-            p->block = b;
-            p->left = len;
-        }
-        size_t k = p->left < n - done ? p->left : n - done;
-        if ((uint64_t)k > (uint64_t)(end - p->out))
-            k = (size_t)(end - p->out);
-        memcpy(buf + done, p->block, k);
-        p->block += k;
-        p->left -= k;
-        done += k;
-        p->out += (int64_t)k;
-    }
-    if (done == 0 && n) {
-        /* Go's end of the file: libarchive's too */
-        const void *b;
-        size_t len = 0;
-        la_int64_t at;
-        int r = p->left ? ARCHIVE_OK : p->la->read_data_block(p->a, &b, &len, &at);
-        if (p->left || ((r == ARCHIVE_OK || r == ARCHIVE_WARN) && len)) {
-            *why = "libarchive gives more of it than Docker and containerd (Go's archive/tar)";
-            return -1;
-        }
-        if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN)
-            return r == ARCHIVE_FATAL ? ARCHIVE_FATAL : -1;
-    }
-    return (la_ssize_t)done;
-}
-
 /* The data of the entry libarchive is at, as a stream. */
 typedef struct entry_stream {
     fc_stream s;
-    placed *p;
+    fc_tar_placed *p;
     bool failed, fatal;
 } entry_stream;
 
@@ -325,7 +232,7 @@ static ssize_t entry_read(fc_stream *s, uint8_t *buf, size_t n)
 {
     entry_stream *m = (entry_stream *)s;
     const char *why;
-    la_ssize_t r = placed_read(m->p, buf, n, &why);
+    la_ssize_t r = fc_tar_placed_read(m->p, buf, n, &why);
     if (r < 0) {
         m->failed = true;
         m->fatal = r == ARCHIVE_FATAL || why;
@@ -465,7 +372,7 @@ static uint32_t hold_file(fc_oci_layer *L, fc_stream *in, const char *path, uint
 
 /* The regular file libarchive is at (HEAD: its first GOT bytes). *FATAL when the layer
  * cannot be read further. */
-static uint32_t read_file(fc_oci_layer *L, placed *pl, struct archive_entry *e, const char *path, uint8_t *head,
+static uint32_t read_file(fc_oci_layer *L, fc_tar_placed *pl, struct archive_entry *e, const char *path, uint8_t *head,
                           size_t got, const fc_options *opts, unsigned depth, fc_oci_budget *budget, bool *fatal,
                           bool *unopened)
 {
@@ -520,204 +427,35 @@ static bool unpacks_too_much(fc_oci_layer *L, const fc_options *opts, fc_oci_bud
 
 /* ---- Each entry as Docker and containerd read it ------------------------------------------ */
 
-/* An entry's type as Go's Header.Typeflag says it, of those libarchive tells apart: '0' a file
- * (Go's '7', 'S' and unknown types too, which libarchive reads as files), '1' to '6'. */
-static char go_class(uint8_t type)
-{
-    return type >= '1' && type <= '6' ? (char)type : '0';
-}
-
-static char libarchive_class(const fc_archive_api *la, struct archive_entry *e)
-{
-    if (la->entry_hardlink(e))
-        return '1';
-    switch (la->entry_filetype(e)) {
-    case AE_IFREG: return '0';
-    case AE_IFLNK: return '2';
-    case AE_IFCHR: return '3';
-    case AE_IFBLK: return '4';
-    case AE_IFDIR: return '5';
-    case AE_IFIFO: return '6';
-    default: return '?';
-    }
-}
-
-static const char *class_name(char c)
-{
-    switch (c) {
-    case '0': return "a file";
-    case '1': return "a hard link";
-    case '2': return "a symbolic link";
-    case '3': case '4': return "a device";
-    case '5': return "a directory";
-    case '6': return "a FIFO";
-    default: return "an entry of no known type";
-    }
-}
-
-/* Whether names A and B are one path in the image (as containerd cleans them); BUF_A and BUF_B
- * hold CAP bytes each. */
-static bool same_path(const char *a, const char *b, char *buf_a, char *buf_b, size_t cap)
-{
-    size_t na, nb;
-    if (strlen(a) >= cap || strlen(b) >= cap)
-        return strcmp(a, b) == 0;
-    bool ok_a = fc_oci_normalize(a, buf_a, cap, &na), ok_b = fc_oci_normalize(b, buf_b, cap, &nb);
-    if (!ok_a || !ok_b)
-        return ok_a == ok_b && strcmp(a, b) == 0;
-    return na == nb && memcmp(buf_a, buf_b, na) == 0;
-}
-
-/* Whether libarchive places file E's data as Go places G's: its fragments (a sparse file's;
- * none for a plain one) as archive_entry_sparse_add_entry keeps them (adjacent ones joined, one
- * covering the whole file none) against Go's so kept. (rv31 FP1, FP4, FP5, FP6: headers that
- * made the file sparse for one reader and plain for the other, the same name, type and size,
- * 4,096 zero bytes and then the library for one.) */
-static bool same_fragments(const fc_archive_api *la, struct archive_entry *e, const fc_go_entry *g, bool *oom)
-{
-    int64_t size = g->size, *kept = g->n_map ? malloc(g->n_map * 2 * sizeof *kept) : NULL;
-    if (g->n_map && !kept) {
-        *oom = true;
-        return false;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < g->n_map; i++) {
-        int64_t off = g->map[2 * i], len = g->map[2 * i + 1];
-        if (off < 0 || len < 0 || off > INT64_MAX - len || off + len > size)
-            continue;
-        int64_t end = n ? kept[2 * n - 2] + kept[2 * n - 1] : -1;
-        if (end > off)
-            continue;
-        if (end == off) {
-            kept[2 * n - 1] += len;
-            continue;
-        }
-        kept[2 * n] = off;
-        kept[2 * n + 1] = len;
-        n++;
-    }
-    if (n == 1 && kept[0] == 0 && kept[1] >= size)
-        n = 0;
-    bool same = la->entry_sparse_count(e) == (int)n;
-    la->entry_sparse_reset(e);
-    for (size_t i = 0; same && i < n; i++) {
-        la_int64_t o, l;
-        same = la->entry_sparse_next(e, &o, &l) == ARCHIVE_OK && o == kept[2 * i] && l == kept[2 * i + 1];
-    }
-    free(kept);
-    return same;
-}
-
-/* Whether entry E, the next libarchive returns, is the next Go returns: the same type, path,
- * link and size, its headers and data at the same bytes of the tar, a file's fragments the
- * same; then *OUT is Go's. Where not, said (L's damage). BUF_A and BUF_B: CAP bytes each. */
+/* Whether entry E, the next libarchive returns, is the next Go returns (tar_agree.h); then *OUT
+ * is Go's. Where not, said (L's damage). */
 static bool same_as_go(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive *a,
-                       struct archive_entry *e, uint64_t index, char *buf_a, char *buf_b, size_t cap, fc_go_entry *out)
+                       struct archive_entry *e, uint64_t index, fc_go_entry *out)
 {
-    if (tar->go_oom) {
+    char why[400];
+    fc_tar_verdict v = fc_tar_agree_entry(&tar->agree, la, a, e, index, out, why, sizeof why);
+    if (v == FC_TAR_NOMEM)
         damage(L, "out of memory");
-        return false;
-    }
-    const char *name = la->entry_pathname(e) ? la->entry_pathname(e) : "";
-    char here = libarchive_class(la, e);
-    fc_go_entry g;
-    if (!fc_go_tar_next(tar->go, &g)) {
-        const char *why = fc_go_tar_stopped(tar->go);
-        if (why)
-            damage(L, "Docker and containerd (Go's archive/tar) stop at entry %llu of its tar with an error (%s), "
-                      "where %s '%.80s' is read here; the layer is read no further",
-                   (unsigned long long)index, why, class_name(here), name);
-        else
-            damage(L, "entry %llu of its tar, %s '%.80s', is read here where Docker and containerd (Go's archive/tar) "
-                      "find the tar's end; the layer is read no further",
-                   (unsigned long long)index, class_name(here), name);
-        return false;
-    }
-    char there = go_class(g.type);
-    bool same = here == there && same_path(name, g.name, buf_a, buf_b, cap);
-    /* Go reads no data after a link, a directory, a device or a FIFO; libarchive reads what a
-     * PAX size gives them (rv31 FP2: a symbolic link of 1,024 bytes put the two out of step). */
-    if (same && la->entry_size_is_set(e))
-        same = la->entry_size(e) == (there == '0' ? g.size : 0);
-    if (same && (there == '1' || there == '2')) {
-        const char *link = there == '1' ? la->entry_hardlink(e) : la->entry_symlink(e);
-        same = strcmp(link ? link : "", g.link) == 0;
-    }
-    if (!same) {
-        char size_here[48] = "", size_there[48] = "";
-        if (la->entry_size_is_set(e) && (here == '0' || la->entry_size(e) != 0))
-            snprintf(size_here, sizeof size_here, " of %lld bytes", (long long)la->entry_size(e));
-        if (there == '0')
-            snprintf(size_there, sizeof size_there, " of %lld bytes", (long long)g.size);
-        damage(L, "entry %llu of its tar is read differently by Docker and containerd (Go's archive/tar): %s '%.48s'%s "
-                  "there, %s '%.48s'%s here; the layer is read no further",
-               (unsigned long long)index, class_name(there), g.name, size_there, class_name(here), name, size_here);
-        return false;
-    }
-    /* Where its headers start: after the same bytes of the entry before (rv31 FP2, FP3: data
-     * one reader skips and the other reads as headers). */
-    int64_t at = la->read_header_position(a);
-    if (at < 0 || (uint64_t)at != g.start) {
-        damage(L, "entry %llu of its tar, '%.80s', starts at byte %lld of the tar here and at byte %llu for Docker and "
-                  "containerd (Go's archive/tar): read out of step; the layer is read no further",
-               (unsigned long long)index, name, (long long)at, (unsigned long long)g.start);
-        return false;
-    }
-    /* And its data after the same headers (rv32 F1: a GNU sparse 1.0 map, which Go reads at the
-     * data's head and libarchive did not, its data then starting 512 bytes earlier). */
-    int64_t data_at = la->filter_bytes(a, 0);
-    if (data_at < 0 || (uint64_t)data_at != g.data_at) {
-        damage(L, "entry %llu of its tar, '%.80s', has its data at byte %lld of the tar here and at byte %llu for "
-                  "Docker and containerd (Go's archive/tar): read out of step; the layer is read no further",
-               (unsigned long long)index, name, (long long)data_at, (unsigned long long)g.data_at);
-        return false;
-    }
-    bool oom = false;
-    if (there == '0' && !same_fragments(la, e, &g, &oom)) {
-        if (oom)
-            damage(L, "out of memory");
-        else
-            damage(L, "entry %llu of its tar, '%.80s', is read here as %s and by Docker and containerd (Go's "
-                      "archive/tar) as %s: not the same bytes; the layer is read no further",
-                   (unsigned long long)index, name, la->entry_sparse_count(e) ? "a sparse file" : "a plain file",
-                   g.sparse ? "a sparse file" : "a plain file");
-        return false;
-    }
-    *out = g;
-    return true;
+    else if (v == FC_TAR_DIFFERENT)
+        damage(L, "%s; the layer is read no further", why);
+    return v == FC_TAR_SAME;
 }
 
-/* Where libarchive ends the tar, Go must find no entry more. Go's reading is fed on from there
- * (libarchive pulled only what it needed: rv31 FP3, Go inside a 1 MiB PAX header's body at
- * libarchive's end, and what followed it unchecked) to its own end, or for FC_OCI_TAR_TAIL_MAX
- * bytes at most. (What cannot be decompressed after libarchive's end Go cannot read either.) */
+static int pull_more(void *arg, const void **block, size_t *size)
+{
+    return inner_pull(arg, block, size);
+}
+
+/* Where libarchive ends the tar, Go must find no entry more (fed on for FC_OCI_TAR_TAIL_MAX
+ * bytes at most). */
 static void go_to_its_end(fc_oci_layer *L, inner *tar, const fc_archive_api *la, struct archive *a)
 {
-    fc_go_entry g;
-    uint64_t more = 0;
-    const void *block;
-    size_t size;
-    bool got = false;
-    while (!tar->go_oom && !(got = fc_go_tar_next(tar->go, &g)) && !fc_go_tar_ended(tar->go) &&
-           !fc_go_tar_stopped(tar->go) && inner_pull(tar, &block, &size) > 0) {
-        if ((more += size) > FC_OCI_TAR_TAIL_MAX) {
-            damage(L, "Docker and containerd (Go's archive/tar) read its tar on for more than %llu bytes past where "
-                      "its end is read here: not followed; the layer is read no further",
-                   (unsigned long long)FC_OCI_TAR_TAIL_MAX);
-            return;
-        }
-    }
-    uint64_t end;
-    int64_t here = la->read_header_position(a);
-    if (tar->go_oom)
+    char why[400];
+    fc_tar_verdict v = fc_tar_agree_end(&tar->agree, la, a, pull_more, tar, FC_OCI_TAR_TAIL_MAX, why, sizeof why);
+    if (v == FC_TAR_NOMEM)
         damage(L, "out of memory");
-    else if (got)
-        damage(L, "Docker and containerd (Go's archive/tar) read entry %llu of its tar, '%.80s', past where its end is "
-                  "read here; the layer is read no further", (unsigned long long)g.index, g.name);
-    else if (fc_go_tar_end_position(tar->go, &end) && (here < 0 || (uint64_t)here != end))
-        /* (Where Go stops with an error, Docker and containerd apply nothing.) */
-        damage(L, "its tar ends at byte %lld here and at byte %llu for Docker and containerd (Go's archive/tar): read "
-                  "out of step", (long long)here, (unsigned long long)end);
+    else if (v == FC_TAR_DIFFERENT)
+        damage(L, "%s%s", why, strstr(why, "out of step") ? "" : "; the layer is read no further");
 }
 
 static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, inner *tar,
@@ -735,7 +473,7 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
     uint64_t index = 0;
     while ((r = la->read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
         fc_go_entry g;
-        if (!same_as_go(L, tar, la, a, e, ++index, path, link, cap, &g))
+        if (!same_as_go(L, tar, la, a, e, ++index, &g))
             goto done;
         if (atomic_fetch_add(&budget->entries, 1) >= FC_OCI_MAX_ENTRIES) {
             damage(L, "more than %u entries in the archive's layers; the rest of this one is not read",
@@ -799,10 +537,11 @@ static void read_entries(fc_oci_layer *L, const fc_archive_api *la, struct archi
         } else if (type == AE_IFREG) {
             uint32_t held = FC_OCI_NONE;
             bool unopened = false;
-            placed pl = {.la = la, .a = a, .map = g.sparse ? g.map : NULL, .n_map = g.n_map, .size = g.size};
+            fc_tar_placed pl;
+            fc_tar_placed_start(&pl, &tar->agree, la, a, &g);
             const char *why = NULL;
             la_ssize_t got = 0, r2 = 0;
-            while (got < (la_ssize_t)SNIFF_SIZE && (r2 = placed_read(&pl, head + got, SNIFF_SIZE - (size_t)got, &why)) > 0)
+            while (got < (la_ssize_t)SNIFF_SIZE && (r2 = fc_tar_placed_read(&pl, head + got, SNIFF_SIZE - (size_t)got, &why)) > 0)
                 got += r2;
             if (r2 < 0)
                 got = r2;
@@ -928,10 +667,10 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     if (tar) {
         tar->la = la;
         tar->outer = la->read_new();
-        tar->go = fc_go_tar_new();
+        tar->agree_ok = fc_tar_agree_init(&tar->agree, "Docker and containerd (Go's archive/tar)");
         sha256_init(&tar->sha);
     }
-    if (!src || !a || !tar || !tar->outer || !tar->go) {
+    if (!src || !a || !tar || !tar->outer || !tar->agree_ok) {
         damage(L, "out of memory");
         free(src);
         if (a)
@@ -939,7 +678,7 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
         if (tar && tar->outer)
             la->read_free(tar->outer);
         if (tar)
-            fc_go_tar_free(tar->go);
+            fc_tar_agree_fini(&tar->agree);
         free(tar);
         return;
     }
@@ -967,7 +706,7 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
      * for the end and Go's compress/gzip reads, holding the CUDA library). */
     int64_t taken = L->compressed && drained && tar->ended ? la->filter_bytes(tar->outer, -1) : -1;
     la->read_free(tar->outer);
-    fc_go_tar_free(tar->go);
+    fc_tar_agree_fini(&tar->agree);
     free(tar);
     /* The digest covers the whole blob: what libarchive left unread (the end of the tar, the
      * compressed stream's trailer, anything after it) is read too. */

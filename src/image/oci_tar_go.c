@@ -840,6 +840,23 @@ bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n)
     return true;
 }
 
+uint64_t fc_go_tar_skippable(const fc_go_tar *t, uint64_t n)
+{
+    if (t->st == ENDED || t->st == STOPPED)
+        return n;
+    return t->st == DATA ? (t->skip < n ? t->skip : n) : 0;
+}
+
+void fc_go_tar_skip(fc_go_tar *t, uint64_t n)
+{
+    if (t->st != DATA)
+        return;
+    t->skip -= n < t->skip ? n : t->skip;
+    t->pos += n;
+    if (!t->skip)
+        t->st = HEAD;
+}
+
 bool fc_go_tar_is_header(const uint8_t *p)
 {
     return block_format(p) != UNKNOWN;

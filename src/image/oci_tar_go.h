@@ -42,6 +42,11 @@ void fc_go_tar_free(fc_go_tar *t);
 /* Reads N more bytes of the tar. False when out of memory (the reader is then of no use). */
 bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n);
 
+/* How many of the next N bytes Go would pass over unread (an entry's data and padding, or
+ * anything after the tar's end or an error): those may be skipped with fc_go_tar_skip. */
+uint64_t fc_go_tar_skippable(const fc_go_tar *t, uint64_t n);
+void fc_go_tar_skip(fc_go_tar *t, uint64_t n);
+
 /* The next entry read and not yet taken: true, or false when none is (yet). */
 bool fc_go_tar_next(fc_go_tar *t, fc_go_entry *e);
 

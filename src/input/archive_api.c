@@ -54,6 +54,7 @@ static void load(void)
              bind(lib, "archive_read_open_fd", &api.read_open_fd) &&
              bind(lib, "archive_read_open_memory", &api.read_open_memory) &&
              bind(lib, "archive_read_open", &api.read_open) &&
+             bind(lib, "archive_read_open2", &api.read_open2) &&
              bind(lib, "archive_read_next_header", &api.read_next_header) &&
              bind(lib, "archive_read_data", &api.read_data) &&
              bind(lib, "archive_read_data_block", &api.read_data_block) &&

@@ -31,6 +31,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_read_open_fd) *read_open_fd;
     __typeof__(archive_read_open_memory) *read_open_memory;
     __typeof__(archive_read_open) *read_open;
+    __typeof__(archive_read_open2) *read_open2;
     __typeof__(archive_read_next_header) *read_next_header;
     __typeof__(archive_read_data) *read_data;
     __typeof__(archive_read_data_block) *read_data_block;

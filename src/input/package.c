@@ -31,12 +31,16 @@
 #include "image.h"
 #include "input.h"
 #include "oci_image.h"
+#include "pread_full.h"
 #include "stream.h"
+#include "tar_agree.h"
 #include "zip_central.h"
 #include "zip_end.h"
 
 #define SNIFF_SIZE 4096u
 #define SOURCE_BUFFER (64u << 10)
+/* How far past libarchive's end of a tar Go's reading of it is followed (tar_agree.h). */
+#define TAR_TAIL_MAX (64ull << 20)
 /* What the xz decoder may use: xz -9 needs 65 MiB. */
 #define XZ_MEMORY_LIMIT (128u << 20)
 /* rpm's own limits on a header (rpm's header.c): 64 Ki index entries, 256 MiB of data. */
@@ -321,34 +325,228 @@ typedef struct source {
     uint64_t total;             /* bytes read */
     uint64_t *packed;           /* the input's bytes read so far, for the outermost stream; else NULL */
     size_t tail_n;              /* the last of them, where a zip's end record is (zip_end.h) */
+    fc_tar_agree *agree;        /* fed what the package's reader takes, or NULL */
+    struct unpack_stream *unpack; /* S, when it is one: its blocks are taken as they are */
     uint8_t tail[FC_ZIP_TAIL];
     uint8_t buf[SOURCE_BUFFER];
 } source;
 
-/* N (at most SOURCE_BUFFER) bytes more read: the tail keeps the last FC_ZIP_TAIL. */
-_Static_assert(SOURCE_BUFFER <= FC_ZIP_TAIL, "a read fits the tail");
+/* N bytes more read: the tail keeps the last FC_ZIP_TAIL. */
 static void keep_tail(source *src, const uint8_t *p, size_t n)
 {
     src->total += n;
+    if (!n)
+        return;
+    if (n > FC_ZIP_TAIL) {
+        p += n - FC_ZIP_TAIL;
+        n = FC_ZIP_TAIL;
+    }
     size_t keep = src->tail_n + n > FC_ZIP_TAIL ? FC_ZIP_TAIL - n : src->tail_n;
     memmove(src->tail, src->tail + src->tail_n - keep, keep);
     memcpy(src->tail + keep, p, n);
     src->tail_n = keep + n;
 }
 
+struct unpack_stream;
+static ssize_t unpack_block(struct unpack_stream *u, const void **out);
+
 static la_ssize_t source_read(struct archive *a, void *client, const void **out)
 {
     source *src = client;
-    ssize_t r = fc_stream_read(src->s, src->buf, sizeof src->buf);
+    const void *block = src->buf;
+    ssize_t r = src->unpack && !src->s->ahead_len ? unpack_block(src->unpack, &block)
+                                                  : fc_stream_read(src->s, src->buf, sizeof src->buf);
     if (r < 0) {
-        src->la->set_error(a, EIO, "%s", src->s->error);
+        /* (A decoder before this reader out of memory is no damaged input: oom_cli.) */
+        src->la->set_error(a, strcmp(src->s->error, "out of memory") == 0 ? ENOMEM : EIO, "%s", src->s->error);
         return ARCHIVE_FATAL;
     }
-    keep_tail(src, src->buf, (size_t)r);
+    keep_tail(src, block, (size_t)r);
     if (src->packed)
         *src->packed = src->total;
-    *out = src->buf;
+    if (src->agree)
+        fc_tar_agree_feed(src->agree, block, (size_t)r);
+    *out = block;
     return r;
+}
+
+/* The next block of a stream after its reader's end, for Go's reading of a tar (tar_agree.h). */
+static int source_pull(void *client, const void **block, size_t *size)
+{
+    source *src = client;
+    ssize_t r = fc_stream_read(src->s, src->buf, sizeof src->buf);
+    if (r <= 0)
+        return r < 0 ? -1 : 0;
+    keep_tail(src, src->buf, (size_t)r);
+    *block = src->buf;
+    *size = (size_t)r;
+    return 1;
+}
+
+/* ---- libarchive on a file or memory ------------------------------------------------------- *
+ * Read through callbacks, so that a tar's bytes are seen as they are taken (tar_agree.h), and
+ * passed over unread (a member's data) where Go's reading of them would pass them over too. A
+ * file is read through its descriptor, so that the pages libarchive reads are not kept mapped. */
+
+typedef struct image_source {
+    const fc_image *img;
+    const fc_archive_api *la;
+    fc_tar_agree *agree;
+    uint64_t pos;
+    uint8_t buf[SOURCE_BUFFER];
+} image_source;
+
+static la_ssize_t image_read(struct archive *a, void *client, const void **out)
+{
+    image_source *s = client;
+    uint64_t left = s->img->size - s->pos;
+    size_t n = left < SOURCE_BUFFER ? (size_t)left : SOURCE_BUFFER;
+    if (!n)
+        return 0;
+    if (s->img->fd >= 0 && s->img->own_mapping) {
+        int err = 0;
+        size_t got = fc_pread_full(s->img->fd, s->buf, n, s->pos, &err);
+        if (got < n) {
+            s->la->set_error(a, err ? err : EIO, "%s", err ? strerror(err) : "the file got shorter as it was read");
+            return ARCHIVE_FATAL;
+        }
+        *out = s->buf;
+    } else {
+        *out = s->img->data + s->pos;
+    }
+    s->pos += n;
+    fc_tar_agree_feed(s->agree, *out, n);
+    return (la_ssize_t)n;
+}
+
+static la_int64_t image_skip(struct archive *a, void *client, la_int64_t request)
+{
+    (void)a;
+    image_source *s = client;
+    uint64_t left = s->img->size - s->pos, k = request > 0 ? (uint64_t)request : 0;
+    k = fc_tar_agree_skippable(s->agree, k < left ? k : left);
+    fc_tar_agree_skipped(s->agree, k);
+    s->pos += k;
+    return (la_int64_t)k;
+}
+
+static int image_pull(void *client, const void **block, size_t *size)
+{
+    image_source *s = client;
+    la_ssize_t r = image_read(NULL, s, block);
+    if (r <= 0)
+        return r < 0 ? -1 : 0;
+    *size = (size_t)r;
+    return 1;
+}
+
+/* ---- A compression layer decoded before the package's reader --------------------------------
+ * libarchive decodes inside the reader that reads the archive, out of sight: one reader
+ * (filters, format "raw") decodes, and the package's reader reads what it gives. */
+
+typedef struct unpack_stream { /* (a struct tag: source keeps a pointer to one) */
+    fc_stream s;
+    const fc_archive_api *la;
+    struct archive *a;
+    source *src;   /* the stream it decodes, when it is one */
+    bool done;
+    const uint8_t *left; /* what is left of the last block decoded, not yet read */
+    size_t left_n;
+    uint8_t first[4]; /* its first decoded bytes, looked at and given back */
+} unpack_stream;
+
+/* The next block U decodes, in place (the package's reader takes it without a copy): what is
+ * left of the last one first. */
+static ssize_t unpack_block(unpack_stream *u, const void **out)
+{
+    if (u->left_n) {
+        *out = u->left;
+        size_t n = u->left_n;
+        u->left_n = 0;
+        return (ssize_t)n;
+    }
+    while (!u->done) {
+        const void *block;
+        size_t size;
+        la_int64_t offset;
+        errno = 0;
+        int r = u->la->read_data_block(u->a, &block, &size, &offset);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            char msg[240];
+            snprintf(u->s.error, sizeof u->s.error, "%s",
+                     fc_archive_out_of_memory(u->la, u->a) ? "out of memory" : message(u->la, u->a, msg, sizeof msg));
+            return -1;
+        }
+        if (size) {
+            *out = block;
+            return (ssize_t)size;
+        }
+    }
+    u->done = true;
+    return 0;
+}
+
+static ssize_t unpack_read(fc_stream *s, uint8_t *out, size_t n)
+{
+    unpack_stream *u = (unpack_stream *)s;
+    if (!u->left_n) {
+        const void *b;
+        ssize_t r = unpack_block(u, &b);
+        if (r <= 0)
+            return r;
+        u->left = b;
+        u->left_n = (size_t)r;
+    }
+    size_t k = n < u->left_n ? n : u->left_n;
+    memcpy(out, u->left, k);
+    u->left += k;
+    u->left_n -= k;
+    return (ssize_t)k;
+}
+
+static struct archive *open_reader(const fc_archive_api *la, bool deb, bool zip_only, bool raw_only);
+
+/* Opens U on what IMG or IN holds (PACKED: counts IN's bytes read), decoded by libarchive's
+ * filters: NULL, or why not (in MSG). */
+static const char *unpack_open(unpack_stream *u, const fc_archive_api *la, const fc_image *img, fc_stream *in,
+                               uint64_t *packed, char *msg, size_t size)
+{
+    *u = (unpack_stream){.s = {.read = unpack_read}, .la = la};
+    errno = 0; /* libarchive's bidders drop a filter they could not allocate, unsaid */
+    if (!(u->a = open_reader(la, false, false, true)))
+        return "out of memory";
+    int r;
+    if (in) {
+        if (!(u->src = calloc(1, sizeof *u->src)))
+            return "out of memory";
+        *u->src = (source){.s = in, .la = la, .packed = packed};
+        r = la->read_open(u->a, u->src, NULL, source_read, NULL);
+    } else if (img->fd >= 0 && lseek(img->fd, 0, SEEK_SET) == 0) {
+        r = la->read_open_fd(u->a, img->fd, 1u << 16);
+    } else {
+        r = la->read_open_memory(u->a, img->data, img->size);
+    }
+    if (r == ARCHIVE_OK && errno == ENOMEM)
+        return "out of memory";
+    struct archive_entry *e;
+    if (r == ARCHIVE_OK)
+        r = la->read_next_header(u->a, &e);
+    if (r == ARCHIVE_EOF) {
+        u->done = true;
+        return NULL;
+    }
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+        return fc_archive_out_of_memory(la, u->a) ? "out of memory" : message(la, u->a, msg, size);
+    return NULL;
+}
+
+static void unpack_close(unpack_stream *u)
+{
+    if (u->a)
+        u->la->read_free(u->a);
+    free(u->src);
 }
 
 /* The data of the member libarchive is at, as a stream. */
@@ -372,6 +570,7 @@ typedef struct member_stream {
      * bytes read meanwhile (since PACKED_AT), as a bomb's zeros do at once and weights never. */
     bool suspect;
     uint64_t deferred, packed_at;
+    fc_tar_placed *placed; /* a tar member's data, as Go places it (tar_agree.h), or NULL */
 } member_stream;
 
 /* How much a suspect member may give before its ratio is judged: a 128th of the budget's floor. */
@@ -415,10 +614,15 @@ static const char *data_message(const fc_archive_api *la, struct archive *a, cha
 static ssize_t member_read(fc_stream *s, uint8_t *buf, size_t n)
 {
     member_stream *m = (member_stream *)s;
-    la_ssize_t r = m->la->read_data(m->a, buf, n);
+    const char *why = NULL;
+    la_ssize_t r = m->placed ? fc_tar_placed_read(m->placed, buf, n, &why) : m->la->read_data(m->a, buf, n);
     if (r < 0) {
-        m->code = (int)r;
-        data_message(m->la, m->a, s->error, sizeof s->error);
+        /* (Read otherwise than Go reads it, the package is read no further.) */
+        m->code = why ? ARCHIVE_FATAL : (int)r;
+        if (why)
+            snprintf(s->error, sizeof s->error, "%s", why);
+        else
+            data_message(m->la, m->a, s->error, sizeof s->error);
         return -1;
     }
     uint64_t before = m->got;
@@ -457,7 +661,32 @@ typedef struct level {
     bool image_checked;  /* already found not to be a container image archive */
     bool empty_archive;  /* compressed bytes that read as a tar, cpio or zip of no header (scan_entries) */
     uint64_t deferred;   /* what the member at hand declares, not yet weighed (unpacks_too_much) */
+    /* A tar's entries checked against Go's reading of its bytes (tar_agree.h), or NULL; more of
+     * its bytes after libarchive's end by PULL. PLACED: the member at hand's data, when ON. */
+    fc_tar_agree *agree;
+    fc_tar_pull pull;
+    void *pull_arg;
+    fc_tar_placed placed;
+    bool placed_on;
 } level;
+
+/* The readers that unpack packages, for which Go's reading stands (docs/packages.md). */
+#define PACKAGE_TAR_READERS "other tar readers (Go's archive/tar)"
+
+/* Whether LV's tar entries are checked against Go's reading. */
+static bool tar_checked(const level *lv)
+{
+    return lv->agree && (lv->la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
+           lv->la->filter_count(lv->a) == 1;
+}
+
+/* Up to N bytes of the data of the member LV is at: libarchive's, or Go's placing of them
+ * checked (then *WHY where they differ). */
+static la_ssize_t level_read(level *lv, void *buf, size_t n, const char **why)
+{
+    *why = NULL;
+    return lv->placed_on ? fc_tar_placed_read(&lv->placed, buf, n, why) : lv->la->read_data(lv->a, buf, n);
+}
 
 /* The zip compression methods whose decoders libarchive runs without a memory limit (LZMA,
  * 14, and XZ, 95: liblzma with the dictionary the member asks for, up to 4 GiB), by the name
@@ -529,7 +758,8 @@ static int scan_member(fc_scan_ctx *sc, level *lv, struct archive_entry *e, cons
     int64_t declared = la->entry_size_is_set(e) ? la->entry_size(e) : -1;
     member_stream ms = {.s = {.read = member_read}, .la = la, .a = lv->a, .sc = sc, .path = lv->path,
                         .declared = declared > 0 && !lv->deferred ? (uint64_t)declared : 0, .count = unpacks(lv),
-                        .suspect = lv->deferred > 0, .deferred = lv->deferred, .packed_at = sc->packed};
+                        .suspect = lv->deferred > 0, .deferred = lv->deferred, .packed_at = sc->packed,
+                        .placed = lv->placed_on ? &lv->placed : NULL};
     lv->deferred = 0;
     fc_stream_unread(&ms.s, head, got);
     int rc;
@@ -942,15 +1172,34 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
     uint8_t head[SNIFF_SIZE];
     char msg[300], disagree[400];
     struct archive_entry *e;
-    int r;
+    int r = ARCHIVE_OK; /* (set before any break that reads it) */
     size_t members = 0, headers = 0;
     bool fatal = false, deb_data = false;
+    const char *why_not = NULL; /* why a member's data is not read as Go reads it */
     for (;;) {
         if (rc != 0 || fatal || (fatal = weigh_deferred(sc, lv)))
             break;
+        lv->placed_on = false;
         if ((r = la->read_next_header(lv->a, &e)) != ARCHIVE_OK && r != ARCHIVE_WARN)
             break;
         headers++;
+        /* Each entry of a tar as the readers that unpack packages read it: a symbolic link
+         * given data by a PAX size, which libarchive passes over and Python's tarfile, GNU tar
+         * and Go read as the next header, hid a library, "no CUDA code" (rv30 F1, rv31 FP2 in a
+         * .tar.gz). */
+        if (tar_checked(lv)) {
+            fc_go_entry g;
+            fc_tar_verdict v = fc_tar_agree_entry(lv->agree, la, lv->a, e, headers, &g, disagree, sizeof disagree);
+            if (v != FC_TAR_SAME) {
+                rc = v == FC_TAR_NOMEM ? fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory")
+                                       : fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s; the package is read "
+                                                         "no further", disagree);
+                fatal = true;
+                continue;
+            }
+            fc_tar_placed_start(&lv->placed, lv->agree, la, lv->a, &g);
+            lv->placed_on = la->entry_filetype(e) == AE_IFREG && !la->entry_hardlink(e);
+        }
         if (!lv->src && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP)
             keep_name(names, la->entry_pathname(e));
         /* An rpm's payload is a cpio archive; anything else (a compression read as no archive,
@@ -1045,7 +1294,7 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
                 bare += 2;
             if (strcmp(bare, "manifest.json") != 0)
                 return fc_oci_scan_stream(sc, la, lv->a, e, lv->path, &fatal, NULL, 0);
-            got = la->read_data(lv->a, head, sizeof head);
+            got = level_read(lv, head, sizeof head, &why_not);
             read_head = true;
             if (got >= 0 && fc_oci_manifest_head_is_list(head, (size_t)got))
                 return fc_oci_scan_stream(sc, la, lv->a, e, lv->path, &fatal, head, (size_t)got);
@@ -1061,13 +1310,14 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
             continue;
         }
         if (!read_head)
-            got = la->read_data(lv->a, head, sizeof head);
+            got = level_read(lv, head, sizeof head, &why_not);
         if (got < 0) {
             /* (A package around this one past the decompression budget, said, fails its reads.) */
             rc = sc->unpacked_said ? 0
-                                   : fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s", entry,
-                                                     data_message(la, lv->a, msg, sizeof msg));
-            fatal = got == ARCHIVE_FATAL || sc->unpacked_said;
+                                   : fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %s: %s%s", entry,
+                                                     why_not ? why_not : data_message(la, lv->a, msg, sizeof msg),
+                                                     why_not ? "; the package is read no further" : "");
+            fatal = got == ARCHIVE_FATAL || sc->unpacked_said || why_not;
             continue;
         }
         bool archive_member;
@@ -1131,6 +1381,15 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
         rc = fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory");
     else if (rc == 0 && !fatal && zip_disagrees(la, lv, headers, names, disagree, sizeof disagree))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", disagree);
+    /* Where libarchive ends the tar, Go ends it too, finding no entry more. */
+    if (rc == 0 && !fatal && r == ARCHIVE_EOF && !lv->empty_archive && tar_checked(lv)) {
+        fc_tar_verdict v = fc_tar_agree_end(lv->agree, la, lv->a, lv->pull, lv->pull_arg, TAR_TAIL_MAX, disagree,
+                                            sizeof disagree);
+        if (v == FC_TAR_NOMEM)
+            rc = fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory");
+        else if (v == FC_TAR_DIFFERENT)
+            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "%s", disagree);
+    }
     return rc;
 }
 
@@ -1328,7 +1587,50 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
      * 16 KiB, and one behind a longer comment would be read by the raw format as one member. */
     bool zip_only = (img && !in && !fc_sniff_package(h, hn) && fc_zip_has_end(img->data, img->size)) ||
                     (zip_head && !xz);
+    /* A tar's bytes are read as Go reads them too (tar_agree.h), as the package's reader takes
+     * them: a compression layer libarchive decodes is decoded before that reader, as xz is. */
+    bool checked = !deb && !zip_only && !raw_only;
+    fc_tar_agree agree = {0};
+    unpack_stream *unpack = NULL;
+    char msg[300];
+    if (checked && !fc_tar_agree_init(&agree, PACKAGE_TAR_READERS)) {
+        int rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
+        if (xz) {
+            la->lzma_end(&xz->z);
+            free(xz);
+        }
+        return rc;
+    }
+    if (checked && !xz && is_compressed(h, hn)) {
+        const char *bad = (unpack = malloc(sizeof *unpack))
+                              ? unpack_open(unpack, la, img, in, top && !img ? &sc->packed : NULL, msg, sizeof msg)
+                              : "out of memory";
+        ssize_t fr = 0;
+        if (!bad) {
+            in = &unpack->s;
+            fr = fc_stream_fill(in, unpack->first, 4);
+            bad = fr < 0 ? in->error : NULL;
+        }
+        /* A zip under it is held whole, decoded, and read as a zip file is, by its central
+         * directory (as under xz): read from the front, a member only that directory reaches,
+         * which pip and unzip go by, was unseen (review of 2026-12-06, rt13 F1). */
+        bool zip = !bad && fr == 4 && memcmp(unpack->first, "PK\003\004", 4) == 0;
+        if (!bad)
+            fc_stream_unread(in, unpack->first, (size_t)fr);
+        if (bad || zip) {
+            int rc = !bad ? scan_held_zip(sc, in, path, prefix, tree)
+                     : strcmp(bad, "out of memory") == 0
+                         ? fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory")
+                         : fc_report_error(sc, FC_ERR_FORMAT, path, NULL, "not a readable package: %s", bad);
+            if (unpack)
+                unpack_close(unpack);
+            free(unpack);
+            fc_tar_agree_fini(&agree);
+            return rc;
+        }
+    }
     source *src = NULL;
+    image_source *isrc = NULL;
     errno = 0; /* libarchive's bidders drop a filter or format they could not allocate, unsaid */
     struct archive *a = open_reader(la, deb && !raw_only, zip_only && !raw_only, raw_only);
     int r = ARCHIVE_FATAL;
@@ -1338,8 +1640,15 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
             src->la = la;
             src->total = 0;
             src->tail_n = 0;
-            src->packed = top && !img && !xz ? &sc->packed : NULL;
+            src->packed = top && !img && !xz && !unpack ? &sc->packed : NULL;
+            src->agree = checked ? &agree : NULL;
+            src->unpack = unpack;
             r = la->read_open(a, src, NULL, source_read, NULL);
+        }
+    } else if (a && checked) {
+        if ((isrc = malloc(sizeof *isrc))) {
+            *isrc = (image_source){.img = img, .la = la, .agree = &agree};
+            r = la->read_open2(a, isrc, NULL, image_read, image_skip, NULL);
         }
     } else if (a && img->fd >= 0 && lseek(img->fd, 0, SEEK_SET) == 0) {
         /* A file is read through its descriptor, so that the pages libarchive reads are not
@@ -1352,24 +1661,25 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     bool again = false; /* an empty tar, read again as bytes */
     uint8_t *kept = NULL; /* from a stream, held whole for that */
     fc_image kept_img = {0};
-    char msg[300];
     /* An xz filter that could not be set up left its bytes read as a raw member, a package of
      * no members: "no CUDA code", exit 0, for a library under xz (oom22). */
-    if (!a || (in && !src) || (r == ARCHIVE_OK && errno == ENOMEM)) {
+    int unpacked_layers = unpack ? la->filter_count(unpack->a) - 1 : 0;
+    if (!a || (in && !src) || (!in && checked && !isrc) || (r == ARCHIVE_OK && errno == ENOMEM)) {
         rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
     } else if (r != ARCHIVE_OK) {
         rc = fc_report_error(sc, xz && xz->over_limit ? FC_ERR_LIMIT : FC_ERR_FORMAT, path, NULL,
                              "not a readable package: %s", message(la, a, msg, sizeof msg));
-    } else if (la->filter_count(a) - 1 + (xz != NULL) > 1) {
+    } else if (la->filter_count(a) - 1 + (xz != NULL) + unpacked_layers > 1) {
         /* Every layer keeps a decompressor (zstd's takes up to 128 MiB): one is allowed. */
         rc = fc_report_error(sc, FC_ERR_LIMIT, path, NULL, "compressed %d times over; only one layer is read",
-                             la->filter_count(a) - 1 + (xz != NULL));
+                             la->filter_count(a) - 1 + (xz != NULL) + unpacked_layers);
     } else {
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
         level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .rpm = rpm,
-                    .streamed = in != NULL, .compressed = la->filter_count(a) > 1 || xz,
-                    .img = img, .src = src, .image_checked = image_checked};
+                    .streamed = in != NULL, .compressed = la->filter_count(a) > 1 || xz || unpacked_layers > 0,
+                    .img = img, .src = src, .image_checked = image_checked, .agree = checked ? &agree : NULL,
+                    .pull = src ? source_pull : image_pull, .pull_arg = src ? (void *)src : (void *)isrc};
         sc->under_compression += lv.compressed;
         rc = scan_entries(sc, &lv);
         sc->under_compression -= lv.compressed;
@@ -1414,6 +1724,12 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     if (a)
         la->read_free(a);
     free(src);
+    free(isrc);
+    if (unpack) {
+        unpack_close(unpack);
+        free(unpack);
+    }
+    fc_tar_agree_fini(&agree);
     if (xz) {
         la->lzma_end(&xz->z);
         free(xz);
