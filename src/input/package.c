@@ -452,7 +452,7 @@ typedef struct unpack_stream { /* (a struct tag: source keeps a pointer to one) 
     bool done;
     const uint8_t *left; /* what is left of the last block decoded, not yet read */
     size_t left_n;
-    uint8_t first[4]; /* its first decoded bytes, looked at and given back */
+    uint8_t first[8]; /* its first decoded bytes, looked at and given back */
 } unpack_stream;
 
 /* The next block U decodes, in place (the package's reader takes it without a copy): what is
@@ -507,6 +507,15 @@ static ssize_t unpack_read(fc_stream *s, uint8_t *out, size_t n)
 }
 
 static struct archive *open_reader(const fc_archive_api *la, bool deb, bool zip_only, bool raw_only);
+
+/* Whether decoded bytes B start as a zip libarchive's streaming reader takes: a local header,
+ * maybe after a spanning marker ("PK\7\10", "PK00"). */
+static bool starts_as_zip(const uint8_t *b, size_t n)
+{
+    if (n >= 4 && memcmp(b, "PK\003\004", 4) == 0)
+        return true;
+    return n >= 8 && (memcmp(b, "PK00", 4) == 0 || memcmp(b, "PK\007\010", 4) == 0) && memcmp(b + 4, "PK\003\004", 4) == 0;
+}
 
 /* Opens U on what IMG or IN holds (PACKED: counts IN's bytes read), decoded by libarchive's
  * filters: NULL, or why not (in MSG). */
@@ -1608,13 +1617,13 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         ssize_t fr = 0;
         if (!bad) {
             in = &unpack->s;
-            fr = fc_stream_fill(in, unpack->first, 4);
+            fr = fc_stream_fill(in, unpack->first, sizeof unpack->first);
             bad = fr < 0 ? in->error : NULL;
         }
         /* A zip under it is held whole, decoded, and read as a zip file is, by its central
          * directory (as under xz): read from the front, a member only that directory reaches,
          * which pip and unzip go by, was unseen (review of 2026-12-06, rt13 F1). */
-        bool zip = !bad && fr == 4 && memcmp(unpack->first, "PK\003\004", 4) == 0;
+        bool zip = !bad && starts_as_zip(unpack->first, (size_t)fr);
         if (!bad)
             fc_stream_unread(in, unpack->first, (size_t)fr);
         if (bad || zip) {
