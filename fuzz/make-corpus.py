@@ -135,6 +135,17 @@ def go_tar_seeds(images):
     ext[0:24] = b"%011o\0" % 1024 + b"%011o\0" % 0
     v7 = raw_header(b"v7/f", 0, b"\0", magic=b"")
     put(out, "sparse-v7.tar", b"\x00" + bytes(h) + bytes(ext) + b"s" * 512 + bytes(v7) + b"\0" * 1024)
+    # Package tars read otherwise by libarchive and Go (tar_agree.c): a symbolic link given the
+    # next member as data by a PAX size, a GNU dumpdir holding it; plain and gzipped.
+    import gzip
+    from rawtar import TAR_END, pax_member, raw_member
+    fat = fixture("ptx_only.fatbin")
+    hidden = raw_member(b"pkg/k.fatbin", fat)
+    for label, tar in (("link-data", pax_member([(b"size", b"%d" % len(hidden))]) +
+                        raw_header(b"pkg/s", 0, b"2", link=b"t") + hidden + TAR_END),
+                       ("dumpdir", raw_member(b"pkg/d/", hidden, b"D", magic=b"ustar  \0") + TAR_END)):
+        put(os.path.join(CORPUS, "fuzz_stream"), label + ".tar", tar)
+        put(os.path.join(CORPUS, "fuzz_stream"), label + ".tar.gz", gzip.compress(tar, mtime=0))
 
 
 def broken():
