@@ -2631,7 +2631,7 @@ def a_package_s_tar_is_read_as_other_tar_readers_read_it():
     next header), a GNU dumpdir ('D') holding it. A fourth, a regular file named 'junk/' holding
     it, libarchive reads as a directory and its data as the next header (the library judged, a
     phantom), where GNU tar and Python write the file 'junk'. Each now said, exit 3: named,
-    piped, uncompressed, zstd, and inside another tar. Ordinary tars (PAX, GNU and ustar names,
+    piped, uncompressed, gzip, zstd, xz, bzip2, and inside another tar. Ordinary tars (PAX, GNU and ustar names,
     v7) are read as before."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from rawtar import TAR_END, gnu_long_member, pax_member, raw_header, raw_member
@@ -2660,6 +2660,7 @@ def a_package_s_tar_is_read_as_other_tar_readers_read_it():
     with tempfile.TemporaryDirectory() as tmp:
         for tname, tar in sorted(crafted.items()) + sorted(ordinary.items()):
             forms = {"x.tar.gz": gzip.compress(tar, mtime=0), "x.tar": tar, "x.tar.zst": zstd(tar),
+                     "x.tar.xz": lzma.compress(tar), "x.tar.bz2": tool(["bzip2", "-c"], tar),
                      "outer.tar": tar_bytes([("inner.tgz", gzip.compress(tar, mtime=0))])}
             for fname, data in forms.items():
                 path = os.path.join(tmp, tname + "-" + fname)
