@@ -2676,5 +2676,72 @@ def a_package_s_tar_is_read_as_other_tar_readers_read_it():
                         assert "3 containers in .nv_fatbin" in out, (what, out)
 
 
+@test
+def what_other_tar_readers_read_otherwise_than_go_is_said_too():
+    """rv33, a review of the tar check against Python's tarfile, GNU tar and npm's node-tar:
+    tars libarchive and Go read alike and those read otherwise, each putting the library where
+    one of them unpacks it: "no CUDA code", exit 0 under --strict (da57655's build, named and
+    piped, plain, gzip and zstd, in a .deb and a .conda too). An old GNU sparse map that goes on
+    past an entry whose offset starts with NUL (libarchive and Go stop there, Python and GNU tar
+    read on and write the library); a PAX header with GNU.sparse.size and sparse pairs written in
+    a comment (Python takes it for sparse 0.0 and finds the pairs by a pattern); a symbolic link
+    given a size in its header (npm's reader reads it as data, and finds the library's header
+    after); a global PAX header with a size (Python, GNU tar and npm apply it); two PAX headers
+    before one file (Python and npm apply both). Each said now, exit 3. GNU tar's own sparse
+    files (gnu and posix 1.0 formats) are read as before."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from rawtar import TAR_END, pad, pax_member, pax_record, raw_header, raw_member
+    lib = open(fx("libmulti.so"), "rb").read()
+    n = len(lib)
+
+    def entry(offset_field, count):
+        return offset_field + b"%011o\0" % count
+    old_map = entry(b"%011o\0" % 0, 0) + entry(b"\0" + b"0" * 10 + b"\0", 1024) + entry(b"%011o\0" % 0, n) + b"\0" * 24
+    fake = (b"x\n" + pax_record(b"GNU.sparse.offset", b"0") +
+            pax_record(b"GNU.sparse.numbytes", b"%d" % (len(pad(b"\0" * n)) + len(TAR_END))) +
+            pax_record(b"GNU.sparse.offset", b"0") + pax_record(b"GNU.sparse.numbytes", b"%d" % n))
+    benign = raw_member(b"readme.txt", b"hello\n") + TAR_END
+    hidden = TAR_END + lib
+    crafted = {
+        "old-sparse-map": raw_header(b"libmulti.so", 0, b"S", magic=b"ustar  \0",
+                                     extra=[(386, old_map), (482, b"\0"), (483, b"%011o\0" % n)]) + TAR_END + pad(lib),
+        "sparse-0.0-records": pax_member([(b"GNU.sparse.size", b"%d" % n), (b"comment", fake)]) +
+                              raw_member(b"libmulti.so", b"\0" * n) + TAR_END + pad(lib),
+        "sized-link": raw_header(b"package/s", 512 + len(benign), b"2", link=b"t") +
+                      raw_member(b"package/f", benign + raw_member(b"package/libmulti.so", lib)) + TAR_END,
+        "global-size": pax_member([(b"size", b"%d" % len(hidden))], kind=b"g") +
+                       pax_member([(b"mtime", b"1700000000")]) + raw_header(b"libmulti.so", 0) + pad(hidden) + TAR_END,
+        "two-pax": pax_member([(b"size", b"%d" % len(hidden))]) + pax_member([(b"mtime", b"1700000000")]) +
+                   raw_header(b"libmulti.so", 0) + pad(hidden) + TAR_END,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for tname, tar in sorted(crafted.items()):
+            for fname, data in (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)), ("x.tar.zst", zstd(tar))):
+                path = os.path.join(tmp, tname + "-" + fname)
+                open(path, "wb").write(data)
+                for args, piped in (((path,), None), (("-",), data)):
+                    what = (tname, fname, piped is not None)
+                    rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+                    eq(rc, 3, what)
+                    assert "entry 1 of its tar" in err and ("Python's tarfile" in err or "npm's reader" in err), \
+                        (what, err)
+        # GNU tar's sparse files, gnu and posix (1.0) formats: the library judged, as before.
+        src = os.path.join(tmp, "src")
+        os.makedirs(src)
+        open(os.path.join(src, "libmulti.so"), "wb").write(lib)
+        with open(os.path.join(src, "hole.bin"), "wb") as f:  # a hole, then a byte
+            f.seek(1 << 20)
+            f.write(b"x")
+        for fmt in ("gnu", "posix"):
+            path = os.path.join(tmp, "sparse-%s.tar" % fmt)
+            subprocess.run(["tar", "--sparse", "--format=" + fmt, "-cf", path, "-C", src, "hole.bin", "libmulti.so"],
+                           check=True)
+            with tarfile.open(path) as t:
+                eq([m.issparse() for m in t.getmembers()], [True, False], fmt)  # (a sparse file indeed)
+            rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", path)
+            eq((rc, err), (0, ""), fmt)
+            assert "3 containers in .nv_fatbin" in out, (fmt, out)
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -667,7 +667,7 @@ void fc_oci_layer_read(fc_oci_layer *L, fc_stream *in, const fc_options *opts, u
     if (tar) {
         tar->la = la;
         tar->outer = la->read_new();
-        tar->agree_ok = fc_tar_agree_init(&tar->agree, "Docker and containerd (Go's archive/tar)");
+        tar->agree_ok = fc_tar_agree_init(&tar->agree, "Docker and containerd (Go's archive/tar)", false);
         sha256_init(&tar->sha);
     }
     if (!src || !a || !tar || !tar->outer || !tar->agree_ok) {

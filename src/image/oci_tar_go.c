@@ -64,6 +64,9 @@ struct fc_go_tar {
     uint64_t map_newlines;
 
     uint64_t entries;  /* returned so far, 'g' headers not counted */
+    /* What makes the next entry, or every later one, read otherwise by other readers (odd). */
+    const char *odd_next, *odd_global;
+    unsigned x_headers; /* 'x' headers since the last entry */
     queued *q;
     size_t head, n, cap;
     queued taken;      /* the last entry handed out: its strings live until the next */
@@ -194,6 +197,21 @@ static bool header_only(uint8_t type)
 {
     return type >= '1' && type <= '6';
 }
+
+/* ---- What other tar readers read otherwise ----------------------------------------------------
+ * Headers Go and libarchive read alike that Python's tarfile, GNU tar or npm's node-tar read
+ * otherwise (rv33, a review against them: each put a CUDA library where one of them unpacks it
+ * and neither Go nor libarchive sees it). No writer of packages writes them. */
+static const char ODD_TWO_PAX[] = "given two PAX headers, both of which Python's tarfile and npm's reader apply, where "
+                                  "libarchive and Go apply the last";
+static const char ODD_SPARSE_RECORDS[] = "given GNU sparse records other than GNU tar's 1.0, which Python's "
+                                         "tarfile reads otherwise than libarchive and Go";
+static const char ODD_SPARSE[] = "a GNU sparse file whose map goes on past an entry that ends it for libarchive and "
+                                 "Go, where Python's tarfile and GNU tar read on";
+static const char ODD_GLOBAL[] = "after a global PAX header that sets a path, link, size or sparse record, which "
+                                 "Python's tarfile, GNU tar and npm's reader apply and libarchive and Go do not";
+static const char ODD_SIZED[] = "a link, directory, device or FIFO given a size, whose data npm's reader reads and "
+                                "the others pass over";
 
 /* ---- State ----------------------------------------------------------------------------------- */
 
@@ -452,16 +470,21 @@ static int pax_sparse(const fc_go_tar *t)
 
 /* The old GNU sparse fragments of AREA (COUNT of 24 bytes; readOldGNUSparseMap): an offset
  * whose first byte is NUL ends them. False when out of memory; P's error when one does not
- * parse. */
+ * parse. Entries after that end that are not all zeros, which Python's tarfile and GNU tar
+ * read on to (rv33 F1), make the entry odd. */
 static bool old_fragments(queued *e, const uint8_t *area, size_t count, parser *p)
 {
-    for (size_t i = 0; i < count && area[i * 24]; i++) {
+    size_t i = 0;
+    for (; i < count && area[i * 24]; i++) {
         int64_t off = parse_numeric(p, area + i * 24, 12), len = parse_numeric(p, area + i * 24 + 12, 12);
         if (p->err)
             return true;
         if (!add_fragment(e, off, len))
             return false;
     }
+    for (size_t k = i * 24; k < count * 24 && !e->e.odd; k++)
+        if (area[k])
+            e->e.odd = ODD_SPARSE;
     return true;
 }
 
@@ -582,6 +605,13 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
         e.e.sparse = true;
     }
     clear_meta(t);
+    e.e.odd = t->odd_next ? t->odd_next
+            : t->odd_global ? t->odd_global
+            : e.e.odd ? e.e.odd /* an old GNU map's (old_fragments) */
+            : header_only(type) && size > 0 ? ODD_SIZED
+                                            : NULL;
+    t->odd_next = NULL;
+    t->x_headers = 0;
     e.e.type = type;
     e.e.size = size;
     e.e.index = ++t->entries;
@@ -676,8 +706,23 @@ static bool read_special(fc_go_tar *t)
             stop(t, "an invalid tar header (a PAX record)");
             return !oom;
         }
-        if (t->type == 'g')
+        bool sparse_records = t->sp_major.set || t->sp_minor.set || t->sp_name.set || t->sp_size.set ||
+                              t->sp_realsize.set || t->sp_numblocks.set || t->sp_map.set;
+        /* GNU tar's 1.0 (major 1, minor 0, a name and a real size) all read alike; Python takes
+         * GNU.sparse.size for 0.0 and finds its pairs by a pattern over the whole header, in
+         * other records' values too (rv33 F2). */
+        bool gnu_1_0 = !strcmp(value_of(&t->sp_major), "1") && !strcmp(value_of(&t->sp_minor), "0") &&
+                       !t->sp_size.set && !t->sp_numblocks.set && !t->sp_map.set;
+        if (t->type == 'g') {
+            if (t->path.set || t->linkpath.set || t->size.set || sparse_records)
+                t->odd_global = ODD_GLOBAL;
             clear_meta(t); /* returned as an entry of its own, which nothing applies */
+        } else {
+            if (sparse_records && !gnu_1_0 && !t->odd_next)
+                t->odd_next = ODD_SPARSE_RECORDS;
+            if (++t->x_headers > 1)
+                t->odd_next = ODD_TWO_PAX;
+        }
     } else {
         str *s = t->type == 'L' ? &t->long_name : &t->long_link;
         if (!str_set(s, t->body, strlen(t->body)))

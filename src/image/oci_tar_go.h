@@ -34,6 +34,9 @@ typedef struct fc_go_entry {
     const int64_t *map; /* N_MAP offset, length pairs, as Go reads them */
     size_t n_map;
     const char *name, *link; /* valid until the next fc_go_tar_next */
+    /* Where other tar readers (Python's tarfile, GNU tar, npm's node-tar) are known to read the
+     * entry otherwise than Go and libarchive, why (the headers that make it so); else NULL. */
+    const char *odd;
 } fc_go_entry;
 
 fc_go_tar *fc_go_tar_new(void);

@@ -10,9 +10,9 @@
 /* The longest name compared by its cleaned path; a longer one is compared as it is. */
 #define PATH_CAP (4096u + 1)
 
-bool fc_tar_agree_init(fc_tar_agree *t, const char *who)
+bool fc_tar_agree_init(fc_tar_agree *t, const char *who, bool others)
 {
-    *t = (fc_tar_agree){.who = who, .go = fc_go_tar_new(), .buf_a = malloc(PATH_CAP), .buf_b = malloc(PATH_CAP)};
+    *t = (fc_tar_agree){.who = who, .others = others, .go = fc_go_tar_new(), .buf_a = malloc(PATH_CAP), .buf_b = malloc(PATH_CAP)};
     if (t->go && t->buf_a && t->buf_b)
         return true;
     fc_tar_agree_fini(t);
@@ -195,6 +195,10 @@ fc_tar_verdict fc_tar_agree_entry(fc_tar_agree *t, const fc_archive_api *la, str
         snprintf(why, cap, "entry %llu of its tar, '%.80s', is read here as %s and by %s as %s: not the same bytes",
                  (unsigned long long)index, name, la->entry_sparse_count(e) ? "a sparse file" : "a plain file", t->who,
                  g.sparse ? "a sparse file" : "a plain file");
+        return FC_TAR_DIFFERENT;
+    }
+    if (t->others && g.odd) {
+        snprintf(why, cap, "entry %llu of its tar, '%.80s', is %s", (unsigned long long)index, name, g.odd);
         return FC_TAR_DIFFERENT;
     }
     *out = g;

@@ -23,6 +23,7 @@
 typedef struct fc_tar_agree {
     fc_go_tar *go;
     const char *who;   /* "Docker and containerd (Go's archive/tar)" */
+    bool others;       /* what Python's tarfile, GNU tar or npm's reader read otherwise is said too */
     bool oom;          /* Go's reading could not be fed: nothing can be checked */
     char *buf_a, *buf_b; /* scratch for cleaned paths */
 } fc_tar_agree;
@@ -30,8 +31,10 @@ typedef struct fc_tar_agree {
 /* What a check found. */
 typedef enum fc_tar_verdict { FC_TAR_SAME, FC_TAR_DIFFERENT, FC_TAR_NOMEM } fc_tar_verdict;
 
-/* False when out of memory. */
-bool fc_tar_agree_init(fc_tar_agree *t, const char *who);
+/* False when out of memory. OTHERS: the tar is unpacked by other readers than Go (a package's:
+ * Python's tarfile, GNU tar, dpkg, npm's), and an entry they are known to read otherwise than
+ * Go and libarchive (fc_go_entry.odd) is not the same either. */
+bool fc_tar_agree_init(fc_tar_agree *t, const char *who, bool others);
 void fc_tar_agree_fini(fc_tar_agree *t);
 
 /* N more bytes of the tar, as libarchive's reader takes them. */

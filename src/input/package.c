@@ -396,26 +396,35 @@ typedef struct image_source {
     uint8_t buf[SOURCE_BUFFER];
 } image_source;
 
-static la_ssize_t image_read(struct archive *a, void *client, const void **out)
+/* The next bytes of S's file or memory into *OUT: how many, 0 at its end, or -1 (errno-like *ERR). */
+static ssize_t image_next(image_source *s, const void **out, int *err)
 {
-    image_source *s = client;
     uint64_t left = s->img->size - s->pos;
     size_t n = left < SOURCE_BUFFER ? (size_t)left : SOURCE_BUFFER;
     if (!n)
         return 0;
     if (s->img->fd >= 0 && s->img->own_mapping) {
-        int err = 0;
-        size_t got = fc_pread_full(s->img->fd, s->buf, n, s->pos, &err);
-        if (got < n) {
-            s->la->set_error(a, err ? err : EIO, "%s", err ? strerror(err) : "the file got shorter as it was read");
-            return ARCHIVE_FATAL;
-        }
+        *err = 0;
+        if (fc_pread_full(s->img->fd, s->buf, n, s->pos, err) < n)
+            return -1;
         *out = s->buf;
     } else {
         *out = s->img->data + s->pos;
     }
     s->pos += n;
-    fc_tar_agree_feed(s->agree, *out, n);
+    return (ssize_t)n;
+}
+
+static la_ssize_t image_read(struct archive *a, void *client, const void **out)
+{
+    image_source *s = client;
+    int err;
+    ssize_t n = image_next(s, out, &err);
+    if (n < 0) {
+        s->la->set_error(a, err ? err : EIO, "%s", err ? strerror(err) : "the file got shorter as it was read");
+        return ARCHIVE_FATAL;
+    }
+    fc_tar_agree_feed(s->agree, *out, (size_t)n);
     return (la_ssize_t)n;
 }
 
@@ -432,11 +441,11 @@ static la_int64_t image_skip(struct archive *a, void *client, la_int64_t request
 
 static int image_pull(void *client, const void **block, size_t *size)
 {
-    image_source *s = client;
-    la_ssize_t r = image_read(NULL, s, block);
-    if (r <= 0)
-        return r < 0 ? -1 : 0;
-    *size = (size_t)r;
+    int err;
+    ssize_t n = image_next(client, block, &err);
+    if (n <= 0)
+        return n < 0 ? -1 : 0;
+    *size = (size_t)n;
     return 1;
 }
 
@@ -1602,7 +1611,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     fc_tar_agree agree = {0};
     unpack_stream *unpack = NULL;
     char msg[300];
-    if (checked && !fc_tar_agree_init(&agree, PACKAGE_TAR_READERS)) {
+    if (checked && !fc_tar_agree_init(&agree, PACKAGE_TAR_READERS, true)) {
         int rc = fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
         if (xz) {
             la->lzma_end(&xz->z);
