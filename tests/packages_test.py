@@ -2688,7 +2688,7 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
     given a size in its header (npm's reader reads it as data, and finds the library's header
     after); a global PAX header with a size (Python, GNU tar and npm apply it); two PAX headers
     before one file (Python and npm apply both). Each said now, exit 3. GNU tar's own sparse
-    files (gnu and posix 1.0 formats) are read as before."""
+    files (gnu format; posix with sparse versions 0.0, 0.1, 1.0) are read as before."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from rawtar import TAR_END, pad, pax_member, pax_record, raw_header, raw_member
     lib = open(fx("libmulti.so"), "rb").read()
@@ -2732,15 +2732,15 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
         with open(os.path.join(src, "hole.bin"), "wb") as f:  # a hole, then a byte
             f.seek(1 << 20)
             f.write(b"x")
-        for fmt in ("gnu", "posix"):
-            path = os.path.join(tmp, "sparse-%s.tar" % fmt)
-            subprocess.run(["tar", "--sparse", "--format=" + fmt, "-cf", path, "-C", src, "hole.bin", "libmulti.so"],
-                           check=True)
+        for fmt, version in (("gnu", None), ("posix", None), ("posix", "0.0"), ("posix", "0.1")):
+            path = os.path.join(tmp, "sparse-%s-%s.tar" % (fmt, version))
+            subprocess.run(["tar", "--sparse", "--format=" + fmt] + (["--sparse-version=" + version] if version else []) +
+                           ["-cf", path, "-C", src, "hole.bin", "libmulti.so"], check=True)
             with tarfile.open(path) as t:
-                eq([m.issparse() for m in t.getmembers()], [True, False], fmt)  # (a sparse file indeed)
+                eq([m.issparse() for m in t.getmembers()], [True, False], (fmt, version))  # (sparse indeed)
             rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", path)
-            eq((rc, err), (0, ""), fmt)
-            assert "3 containers in .nv_fatbin" in out, (fmt, out)
+            eq((rc, err), (0, ""), (fmt, version))
+            assert "3 containers in .nv_fatbin" in out, (fmt, version, out)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,7 @@ struct fc_go_tar {
     /* What makes the next entry, or every later one, read otherwise by other readers (odd). */
     const char *odd_next, *odd_global;
     unsigned x_headers; /* 'x' headers since the last entry */
+    size_t sparse_records; /* GNU.sparse.* records of the last 'x' or 'g' body parsed */
     queued *q;
     size_t head, n, cap;
     queued taken;      /* the last entry handed out: its strings live until the next */
@@ -204,8 +205,8 @@ static bool header_only(uint8_t type)
  * and neither Go nor libarchive sees it). No writer of packages writes them. */
 static const char ODD_TWO_PAX[] = "given two PAX headers, both of which Python's tarfile and npm's reader apply, where "
                                   "libarchive and Go apply the last";
-static const char ODD_SPARSE_RECORDS[] = "given GNU sparse records other than GNU tar's 1.0, which Python's "
-                                         "tarfile reads otherwise than libarchive and Go";
+static const char ODD_SPARSE_RECORDS[] = "given GNU sparse records that Python's tarfile reads otherwise than "
+                                         "libarchive and Go";
 static const char ODD_SPARSE[] = "a GNU sparse file whose map goes on past an entry that ends it for libarchive and "
                                  "Go, where Python's tarfile and GNU tar read on";
 static const char ODD_GLOBAL[] = "after a global PAX header that sets a path, link, size or sparse record, which "
@@ -354,6 +355,7 @@ static bool parse_pax(fc_go_tar *t, bool *oom)
 {
     clear_pax(t);
     t->pax = true;
+    t->sparse_records = 0;
     const char *s = t->body, *end = t->body + t->body_len;
     /* GNU.sparse.offset/numbytes values, in order, joined by commas (sparse 0.0) */
     char *pairs = NULL;
@@ -380,6 +382,7 @@ static bool parse_pax(fc_go_tar *t, bool *oom)
             ok = false;
             break;
         }
+        t->sparse_records += kn >= 11 && !memcmp(k, "GNU.sparse.", 11);
         bool offset = kn == 17 && !memcmp(k, "GNU.sparse.offset", 17);
         bool numbytes = kn == 19 && !memcmp(k, "GNU.sparse.numbytes", 19);
         if (offset || numbytes) {
@@ -466,6 +469,32 @@ static int pax_sparse(const fc_go_tar *t)
     if (*major || *minor)
         return 0; /* a version Go does not know: not sparse to it */
     return t->sp_map.set && t->sp_map.n > 0 ? 1 : 0;
+}
+
+/* Whether Python's tarfile reads the 'x' body just parsed (it has GNU.sparse records) otherwise
+ * than Go: it takes GNU.sparse.map for 0.1 and GNU.sparse.size for 0.0, whatever the version
+ * records say, and finds 0.0's pairs by a pattern over the whole body, in other records' values
+ * too (rv33 F2); it splits a 0.1 map whole, where Go takes NUMBLOCKS pairs of it. */
+static bool sparse_read_otherwise(const fc_go_tar *t)
+{
+    size_t mentions = 0;
+    for (const char *at = t->body, *end = t->body + t->body_len;
+         (at = memmem(at, (size_t)(end - at), "GNU.sparse.", 11)) != NULL; at += 11)
+        mentions++;
+    if (mentions > t->sparse_records)
+        return true;
+    if ((t->sp_map.set || t->sp_size.set) && !pax_sparse(t))
+        return true;
+    if (t->sp_map.set && t->sp_numblocks.set) {
+        size_t fields = 1;
+        for (size_t i = 0; i < t->sp_map.n; i++)
+            fields += t->sp_map.s[i] == ',';
+        int64_t blocks;
+        if (!parse_decimal(t->sp_numblocks.s, t->sp_numblocks.n, &blocks) || blocks < 0 ||
+            (uint64_t)blocks * 2 != fields)
+            return true;
+    }
+    return false;
 }
 
 /* The old GNU sparse fragments of AREA (COUNT of 24 bytes; readOldGNUSparseMap): an offset
@@ -708,17 +737,13 @@ static bool read_special(fc_go_tar *t)
         }
         bool sparse_records = t->sp_major.set || t->sp_minor.set || t->sp_name.set || t->sp_size.set ||
                               t->sp_realsize.set || t->sp_numblocks.set || t->sp_map.set;
-        /* GNU tar's 1.0 (major 1, minor 0, a name and a real size) all read alike; Python takes
-         * GNU.sparse.size for 0.0 and finds its pairs by a pattern over the whole header, in
-         * other records' values too (rv33 F2). */
-        bool gnu_1_0 = !strcmp(value_of(&t->sp_major), "1") && !strcmp(value_of(&t->sp_minor), "0") &&
-                       !t->sp_size.set && !t->sp_numblocks.set && !t->sp_map.set;
+        bool odd_sparse = t->type == 'x' && sparse_records && sparse_read_otherwise(t);
         if (t->type == 'g') {
             if (t->path.set || t->linkpath.set || t->size.set || sparse_records)
                 t->odd_global = ODD_GLOBAL;
             clear_meta(t); /* returned as an entry of its own, which nothing applies */
         } else {
-            if (sparse_records && !gnu_1_0 && !t->odd_next)
+            if (odd_sparse && !t->odd_next)
                 t->odd_next = ODD_SPARSE_RECORDS;
             if (++t->x_headers > 1)
                 t->odd_next = ODD_TWO_PAX;
