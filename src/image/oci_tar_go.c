@@ -68,6 +68,7 @@ struct fc_go_tar {
     const char *odd_next, *odd_global;
     unsigned x_headers; /* 'x' headers since the last entry */
     size_t sparse_records; /* GNU.sparse.* records of the last 'x' or 'g' body parsed */
+    const char *odd_unsaid; /* ODD_META_BODY where no entry has carried it yet */
     queued *q;
     size_t head, n, cap;
     queued taken;      /* the last entry handed out: its strings live until the next */
@@ -211,6 +212,9 @@ static const char ODD_SPARSE[] = "a GNU sparse file whose map goes on past an en
                                  "Go, where Python's tarfile and GNU tar read on";
 static const char ODD_GLOBAL[] = "after a global PAX header that sets a path, link, size or sparse record, which "
                                  "Python's tarfile, GNU tar and npm's reader apply and libarchive and Go do not";
+static const char ODD_META_BODY[] = "after a PAX or GNU long-name header whose body holds a tar header: npm's "
+                                    "reader, refusing such a header (an empty name, a signed checksum ...), reads "
+                                    "its body as the next members";
 static const char ODD_SIZED[] = "a link, directory, device or FIFO given a size, whose data npm's reader reads and "
                                 "the others pass over";
 
@@ -639,6 +643,8 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
             : e.e.odd ? e.e.odd /* an old GNU map's (old_fragments) */
             : header_only(type) && size > 0 ? ODD_SIZED
                                             : NULL;
+    if (e.e.odd == ODD_META_BODY)
+        t->odd_unsaid = NULL;
     t->odd_next = NULL;
     t->x_headers = 0;
     e.e.type = type;
@@ -729,6 +735,12 @@ static bool read_header(fc_go_tar *t)
 static bool read_special(fc_go_tar *t)
 {
     bool oom = false;
+    /* node-tar skips a header it refuses block by block, reading each as a header (rv34: an
+     * 'L' header with a link name, npm installed the library in its body): a block of the body
+     * that is a header is said, whether an entry follows or not. */
+    for (size_t k = 0; k + BLOCK <= t->body_len; k += BLOCK)
+        if (block_format((const uint8_t *)t->body + k) != UNKNOWN)
+            t->odd_next = t->odd_unsaid = ODD_META_BODY;
     t->body[t->body_len] = '\0';
     if (t->type == 'x' || t->type == 'g') {
         if (!parse_pax(t, &oom)) {
@@ -956,6 +968,11 @@ bool fc_go_tar_next(fc_go_tar *t, fc_go_entry *e)
 const char *fc_go_tar_stopped(const fc_go_tar *t)
 {
     return t->st == STOPPED ? t->why : NULL;
+}
+
+const char *fc_go_tar_odd_left(const fc_go_tar *t)
+{
+    return t->odd_unsaid;
 }
 
 bool fc_go_tar_ended(const fc_go_tar *t)

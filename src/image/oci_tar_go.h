@@ -61,6 +61,10 @@ const char *fc_go_tar_stopped(const fc_go_tar *t);
  * block, whatever its format (a v7 tar has no "ustar" magic). */
 bool fc_go_tar_is_header(const uint8_t *p);
 
+/* Why other readers read more of the tar than Go where no entry has said it yet (a meta
+ * header's body holding headers, fc_go_entry.odd), or NULL. */
+const char *fc_go_tar_odd_left(const fc_go_tar *t);
+
 /* Whether the end marker (a block of zeros) has been read. */
 bool fc_go_tar_ended(const fc_go_tar *t);
 

@@ -234,6 +234,10 @@ fc_tar_verdict fc_tar_agree_end(fc_tar_agree *t, const fc_archive_api *la, struc
                  (unsigned long long)g.index, g.name);
         return FC_TAR_DIFFERENT;
     }
+    if (t->others && fc_go_tar_odd_left(t->go)) {
+        snprintf(why, cap, "its tar ends %s", fc_go_tar_odd_left(t->go));
+        return FC_TAR_DIFFERENT;
+    }
     if (fc_go_tar_end_position(t->go, &end) && (here < 0 || (uint64_t)here != end)) {
         /* (Where Go stops with an error, Docker and containerd apply nothing.) */
         snprintf(why, cap, "its tar ends at byte %lld here and at byte %llu for %s: read out of step", (long long)here,
