@@ -2689,7 +2689,9 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
     after); a global PAX header with a size (Python, GNU tar and npm apply it); two PAX headers
     before one file (Python and npm apply both). And rv34: a GNU long name header npm's reader
     refuses (a link name), whose body, the library's member, it reads as the next member (npm
-    install wrote the library). Each said now, exit 3. GNU tar's own sparse
+    install wrote the library); rv35: a PAX comment line npm takes for a size record, that body
+    behind a checksum Go refuses and npm takes, an old GNU sparse map GNU tar (dpkg-deb -x) ends
+    at a NUL-led length. Each said now, exit 3. GNU tar's own sparse
     files (gnu format; posix with sparse versions 0.0, 0.1, 1.0) are read as before."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from rawtar import TAR_END, pad, pax_member, pax_record, raw_header, raw_member
@@ -2723,6 +2725,29 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
         # only member for npm, and none for the others)
         "global-body-only": raw_member(b"", raw_member(b"package/lib.so", lib), b"g") + TAR_END,
     }
+    # rv35 F1: a line of a PAX comment that npm's reader takes for a size record, making the
+    # next header and a comment holding the library a file's data (npm install wrote it)
+    hold = raw_member(b"PaxHeaders/g", pax_record(b"comment", lib), b"x")
+    size_line = next(b"%d size=%d" % (k, len(pad(b"hello\n")) + len(hold)) for k in range(1, 99)
+                     if len(b"%d size=%d" % (k, len(pad(b"hello\n")) + len(hold))) + 1 == k)
+    crafted["pax-comment-lines"] = (raw_member(b"PaxHeaders/f", pax_record(b"comment", b"a\n" + size_line + b"\nb"), b"x") +
+                                    raw_member(b"package/f.txt", b"hello\n") + hold + raw_member(b"package/g", b"g") +
+                                    TAR_END)
+    # rv35 F2: rv34's long-name body with a checksum field "%06o" then 'x', which Go refuses
+    # and npm's reader takes (its parseInt stops at the 'x')
+    lenient = bytearray(raw_header(b"package/lib.so", n))
+    lenient[148:156] = b"%06ox\0" % int(bytes(lenient[148:154]), 8)
+    crafted["long-name-body-lenient"] = (raw_member(b"././@LongLink", bytes(lenient) + pad(lib), b"L", link=b"x",
+                                                    magic=b"ustar  \0") + raw_member(b"package/i.js", b"//\n") + TAR_END)
+    # rv35 F3: an old GNU sparse map whose second length starts with NUL, where GNU tar (so
+    # dpkg-deb -x) ends the map and reads no extension block: a block behind, it reads the
+    # data's last block as a header whose data holds the library
+    inner = raw_member(b"PaxHeaders/g", pax_record(b"comment", lib), b"x")
+    sp = b"%011o\0" % 0 + b"%011o\0" % 1024 + b"%011o\0" % 1024 + b"\0" * 12
+    crafted["old-sparse-length"] = (raw_header(b"./usr/share/s.bin", 1024, b"S", magic=b"ustar  \0",
+                                               extra=[(386, sp), (482, b"\1"), (483, b"%011o\0" % 1024)]) +
+                                    b"\0" * 512 + b"\0" * 512 + raw_header(b"./usr/lib/libmulti.so", len(inner)) +
+                                    inner + raw_member(b"./usr/share/g.txt", b"g\n") + TAR_END)
     with tempfile.TemporaryDirectory() as tmp:
         for tname, tar in sorted(crafted.items()):
             for fname, data in (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)), ("x.tar.zst", zstd(tar))):

@@ -200,6 +200,32 @@ static bool header_only(uint8_t type)
     return type >= '1' && type <= '6';
 }
 
+/* Whether node-tar takes the 512 bytes at B for a header: its checksum field, cut at a NUL and
+ * trimmed, read as octal as far as it goes (parseInt), is the bytes' sum with the field as
+ * spaces (rv35 F2: "%06o" then 'x', which Go refuses). */
+static bool node_tar_header(const uint8_t *b)
+{
+    size_t i = 148, end = 160;
+    for (size_t k = 148; k < 160; k++)
+        if (!b[k]) {
+            end = k;
+            break;
+        }
+    while (i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\v' || b[i] == '\f'))
+        i++;
+    uint64_t want = 0;
+    size_t digits = 0;
+    for (; i < end && b[i] >= '0' && b[i] <= '7' && digits < 12; i++, digits++)
+        want = want * 8 + (uint64_t)(b[i] - '0');
+    if (!digits)
+        return false;
+    uint64_t sum = 8 * ' ';
+    for (size_t k = 0; k < BLOCK; k++)
+        if (k < 148 || k >= 156)
+            sum += b[k];
+    return sum == want;
+}
+
 /* ---- What other tar readers read otherwise ----------------------------------------------------
  * Headers Go and libarchive read alike that Python's tarfile, GNU tar or npm's node-tar read
  * otherwise (rv33, a review against them: each put a CUDA library where one of them unpacks it
@@ -208,13 +234,17 @@ static const char ODD_TWO_PAX[] = "given two PAX headers, both of which Python's
                                   "libarchive and Go apply the last";
 static const char ODD_SPARSE_RECORDS[] = "given GNU sparse records that Python's tarfile reads otherwise than "
                                          "libarchive and Go";
-static const char ODD_SPARSE[] = "a GNU sparse file whose map goes on past an entry that ends it for libarchive and "
-                                 "Go, where Python's tarfile and GNU tar read on";
+static const char ODD_SPARSE[] = "a GNU sparse file whose map ends at another entry for Python's tarfile or GNU tar "
+                                 "than for libarchive and Go";
 static const char ODD_GLOBAL[] = "after a global PAX header that sets a path, link, size or sparse record, which "
                                  "Python's tarfile, GNU tar and npm's reader apply and libarchive and Go do not";
 static const char ODD_META_BODY[] = "after a PAX or GNU long-name header whose body holds a tar header: npm's "
                                     "reader, refusing such a header (an empty name, a signed checksum ...), reads "
                                     "its body as the next members";
+static const char ODD_META_CODE[] = "after a PAX or GNU long-name header whose body holds an ELF, a fat binary or "
+                                    "PTX, which a reader that takes its headers otherwise (npm's) may unpack as a file";
+static const char ODD_PAX_LINES[] = "given a PAX record whose value holds a line that npm's reader takes for a record "
+                                    "of its own";
 static const char ODD_SIZED[] = "a link, directory, device or FIFO given a size, whose data npm's reader reads and "
                                 "the others pass over";
 
@@ -509,6 +539,10 @@ static bool old_fragments(queued *e, const uint8_t *area, size_t count, parser *
 {
     size_t i = 0;
     for (; i < count && area[i * 24]; i++) {
+        /* GNU tar (dpkg-deb -x) ends the map at a length whose first byte is NUL, and reads no
+         * extension block after it (rv35 F3). */
+        if (!area[i * 24 + 12])
+            e->e.odd = ODD_SPARSE;
         int64_t off = parse_numeric(p, area + i * 24, 12), len = parse_numeric(p, area + i * 24 + 12, 12);
         if (p->err)
             return true;
@@ -731,6 +765,42 @@ static bool read_header(fc_go_tar *t)
     return read_entry(t, f, &p);
 }
 
+/* Whether a record of the PAX body holds a line that node-tar reads as a record (its parseKV
+ * splits the body at newlines and takes each "<digits> <key>=<value>" line whose length is its
+ * number): a newline inside a value followed by digits and a space. */
+static bool pax_lines(const fc_go_tar *t)
+{
+    const char *s = t->body, *end = t->body + t->body_len;
+    while (s < end) {
+        const char *sp = memchr(s, ' ', (size_t)(end - s));
+        int64_t n;
+        if (!sp || !parse_decimal(s, (size_t)(sp - s), &n) || n <= 0 || n > end - s)
+            return false;
+        const char *rec_end = s + n - 1; /* the record's own newline */
+        for (const char *nl = memchr(sp, '\n', (size_t)(rec_end - sp)); nl;
+             nl = memchr(nl + 1, '\n', (size_t)(rec_end - nl - 1))) {
+            const char *d = nl + 1;
+            while (d < rec_end && *d >= '0' && *d <= '9')
+                d++;
+            if (d > nl + 1 && d < rec_end && *d == ' ')
+                return true;
+            if (nl + 1 >= rec_end)
+                break;
+        }
+        s = rec_end + 1;
+    }
+    return false;
+}
+
+/* Whether a meta header's body of N bytes at P holds an ELF, a fat binary or PTX, by their
+ * magic or PTX's target line (not ".version" alone, which a long path may hold). */
+static bool holds_code(const char *p, size_t n)
+{
+    static const char fatbin[4] = {0x50, (char)0xed, 0x55, (char)0xba};
+    return memmem(p, n, "\177ELF", 4) || memmem(p, n, fatbin, 4) || memmem(p, n, ".target sm_", 11) ||
+           memmem(p, n, ".target compute_", 16);
+}
+
 /* The body of a meta header is gathered. False when out of memory. */
 static bool read_special(fc_go_tar *t)
 {
@@ -739,8 +809,13 @@ static bool read_special(fc_go_tar *t)
      * 'L' header with a link name, npm installed the library in its body): a block of the body
      * that is a header is said, whether an entry follows or not. */
     for (size_t k = 0; k + BLOCK <= t->body_len; k += BLOCK)
-        if (block_format((const uint8_t *)t->body + k) != UNKNOWN)
+        if (block_format((const uint8_t *)t->body + k) != UNKNOWN || node_tar_header((const uint8_t *)t->body + k))
             t->odd_next = t->odd_unsaid = ODD_META_BODY;
+    /* Nor does a name or a record hold code: a reader that takes the header's size or its
+     * records otherwise unpacks it (rv35 F1: node-tar took a size from a line in a comment, and
+     * the next header and a comment holding the library became a file's data). */
+    if (!t->odd_unsaid && holds_code(t->body, t->body_len))
+        t->odd_next = t->odd_unsaid = ODD_META_CODE;
     t->body[t->body_len] = '\0';
     if (t->type == 'x' || t->type == 'g') {
         if (!parse_pax(t, &oom)) {
@@ -750,6 +825,8 @@ static bool read_special(fc_go_tar *t)
         bool sparse_records = t->sp_major.set || t->sp_minor.set || t->sp_name.set || t->sp_size.set ||
                               t->sp_realsize.set || t->sp_numblocks.set || t->sp_map.set;
         bool odd_sparse = t->type == 'x' && sparse_records && sparse_read_otherwise(t);
+        if (pax_lines(t) && !t->odd_unsaid)
+            t->odd_next = t->odd_unsaid = ODD_PAX_LINES;
         if (t->type == 'g') {
             if (t->path.set || t->linkpath.set || t->size.set || sparse_records)
                 t->odd_global = ODD_GLOBAL;
