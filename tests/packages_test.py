@@ -2489,6 +2489,15 @@ def a_zip_under_a_compression_layer_is_read_by_its_central_directory():
                 eq(rc, 3, what)
                 assert "no CUDA code" not in out, (what, out)
                 assert "pkg/libmulti.so" in err, (what, err)
+        # One libarchive takes for a zip that does not start with a local header (a spanning
+        # marker alone first): said, named and piped (read from the front from a pipe before).
+        odd = gzip.compress(b"PK\x07\x08" + b"\0" * 8 + z, mtime=0)
+        path = os.path.join(tmp, "odd.zip.gz")
+        open(path, "wb").write(odd)
+        for args, piped in (((path,), None), (("-",), odd)):
+            rc, out, err, _ = run("-q", "--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+            eq(rc, 3, args)
+            assert "a zip under a compression layer, read as a stream" in err, (args, err)
 
 
 @test

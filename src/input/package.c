@@ -1000,42 +1000,15 @@ static int scan_held_zip(fc_scan_ctx *sc, fc_stream *in, const char *path, const
 
 /* A zip under a compression layer (x.zip.gz) is read by libarchive from the front, by its local
  * headers: a member only its central directory reaches, which pip and unzip go by, was unseen,
- * "no CUDA code", exit 0 under --strict (review of 2026-12-06, rt13 F1). From a file or memory
- * it is decoded again, held whole and read as a zip file is (its central directory compared);
- * from a pipe or inside another package, where its bytes cannot be read twice, that it was not
- * read so is said. (Under xz, decoded here, it is held from the stream: scan_source.) */
+ * "no CUDA code", exit 0 under --strict (review of 2026-12-06, rt13 F1). One that starts as a
+ * zip is held whole, decoded, and read as a zip file is before this reader sees it (scan_source:
+ * every compression layer is decoded there); one libarchive takes for a zip otherwise (its
+ * central directory first, say) is only said: its bytes are not read twice. */
 static int scan_compressed_zip(fc_scan_ctx *sc, const level *lv)
 {
-    const fc_archive_api *la = lv->la;
-    if (!lv->img || lv->streamed)
-        return fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL,
-                               "a zip under a compression layer, read as a stream: its central directory, which pip "
-                               "and unzip go by, cannot be compared with its members; decompress it and name the zip");
-    struct archive *a = la->read_new();
-    if (!a)
-        return fc_report_error(sc, FC_ERR_NOMEM, lv->path, NULL, "out of memory");
-    la->read_support_filter_gzip(a);
-    la->read_support_filter_bzip2(a);
-    la->read_support_filter_zstd(a);
-    la->read_support_filter_lz4(a);
-    la->read_support_filter_compress(a);
-    la->read_support_format_raw(a);
-    const fc_image *img = lv->img;
-    int r = img->fd >= 0 && img->own_mapping && lseek(img->fd, 0, SEEK_SET) == 0
-                ? la->read_open_fd(a, img->fd, 1u << 16)
-                : la->read_open_memory(a, img->data, img->size);
-    struct archive_entry *e;
-    int rc;
-    char msg[300];
-    if (r != ARCHIVE_OK || la->read_next_header(a, &e) != ARCHIVE_OK) {
-        rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "not a readable package: %s",
-                             message(la, a, msg, sizeof msg));
-    } else {
-        member_stream ms = {.s = {.read = member_read}, .la = la, .a = a, .sc = sc, .path = lv->path, .count = true};
-        rc = scan_held_zip(sc, &ms.s, lv->path, lv->prefix, lv->tree);
-    }
-    la->read_free(a);
-    return rc;
+    return fc_report_error(sc, FC_ERR_UNSUPPORTED, lv->path, NULL,
+                           "a zip under a compression layer, read as a stream: its central directory, which pip "
+                           "and unzip go by, cannot be compared with its members; decompress it and name the zip");
 }
 
 /* Whether the members of the input's packages under a compression layer, with E's, declare
@@ -1238,7 +1211,7 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
         }
         unsigned type = la->entry_filetype(e);
         bool zip = (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
-        if (zip && members == 0 && (la->filter_count(lv->a) > 1 || (lv->streamed && lv->img))) {
+        if (zip && members == 0 && lv->compressed) {
             rc = scan_compressed_zip(sc, lv);
             fatal = true;
             continue;
