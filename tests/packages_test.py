@@ -2757,6 +2757,14 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
                                                extra=[(386, sp), (482, b"\1"), (483, b"%011o\0" % 1024)]) +
                                     b"\0" * 512 + b"\0" * 512 + raw_header(b"./usr/lib/libmulti.so", len(inner)) +
                                     inner + raw_member(b"./usr/share/g.txt", b"g\n") + TAR_END)
+    # scripts/fuzz-tar-readers.py: a global PAX header whose sparse record Go refuses, then one
+    # zero block: libarchive ends the tar there quietly (tar_lone_zero_block counts the header's
+    # bytes too), Go stops with an error, npm's reader reads on and unpacks the library behind
+    # (node-tar 7.5.22, checked); first in the tar, and after a member
+    refused = pax_member([(b"GNU.sparse.numbytes", b"")], kind=b"g") + b"\0" * 512
+    crafted["global-refused-then-zero-block"] = refused + raw_member(b"package/lib.so", lib) + TAR_END
+    crafted["member-global-refused-then-zero-block"] = (raw_member(b"package/a.txt", b"hi\n") + refused +
+                                                        raw_member(b"package/lib.so", lib) + TAR_END)
     with tempfile.TemporaryDirectory() as tmp:
         for tname, tar in sorted(crafted.items()):
             for fname, data in (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)), ("x.tar.zst", zstd(tar))):
