@@ -1032,6 +1032,60 @@ def end_record(this_disk, total, cd, cd_at, comment=b"", disk=0):
 
 
 @test
+def a_zip_unzip_reads_otherwise_than_pip_is_said():
+    """rv36, a differential fuzzing of the zip reading against Python's zipfile and Info-ZIP's
+    unzip: zips unzip 6.0 extracts the library from, "no CUDA code", exit 0 under --strict
+    (78a23c1's build, named, as a wheel and piped). A zip64 end record and an end record that
+    name different directories (unzip passes over a zip64 record a field of the end record
+    disagrees with and goes by the end record; zipfile and libarchive by the zip64 record, an
+    empty directory or a decoy wheel's, which pip installed without the library); an end record
+    written twice, and a zip64 record a gap before its locator, which zipfile refuses and
+    libarchive reads as empty (unzip retries the directory's offset as written). Each said now,
+    exit 3. A zip of 70,000 members, which zipfile ends with a zip64 record, is read as before."""
+    lib = open(fx("ptx_only.fatbin"), "rb").read()
+
+    def z64(entries, cd_size, cd_at):
+        return struct.pack("<4sQ2H2L4Q", b"PK\6\6", 44, 45, 45, 0, 0, entries, entries, cd_size, cd_at)
+
+    def locator(at):
+        return struct.pack("<4sLQL", b"PK\6\7", 0, at, 1)
+
+    body, entries = zip_by_hand([("pkg/_C.so", lib, 8)])
+    cd = b"".join(entries)
+    at = len(body) + len(cd)
+    decoy_body, decoy_entries = zip_by_hand([("demo/__init__.py", b"", 8), ("pkg/_C.so", lib, 8)])
+    decoy_cd = b"".join(decoy_entries[:1])
+    crafted = {
+        "zip64-names-an-empty-directory": body + cd + z64(0, 0, at) + locator(at) + end_record(1, 1, cd, len(body)),
+        "zip64-names-a-decoy": (decoy_body + decoy_entries[1] + decoy_cd + z64(1, len(decoy_cd), len(decoy_body) +
+                                len(decoy_entries[1])) + locator(len(decoy_body) + len(decoy_cd) + len(decoy_entries[1])) +
+                                struct.pack("<4s4H2LH", b"PK\5\6", 0, 0, 1, 1, len(decoy_entries[1]), len(decoy_body), 0)),
+        "end-record-twice": body + cd + end_record(1, 1, cd, len(body)) * 2,
+        "zip64-gap-before-locator": body + cd + z64(0, 0, at) + b"\0" * 4 + locator(at) + end_record(1, 1, cd, len(body)),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in sorted(crafted.items()):
+            for fname in ("x.zip", "demo-1.0-py3-none-any.whl"):
+                path = os.path.join(tmp, name + "-" + fname)
+                open(path, "wb").write(data)
+                for args, piped in (((path,), None), (("-",), data)):
+                    what = (name, fname, piped is not None)
+                    rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+                    eq(rc, 3, what)
+                    assert "unzip" in err and ("pip goes by the first, unzip by the second" in err or
+                                               "zipfile (pip) finds no central directory" in err), (what, err)
+        path = os.path.join(tmp, "many.zip")
+        with zipfile.ZipFile(path, "w") as z:
+            for i in range(70000):
+                z.writestr("f%d" % i, b"")
+            z.writestr("pkg/_C.so", lib)
+        assert open(path, "rb").read().find(b"PK\6\6") > 0  # (a zip64 end record indeed)
+        rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", path)
+        eq((rc, err), (0, ""))
+        assert "compute_80" in out, out
+
+
+@test
 def a_zip_pip_reads_is_read_as_pip_reads_it():
     """rv24: zips whose central directory Python's zipfile (pip) reads, where libarchive read
     fewer members from the front or the gaps were not searched, were "no CUDA code", exit 0,
@@ -2765,6 +2819,20 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
     crafted["global-refused-then-zero-block"] = refused + raw_member(b"package/lib.so", lib) + TAR_END
     crafted["member-global-refused-then-zero-block"] = (raw_member(b"package/a.txt", b"hi\n") + refused +
                                                         raw_member(b"package/lib.so", lib) + TAR_END)
+    # A file's header npm's reader refuses (a link name on a file; a checksum that holds only as
+    # the signed sum) whose data, an ELF here, holds the library's member: npm's reader passes
+    # over the header block by block and reads that member (npm install wrote it, checked),
+    # libarchive and Go read an ELF with no CUDA code
+    elf = bytearray(open("/bin/true", "rb").read())
+    elf[0x400:0x400 + len(raw_member(b"package/lib.so", lib))] = raw_member(b"package/lib.so", lib)
+    signed = bytearray(raw_header("package/caf\u00e9.so".encode(), len(elf)))
+    signed[148:156] = b" " * 8
+    signed[148:156] = b"%06o\0 " % sum(c - 256 if c > 127 else c for c in signed)
+    for tname, head in (("file-link-name-data", raw_header(b"package/x.so", len(elf), link=b"x")),
+                        ("file-signed-checksum-data", bytes(signed))):
+        crafted[tname] = (raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) +
+                          raw_member(b"package/index.js", b"//\n") + TAR_END)
+        crafted[tname + "-last"] = raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) + TAR_END
     with tempfile.TemporaryDirectory() as tmp:
         for tname, tar in sorted(crafted.items()):
             for fname, data in (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)), ("x.tar.zst", zstd(tar))):

@@ -40,6 +40,9 @@ struct fc_go_tar {
     uint8_t blk[BLOCK];
     size_t have;       /* bytes of blk gathered */
     uint64_t skip;     /* DATA: bytes of the current body and its padding left */
+    uint64_t look;     /* DATA: of those, the ones to look through for headers (read_entry) */
+    uint8_t look_blk[BLOCK];
+    size_t look_have;
 
     /* SPECIAL: the body of an 'x', 'g', 'L' or 'K' header being gathered. */
     uint8_t type;
@@ -68,7 +71,7 @@ struct fc_go_tar {
     const char *odd_next, *odd_global;
     unsigned x_headers; /* 'x' headers since the last entry */
     size_t sparse_records; /* GNU.sparse.* records of the last 'x' or 'g' body parsed */
-    const char *odd_unsaid; /* ODD_META_BODY where no entry has carried it yet */
+    const char *odd_unsaid; /* an odd read in a body or data, where no entry has carried it yet */
     queued *q;
     size_t head, n, cap;
     queued taken;      /* the last entry handed out: its strings live until the next */
@@ -245,6 +248,9 @@ static const char ODD_META_CODE[] = "after a PAX or GNU long-name header whose b
                                     "PTX, which a reader that takes its headers otherwise (npm's) may unpack as a file";
 static const char ODD_PAX_LINES[] = "given a PAX record whose value holds a line that npm's reader takes for a record "
                                     "of its own";
+static const char ODD_REFUSED_DATA[] = "after a file whose header npm's reader refuses (a checksum it reads "
+                                       "otherwise, an empty name, a link name on a file ...) and whose data holds a "
+                                       "tar header, which npm's reader reads as the next member";
 static const char ODD_SIZED[] = "a link, directory, device or FIFO given a size, whose data npm's reader reads and "
                                 "the others pass over";
 
@@ -677,7 +683,7 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
             : e.e.odd ? e.e.odd /* an old GNU map's (old_fragments) */
             : header_only(type) && size > 0 ? ODD_SIZED
                                             : NULL;
-    if (e.e.odd == ODD_META_BODY)
+    if (e.e.odd && e.e.odd == t->odd_unsaid)
         t->odd_unsaid = NULL;
     t->odd_next = NULL;
     t->x_headers = 0;
@@ -702,10 +708,17 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
     if (e.e.sparse && !valid_map(&e, size))
         return refuse(t, &e, "an invalid tar header (a sparse map)");
     e.e.data_at = t->pos;
+    /* node-tar passes over a header it refuses block by block, reading the entry's data as
+     * headers (fuzz-tar-readers.py: a file with a link name whose data, an ELF, held the
+     * library's member; npm's reader unpacked it, libarchive and Go read an ELF): such data is
+     * looked through for a block that is a header. */
+    bool node_refuses = !node_tar_header(b) || !*e.name || ((type == '1' || type == '2') ? !*e.link : *e.link != '\0');
     if (!enqueue(t, &e))
         goto oom;
     t->start = t->pos + (uint64_t)data + pad;
     skip_data(t, (uint64_t)data);
+    t->look = node_refuses ? t->skip : 0;
+    t->look_have = 0;
     return true;
 oom:
     queued_free(&e);
@@ -949,6 +962,30 @@ more:
     return true;
 }
 
+/* N bytes of data being looked through (t->look) for a block that is a header. */
+static void look_through(fc_go_tar *t, const uint8_t *p, uint64_t n)
+{
+    while (n && t->look) {
+        size_t k = BLOCK - t->look_have;
+        if (k > n)
+            k = (size_t)n;
+        if (k > t->look)
+            k = (size_t)t->look;
+        memcpy(t->look_blk + t->look_have, p, k);
+        t->look_have += k;
+        p += k;
+        n -= k;
+        t->look -= k;
+        if (t->look_have < BLOCK)
+            continue;
+        t->look_have = 0;
+        if (block_format(t->look_blk) != UNKNOWN || node_tar_header(t->look_blk)) {
+            t->odd_next = t->odd_unsaid = ODD_REFUSED_DATA;
+            t->look = 0;
+        }
+    }
+}
+
 bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n)
 {
     while (n) {
@@ -958,6 +995,8 @@ bool fc_go_tar_feed(fc_go_tar *t, const uint8_t *p, size_t n)
             return true;
         case DATA: {
             uint64_t k = t->skip < n ? t->skip : n;
+            if (t->look)
+                look_through(t, p, k);
             t->skip -= k;
             p += k;
             n -= (size_t)k;
@@ -1003,7 +1042,7 @@ uint64_t fc_go_tar_skippable(const fc_go_tar *t, uint64_t n)
 {
     if (t->st == ENDED || t->st == STOPPED)
         return n;
-    return t->st == DATA ? (t->skip < n ? t->skip : n) : 0;
+    return t->st == DATA && !t->look ? (t->skip < n ? t->skip : n) : 0;
 }
 
 void fc_go_tar_skip(fc_go_tar *t, uint64_t n)
