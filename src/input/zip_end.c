@@ -128,6 +128,30 @@ bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d
     return true;
 }
 
+/* An end record's field as unzip checks it against the zip64 record's: all ones (deferred to
+ * zip64) or the same. */
+static bool agrees(uint64_t field, uint64_t all_ones, uint64_t zip64)
+{
+    return field == all_ones || field == zip64;
+}
+
+bool fc_zip64_unzip_goes_elsewhere(const uint8_t *data, uint64_t size)
+{
+    uint64_t pos;
+    if (!last_end_record(data, size, &pos) || pos < 20 + 56)
+        return false;
+    const uint8_t *r = data + pos, *loc = r - 20, *z = r - 20 - 56;
+    if (memcmp(loc, "PK\006\007", 4) != 0 || memcmp(z, "PK\006\006", 4) != 0)
+        return false; /* zipfile goes by the end record too */
+    bool passed_over = fc_rd32(loc + 16) != 1 || !agrees(fc_rd16(r + 4), 0xffff, fc_rd32(z + 16)) ||
+                       !agrees(fc_rd16(r + 6), 0xffff, fc_rd32(z + 20)) ||
+                       !agrees(fc_rd16(r + 8), 0xffff, fc_rd64(z + 24)) ||
+                       !agrees(fc_rd16(r + 10), 0xffff, fc_rd64(z + 32)) ||
+                       !agrees(fc_rd32(r + 12), 0xffffffff, fc_rd64(z + 40)) ||
+                       !agrees(fc_rd32(r + 16), 0xffffffff, fc_rd64(z + 48));
+    return passed_over && (fc_rd32(r + 12) != fc_rd64(z + 40) || fc_rd32(r + 16) != fc_rd64(z + 48));
+}
+
 bool fc_zip_has_end(const uint8_t *data, uint64_t size)
 {
     fc_zip_directory d;

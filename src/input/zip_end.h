@@ -59,6 +59,13 @@ typedef struct fc_zip_directory {
  * with a central directory header, or is empty. Its entries are walked by its size. */
 bool fc_zip_directory_of(const uint8_t *data, uint64_t size, fc_zip_directory *d);
 
+/* Whether Info-ZIP's unzip goes by another central directory than zipfile: zipfile takes the
+ * zip64 end record just before its locator (fc_zip_directory_of); unzip 6.0 passes over one that
+ * a field of the end record, neither all ones nor equal, or a locator's disk count other than
+ * one, disagrees with, and goes by the end record's offset and size (rv36 F1: those named the
+ * library's directory, the zip64 record an empty one; unzip extracted the library). */
+bool fc_zip64_unzip_goes_elsewhere(const uint8_t *data, uint64_t size);
+
 /* Whether DATA (SIZE bytes) has a central directory zipfile reads (fc_zip_directory_of). */
 bool fc_zip_has_end(const uint8_t *data, uint64_t size);
 
