@@ -92,6 +92,26 @@ SEEDS = [seed_python(tarfile.GNU_FORMAT), seed_python(tarfile.PAX_FORMAT), seed_
 SEEDS += [seed_gnu(f) for f in ('gnu', 'oldgnu', 'posix', 'ustar', 'v7')]
 SEEDS += [seed_gnu('gnu', True), seed_gnu('posix', True), seed_gnu('oldgnu', True)]
 SEEDS += [seed_node()]
+
+
+def seed_member_in_data():
+    """A program (/bin/true) whose bytes hold a tar member of the library 1 KiB in: data a
+    reader that passes over a header block by block reads as headers."""
+    elf = bytearray(open('/bin/true', 'rb').read())
+    i = tarfile.TarInfo('package/lib.so')
+    i.size, i.mtime = len(LIB), 1700000000
+    inner = i.tobuf(tarfile.USTAR_FORMAT) + LIB + bytes(-len(LIB) % 512)
+    elf[1024:1024 + len(inner)] = inner
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode='w', format=tarfile.USTAR_FORMAT) as t:
+        for name, data in (('package/package.json', b'{}'), ('package/x.so', bytes(elf)), ('package/index.js', b'//')):
+            i = tarfile.TarInfo(name)
+            i.size, i.mtime = len(data), 1700000000
+            t.addfile(i, io.BytesIO(data))
+    return buf.getvalue()
+
+
+SEEDS += [seed_member_in_data()]
 EXTRA = os.environ.get('SEED_DIR')
 if EXTRA:
     SEEDS += [open(os.path.join(EXTRA, f), 'rb').read() for f in sorted(os.listdir(EXTRA)) if f.endswith('.tar')]

@@ -2829,6 +2829,9 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
     signed[148:156] = b" " * 8
     signed[148:156] = b"%06o\0 " % sum(c - 256 if c > 127 else c for c in signed)
     for tname, head in (("file-link-name-data", raw_header(b"package/x.so", len(elf), link=b"x")),
+                        # (a link name of NULs then a newline: empty to Go, Python and GNU tar;
+                        # node-tar cuts from the NUL to the line's end and keeps the newline)
+                        ("file-newline-link-name-data", raw_header(b"package/x.so", len(elf), link=b"\0" * 8 + b"\n")),
                         ("file-signed-checksum-data", bytes(signed))):
         crafted[tname] = (raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) +
                           raw_member(b"package/index.js", b"//\n") + TAR_END)

@@ -229,6 +229,20 @@ static bool node_tar_header(const uint8_t *b)
     return sum == want;
 }
 
+/* Whether node-tar reads a string field of N bytes at B as set: it cuts from the first NUL to
+ * the line's end (JavaScript's /\0.* /, whose '.' stops at a line terminator), so a field of
+ * NULs then a newline holds the newline (fuzz-tar-readers.py: a file's link name so written,
+ * empty to the others, made node-tar refuse its header). */
+static bool node_string_set(const uint8_t *b, size_t n)
+{
+    if (n && b[0])
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] == '\n' || b[i] == '\r' || (i + 2 < n && b[i] == 0xe2 && b[i + 1] == 0x80 && (b[i + 2] == 0xa8 || b[i + 2] == 0xa9)))
+            return true;
+    return false;
+}
+
 /* ---- What other tar readers read otherwise ----------------------------------------------------
  * Headers Go and libarchive read alike that Python's tarfile, GNU tar or npm's node-tar read
  * otherwise (rv33, a review against them: each put a CUDA library where one of them unpacks it
@@ -712,7 +726,8 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
      * headers (fuzz-tar-readers.py: a file with a link name whose data, an ELF, held the
      * library's member; npm's reader unpacked it, libarchive and Go read an ELF): such data is
      * looked through for a block that is a header. */
-    bool node_refuses = !node_tar_header(b) || !*e.name || ((type == '1' || type == '2') ? !*e.link : *e.link != '\0');
+    bool node_link = node_string_set(b + 157, 100);
+    bool node_refuses = !node_tar_header(b) || !*e.name || ((type == '1' || type == '2') ? !node_link : node_link);
     if (!enqueue(t, &e))
         goto oom;
     t->start = t->pos + (uint64_t)data + pad;
