@@ -2836,6 +2836,13 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
         crafted[tname] = (raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) +
                           raw_member(b"package/index.js", b"//\n") + TAR_END)
         crafted[tname + "-last"] = raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) + TAR_END
+    # A file named 'a/' (type '0') holding that ELF, after a PAX header with a GNU.sparse.major
+    # record (libarchive then reads a file, as Go and Python do, where without it it reads a
+    # directory and the comparison says it): GNU tar (dpkg-deb -x) and npm's reader take it for
+    # a directory and read its data as the next members, writing the library (both checked)
+    crafted["slashed-file-data"] = (raw_member(b"package/package.json", b"{}") + pax_member([(b"GNU.sparse.major", b"x")]) +
+                                    raw_header(b"package/a/", len(elf)) + pad(bytes(elf)) +
+                                    raw_member(b"package/index.js", b"//\n") + TAR_END)
     with tempfile.TemporaryDirectory() as tmp:
         for tname, tar in sorted(crafted.items()):
             for fname, data in (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)), ("x.tar.zst", zstd(tar))):

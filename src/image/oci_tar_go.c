@@ -265,6 +265,8 @@ static const char ODD_PAX_LINES[] = "given a PAX record whose value holds a line
 static const char ODD_REFUSED_DATA[] = "after a file whose header npm's reader refuses (a checksum it reads "
                                        "otherwise, an empty name, a link name on a file ...) and whose data holds a "
                                        "tar header, which npm's reader reads as the next member";
+static const char ODD_SLASHED[] = "a file whose name ends with '/', which GNU tar and npm's reader take for a "
+                                  "directory, reading its data as the next members";
 static const char ODD_SIZED[] = "a link, directory, device or FIFO given a size, whose data npm's reader reads and "
                                 "the others pass over";
 
@@ -696,6 +698,9 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
             : t->odd_global ? t->odd_global
             : e.e.odd ? e.e.odd /* an old GNU map's (old_fragments) */
             : header_only(type) && size > 0 ? ODD_SIZED
+            /* (fuzz-tar-readers.py: a '0' entry named 'a/' holding a program that held the
+             * library's member; GNU tar and node-tar wrote the library) */
+            : type == '0' && size > 0 && *e.name && e.name[strlen(e.name) - 1] == '/' ? ODD_SLASHED
                                             : NULL;
     if (e.e.odd && e.e.odd == t->odd_unsaid)
         t->odd_unsaid = NULL;
