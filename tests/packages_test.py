@@ -2832,7 +2832,10 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
                         # (a link name of NULs then a newline: empty to Go, Python and GNU tar;
                         # node-tar cuts from the NUL to the line's end and keeps the newline)
                         ("file-newline-link-name-data", raw_header(b"package/x.so", len(elf), link=b"\0" * 8 + b"\n")),
-                        ("file-signed-checksum-data", bytes(signed))):
+                        ("file-signed-checksum-data", bytes(signed)),
+                        # (a gid in base-256 led by 0xa6: Go and libarchive read it, node-tar
+                        # takes only 0x80 or 0xff there and refuses the header)
+                        ("file-base256-gid-data", raw_header(b"package/x.so", len(elf), extra=[(116, b"\xa6" + b"0" * 7)]))):
         crafted[tname] = (raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) +
                           raw_member(b"package/index.js", b"//\n") + TAR_END)
         crafted[tname + "-last"] = raw_member(b"package/package.json", b"{}") + head + pad(bytes(elf)) + TAR_END

@@ -243,6 +243,40 @@ static bool node_string_set(const uint8_t *b, size_t n)
     return false;
 }
 
+/* Whether node-tar reads the number field of N bytes at B without throwing (then it refuses the
+ * header): base-256 only after 0x80 (positive) or 0xff (negative), and within JavaScript's safe
+ * integers (fuzz-tar-readers.py: a gid field led by 0xa6, which Go and libarchive read). */
+static bool node_number_ok(const uint8_t *b, size_t n)
+{
+    if (!(b[0] & 0x80))
+        return true; /* parseInt: NaN at worst, no throw */
+    if (b[0] != 0x80 && b[0] != 0xff)
+        return false;
+    uint64_t x = 0;
+    for (size_t i = 1; i < n; i++) {
+        uint8_t c = b[0] == 0xff ? (uint8_t)~b[i] : b[i];
+        if (x >> 53)
+            return false;
+        x = x << 8 | c;
+    }
+    return b[0] == 0xff ? x + 1 <= (1ull << 53) - 1 : x <= (1ull << 53) - 1;
+}
+
+/* The number fields node-tar's header decodes (devices, and access and change times after a
+ * short prefix, only in a POSIX ustar header), each read unless a PAX record gave it. */
+static bool node_numbers_ok(const uint8_t *b)
+{
+    static const uint16_t at[][2] = {{100, 8}, {108, 8}, {116, 8}, {124, 12}, {136, 12}, {148, 12}};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++)
+        if (!node_number_ok(b + at[i][0], at[i][1]))
+            return false;
+    if (memcmp(b + 257, "ustar\0" "00", 8) != 0)
+        return true;
+    if (!node_number_ok(b + 329, 8) || !node_number_ok(b + 337, 8))
+        return false;
+    return b[475] || (node_number_ok(b + 476, 12) && node_number_ok(b + 488, 12));
+}
+
 /* ---- What other tar readers read otherwise ----------------------------------------------------
  * Headers Go and libarchive read alike that Python's tarfile, GNU tar or npm's node-tar read
  * otherwise (rv33, a review against them: each put a CUDA library where one of them unpacks it
@@ -732,7 +766,8 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
      * library's member; npm's reader unpacked it, libarchive and Go read an ELF): such data is
      * looked through for a block that is a header. */
     bool node_link = node_string_set(b + 157, 100);
-    bool node_refuses = !node_tar_header(b) || !*e.name || ((type == '1' || type == '2') ? !node_link : node_link);
+    bool node_refuses = !node_tar_header(b) || !node_numbers_ok(b) || !*e.name ||
+                        ((type == '1' || type == '2') ? !node_link : node_link);
     if (!enqueue(t, &e))
         goto oom;
     t->start = t->pos + (uint64_t)data + pad;
