@@ -2874,5 +2874,93 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
             assert "3 containers in .nv_fatbin" in out, (fmt, version, out)
 
 
+
+@test
+def headers_npm_or_python_take_otherwise_are_said():
+    """rv37, a review of the rules above against node-tar 7.5.22's and Python 3.11's sources: 12
+    tars, "no CUDA code", exit 0 under --strict (8253a4e's build, .tar and .tgz, named and
+    piped), where npm install (node-tar) or pip (tarfile) wrote the library carried 1 KiB into
+    a program with no CUDA code: a header node-tar refuses (a link name on an empty file or a
+    directory, a symbolic link's signed checksum or missing link name) after a PAX header, whose
+    records node-tar keeps for the next file; a PAX header node-tar refuses (an empty name, a
+    signed checksum), whose size or path it never applies; an empty PAX path, which Go and
+    libarchive pass over and node-tar takes; a name field or long name holding a NUL and then
+    a newline, which node-tar keeps (its string decoding cuts to the line's end); a type NUL
+    file whose name field ends with '/' renamed by a PAX path or a long name, which Python takes
+    for a directory (by the field) and reads the data as headers. Each said now, exit 3."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from rawtar import TAR_END, pad, pax_member, raw_header, raw_member
+    lib = open(fx("libmulti.so"), "rb").read()
+
+    def carrier(inner):
+        elf = bytearray(open("/bin/true", "rb").read())
+        elf[1024:1024 + len(inner)] = inner
+        return bytes(elf)
+
+    def signed_only(block):
+        h = bytearray(block[:512])
+        h[265:270] = b"\xe9" * 5
+        h[148:156] = b" " * 8
+        h[148:156] = b"%06o\0 " % (sum(c - 256 if c > 127 else c for c in h) & 0o777777)
+        return bytes(h) + block[512:]
+
+    def polyglot(inner, tmp):
+        """An object file (gcc -c, no CUDA code) whose first block is also a tar header of an
+        empty file, INNER after it, then its sections, moved."""
+        src, obj = os.path.join(tmp, "t.c"), os.path.join(tmp, "t.o")
+        open(src, "w").write("int f(int x){return x+1;}\n")
+        subprocess.run(["cc", "-c", "-O2", src, "-o", obj], check=True)
+        o = bytearray(open(obj, "rb").read())
+        shift = 512 - 64 + len(inner)
+        shoff, = struct.unpack_from("<Q", o, 0x28)
+        shnum, = struct.unpack_from("<H", o, 0x3c)
+        for i in range(shnum):
+            off, = struct.unpack_from("<Q", o, shoff + i * 64 + 0x18)
+            if off:
+                struct.pack_into("<Q", o, shoff + i * 64 + 0x18, off + shift)
+        struct.pack_into("<Q", o, 0x28, shoff + shift)
+        head = raw_header(b"", 0, extra=[(0, bytes(o[0:64]))])
+        return head + inner + bytes(o[64:])
+
+    inner = raw_member(b"package/lib.so", lib)
+    c = carrier(inner)
+    c_pax = carrier(pax_member([(b"path", b"package/lib.so")]) + inner)
+    pj = raw_member(b"package/package.json", b"{}")
+    x = lambda size=len(c), **kw: raw_header(b"package/x.so", size, **kw)
+    nul_newline = b"package/x.so\0\n"
+    nul_newline += b"a" * (99 - len(nul_newline)) + b"/"
+    long_body = b"package/x.so\0\n/"
+    nameless_pax = lambda recs: raw_member(b"", b"".join(
+        b"%d %s=%s\n" % (len(b" %s=%s\n" % (k, v)) + len(b"%d" % (len(b" %s=%s\n" % (k, v)) + 2)), k, v) for k, v in recs), b"x")
+    with tempfile.TemporaryDirectory() as tmp:
+        p = polyglot(inner, tmp)
+        crafted = {
+            "carry-file-link-name": pax_member([(b"size", b"0")]) + raw_header(b"package/e", 0, link=b"zz") + x() + pad(c),
+            "carry-dir-link-name": pax_member([(b"size", b"0")]) + raw_header(b"package/d/", 0, b"5", link=b"zz") + x() + pad(c),
+            "carry-symlink-signed": (pax_member([(b"size", b"0")]) + signed_only(raw_header(b"package/s", 0, b"2", link=b"package.json")) +
+                                     x() + pad(c)),
+            "carry-path-slash": pax_member([(b"path", b"package/d/")]) + raw_header(b"package/s", 0, b"2") + x() + pad(c),
+            "refused-pax-size": nameless_pax([(b"size", b"%d" % len(c))]) + x(0) + pad(c),
+            "refused-pax-path": nameless_pax([(b"path", b"package/x.so")]) + raw_header(b"package/x/", len(c)) + pad(c),
+            "signed-pax-path": signed_only(pax_member([(b"path", b"package/x.so")])) + raw_header(b"package/x/", len(c)) + pad(c),
+            "empty-pax-path": pax_member([(b"path", b"")]) + x(len(c_pax)) + pad(c_pax),
+            "name-nul-newline": raw_header(nul_newline, len(c)) + pad(c),
+            "long-name-nul-newline": (raw_member(b"././@LongLink", long_body, b"L", magic=b"ustar  \0") +
+                                      x(magic=b"ustar  \0") + pad(c)),
+            "python-dir-by-field-pax": pax_member([(b"path", b"package/x.o")]) + raw_header(b"package/x/", len(p), b"\0") + pad(p),
+            "python-dir-by-field-long-name": (raw_member(b"././@LongLink", b"package/x.o\0", b"L", magic=b"ustar  \0") +
+                                              raw_header(b"package/x/", len(p), b"\0", magic=b"ustar  \0") + pad(p)),
+        }
+        for tname, body in sorted(crafted.items()):
+            tar = pj + body + TAR_END
+            for fname, data in (("x.tar", tar), ("x.tgz", gzip.compress(tar, mtime=0))):
+                path = os.path.join(tmp, tname + "-" + fname)
+                open(path, "wb").write(data)
+                for args, piped in (((path,), None), (("-",), data)):
+                    what = (tname, fname, piped is not None)
+                    rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+                    eq(rc, 3, what)
+                    assert "its tar" in err and ("npm's reader" in err or "Python's tarfile" in err), (what, err)
+
 if __name__ == "__main__":
     sys.exit(main())

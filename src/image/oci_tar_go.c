@@ -243,6 +243,20 @@ static bool node_string_set(const uint8_t *b, size_t n)
     return false;
 }
 
+/* Whether node-tar reads a string field of N bytes at B otherwise than Go: a NUL, then a line
+ * terminator, which it keeps (helper review rv37 F4: a name field 'package/x.so', NUL, newline,
+ * then 'a/': a directory to node-tar, which read the file's data as headers). */
+static bool node_string_differs(const uint8_t *b, size_t n)
+{
+    const uint8_t *nul = memchr(b, 0, n);
+    if (!nul)
+        return false;
+    for (size_t i = (size_t)(nul - b); i < n; i++)
+        if (b[i] == '\n' || b[i] == '\r' || (i + 2 < n && b[i] == 0xe2 && b[i + 1] == 0x80 && (b[i + 2] == 0xa8 || b[i + 2] == 0xa9)))
+            return true;
+    return false;
+}
+
 /* Whether node-tar reads the number field of N bytes at B without throwing (then it refuses the
  * header): base-256 only after 0x80 (positive) or 0xff (negative), and within JavaScript's safe
  * integers (fuzz-tar-readers.py: a gid field led by 0xa6, which Go and libarchive read). */
@@ -277,6 +291,16 @@ static bool node_numbers_ok(const uint8_t *b)
     return b[475] || (node_number_ok(b + 476, 12) && node_number_ok(b + 488, 12));
 }
 
+/* Whether node-tar refuses the header at B (parse.js): its checksum or a number field read
+ * otherwise, no path (NAME_EMPTY: as node-tar takes it), a link with no link name or another
+ * entry with one (the header's own field, as node-tar decodes it). It then passes over the
+ * header block by block, and keeps the PAX records before it for the next one it takes. */
+static bool node_refuses_header(const uint8_t *b, uint8_t type, bool name_empty)
+{
+    bool link = node_string_set(b + 157, 100);
+    return !node_tar_header(b) || !node_numbers_ok(b) || name_empty || ((type == '1' || type == '2') ? !link : link);
+}
+
 /* ---- What other tar readers read otherwise ----------------------------------------------------
  * Headers Go and libarchive read alike that Python's tarfile, GNU tar or npm's node-tar read
  * otherwise (rv33, a review against them: each put a CUDA library where one of them unpacks it
@@ -301,6 +325,14 @@ static const char ODD_REFUSED_DATA[] = "after a file whose header npm's reader r
                                        "tar header, which npm's reader reads as the next member";
 static const char ODD_SLASHED[] = "a file whose name ends with '/', which GNU tar and npm's reader take for a "
                                   "directory, reading its data as the next members";
+static const char ODD_NODE_CARRIES[] = "after a header npm's reader refuses, which keeps the PAX records before it "
+                                       "for this entry";
+static const char ODD_META_REFUSED[] = "after a PAX or GNU long-name header npm's reader refuses (an empty name, a "
+                                       "checksum or number it reads otherwise), reading this entry without it";
+static const char ODD_NODE_NAME[] = "named by a field that holds a NUL and then a line end, which npm's reader keeps "
+                                    "(it cuts from the NUL to the line's end)";
+static const char ODD_PY_DIR[] = "a file whose name field ends with '/' under type NUL, which Python's tarfile takes "
+                                 "for a directory, reading its data as the next members";
 static const char ODD_SIZED[] = "a link, directory, device or FIFO given a size, whose data npm's reader reads and "
                                 "the others pass over";
 
@@ -690,10 +722,19 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
     }
     if (!take(&e.name, &t->long_name) || !take(&e.link, &t->long_link))
         goto oom;
+    /* How node-tar takes this header, before the meta headers' records are cleared: its path
+     * is a PAX path even when empty, else a long name or the field as it decodes them. */
+    bool node_no_path = t->path.set ? t->path.n == 0 : t->long_name.set ? t->long_name.n == 0
+                                                      : !node_string_set(b, 100) && !(prefix && pn);
+    bool carried = t->pax;
+    bool py_dir = type == '\0' && nn && b[nn - 1] == '/';
+    bool node_name = node_string_differs(b, 100) || node_string_differs(b + 157, 100) ||
+                     (f == USTAR && node_string_differs(b + 345, 155));
     if (type == '\0') {
         size_t n = strlen(e.name);
         type = n && e.name[n - 1] == '/' ? '5' : '0';
     }
+    bool node_refuses = node_refuses_header(b, type, node_no_path);
     int64_t data = header_only(type) ? 0 : size;
     if (data < 0)
         return refuse(t, &e, "an invalid tar header (a negative size)");
@@ -735,10 +776,16 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
             /* (fuzz-tar-readers.py: a '0' entry named 'a/' holding a program that held the
              * library's member; GNU tar and node-tar wrote the library) */
             : type == '0' && size > 0 && *e.name && e.name[strlen(e.name) - 1] == '/' ? ODD_SLASHED
+            : node_name ? ODD_NODE_NAME
+            : py_dir && type == '0' && size > 0 ? ODD_PY_DIR
                                             : NULL;
     if (e.e.odd && e.e.odd == t->odd_unsaid)
         t->odd_unsaid = NULL;
     t->odd_next = NULL;
+    /* (rv37 F1: a 0-byte file with a link name after a PAX size=0: node-tar refused it and put
+     * the size on the next file, whose data, an ELF, it read as headers.) */
+    if (node_refuses && carried)
+        t->odd_next = t->odd_unsaid = ODD_NODE_CARRIES;
     t->x_headers = 0;
     e.e.type = type;
     e.e.size = size;
@@ -765,9 +812,6 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
      * headers (fuzz-tar-readers.py: a file with a link name whose data, an ELF, held the
      * library's member; npm's reader unpacked it, libarchive and Go read an ELF): such data is
      * looked through for a block that is a header. */
-    bool node_link = node_string_set(b + 157, 100);
-    bool node_refuses = !node_tar_header(b) || !node_numbers_ok(b) || !*e.name ||
-                        ((type == '1' || type == '2') ? !node_link : node_link);
     if (!enqueue(t, &e))
         goto oom;
     t->start = t->pos + (uint64_t)data + pad;
@@ -822,6 +866,9 @@ static bool read_header(fc_go_tar *t)
         char *body = realloc(t->body, (size_t)size + 1);
         if (!body)
             return false;
+        /* (rv37 F2: a PAX size node-tar never applied, refusing its header's empty name.) */
+        if (node_refuses_header(t->blk, type, !node_string_set(t->blk, 100)))
+            t->odd_next = t->odd_unsaid = ODD_META_REFUSED;
         t->body = body;
         t->type = type;
         t->body_len = 0;
@@ -907,6 +954,8 @@ static bool read_special(fc_go_tar *t)
         }
     } else {
         str *s = t->type == 'L' ? &t->long_name : &t->long_link;
+        if (node_string_differs((const uint8_t *)t->body, t->body_len) && !t->odd_next)
+            t->odd_next = t->odd_unsaid = ODD_NODE_NAME;
         if (!str_set(s, t->body, strlen(t->body)))
             return false;
     }
