@@ -2739,6 +2739,37 @@ def a_package_s_tar_is_read_as_other_tar_readers_read_it():
                         assert "3 containers in .nv_fatbin" in out, (what, out)
 
 
+def program_carrying(inner):
+    """/bin/true (no CUDA code) with INNER, tar blocks, written 1 KiB in: data that node-tar,
+    passing over a header it refuses block by block, reads as headers."""
+    elf = bytearray(open("/bin/true", "rb").read())
+    elf[1024:1024 + len(inner)] = inner
+    return bytes(elf)
+
+
+def signed_checksum(block):
+    """BLOCK with its header's checksum the signed sum of its bytes (Go, libarchive and Python
+    take it; node-tar, which sums unsigned, refuses the header where a byte is over 127)."""
+    h = bytearray(block[:512])
+    h[148:156] = b" " * 8
+    h[148:156] = b"%06o\0 " % (sum(c - 256 if c > 127 else c for c in h) & 0o777777)
+    return bytes(h) + block[512:]
+
+
+def said_in_each_form(tmp, crafted, forms):
+    """Each tar of CRAFTED (name: bytes), in each of FORMS(tar) ((file name, bytes) pairs), named
+    and piped: exit 3, said as a tar another reader (Python's tarfile, npm's) reads otherwise."""
+    for tname, tar in sorted(crafted.items()):
+        for fname, data in forms(tar):
+            path = os.path.join(tmp, tname + "-" + fname)
+            open(path, "wb").write(data)
+            for args, piped in (((path,), None), (("-",), data)):
+                what = (tname, fname, piped is not None)
+                rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
+                eq(rc, 3, what)
+                assert "its tar" in err and ("Python's tarfile" in err or "npm's reader" in err), (what, err)
+
+
 @test
 def what_other_tar_readers_read_otherwise_than_go_is_said_too():
     """rv33, a review of the tar check against Python's tarfile, GNU tar and npm's node-tar:
@@ -2823,11 +2854,8 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
     # the signed sum) whose data, an ELF here, holds the library's member: npm's reader passes
     # over the header block by block and reads that member (npm install wrote it, checked),
     # libarchive and Go read an ELF with no CUDA code
-    elf = bytearray(open("/bin/true", "rb").read())
-    elf[0x400:0x400 + len(raw_member(b"package/lib.so", lib))] = raw_member(b"package/lib.so", lib)
-    signed = bytearray(raw_header("package/caf\u00e9.so".encode(), len(elf)))
-    signed[148:156] = b" " * 8
-    signed[148:156] = b"%06o\0 " % sum(c - 256 if c > 127 else c for c in signed)
+    elf = program_carrying(raw_member(b"package/lib.so", lib))
+    signed = signed_checksum(raw_header("package/caf\u00e9.so".encode(), len(elf)))
     for tname, head in (("file-link-name-data", raw_header(b"package/x.so", len(elf), link=b"x")),
                         # (a link name of NULs then a newline: empty to Go, Python and GNU tar;
                         # node-tar cuts from the NUL to the line's end and keeps the newline)
@@ -2847,15 +2875,8 @@ def what_other_tar_readers_read_otherwise_than_go_is_said_too():
                                     raw_header(b"package/a/", len(elf)) + pad(bytes(elf)) +
                                     raw_member(b"package/index.js", b"//\n") + TAR_END)
     with tempfile.TemporaryDirectory() as tmp:
-        for tname, tar in sorted(crafted.items()):
-            for fname, data in (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)), ("x.tar.zst", zstd(tar))):
-                path = os.path.join(tmp, tname + "-" + fname)
-                open(path, "wb").write(data)
-                for args, piped in (((path,), None), (("-",), data)):
-                    what = (tname, fname, piped is not None)
-                    rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
-                    eq(rc, 3, what)
-                    assert "its tar" in err and ("Python's tarfile" in err or "npm's reader" in err), (what, err)
+        said_in_each_form(tmp, crafted, lambda tar: (("x.tar", tar), ("x.tar.gz", gzip.compress(tar, mtime=0)),
+                                                     ("x.tar.zst", zstd(tar))))
         # GNU tar's sparse files, gnu and posix (1.0) formats: the library judged, as before.
         src = os.path.join(tmp, "src")
         os.makedirs(src)
@@ -2892,17 +2913,10 @@ def headers_npm_or_python_take_otherwise_are_said():
     from rawtar import TAR_END, pad, pax_member, raw_header, raw_member
     lib = open(fx("libmulti.so"), "rb").read()
 
-    def carrier(inner):
-        elf = bytearray(open("/bin/true", "rb").read())
-        elf[1024:1024 + len(inner)] = inner
-        return bytes(elf)
-
     def signed_only(block):
-        h = bytearray(block[:512])
-        h[265:270] = b"\xe9" * 5
-        h[148:156] = b" " * 8
-        h[148:156] = b"%06o\0 " % (sum(c - 256 if c > 127 else c for c in h) & 0o777777)
-        return bytes(h) + block[512:]
+        h = bytearray(block)
+        h[265:270] = b"\xe9" * 5  # (bytes over 127 in its user name)
+        return signed_checksum(bytes(h))
 
     def polyglot(inner, tmp):
         """An object file (gcc -c, no CUDA code) whose first block is also a tar header of an
@@ -2923,8 +2937,8 @@ def headers_npm_or_python_take_otherwise_are_said():
         return head + inner + bytes(o[64:])
 
     inner = raw_member(b"package/lib.so", lib)
-    c = carrier(inner)
-    c_pax = carrier(pax_member([(b"path", b"package/lib.so")]) + inner)
+    c = program_carrying(inner)
+    c_pax = program_carrying(pax_member([(b"path", b"package/lib.so")]) + inner)
     pj = raw_member(b"package/package.json", b"{}")
     x = lambda size=len(c), **kw: raw_header(b"package/x.so", size, **kw)
     nul_newline = b"package/x.so\0\n"
@@ -2951,16 +2965,8 @@ def headers_npm_or_python_take_otherwise_are_said():
             "python-dir-by-field-long-name": (raw_member(b"././@LongLink", b"package/x.o\0", b"L", magic=b"ustar  \0") +
                                               raw_header(b"package/x/", len(p), b"\0", magic=b"ustar  \0") + pad(p)),
         }
-        for tname, body in sorted(crafted.items()):
-            tar = pj + body + TAR_END
-            for fname, data in (("x.tar", tar), ("x.tgz", gzip.compress(tar, mtime=0))):
-                path = os.path.join(tmp, tname + "-" + fname)
-                open(path, "wb").write(data)
-                for args, piped in (((path,), None), (("-",), data)):
-                    what = (tname, fname, piped is not None)
-                    rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
-                    eq(rc, 3, what)
-                    assert "its tar" in err and ("npm's reader" in err or "Python's tarfile" in err), (what, err)
+        said_in_each_form(tmp, {name: pj + body + TAR_END for name, body in crafted.items()},
+                          lambda tar: (("x.tar", tar), ("x.tgz", gzip.compress(tar, mtime=0))))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -229,23 +229,10 @@ static bool node_tar_header(const uint8_t *b)
     return sum == want;
 }
 
-/* Whether node-tar reads a string field of N bytes at B as set: it cuts from the first NUL to
- * the line's end (JavaScript's /\0.* /, whose '.' stops at a line terminator), so a field of
- * NULs then a newline holds the newline (fuzz-tar-readers.py: a file's link name so written,
- * empty to the others, made node-tar refuse its header). */
-static bool node_string_set(const uint8_t *b, size_t n)
-{
-    if (n && b[0])
-        return true;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] == '\n' || b[i] == '\r' || (i + 2 < n && b[i] == 0xe2 && b[i + 1] == 0x80 && (b[i + 2] == 0xa8 || b[i + 2] == 0xa9)))
-            return true;
-    return false;
-}
-
 /* Whether node-tar reads a string field of N bytes at B otherwise than Go: a NUL, then a line
- * terminator, which it keeps (helper review rv37 F4: a name field 'package/x.so', NUL, newline,
- * then 'a/': a directory to node-tar, which read the file's data as headers). */
+ * terminator (JavaScript's: LF, CR, U+2028, U+2029), which it keeps (helper review rv37 F4: a
+ * name field 'package/x.so', NUL, newline, then 'a/': a directory to node-tar, which read the
+ * file's data as headers). */
 static bool node_string_differs(const uint8_t *b, size_t n)
 {
     const uint8_t *nul = memchr(b, 0, n);
@@ -255,6 +242,22 @@ static bool node_string_differs(const uint8_t *b, size_t n)
         if (b[i] == '\n' || b[i] == '\r' || (i + 2 < n && b[i] == 0xe2 && b[i + 1] == 0x80 && (b[i + 2] == 0xa8 || b[i + 2] == 0xa9)))
             return true;
     return false;
+}
+
+/* Whether node-tar reads a string field of N bytes at B as set: it cuts from the first NUL to
+ * the line's end (JavaScript's /\0.* /, whose '.' stops at a line terminator), so a field of
+ * NULs then a newline holds the newline (fuzz-tar-readers.py: a file's link name so written,
+ * empty to the others, made node-tar refuse its header). */
+static bool node_string_set(const uint8_t *b, size_t n)
+{
+    /* (One that starts with NUL keeps what follows its first line end.) */
+    return n && (b[0] || node_string_differs(b, n));
+}
+
+/* Whether Go's reading (any format) or node-tar's takes the 512 bytes at B for a header. */
+static bool a_reader_s_header(const uint8_t *b)
+{
+    return block_format(b) != UNKNOWN || node_tar_header(b);
 }
 
 /* Whether node-tar reads the number field of N bytes at B without throwing (then it refuses the
@@ -808,14 +811,14 @@ static bool read_entry(fc_go_tar *t, enum format f, parser *p)
     if (e.e.sparse && !valid_map(&e, size))
         return refuse(t, &e, "an invalid tar header (a sparse map)");
     e.e.data_at = t->pos;
-    /* node-tar passes over a header it refuses block by block, reading the entry's data as
-     * headers (fuzz-tar-readers.py: a file with a link name whose data, an ELF, held the
-     * library's member; npm's reader unpacked it, libarchive and Go read an ELF): such data is
-     * looked through for a block that is a header. */
     if (!enqueue(t, &e))
         goto oom;
     t->start = t->pos + (uint64_t)data + pad;
     skip_data(t, (uint64_t)data);
+    /* node-tar passes over a header it refuses block by block, reading the entry's data as
+     * headers (fuzz-tar-readers.py: a file with a link name whose data, an ELF, held the
+     * library's member; npm's reader unpacked it, libarchive and Go read an ELF): such data is
+     * looked through for a block that is a header. */
     t->look = node_refuses ? t->skip : 0;
     t->look_have = 0;
     return true;
@@ -924,7 +927,7 @@ static bool read_special(fc_go_tar *t)
      * 'L' header with a link name, npm installed the library in its body): a block of the body
      * that is a header is said, whether an entry follows or not. */
     for (size_t k = 0; k + BLOCK <= t->body_len; k += BLOCK)
-        if (block_format((const uint8_t *)t->body + k) != UNKNOWN || node_tar_header((const uint8_t *)t->body + k))
+        if (a_reader_s_header((const uint8_t *)t->body + k))
             t->odd_next = t->odd_unsaid = ODD_META_BODY;
     /* Nor does a name or a record hold code: a reader that takes the header's size or its
      * records otherwise unpacks it (rv35 F1: node-tar took a size from a line in a comment, and
@@ -1083,7 +1086,7 @@ static void look_through(fc_go_tar *t, const uint8_t *p, uint64_t n)
         if (t->look_have < BLOCK)
             continue;
         t->look_have = 0;
-        if (block_format(t->look_blk) != UNKNOWN || node_tar_header(t->look_blk)) {
+        if (a_reader_s_header(t->look_blk)) {
             t->odd_next = t->odd_unsaid = ODD_REFUSED_DATA;
             t->look = 0;
         }
