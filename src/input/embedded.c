@@ -20,48 +20,19 @@
 #include "elf_header.h"
 #include "grow.h"
 #include "input.h"
+#include "magic_scan.h"
 #include "reader.h"
 
 #define BLOCK_SIZE (256u << 10) /* the most one read takes: fits in L2 */
-#define ELF_MAGIC 0x464C457Fu   /* "\177ELF", read as a little-endian word */
-
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Whether the 64 bytes at P hold either magic as an aligned word: four vector compares of
- * each (compilers left the scalar form scalar). */
-typedef uint32_t u32x4 __attribute__((vector_size(16)));
-typedef int32_t i32x4 __attribute__((vector_size(16)));
-static bool block_has_magic(const uint8_t *p)
-{
-    u32x4 v[4];
-    memcpy(v, p, sizeof v);
-    i32x4 m = (v[0] == FC_FATBIN_MAGIC) | (v[0] == ELF_MAGIC) | (v[1] == FC_FATBIN_MAGIC) | (v[1] == ELF_MAGIC) |
-              (v[2] == FC_FATBIN_MAGIC) | (v[2] == ELF_MAGIC) | (v[3] == FC_FATBIN_MAGIC) | (v[3] == ELF_MAGIC);
-    return (m[0] | m[1] | m[2] | m[3]) != 0;
-}
-#else
-static bool block_has_magic(const uint8_t *p)
-{
-    unsigned hit = 0;
-    for (size_t k = 0; k < 16; k++) {
-        uint32_t w = fc_rd32(p + 4 * k);
-        hit |= (w == FC_FATBIN_MAGIC) | (w == ELF_MAGIC);
-    }
-    return hit;
-}
-#endif
 
 /* Index of the first 4-byte word in P[0..4 * n_words) that starts a container or an ELF
  * image, or n_words: blocks of sixteen words are tested at once, and only one that holds
  * a magic word by word. */
 static size_t find_magic(const uint8_t *p, size_t n_words)
 {
-    size_t i = 0;
-    for (; i + 16 <= n_words; i += 16)
-        if (block_has_magic(p + 4 * i))
-            break;
-    for (; i < n_words; i++) {
+    for (size_t i = fc_magic_block(p, n_words); i < n_words; i++) {
         uint32_t w = fc_rd32(p + 4 * i);
-        if (w == FC_FATBIN_MAGIC || w == ELF_MAGIC)
+        if (w == FC_FATBIN_MAGIC || w == FC_ELF_MAGIC)
             return i;
     }
     return n_words;
@@ -282,7 +253,7 @@ static void note_text(text_marks *m, const uint8_t *p, size_t n, uint64_t off)
  * container (*LEN its length) kept as data. */
 static bool kept_at(fc_reader *r, uint64_t at, uint64_t avail, uint32_t magic, cubin_info *cubin, uint64_t *len)
 {
-    return magic == ELF_MAGIC ? cubin_plausible(r, at, avail, cubin) : fc_fatbin_plausible(r, at, avail, len);
+    return magic == FC_ELF_MAGIC ? cubin_plausible(r, at, avail, cubin) : fc_fatbin_plausible(r, at, avail, len);
 }
 
 /* The first offset in [FROM, END), 4-byte aligned (any offset when UNALIGNED), where a
