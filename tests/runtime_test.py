@@ -519,4 +519,30 @@ def a_static_runtime_without_device_code_is_judged():
         eq(run("-q", "--gpu", "9.0", "--driver", "13.0", d)[:2], (0, ""))
 
 
+
+@test
+def a_static_runtime_beside_code_it_does_not_register_is_judged():
+    """A library built by g++ against libcudart_static.a that keeps its device code as PTX text
+    (or a fat binary as data) and loads it itself, and needs libcublas.so.12: its CUDA 13
+    runtime fails every call on a CUDA 12.4 driver, where fatcheck said "ok" (the PTX JITs, and
+    cuBLAS 12 starts), exit 0 (review of 2026-12-07: cuDNN 9's libcudnn_graph.so.9 is such a
+    file). A library that imports shm_open and names the driver's functions to trace them, as
+    CUPTI does, without the runtime's "/cudart.shm." segments, is no runtime."""
+    with tempfile.TemporaryDirectory() as d:
+        lib = os.path.join(d, "libhostptx.so")
+        with open(lib, "wb") as f:
+            f.write(lzma.decompress(open(rt("libhostptx.so.xz"), "rb").read()))
+        rc, out, err = run("--gpu", "9.0", "--driver", "12.4", lib)
+        eq(rc, 1, out)
+        assert "PTX kept as text, loaded by the program itself: 1 module in .rodata" in flat(out), out
+        assert ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
+                "CUDA 13.0 or newer") in flat(out), out
+        assert "none, its static CUDA runtime cannot start on a driver for CUDA 12.4" in flat(out), out
+        eq(run("--strict", "-q", "--gpu", "9.0", "--driver", "13.0", lib)[:2], (0, ""))
+        doc = json.loads(run("--json", "--gpu", "9.0", "--driver", "12.4", lib)[1])
+        eq(doc["files"][0]["runtime"]["kind"], "static")
+    rc, out, err = run("--gpu", "9.0", "--driver", "12.4", rt("libtracer.so"))
+    eq(rc, 0, out)
+    assert "runtime:" not in out and "ok, 1 module loads: 1 only through PTX JIT" in flat(out), out
+
 sys.exit(tap_cli.main())

@@ -309,10 +309,12 @@ typedef struct fc_object {
                                    CUDA 12) fails to start with no kernel in it. Delivered so its
                                    runtime is judged; reports show it only where that judgement
                                    fails (fc_judgement_shows). Its IMAGE is NULL */
-    bool static_runtime;        /* a linked ELF file without containers into which a static CUDA
-                                   runtime is linked (it imports shm_open and names the driver
-                                   functions of runtime_calls_cuda): judged as a static runtime
-                                   of that release. Fields are added only here, last */
+    bool static_runtime;        /* a linked ELF file none of whose containers the runtime
+                                   registers (none, PTX text, data it loads itself) into which a
+                                   static CUDA runtime is linked (it imports shm_open, names the
+                                   driver functions of runtime_calls_cuda and its "/cudart.shm."
+                                   segments): judged as a static runtime of that release, whatever
+                                   CUDA libraries it needs. Fields are added only here, last */
 } fc_object;
 
 /* Whether OBJ is a Windows file (PE image or COFF object): the driver releases fatcheck

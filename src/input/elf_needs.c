@@ -226,9 +226,15 @@ static bool strtab_has(Elf *elf, size_t strndx, const char *name)
     return d && d->d_buf && memmem(d->d_buf, d->d_size, pattern, len);
 }
 
-/* The newest release among the runtime_calls named, as whole strings, in P[0, N). */
-static int newest_runtime_call(const uint8_t *p, size_t n)
+/* The newest release among the runtime_calls named, as whole strings, in P[0, N); *SHM
+ * whether P[0, N) names the runtime's "/cudart.shm." segments, which a static runtime's
+ * strings hold 17 to 21 KB after its table in every release looked at (CUDA 11.8, 12.4 and
+ * 13.0) and a library that only names the driver's functions does not (CUPTI 13 imports
+ * shm_open and names them all, to trace them). */
+static int newest_runtime_call(const uint8_t *p, size_t n, bool *shm)
 {
+    static const char segments[] = "/cudart.shm.";
+    *shm = memmem(p, n, segments, sizeof segments - 1) != NULL;
     for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++) {
         char pattern[64];
         size_t len = whole_string(pattern, runtime_calls[i].name);
@@ -246,8 +252,9 @@ static int newest_runtime_call(const uint8_t *p, size_t n)
  * and the names are read within 256 KiB of it; -1 where it is not in the LEN bytes at OFF.
  * Searched from the start, cuBLASLt 13's summary spent 7.6 to 8.3 ms of its 14 on the H200
  * in this search. Only a second static runtime in one file would make the direction matter;
- * then the one linked last is read. */
-static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *data, uint64_t off, uint64_t len)
+ * then the one linked last is read. *SHM as newest_runtime_call sets it. */
+static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *data, uint64_t off, uint64_t len,
+                            bool *shm)
 {
     /* The first chunk holds the table in every library looked at; later ones grow to 4 MiB. */
     uint64_t chunk = 256u << 10;
@@ -276,7 +283,7 @@ static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *d
         uint64_t found = (uint64_t)(hit - area);
         uint64_t lo = found > window ? found - window : 0;
         uint64_t hi = len - found > window ? found + window : len;
-        return newest_runtime_call(area + lo, (size_t)(hi - lo));
+        return newest_runtime_call(area + lo, (size_t)(hi - lo), shm);
     }
     return -1;
 }
@@ -298,8 +305,9 @@ static int by_offset(const void *a, const void *b)
  * Segments that overlap are searched once, as one stretch (a hostile file's 65,000 segments
  * over the whole file took 42 s), so no byte is searched twice. */
 static int runtime_calls_cuda(Elf *elf, const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size,
-                              bool sections)
+                              bool sections, bool *shm)
 {
+    *shm = false;
     size_t shstrndx, phnum;
     if (!sections) {
         if (elf_getphdrnum(elf, &phnum) != 0 || phnum == 0)
@@ -327,7 +335,7 @@ static int runtime_calls_cuda(Elf *elf, const fc_image *img, uint64_t base, cons
         }
         int found = -1;
         for (size_t i = merged; i-- > 0 && found < 0;)
-            found = runtime_calls_in(img, base, data, spans[i].off, spans[i].len);
+            found = runtime_calls_in(img, base, data, spans[i].off, spans[i].len, shm);
         free(spans);
         return found > 0 ? found : 0;
     }
@@ -341,7 +349,7 @@ static int runtime_calls_cuda(Elf *elf, const fc_image *img, uint64_t base, cons
             continue;
         if (!fc_range_ok(sh.sh_offset, sh.sh_size, size))
             return 0;
-        int found = runtime_calls_in(img, base, data, sh.sh_offset, sh.sh_size);
+        int found = runtime_calls_in(img, base, data, sh.sh_offset, sh.sh_size, shm);
         return found > 0 ? found : 0;
     }
     return 0;
@@ -392,8 +400,11 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
     /* A program whose dynamic section cannot be read names libraries nobody can list. */
     if (!dynamic_section && !needs_from_segments(b, elf, data, size, &cudart, &from_segments) && b->obj.n_containers)
         b->obj.runtime_unknown = true;
-    if (!cudart && b->obj.n_containers)
-        b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1);
+    bool shm_named = false, searched = false; /* the runtime's "/cudart.shm." by its table */
+    if (!cudart && b->obj.n_containers) {
+        b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1, &shm_named);
+        searched = true;
+    }
     /* Without the dynamic symbol table (neither in the section table nor through the dynamic
      * segment's DT_SYMTAB) a file that names no runtime cannot be told apart from one that
      * imports the process's: nothing is claimed. */
@@ -406,17 +417,27 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
         else
             b->obj.runtime_unknown = true;
     }
-    /* A static CUDA runtime linked into a file with no device code of its own (a C++ program
-     * or library built with g++ against libcudart_static.a: "no CUDA code", exit 0, where a
-     * CUDA 13 build cannot start on a CUDA 12.4 driver). Told by what the runtime alone does
-     * together: it imports shm_open (its "/cudart.shm." segments; few files do: LLVM's and
-     * OpenMP's runtimes here) and names the driver functions that date it; only files that
-     * import it are searched. */
-    if (!cudart && !b->obj.n_containers && !b->n_needed) {
+    /* A static CUDA runtime linked into a file none of whose device code it registers (a C++
+     * program or library built with g++ against libcudart_static.a: "no CUDA code", exit 0,
+     * where a CUDA 13 build cannot start on a CUDA 12.4 driver; the same with PTX kept as
+     * text or a fat binary kept as data, which the program loads itself: "ok" where the
+     * runtime fails, cuDNN 9's libcudnn_graph.so.9 on a CUDA 12.4 driver, review of
+     * 2026-12-07). Told by what the runtime alone does together: it imports shm_open (few
+     * files do: LLVM's and OpenMP's runtimes here), names the driver functions that date it,
+     * and by them the "/cudart.shm." segments it opens (CUPTI 13, whose containers are data,
+     * imports shm_open and names every driver function, to trace them, and is no runtime);
+     * only files that import it are searched. A CUDA library it needs does not stand for it:
+     * libcublas.so.12 beside a CUDA 13 runtime. */
+    bool registers = false;
+    for (size_t c = 0; c < b->obj.n_containers && !registers; c++)
+        registers = fc_origin_registered(b->containers[c].origin);
+    if (!cudart && !registers) {
         int shm = dynsym ? strtab_has(elf, dynsym_sh.sh_link, "shm_open") &&
                                imports(elf, dynsym, &dynsym_sh, "shm_open", false)
                          : from_segments.n ? imports_in(&from_segments, "shm_open", false) : 0;
-        if (shm == 1 && (b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1)))
+        if (shm == 1 && !searched) /* searched above where the file holds containers */
+            b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1, &shm_named);
+        if (shm == 1 && b->obj.runtime_calls_cuda && shm_named)
             b->obj.static_runtime = true;
     }
     /* -rdc code linked into a program without the device link step (CMake's
