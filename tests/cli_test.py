@@ -1229,6 +1229,40 @@ def fleet_from_nvidia_smi_csv():
 
 
 @test
+def each_inventory_is_judged_and_a_second_driver_or_rules_file_is_refused():
+    """Review of 2026-12-07 (rv38 F2): a second --gpus-from replaced the first, and the fleet
+    that failed went unjudged, exit 0; a second --driver or --accept replaced the first, nothing
+    said. Inventories now add up; a driver and a rules file are named once."""
+    h100 = "name, compute_cap, driver_version\nNVIDIA H100 80GB HBM3, 9.0, 580.65.06\n"
+    t4 = "name, compute_cap, driver_version\nTesla T4, 7.5, 580.65.06\n"
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for name, text in (("h100.csv", h100), ("t4.csv", t4)):
+            paths.append(os.path.join(d, name))
+            with open(paths[-1], "w") as f:
+                f.write(text)
+        cubin = fx("kernels.sm_90.cubin")
+        for order in (paths, paths[::-1]):
+            rc, out, err = run("--json", "--gpus-from", order[0], "--gpus-from", order[1], cubin)
+            doc = json.loads(out)
+            got = sorted((t["target"], v["status"]) for t, v in zip(doc["targets"], doc["files"][0]["verdicts"]))
+            eq((rc, got), (1, [("sm_75", "none"), ("sm_90", "ok")]), order)
+        rc, out, err = run("--gpus-from", paths[1], "--gpus-from", "-", cubin, input_text=h100)
+        eq(rc, 1, out)
+        assert "sm_75 (1 node, 1 GPU: Tesla T4, driver 580.65.06)" in out, out
+        for args, says in ((["--gpus-from", "-", "--gpus-from", "-"], "standard input ('-') can be read only once"),
+                           (["--driver", "12.4", "--driver", "13.0"], "--driver given twice"),
+                           (["-d", "13.0", "-d", "13.0"], "--driver given twice"),
+                           (["--accept", paths[0], "--accept", paths[1]], "--accept given twice")):
+            rc, out, err = run(*args, "--gpu", "9.0", cubin, input_text=h100)
+            eq((rc, out), (2, ""), args)
+            assert says in err, (args, err)
+        many = [a for _ in range(17) for a in ("--gpus-from", paths[0])]
+        rc, out, err = run(*many, cubin)
+        eq(rc, 2)
+        assert "--gpus-from given more than 16 times" in err, err
+
+@test
 def a_fleet_is_judged_by_each_group_s_own_driver_and_by_driver_when_named():
     # Two groups of one GPU whose drivers serve one CUDA release were one target, judged by the
     # first group's release: an image's NVIDIA_REQUIRE_CUDA "driver>=550.100" held for both
@@ -1529,7 +1563,7 @@ def progress_on_a_terminal_only_and_erased():
     rc, out, err = run_on_terminal([FIXTURES], stdout_tty=False, stderr_tty=True)
     eq(rc, 0)
     # erased before the line that closes the run
-    skipped = "fatcheck: 15 packages not opened (--packages opens them)\n"
+    skipped = "fatcheck: 16 packages not opened (--packages opens them)\n"
     # The no-GPU warning comes with the first report, while the first input is read (the GPUs
     # are asked meanwhile): wherever it falls, once, the progress is erased before each line.
     warning = NO_GPU.replace("\n", "\r\n")

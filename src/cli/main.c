@@ -26,7 +26,7 @@ static const char usage_text[] =
     "  -g, --gpu SPEC         sm_86, 8.6, 86 or \"RTX 4090\", repeatable; all; list\n"
     "  -a, --arch-list VALUE  a TORCH_CUDA_ARCH_LIST; checks files hold its images\n"
     "  -d, --driver VERSION   the targets' driver: CUDA 12.4, or release 550.54.14\n"
-    "      --gpus-from FILE   nvidia-smi --query-gpu CSV or kubectl get nodes -o json\n"
+    "      --gpus-from FILE   nvidia-smi CSV or kubectl get nodes -o json; repeatable\n"
     "      --strict           exit 1 on partial verdicts too, 3 on what was not seen\n"
     "      --accept FILE      known exceptions: path pattern, target, status, reason\n"
     "      --probe            ask the local driver to load every container\n"
@@ -369,7 +369,9 @@ static int parse_seconds(const char *s, unsigned *ms)
     return 0;
 }
 
-/* --gpus-from FILE ("-": standard input): an nvidia-smi CSV or a kubectl node list. */
+/* --gpus-from FILE ("-": standard input): an nvidia-smi CSV or a kubectl node list; given
+ * again, each file's GPUs are judged. */
+#define MAX_INVENTORIES 16
 static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size_t *n, char *err, size_t err_size)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
@@ -594,7 +596,8 @@ int main(int argc, char **argv)
     int modes = 0, list_elf = 0, list_ptx = 0;
     const char *driver_text = NULL;
     char named_python[16] = "";
-    const char *gpus_from = NULL;
+    const char *gpus_from[MAX_INVENTORIES];
+    size_t n_gpus_from = 0;
     const char *extract_dir = NULL;
     const char *accept_path = NULL;
     bool force = false;
@@ -624,6 +627,9 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_ACCEPT:
+            /* A second file's rules replaced the first's, nothing said (review of 2026-12-07) */
+            if (accept_path)
+                return usage_error("--accept given twice: name one file of rules", NULL);
             accept_path = optarg;
             break;
         case OPT_LIST_ELF:
@@ -684,7 +690,11 @@ int main(int argc, char **argv)
             colour = optarg;
             break;
         case OPT_GPUS_FROM:
-            gpus_from = optarg;
+            /* Each inventory's GPUs are judged: a second one replaced the first, and the fleet
+             * that failed went unjudged, exit 0 (review of 2026-12-07) */
+            if (n_gpus_from == MAX_INVENTORIES)
+                return usage_error("--gpus-from given more than 16 times", NULL);
+            gpus_from[n_gpus_from++] = optarg;
             break;
         case OPT_PACKAGES:
             opts.packages_in_dirs = true;
@@ -759,6 +769,8 @@ int main(int argc, char **argv)
             cfg.arch_list_text = optarg;
             break;
         case 'd':
+            if (driver_text) /* the last one was taken, nothing said */
+                return usage_error("--driver given twice: name one driver", NULL);
             driver_text = optarg;
             break;
         case 'h':
@@ -818,9 +830,12 @@ int main(int argc, char **argv)
     int dashes = 0;
     for (int i = optind; i < argc && !cfg.torch_mode; i++)
         dashes += strcmp(argv[i], "-") == 0;
-    if (dashes > 1)
+    int fleet_dashes = 0;
+    for (size_t i = 0; i < n_gpus_from; i++)
+        fleet_dashes += strcmp(gpus_from[i], "-") == 0;
+    if (dashes > 1 || fleet_dashes > 1)
         return usage_error("standard input ('-') can be read only once", NULL);
-    if (dashes && gpus_from && strcmp(gpus_from, "-") == 0)
+    if (dashes && fleet_dashes)
         return usage_error("standard input ('-') cannot be both an input and --gpus-from", NULL);
     if (dashes && stdin_closed)
         return usage_error("standard input ('-') is closed", NULL);
@@ -831,10 +846,12 @@ int main(int argc, char **argv)
     static fc_fleet_group groups[FC_MAX_TARGETS];
     target_request want = {.named = named, .n_named = n_named, .driver = driver, .driver_text = driver_text,
                            .fleet = groups, .probe = probe, .detect = detect};
-    if (gpus_from) {
-        int rc = read_fleet(gpus_from, groups, FC_MAX_TARGETS, &want.n_fleet, err, sizeof err);
+    for (size_t i = 0; i < n_gpus_from; i++) {
+        size_t added = 0;
+        int rc = read_fleet(gpus_from[i], groups + want.n_fleet, FC_MAX_TARGETS - want.n_fleet, &added, err, sizeof err);
         if (rc != EXIT_OK)
             return rc;
+        want.n_fleet += added;
     }
     static accept_rules rules;
     if (accept_path) {
