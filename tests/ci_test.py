@@ -379,6 +379,21 @@ def gpu_all_in_the_summary():
     doc = json.loads(run("--json", "--gpu", "all,H100", fx("app"))[1])
     eq(len(doc["targets"]), len(ALL))
     eq(doc["targets"][ALL.index(90)]["source"], "--gpu all, --gpu H100")
+    assert "  coverage: native sm_86;" in run("--gpu", "all,H100", fx("app"))[1].decode()
+    # A target first, or an inventory's beside (rv38 F3): the coverage line ran backwards
+    # ("none sm_120-sm_72") and named sm_90 in two groups; each target is said instead.
+    with tempfile.NamedTemporaryFile("w", suffix=".csv") as fleet:
+        fleet.write("name, compute_cap, driver_version\nNVIDIA H100 80GB HBM3, 9.0, 550.54.15\n")
+        fleet.flush()
+        for args, first in ((["--gpu", "sm_120,all"], "  sm_120 (--gpu sm_120, --gpu all)\n"),
+                            (["--gpu", "all", "--gpus-from", fleet.name], "  sm_37 (--gpu all)\n")):
+            rc, out, err = run(*args, fx("app"))
+            text = out.decode()
+            eq(rc, 1)
+            assert text.startswith("judging for:\n" + first) and "coverage:" not in text, text
+            verdicts = [l for l in text.splitlines() if re.match(r"^  sm_\d+ \(.*\): (ok|none|partial)", l)]
+            eq(len(verdicts), len(ALL) + (1 if "--gpus-from" in args else 0), text)
+            assert "| file | coverage |" not in run("--format=markdown", *args, fx("app"))[1].decode()
 
 
 @test

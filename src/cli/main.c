@@ -520,6 +520,19 @@ static int add_all_gpus(fc_target *named, size_t *n_named)
     return 0;
 }
 
+/* Whether TARGETS are --gpu all's, each once, in its order (a GPU named among them merges). */
+static bool all_gpus_alone(const fc_judge_options *jo)
+{
+    unsigned ccs[FC_MAX_TARGETS];
+    size_t n = fc_known_ccs(ccs, FC_MAX_TARGETS);
+    if (jo->n_targets != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (jo->targets[i].cc != ccs[i])
+            return false;
+    return true;
+}
+
 /* Standard descriptors that were closed are opened, as gnulib's stdopen does: else the first
  * file or pipe opened takes their number. The detection's pipe became standard input, read
  * by '-' as an input; with standard output closed, the report was written into the temporary
@@ -865,6 +878,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "fatcheck: %s\n", escaped(err));
         return EXIT_USAGE;
     }
+    /* The coverage line stands for --gpu all's architectures, each once, in order: with others
+     * first or beside (sm_120,all; an inventory's GPUs, a second driver for one) it gave runs
+     * that ran backwards and architectures in two groups (review of 2026-12-07, rv38 F3); then
+     * each target is said as usual. */
+    if (cfg.coverage && !all_gpus_alone(&cfg.judge))
+        cfg.coverage = false;
 
     /* Colour only for people: a terminal, no NO_COLOR (no-color.org), unless forced. */
     const char *no_colour = getenv("NO_COLOR");
