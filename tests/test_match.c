@@ -349,6 +349,33 @@ static void test_gpu_names(void)
     char err[256];
     ok(fc_target_parse(&t, "Radeon 7900", err, sizeof err) == FC_ERR_INVALID, "an unknown GPU is refused");
     ok(strncmp(err, "unknown GPU 'Radeon 7900' (did you mean '", 41) == 0, "with suggestions: %s", err);
+    /* Review of 2026-12-07 (rv38 F4): a name whose number goes on past a product's was taken
+     * for it ("H1000" an H100, "RTX 40900" an RTX 40xx), and through --accept's targets too;
+     * a variant letter no architecture has was dropped ("sm_89a"). */
+    static const char *const typos[] = {"H1000", "H2000", "RTX 40900", "RTX40900", "GTX 9800", "V1000", "A1000X0",
+                                        "RTX 30900", "GTX 10800"};
+    for (size_t i = 0; i < sizeof typos / sizeof *typos; i++)
+        ok(fc_target_parse(&t, typos[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "unknown GPU"),
+           "'%s' is refused: %s", typos[i], err);
+    static const struct { const char *spec; unsigned cc; } spelt[] = {
+        {"H100NVL", 90}, {"H100 PCIe", 90}, {"V100S", 70}, {"RTX4090", 89}, {"GTX1080Ti", 61}, {"RTX 3090 Ti", 86},
+        {"A6000", 86}, {"A4000", 86}, {"RTX A400", 86}, {"RTX A4500", 86}, {"NVIDIA RTX A6000", 86},
+        {"8.6 ", 86}, {" sm_90 ", 90}, {"GTX 750Ti", 50}, {"RTX 5070 Ti", 120},
+    };
+    for (size_t i = 0; i < sizeof spelt / sizeof *spelt; i++)
+        ok(fc_target_parse(&t, spelt[i].spec, err, sizeof err) == FC_OK && t.cc == spelt[i].cc, "'%s' is %u.%u: %s",
+           spelt[i].spec, spelt[i].cc / 10, spelt[i].cc % 10, err);
+    static const char *const no_variant[] = {"sm_89a", "8.9a", "compute_80a", "sm_90f", "8.6f"};
+    for (size_t i = 0; i < sizeof no_variant / sizeof *no_variant; i++)
+        ok(fc_target_parse(&t, no_variant[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "no architecture sm_"),
+           "'%s' is refused: %s", no_variant[i], err);
+    /* An arch list is pointed to --arch-list, with the GPUs as --gpu takes them. */
+    ok(fc_target_parse(&t, "8.0;8.6+PTX", err, sizeof err) == FC_ERR_INVALID &&
+           strcmp(err, "GPU '8.0;8.6+PTX' is written as a TORCH_CUDA_ARCH_LIST: give it to --arch-list, or name the "
+                       "GPUs with commas (--gpu 8.0,8.6)") == 0,
+       "an arch list is said to be one: %s", err);
+    ok(fc_target_parse(&t, "Ampere", err, sizeof err) == FC_ERR_INVALID && strstr(err, "(--gpu 8.0,8.6)"),
+       "a named architecture too: %s", err);
     ok(fc_target_parse(&t, "9", err, sizeof err) == FC_ERR_INVALID, "'9' alone is no compute capability");
     ok(fc_target_parse(&t, "sm_", err, sizeof err) == FC_ERR_INVALID, "'sm_' alone is refused");
     /* A compute capability no GPU has is a typo, not a target (review of 2026-12-03). */

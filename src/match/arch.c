@@ -32,7 +32,9 @@ bool fc_cc_is_tegra(unsigned cc)
 }
 
 typedef struct product {
-    const char *pattern; /* lower-case words; a word ending in '*' matches any word it begins */
+    const char *pattern; /* lower-case words; '#' matches a digit, and a word ending in '*' any word
+                            it begins, but not one whose number goes on ("h100*" is not "h1000",
+                            "rtx 40##*" not "rtx 40900": review of 2026-12-07, rv38 F4) */
     unsigned cc;
     const char *name;    /* a product the pattern matches, as people write it (fc_known_products);
                             NULL for a second spelling of one named beside it */
@@ -43,23 +45,26 @@ typedef struct product {
 static const product products[] = {
     {"k80", 37, "K80"}, {"tesla k80", 37, NULL},
     {"gtx 750*", 50, "GTX 750 Ti"}, {"gtx 960m", 50, "GTX 960M"}, {"gtx 950m", 50, "GTX 950M"}, /* GM107 */
-    {"gtx 9*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"},
+    {"gtx 9##*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"},
     {"jetson nano", 53, "Jetson Nano"}, {"jetson tx1", 53, "Jetson TX1"},
     {"p100", 60, "P100"}, {"gp100", 60, "GP100"},
-    {"gtx 10*", 61, "GTX 1080"}, {"titan xp", 61, "TITAN Xp"}, {"titan x pascal", 61, "TITAN X Pascal"},
+    {"gtx 10##*", 61, "GTX 1080"}, {"titan xp", 61, "TITAN Xp"}, {"titan x pascal", 61, "TITAN X Pascal"},
     {"p4", 61, "P4"}, {"p40", 61, "P40"},
     {"jetson tx2", 62, "Jetson TX2"},
     {"v100", 70, "V100"}, {"v100*", 70, NULL}, {"titan v", 70, "TITAN V"}, {"gv100", 70, "GV100"},
     {"jetson agx xavier", 72, "Jetson AGX Xavier"}, {"jetson xavier*", 72, "Jetson Xavier NX"}, {"xavier", 72, NULL},
-    {"t4", 75, "T4"}, {"rtx 20*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16*", 75, "GTX 1660"},
+    {"t4", 75, "T4"}, {"rtx 20##*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16##*", 75, "GTX 1660"},
     {"quadro rtx *", 75, "Quadro RTX 8000"}, {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
-    {"rtx a*", 86, "RTX A6000"}, {"rtx 30*", 86, "RTX 3090"},
+    {"rtx a###*", 86, NULL}, {"rtx a####*", 86, "RTX A6000"}, {"rtx 30##*", 86, "RTX 3090"},
+    /* the RTX A series as people write it, without "RTX" */
+    {"a2000", 86, NULL}, {"a4000", 86, NULL}, {"a4500", 86, NULL}, {"a5000", 86, NULL}, {"a5500", 86, NULL},
+    {"a6000", 86, NULL},
     {"a1000", 86, NULL}, /* the RTX A1000 (GA107) without "RTX": not an A100 ("a100*") */
     {"rtx 2050", 86, "RTX 2050"}, /* a laptop GA107, Ampere despite its name (review 8, A1) */
     {"jetson agx orin", 87, "Jetson AGX Orin"}, {"jetson orin*", 87, "Jetson Orin Nano"}, {"orin", 87, NULL},
-    {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40*", 89, "RTX 4090"},
+    {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40##*", 89, "RTX 4090"},
     {"rtx * ada", 89, "RTX 6000 Ada"}, {"rtx * ada generation", 89, NULL},
     {"h100", 90, "H100"}, {"h100*", 90, NULL}, {"h200", 90, "H200"}, {"h200*", 90, NULL}, {"gh200", 90, "GH200"},
     {"h800", 90, "H800"}, {"h20", 90, "H20"},
@@ -67,7 +72,7 @@ static const product products[] = {
     {"gb300", 103, "GB300"},
     {"jetson thor", 110, "Jetson Thor"}, {"thor", 110, NULL}, {"jetson t5000", 110, "Jetson T5000"},
     {"jetson t4000", 110, "Jetson T4000"},
-    {"rtx 50*", 120, "RTX 5090"}, {"rtx pro * blackwell", 120, "RTX PRO 6000 Blackwell"}, {"rtx pro *", 120, NULL},
+    {"rtx 50##*", 120, "RTX 5090"}, {"rtx pro * blackwell", 120, "RTX PRO 6000 Blackwell"}, {"rtx pro *", 120, NULL},
     {"gb10", 121, "GB10"}, {"dgx spark", 121, "DGX Spark"},
 };
 
@@ -156,6 +161,19 @@ static void normalise(const char *s, char *out, size_t size)
     out[k] = '\0';
 }
 
+/* Whether the word W (WL bytes) matches the pattern word P (PL bytes): '#' a digit, a final
+ * '*' the rest of the word, except a digit right after a digit (the model number going on). */
+static bool word_matches(const char *p, size_t pl, const char *w, size_t wl)
+{
+    size_t i = 0;
+    for (; i < pl && p[i] != '*'; i++)
+        if (i == wl || (p[i] == '#' ? !isdigit((unsigned char)w[i]) : p[i] != w[i]))
+            return false;
+    if (i == pl)
+        return wl == pl;
+    return !(i > 0 && i < wl && isdigit((unsigned char)w[i - 1]) && isdigit((unsigned char)w[i]));
+}
+
 /* How well PATTERN matches the words of NAME: its words must match NAME's first words in
  * order (NAME may go on: "h100 80gb hbm3"). Literal words score 2, wildcards 1; -1 when it
  * does not match. */
@@ -165,17 +183,9 @@ static int match_score(const char *pattern, const char *name)
     const char *p = pattern, *n = name;
     while (*p) {
         size_t pl = strcspn(p, " "), nl = strcspn(n, " ");
-        if (!nl)
+        if (!nl || !word_matches(p, pl, n, nl))
             return -1;
-        if (p[pl - 1] == '*') {
-            if (nl < pl - 1 || strncmp(p, n, pl - 1) != 0)
-                return -1;
-            score += 1;
-        } else {
-            if (pl != nl || strncmp(p, n, pl) != 0)
-                return -1;
-            score += 2;
-        }
+        score += p[pl - 1] == '*' ? 1 : 2;
         p += pl + (p[pl] == ' ');
         n += nl + (n[nl] == ' ');
     }
@@ -382,8 +392,7 @@ static const product *best_product(const char *name, const char **rest)
             char *star = strchr(pat, '*');
             if (star && star[1])
                 continue;
-            bool ok = star ? strncmp(compact, pat, (size_t)(star - pat)) == 0 && compact[star - pat]
-                           : strcmp(compact, pat) == 0;
+            bool ok = word_matches(pat, m, compact, k) && (!star || compact[star - pat] || (star > pat && star[-1] == '#'));
             int sc = ok ? (int)m : -1;
             if (sc > best) {
                 best = sc;
@@ -452,12 +461,40 @@ static bool another_target(const char *spec, const char *rest, unsigned named)
     return false;
 }
 
-fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_size)
+/* Whether the variant letter V ('a' or 'f') ends an architecture nvcc 13.0 builds: sm_90a,
+ * sm_100f; "sm_89a" was taken for 8.9 (review of 2026-12-07, rv38 F4). */
+static bool variant_known(unsigned cc, char v)
+{
+    static const unsigned with_a[] = {90, 100, 101, 103, 110, 120, 121}, with_f[] = {100, 101, 103, 110, 120, 121};
+    const unsigned *list = v == 'a' ? with_a : with_f;
+    size_t n = v == 'a' ? sizeof with_a / sizeof *with_a : sizeof with_f / sizeof *with_f;
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == cc)
+            return true;
+    return false;
+}
+
+fc_status fc_target_parse(fc_target *t, const char *spec_in, char *err, size_t err_size)
 {
     memset(t, 0, sizeof *t);
-    while (*spec == ' ')
-        spec++;
+    /* Spaces around a word are no part of it (" 8.6" was taken and "8.6 " refused). */
+    char trimmed[256];
+    while (*spec_in == ' ')
+        spec_in++;
+    snprintf(trimmed, sizeof trimmed, "%s", spec_in);
+    for (size_t n = strlen(trimmed); n && trimmed[n - 1] == ' ';)
+        trimmed[--n] = '\0';
+    const char *spec = trimmed;
     unsigned cc = parse_cc(spec);
+    size_t spec_len = strlen(spec);
+    char v = spec_len ? spec[spec_len - 1] : 0;
+    if (cc && fc_cc_exists(cc) && (v == 'a' || v == 'f') && !variant_known(cc, v)) {
+        snprintf(err, err_size, "GPU '%s': no architecture sm_%u%c (%s code is built for %s)", spec, cc, v,
+                 v == 'a' ? "arch-specific" : "family",
+                 v == 'a' ? "sm_90a, sm_100a, sm_103a, sm_110a, sm_120a and sm_121a"
+                          : "sm_100f, sm_103f, sm_110f, sm_120f and sm_121f");
+        return FC_ERR_INVALID;
+    }
     if (cc && !fc_cc_exists(cc)) {
         /* A typo judged as a GPU nobody has would pass by rules guessed for it (review of
          * 2026-12-03: "--gpu 9.9" was ok on sm_90 code). */
@@ -513,11 +550,25 @@ fc_status fc_target_parse(fc_target *t, const char *spec, char *err, size_t err_
         snprintf(t->source, sizeof t->source, "--gpu %s", spec);
         return FC_OK;
     }
+    /* An arch list is no GPU: say where it goes, and how the GPUs would be named (review of
+     * 2026-12-07, rv38 F4: "8.0;8.6+PTX" was offered 'titan rtx', 'gtx 960m', 'jetson tx1'). */
+    fc_arch_list as_list;
+    char list_err[256];
+    if (fc_arch_list_parse(&as_list, spec, list_err, sizeof list_err) == FC_OK && as_list.n) {
+        char ccs[128] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < as_list.n && used < sizeof ccs - 8; i++)
+            used += (size_t)snprintf(ccs + used, sizeof ccs - used, "%s%u.%u", i ? "," : "", as_list.entries[i].cc / 10,
+                                     as_list.entries[i].cc % 10);
+        snprintf(err, err_size, "GPU '%s' is written as a TORCH_CUDA_ARCH_LIST: give it to --arch-list, or name the "
+                                "GPUs with commas (--gpu %s)", spec, ccs);
+        return FC_ERR_INVALID;
+    }
     /* Suggest the three closest product names. */
     const product *near[3] = {NULL, NULL, NULL};
     size_t dist[3] = {99, 99, 99};
     for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
-        if (strchr(products[i].pattern, '*'))
+        if (strpbrk(products[i].pattern, "*#"))
             continue;
         size_t d = edit_distance(name, products[i].pattern);
         for (size_t k = 0; k < 3; k++) {
