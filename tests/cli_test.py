@@ -1250,6 +1250,16 @@ def each_inventory_is_judged_and_a_second_driver_or_rules_file_is_refused():
         rc, out, err = run("--gpus-from", paths[1], "--gpus-from", "-", cubin, input_text=h100)
         eq(rc, 1, out)
         assert "sm_75 (1 node, 1 GPU: Tesla T4, driver 580.65.06)" in out, out
+        # A group in both is one, counted as one inventory holding both rows counts it (rv40)
+        rc, out, err = run("--gpus-from", paths[0], "--gpus-from", "-", cubin, input_text=h100)
+        eq(rc, 0, out)
+        assert out.startswith("judging for:\n  sm_90 (2 nodes, 2 GPUs: NVIDIA H100 80GB HBM3, driver 580.65.06)\n"), out
+        # 64 kinds of GPU in all, whichever inventory passes them
+        sixty = "name, compute_cap, driver_version\n" + "".join(
+            "NVIDIA H100 80GB HBM3, 9.0, 580.65.%02d\n" % i for i in range(64))
+        rc, out, err = run("--gpus-from", "-", "--gpus-from", paths[1], cubin, input_text=sixty)
+        eq((rc, out), (3, ""))
+        eq(err, "fatcheck: %s: more than 64 kinds of GPU in all inventories\n" % paths[1])
         for args, says in ((["--gpus-from", "-", "--gpus-from", "-"], "standard input ('-') can be read only once"),
                            (["--driver", "12.4", "--driver", "13.0"], "--driver given twice"),
                            (["-d", "13.0", "-d", "13.0"], "--driver given twice"),
@@ -1563,7 +1573,7 @@ def progress_on_a_terminal_only_and_erased():
     rc, out, err = run_on_terminal([FIXTURES], stdout_tty=False, stderr_tty=True)
     eq(rc, 0)
     # erased before the line that closes the run
-    skipped = "fatcheck: 16 packages not opened (--packages opens them)\n"
+    skipped = "fatcheck: 17 packages not opened (--packages opens them)\n"
     # The no-GPU warning comes with the first report, while the first input is read (the GPUs
     # are asked meanwhile): wherever it falls, once, the progress is erased before each line.
     warning = NO_GPU.replace("\n", "\r\n")

@@ -545,4 +545,23 @@ def a_static_runtime_beside_code_it_does_not_register_is_judged():
     eq(rc, 0, out)
     assert "runtime:" not in out and "ok, 1 module loads: 1 only through PTX JIT" in flat(out), out
 
+
+@test
+def a_static_runtime_whose_anchor_name_ld_merged_away_is_judged():
+    """GNU ld keeps one copy of a string: where the library's own code names
+    cuCtxResetPersistingL2Cache, 1.2 MB of its strings before the runtime's, that copy is the
+    only one, far from the runtime's table, and the library was "no CUDA code", exit 0, on a
+    CUDA 12.4 driver its CUDA 13 runtime cannot start on (review of 2026-12-07, rv40). The
+    runtime's "/cudart.shm." segment name anchors the search too."""
+    with tempfile.TemporaryDirectory() as d:
+        lib = os.path.join(d, "libmerged.so")
+        with open(lib, "wb") as f:
+            f.write(lzma.decompress(open(rt("libmerged.so.xz"), "rb").read()))
+        rc, out, err = run("--gpu", "9.0", "--driver", "12.4", lib)
+        eq(rc, 1, out)
+        assert ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
+                "CUDA 13.0 or newer") in flat(out), out
+        rc, out, err = run("--gpu", "9.0", "--driver", "13.0", lib)
+        eq(rc, 0, out)
+
 sys.exit(tap_cli.main())

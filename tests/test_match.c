@@ -360,15 +360,30 @@ static void test_gpu_names(void)
     static const struct { const char *spec; unsigned cc; } spelt[] = {
         {"H100NVL", 90}, {"H100 PCIe", 90}, {"V100S", 70}, {"RTX4090", 89}, {"GTX1080Ti", 61}, {"RTX 3090 Ti", 86},
         {"A6000", 86}, {"A4000", 86}, {"RTX A400", 86}, {"RTX A4500", 86}, {"NVIDIA RTX A6000", 86},
-        {"8.6 ", 86}, {" sm_90 ", 90}, {"GTX 750Ti", 50}, {"RTX 5070 Ti", 120},
+        {"8.6 ", 86}, {" sm_90 ", 90}, {"GTX 750Ti", 50}, {"RTX 5070 Ti", 120}, {"RTX2050", 86}, {"GTX960M", 50},
     };
     for (size_t i = 0; i < sizeof spelt / sizeof *spelt; i++)
         ok(fc_target_parse(&t, spelt[i].spec, err, sizeof err) == FC_OK && t.cc == spelt[i].cc, "'%s' is %u.%u: %s",
            spelt[i].spec, spelt[i].cc / 10, spelt[i].cc % 10, err);
+    /* Real names of parts an inventory without compute_cap names (rv40): Quadro Volta, Pascal and
+     * Turing parts, Maxwell Teslas, Pascal to Ampere laptop parts, vGPUs. */
+    static const struct { const char *spec; unsigned cc; } more_names[] = {
+        {"Quadro GV100", 70}, {"Quadro T1000", 75}, {"Quadro T2000", 75}, {"Quadro P1000", 61}, {"Quadro P4000", 61},
+        {"Quadro P620", 61}, {"Quadro GP100", 60}, {"Tesla M60", 52}, {"Tesla M40", 52}, {"Tesla M10", 50},
+        {"GeForce GT 1030", 61}, {"GeForce MX250", 61}, {"GeForce MX450", 75}, {"NVIDIA GeForce MX570", 86},
+        {"GeForce GTX TITAN X", 52}, {"GRID T4-16Q", 75}, {"GRID V100-32Q", 70}, {"GRID A100-40C", 80},
+    };
+    for (size_t i = 0; i < sizeof more_names / sizeof *more_names; i++)
+        ok(fc_target_parse(&t, more_names[i].spec, err, sizeof err) == FC_OK && t.cc == more_names[i].cc,
+           "'%s' is %u.%u: %s", more_names[i].spec, more_names[i].cc / 10, more_names[i].cc % 10, err);
     static const char *const no_variant[] = {"sm_89a", "8.9a", "compute_80a", "sm_90f", "8.6f"};
     for (size_t i = 0; i < sizeof no_variant / sizeof *no_variant; i++)
         ok(fc_target_parse(&t, no_variant[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "no architecture sm_"),
            "'%s' is refused: %s", no_variant[i], err);
+    char longer[300];
+    snprintf(longer, sizeof longer, "H100%260sA100", "");
+    ok(fc_target_parse(&t, longer, err, sizeof err) == FC_ERR_INVALID && strstr(err, "is too long: 268 characters"),
+       "a name longer than 255 characters is refused, not cut: %s", err);
     /* An arch list is pointed to --arch-list, with the GPUs as --gpu takes them. */
     ok(fc_target_parse(&t, "8.0;8.6+PTX", err, sizeof err) == FC_ERR_INVALID &&
            strcmp(err, "GPU '8.0;8.6+PTX' is written as a TORCH_CUDA_ARCH_LIST: give it to --arch-list, or name the "

@@ -23,6 +23,12 @@ typedef struct fc_fleet_group {
 FC_API fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const char *text, size_t len,
                                 char *err, size_t err_size);
 
+/* Adds the N_MORE groups of MORE (another inventory's, as fc_fleet_parse gave them) to the *N
+ * of GROUPS: a group alike in both (product, compute capability, driver) is one, its nodes and
+ * GPUs counted together. FC_ERR_LIMIT (ERR set) past MAX groups. */
+FC_API fc_status fc_fleet_merge(fc_fleet_group *groups, size_t *n, size_t max, const fc_fleet_group *more, size_t n_more,
+                                char *err, size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

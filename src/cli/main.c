@@ -860,11 +860,16 @@ int main(int argc, char **argv)
     target_request want = {.named = named, .n_named = n_named, .driver = driver, .driver_text = driver_text,
                            .fleet = groups, .probe = probe, .detect = detect};
     for (size_t i = 0; i < n_gpus_from; i++) {
+        static fc_fleet_group more[FC_MAX_TARGETS];
         size_t added = 0;
-        int rc = read_fleet(gpus_from[i], groups + want.n_fleet, FC_MAX_TARGETS - want.n_fleet, &added, err, sizeof err);
+        int rc = read_fleet(gpus_from[i], more, FC_MAX_TARGETS, &added, err, sizeof err);
         if (rc != EXIT_OK)
             return rc;
-        want.n_fleet += added;
+        /* a group in two inventories was shown with the first's counts (review of 2026-12-07, rv40) */
+        if (fc_fleet_merge(groups, &want.n_fleet, FC_MAX_TARGETS, more, added, err, sizeof err) != FC_OK) {
+            fprintf(stderr, "fatcheck: %s: %s\n", quoted(gpus_from[i]), escaped(err));
+            return EXIT_INPUT;
+        }
     }
     static accept_rules rules;
     if (accept_path) {

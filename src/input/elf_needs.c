@@ -226,15 +226,17 @@ static bool strtab_has(Elf *elf, size_t strndx, const char *name)
     return d && d->d_buf && memmem(d->d_buf, d->d_size, pattern, len);
 }
 
+/* The name of the shared memory segments a static runtime opens: its strings hold it 17 to
+ * 21 KB after its table of driver functions in every release looked at (CUDA 11.8, 12.4 and
+ * 13.0; 6 to 12 KB before it where lld links), and a library that only names the driver's
+ * functions does not (CUPTI 13 imports shm_open and names them all, to trace them). */
+static const char shm_segments[] = "/cudart.shm.";
+
 /* The newest release among the runtime_calls named, as whole strings, in P[0, N); *SHM
- * whether P[0, N) names the runtime's "/cudart.shm." segments, which a static runtime's
- * strings hold 17 to 21 KB after its table in every release looked at (CUDA 11.8, 12.4 and
- * 13.0) and a library that only names the driver's functions does not (CUPTI 13 imports
- * shm_open and names them all, to trace them). */
+ * whether P[0, N) names the runtime's segments. */
 static int newest_runtime_call(const uint8_t *p, size_t n, bool *shm)
 {
-    static const char segments[] = "/cudart.shm.";
-    *shm = memmem(p, n, segments, sizeof segments - 1) != NULL;
+    *shm = memmem(p, n, shm_segments, sizeof shm_segments - 1) != NULL;
     for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++) {
         char pattern[64];
         size_t len = whole_string(pattern, runtime_calls[i].name);
@@ -252,7 +254,12 @@ static int newest_runtime_call(const uint8_t *p, size_t n, bool *shm)
  * and the names are read within 256 KiB of it; -1 where it is not in the LEN bytes at OFF.
  * Searched from the start, cuBLASLt 13's summary spent 7.6 to 8.3 ms of its 14 on the H200
  * in this search. Only a second static runtime in one file would make the direction matter;
- * then the one linked last is read. *SHM as newest_runtime_call sets it. */
+ * then the one linked last is read. The runtime's segment name is an anchor too, and where
+ * a chunk holds it, the one read around: GNU ld keeps one copy of a string, so where code
+ * linked before the runtime names cuCtxResetPersistingL2Cache (cudaGetDriverEntryPoint), the
+ * only copy of the name lies there, megabytes before the runtime's table, and a library was
+ * "no CUDA code" on a driver its CUDA 13 runtime cannot start on (review of 2026-12-07, rv40).
+ * *SHM as newest_runtime_call sets it. */
 static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *data, uint64_t off, uint64_t len,
                             bool *shm)
 {
@@ -270,10 +277,15 @@ static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *d
     for (uint64_t end = len; end > 0;) {
         uint64_t start = end > chunk ? end - chunk : 0;
         uint64_t stop = len - end > overlap ? end + overlap : len; /* a name across the seam */
-        const uint8_t *hit = NULL;
+        const uint8_t *hit = NULL, *segments = NULL;
         for (const uint8_t *at = area + start, *q; (q = memmem(at, (size_t)(area + stop - at), pattern, plen));
              at = q + 1)
             hit = q; /* the last in the chunk */
+        for (const uint8_t *at = area + start, *q;
+             (q = memmem(at, (size_t)(area + stop - at), shm_segments, sizeof shm_segments - 1)); at = q + 1)
+            segments = q;
+        if (segments)
+            hit = segments;
         fc_image_release(img, base + off + start, stop - start);
         end = start;
         if (chunk < (4u << 20))

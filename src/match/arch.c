@@ -45,16 +45,21 @@ typedef struct product {
 static const product products[] = {
     {"k80", 37, "K80"}, {"tesla k80", 37, NULL},
     {"gtx 750*", 50, "GTX 750 Ti"}, {"gtx 960m", 50, "GTX 960M"}, {"gtx 950m", 50, "GTX 950M"}, /* GM107 */
-    {"gtx 9##*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"},
+    {"gtx 9##*", 52, "GTX 980"}, {"titan x maxwell", 52, "TITAN X Maxwell"}, {"gtx titan x", 52, NULL},
+    {"m60", 52, "Tesla M60"}, {"m40", 52, "Tesla M40"}, {"m6", 52, NULL}, {"m10", 50, "Tesla M10"},
     {"jetson nano", 53, "Jetson Nano"}, {"jetson tx1", 53, "Jetson TX1"},
     {"p100", 60, "P100"}, {"gp100", 60, "GP100"},
     {"gtx 10##*", 61, "GTX 1080"}, {"titan xp", 61, "TITAN Xp"}, {"titan x pascal", 61, "TITAN X Pascal"},
-    {"p4", 61, "P4"}, {"p40", 61, "P40"},
+    {"p4", 61, "P4"}, {"p40", 61, "P40"}, {"gt 1030", 61, "GT 1030"}, {"quadro p###*", 61, NULL},
+    {"quadro p####*", 61, "Quadro P4000"}, {"quadro gp100", 60, NULL}, {"mx150", 61, "MX150"}, {"mx230", 61, NULL},
+    {"mx250", 61, "MX250"}, {"mx330", 61, NULL}, {"mx350", 61, NULL},
     {"jetson tx2", 62, "Jetson TX2"},
     {"v100", 70, "V100"}, {"v100*", 70, NULL}, {"titan v", 70, "TITAN V"}, {"gv100", 70, "GV100"},
+    {"quadro gv100", 70, NULL},
     {"jetson agx xavier", 72, "Jetson AGX Xavier"}, {"jetson xavier*", 72, "Jetson Xavier NX"}, {"xavier", 72, NULL},
     {"t4", 75, "T4"}, {"rtx 20##*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16##*", 75, "GTX 1660"},
     {"quadro rtx *", 75, "Quadro RTX 8000"}, {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
+    {"quadro t####*", 75, "Quadro T2000"}, {"mx450", 75, "MX450"}, {"mx550", 75, "MX550"},
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
     {"rtx a###*", 86, NULL}, {"rtx a####*", 86, "RTX A6000"}, {"rtx 30##*", 86, "RTX 3090"},
@@ -63,6 +68,7 @@ static const product products[] = {
     {"a6000", 86, NULL},
     {"a1000", 86, NULL}, /* the RTX A1000 (GA107) without "RTX": not an A100 ("a100*") */
     {"rtx 2050", 86, "RTX 2050"}, /* a laptop GA107, Ampere despite its name (review 8, A1) */
+    {"mx570", 86, "MX570"},
     {"jetson agx orin", 87, "Jetson AGX Orin"}, {"jetson orin*", 87, "Jetson Orin Nano"}, {"orin", 87, NULL},
     {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40##*", 89, "RTX 4090"},
     {"rtx * ada", 89, "RTX 6000 Ada"}, {"rtx * ada generation", 89, NULL},
@@ -135,7 +141,8 @@ size_t fc_known_products(fc_product *out, size_t max)
 /* Lower-case words of S with vendor words dropped, separated by single spaces. */
 static void normalise(const char *s, char *out, size_t size)
 {
-    static const char *const vendor[] = {"nvidia", "geforce", "tesla"};
+    /* "GRID T4-16Q", a vGPU, is its GPU's (review of 2026-12-07, rv40) */
+    static const char *const vendor[] = {"nvidia", "geforce", "tesla", "grid"};
     size_t k = 0;
     char word[64];
     while (*s && k + 1 < size) {
@@ -393,7 +400,12 @@ static const product *best_product(const char *name, const char **rest)
             if (star && star[1])
                 continue;
             bool ok = word_matches(pat, m, compact, k) && (!star || compact[star - pat] || (star > pat && star[-1] == '#'));
-            int sc = ok ? (int)m : -1;
+            /* A literal character outweighs a '#' (and '*' counts nothing): "rtx2050" is its own
+             * product (8.6), not "rtx20##*" (7.5), which is longer (review of 2026-12-07, rv40). */
+            int literal = 0, digits = 0;
+            for (size_t c = 0; c < m; c++)
+                literal += pat[c] != '#' && pat[c] != '*', digits += pat[c] == '#';
+            int sc = ok ? 2 * literal + digits : -1;
             if (sc > best) {
                 best = sc;
                 hit = &products[i];
@@ -481,6 +493,11 @@ fc_status fc_target_parse(fc_target *t, const char *spec_in, char *err, size_t e
     char trimmed[256];
     while (*spec_in == ' ')
         spec_in++;
+    if (strlen(spec_in) >= sizeof trimmed) { /* cut, it was another GPU name (rv40) */
+        snprintf(err, err_size, "GPU '%.40s...' is too long: %zu characters, %zu at most", spec_in, strlen(spec_in),
+                 sizeof trimmed - 1);
+        return FC_ERR_INVALID;
+    }
     snprintf(trimmed, sizeof trimmed, "%s", spec_in);
     for (size_t n = strlen(trimmed); n && trimmed[n - 1] == ' ';)
         trimmed[--n] = '\0';

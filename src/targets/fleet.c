@@ -45,6 +45,38 @@ static fc_status add_gpus(fc_fleet_group *groups, size_t max, size_t *n, const c
     return FC_OK;
 }
 
+/* The group's source, as the targets' list shows it. */
+static void describe(fc_fleet_group *g)
+{
+    snprintf(g->target.source, sizeof g->target.source, "%u node%s, %u GPU%s: %.60s%s%.40s", g->nodes,
+             g->nodes == 1 ? "" : "s", g->gpus, g->gpus == 1 ? "" : "s", g->target.name[0] ? g->target.name : "?",
+             g->driver[0] ? ", driver " : "", g->driver);
+}
+
+fc_status fc_fleet_merge(fc_fleet_group *groups, size_t *n, size_t max, const fc_fleet_group *more, size_t n_more,
+                         char *err, size_t err_size)
+{
+    for (size_t k = 0; k < n_more; k++) {
+        const fc_fleet_group *m = &more[k];
+        size_t i = 0;
+        while (i < *n && !(groups[i].target.cc == m->target.cc && groups[i].target.driver_cuda == m->target.driver_cuda &&
+                           strcmp(groups[i].target.name, m->target.name) == 0 && strcmp(groups[i].driver, m->driver) == 0))
+            i++;
+        if (i == *n && *n == max) {
+            snprintf(err, err_size, "more than %zu kinds of GPU in all inventories", max);
+            return FC_ERR_LIMIT;
+        }
+        if (i == *n) {
+            groups[(*n)++] = *m;
+            continue;
+        }
+        groups[i].nodes += m->nodes;
+        groups[i].gpus += m->gpus;
+        describe(&groups[i]);
+    }
+    return FC_OK;
+}
+
 /* The compute capability from "9.0", else from the product name. */
 static unsigned cc_of(const char *cap, const char *product)
 {
@@ -308,11 +340,7 @@ fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const ch
         snprintf(err, err_size, "no GPU in the inventory");
         return FC_ERR_FORMAT;
     }
-    for (size_t i = 0; st == FC_OK && i < *n; i++) {
-        fc_fleet_group *g = &groups[i];
-        snprintf(g->target.source, sizeof g->target.source, "%u node%s, %u GPU%s: %.60s%s%.40s", g->nodes,
-                 g->nodes == 1 ? "" : "s", g->gpus, g->gpus == 1 ? "" : "s", g->target.name[0] ? g->target.name : "?",
-                 g->driver[0] ? ", driver " : "", g->driver);
-    }
+    for (size_t i = 0; st == FC_OK && i < *n; i++)
+        describe(&groups[i]);
     return st;
 }
