@@ -83,6 +83,108 @@ def members(doc):
     return [(f["path"], f.get("member")) for f in doc["files"]]
 
 
+@test
+def zip_names_flagged_utf8_are_read():
+    """Python's zipfile flags a name that is not ASCII as UTF-8, which libarchive gave no name
+    for in the C locale: a wheel's library was 'a member without a name', and a PyInstaller
+    archive under "café/" was read as no archive at all, "no CUDA code", exit 0 under --strict
+    (review of 2026-12-07, rv41 F1). A name flagged UTF-8 that is not is said, exit 3."""
+    lib = open(fx("libmulti.so"), "rb").read()
+    pkg = open(fx("pyinstaller", "app.pkg"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        wheel, release, bad = (os.path.join(d, n) for n in ("demo-1.0-py3-none-any.whl", "release.zip", "bad.zip"))
+        with zipfile.ZipFile(wheel, "w") as z:
+            z.writestr("demo/caf\u00e9/libx.so", lib)
+        with zipfile.ZipFile(release, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("dist/caf\u00e9/app.pkg", pkg)
+        for path, member in ((wheel, ["demo/caf\u00e9/libx.so"]),
+                             (release, ["dist/caf\u00e9/app.pkg!lib/libmulti.so", "dist/caf\u00e9/app.pkg!kernels.sm_90.cubin"])):
+            for args, data in (([path], None), (["-"], open(path, "rb").read())):
+                rc, out, err, _ = run("--json", "--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=data)
+                doc = json.loads(out)
+                eq((rc, [f.get("member") for f in doc["files"]]), (0, member), (path, args, err))
+        data = bytearray(open(wheel, "rb").read())
+        at = 0
+        while (at := data.find("caf\u00e9".encode(), at)) >= 0:
+            data[at + 3:at + 5] = b"\xff\xfe"  # no longer UTF-8
+            at += 1
+        open(bad, "wb").write(data)
+        rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", bad)
+        eq(rc, 3, err)
+        assert "member 1 has a name that cannot be read" in err, err
+
+
+@test
+def tarballs_in_the_legacy_lzma_format_are_read():
+    """A .tar.lzma or .tlz (the legacy .lzma format, no magic), which Python's tarfile and so
+    pip unpack: named, it was "not an ELF file, archive, ...", inside a tar "no CUDA code", exit
+    0 under --strict, and a walk passed over it unsaid (review of 2026-12-07, rv41 F2)."""
+    import lzma
+    inner = io.BytesIO()
+    with tarfile.open(fileobj=inner, mode="w") as t:
+        t.add(fx("libmulti.so"), "lib/libmulti.so")
+    packed = lzma.compress(inner.getvalue(), format=lzma.FORMAT_ALONE)
+    with tempfile.TemporaryDirectory() as d:
+        walk = os.path.join(d, "walk")
+        os.mkdir(walk)
+        for name in ("demo-1.0.tar.lzma", "demo-1.0.tlz"):
+            with open(os.path.join(walk, name), "wb") as f:
+                f.write(packed)
+        outer = io.BytesIO()
+        with tarfile.open(fileobj=outer, mode="w") as t:
+            t.add(os.path.join(walk, "demo-1.0.tar.lzma"), "sdists/demo-1.0.tar.lzma")
+        with open(os.path.join(d, "outer.tar"), "wb") as f:
+            f.write(outer.getvalue())
+        for args, data, want in (
+                ([os.path.join(walk, "demo-1.0.tlz")], None, ["lib/libmulti.so"]),
+                ([os.path.join(d, "outer.tar")], None, ["sdists/demo-1.0.tar.lzma!lib/libmulti.so"]),
+                (["-"], outer.getvalue(), ["sdists/demo-1.0.tar.lzma!lib/libmulti.so"]),
+                (["--packages", walk], None, ["lib/libmulti.so", "lib/libmulti.so"])):
+            rc, out, err, _ = run("--json", "--strict", "--gpu", "9.0", "--driver", "12.4", *args, data=data)
+            doc = json.loads(out)
+            eq((rc, [f.get("member") for f in doc["files"]]), (1, want), (args, err))
+        rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "12.4", walk)
+        eq((rc, err), (0, "fatcheck: 2 packages not opened (--packages opens them)\n"))
+
+
+@test
+def a_gzip_stream_that_goes_on_after_zeros_is_said():
+    """Two gzip members with zeros between, the tar cut after the first: Python's gzip (so pip)
+    passes over the zeros and reads the second, which held the library; libarchive, GNU gzip
+    and zlib stop at them, and the tar was "may have been cut short", exit 0 (review of
+    2026-12-07, rv41 F3). Now said, exit 3, named or inside a package; from a pipe at the top
+    the bytes after are not held, and the warning stays (--strict fails it)."""
+    body = io.BytesIO()
+    with tarfile.open(fileobj=body, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for name, data in (("demo-1.0/README", b"hello" * 300), ("demo-1.0/lib/libx.so", open(fx("libmulti.so"), "rb").read())):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    b = body.getvalue()
+    padded = gzip.compress(b[:2048], mtime=0) + b"\0" * 8 + gzip.compress(b[2048:], mtime=0)
+    whole = gzip.compress(b[:2048], mtime=0) + b"\0" * 8  # zeros after: nothing follows
+    outer = io.BytesIO()
+    with tarfile.open(fileobj=outer, mode="w") as t:
+        info = tarfile.TarInfo("sdists/demo-1.0.tar.gz")
+        info.size = len(padded)
+        t.addfile(info, io.BytesIO(padded))
+    with tempfile.TemporaryDirectory() as d:
+        named, cut = os.path.join(d, "demo-1.0.tar.gz"), os.path.join(d, "cut-1.0.tar.gz")
+        open(named, "wb").write(padded)
+        open(cut, "wb").write(whole)
+        said = "ends without its end-of-archive marker where its gzip stream ends, and bytes follow"
+        for args, data in (([named], None), (["-"], outer.getvalue())):
+            rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", *args, data=data)
+            eq(rc, 3, err)
+            assert said in err, err
+        rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", cut)
+        eq(rc, 0, err)
+        assert said not in err and "it may have been cut short" in err, err
+        rc, out, err, _ = run("--gpu", "9.0", "--driver", "13.0", "-", data=padded)
+        eq(rc, 0, err)
+        assert "it may have been cut short" in err, err
+
+
 # ---- .deb and .rpm ------------------------------------------------------------------------
 
 LINUX_PACKAGES = {

@@ -1,6 +1,7 @@
 /* archive_api.c - loading libarchive and liblzma on first use (see archive_api.h). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <locale.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,26 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static fc_archive_api api;
 static bool loaded;
 static char failure[256];
+
+/* Headers are read in a UTF-8 locale of this thread's alone (uselocale), whatever the
+ * caller's: in the "C" locale, which a program has until it calls setlocale and which the
+ * library never changes, libarchive gives no name for a zip member whose name is flagged UTF-8
+ * and is not ASCII, as Python's zipfile writes such names. A wheel's library under "café/" was
+ * judged as a member without a name, and the checks that go by names passed over it ("no CUDA
+ * code", exit 0, under --strict: review of 2026-12-07, rv41 F1). A tar's names are bytes, or
+ * UTF-8 in PAX records, and read alike in either locale. Names are then UTF-8, as Python's
+ * zipfile, pip and Go take them. Where the system has no C.UTF-8, the caller's locale stays. */
+static __typeof__(archive_read_next_header) *next_header;
+static locale_t utf8;
+
+static int read_next_header_utf8(struct archive *a, struct archive_entry **e)
+{
+    locale_t prev = utf8 ? uselocale(utf8) : (locale_t)0;
+    int r = next_header(a, e);
+    if (prev)
+        uselocale(prev);
+    return r;
+}
 
 /* Binds *SLOT to SYMBOL; false, with the reason in failure, when it is missing. */
 static bool bind(void *lib, const char *symbol, void *slot)
@@ -77,6 +98,9 @@ static void load(void)
              bind(lib, "archive_read_header_position", &api.read_header_position);
     if (!loaded)
         return;
+    next_header = api.read_next_header;
+    api.read_next_header = read_next_header_utf8;
+    utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
     /* libarchive depends on liblzma, so it is in the process already. */
     void *lzma = dlopen("liblzma.so.5", RTLD_NOW | RTLD_LOCAL);
     if (!lzma) {

@@ -229,6 +229,11 @@ int fc_scan_package(fc_scan_ctx *sc, const fc_image *img, const char *path);
 /* The same, read from stream IN as its bytes arrive (stream.h). */
 struct fc_stream;
 int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *path);
+/* A tarball in the legacy .lzma format (fc_lzma_alone_named), IMG its bytes. */
+int fc_scan_lzma_alone(fc_scan_ctx *sc, const fc_image *img, const char *path);
+/* Whether NAME ends as a tarball in the legacy .lzma format does (.tar.lzma, .tlz) and the N
+ * bytes at B can start one: that format has no magic. */
+bool fc_lzma_alone_named(const char *name, const uint8_t *b, size_t n);
 /* Whether what the input's compressed packages unpack to (sc->unpacked) is past
  * opts->max_unpacked and 256 times the input's bytes read: said once, naming PATH or the
  * outermost package (package.c). */

@@ -261,6 +261,8 @@ int fc_scan_image(fc_scan_ctx *sc, const fc_image *img, const char *path)
         return fc_scan_elf(sc, img, path);
     if (f == FC_FORMAT_PE || f == FC_FORMAT_COFF)
         return fc_scan_pe(sc, img, path, NULL, 0, img->size, f);
+    if (f == FC_FORMAT_UNKNOWN && fc_lzma_alone_named(path, img->data, img->size))
+        return fc_scan_lzma_alone(sc, img, path);
     bool package = f == FC_FORMAT_UNKNOWN && fc_sniff_package(img->data, img->size);
     /* pip reads a wheel by its end, as zipfile does, whatever its first bytes, and an sdist too
      * (it asks zipfile first): one that starts as a tar, a gzip or bzip2 stream or a PTX text
@@ -387,7 +389,8 @@ fc_head fc_head_decide(const char *name, const uint8_t *head, ssize_t n)
         return FC_HEAD_READ;
     /* A zipapp (.pyz, shiv, pex: a #! line, then a zip) is a package too, as is a zip behind a
      * spanning marker. */
-    if (fc_sniff_package(head, (size_t)n) || fc_zip_behind_head(head, (size_t)n))
+    if (fc_sniff_package(head, (size_t)n) || fc_zip_behind_head(head, (size_t)n) ||
+        fc_lzma_alone_named(name, head, (size_t)n))
         return FC_HEAD_PACKAGE; /* a .pkg too: opened where packages are */
     /* A PyInstaller archive beside its program is told by its end (scan_pyinstaller_file). */
     return fc_pyinstaller_side_name(name) ? FC_HEAD_READ : FC_HEAD_NOTHING;

@@ -522,7 +522,7 @@ fc_status fc_target_parse(fc_target *t, const char *spec_in, char *err, size_t e
     if (cc) {
         t->cc = cc;
         t->tegra = fc_cc_is_tegra(cc);
-        snprintf(t->source, sizeof t->source, "--gpu %s", spec);
+        snprintf(t->source, sizeof t->source, "--gpu %.*s", (int)(sizeof t->source - 7), spec); /* shown cut */
         return FC_OK;
     }
     char name[256];
@@ -563,8 +563,8 @@ fc_status fc_target_parse(fc_target *t, const char *spec_in, char *err, size_t e
         }
         t->cc = named;
         t->tegra = fc_cc_is_tegra(named);
-        snprintf(t->name, sizeof t->name, "%s", spec);
-        snprintf(t->source, sizeof t->source, "--gpu %s", spec);
+        snprintf(t->name, sizeof t->name, "%.*s", (int)(sizeof t->name - 1), spec);
+        snprintf(t->source, sizeof t->source, "--gpu %.*s", (int)(sizeof t->source - 7), spec); /* shown cut */
         return FC_OK;
     }
     /* An arch list is no GPU: say where it goes, and how the GPUs would be named (review of
