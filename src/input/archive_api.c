@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,24 +15,70 @@ static fc_archive_api api;
 static bool loaded;
 static char failure[256];
 
-/* Headers are read in a UTF-8 locale of this thread's alone (uselocale), whatever the
- * caller's: in the "C" locale, which a program has until it calls setlocale and which the
- * library never changes, libarchive gives no name for a zip member whose name is flagged UTF-8
- * and is not ASCII, as Python's zipfile writes such names. A wheel's library under "café/" was
- * judged as a member without a name, and the checks that go by names passed over it ("no CUDA
- * code", exit 0, under --strict: review of 2026-12-07, rv41 F1). A tar's names are bytes, or
- * UTF-8 in PAX records, and read alike in either locale. Names are then UTF-8, as Python's
- * zipfile, pip and Go take them. Where the system has no C.UTF-8, the caller's locale stays. */
-static __typeof__(archive_read_next_header) *next_header;
+/* A zip's headers are read in a UTF-8 locale of this thread's alone (uselocale), whatever
+ * the caller's: in the "C" locale, which a program has until it calls setlocale and which the
+ * library never changes, libarchive gives no name for a member whose name is flagged UTF-8
+ * and is not ASCII, as Python's zipfile writes such names. A wheel's library under "café/"
+ * was judged as a member without a name, and the checks that go by names passed over it ("no
+ * CUDA code", exit 0, under --strict: review of 2026-12-07, rv41 F1). Only a zip's: in a UTF-8
+ * locale libarchive also recomposes names (NFC), and a tar's decomposed name then differed
+ * from Go's reading of its bytes (rv42 2). The names are asked for before the locale is put
+ * back, so that one libarchive keeps only as wide characters (a Windows zip's backslashes
+ * made slashes) is converted there too (rv42 3). Without a UTF-8 locale on the system, the
+ * caller's stays. */
 static locale_t utf8;
+static __typeof__(archive_entry_new) *entry_new;
+static __typeof__(archive_entry_free) *entry_free;
+static __typeof__(archive_entry_update_pathname_utf8) *entry_update_pathname_utf8;
 
 static int read_next_header_utf8(struct archive *a, struct archive_entry **e)
 {
     locale_t prev = utf8 ? uselocale(utf8) : (locale_t)0;
-    int r = next_header(a, e);
+    int r = api.read_next_header(a, e);
+    if (r == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        (void)api.entry_pathname(*e);
+        (void)api.entry_hardlink(*e);
+        (void)api.entry_symlink(*e);
+    }
     if (prev)
         uselocale(prev);
     return r;
+}
+
+/* NAME (LEN bytes of a zip's directory) as read_next_header_utf8 gives a zip member's name:
+ * recomposed (NFC) by libarchive's conversion, into OUT; its length, or 0 where it cannot be
+ * told (no UTF-8 locale, not UTF-8, no room). */
+static size_t name_as_read(const char *name, size_t len, char *out, size_t cap)
+{
+    char *copy = utf8 ? malloc(len + 1) : NULL;
+    struct archive_entry *e = copy ? entry_new() : NULL;
+    size_t n = 0;
+    if (e) {
+        memcpy(copy, name, len);
+        copy[len] = '\0';
+        locale_t prev = uselocale(utf8);
+        const char *got = entry_update_pathname_utf8(e, copy) ? api.entry_pathname(e) : NULL;
+        if (got && (n = strlen(got)) < cap)
+            memcpy(out, got, n + 1);
+        else
+            n = 0;
+        uselocale(prev);
+        entry_free(e);
+    }
+    free(copy);
+    return n;
+}
+
+/* The first UTF-8 locale the system has of the usual names. */
+static locale_t open_utf8_locale(void)
+{
+    static const char *const names[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        locale_t l = newlocale(LC_CTYPE_MASK, names[i], (locale_t)0);
+        if (l)
+            return l;
+    }
+    return (locale_t)0;
 }
 
 /* Binds *SLOT to SYMBOL; false, with the reason in failure, when it is missing. */
@@ -86,6 +133,8 @@ static void load(void)
              bind(lib, "archive_errno", &api.error_number) &&
              bind(lib, "archive_set_error", &api.set_error) &&
              bind(lib, "archive_entry_pathname", &api.entry_pathname) &&
+             bind(lib, "archive_entry_new", &entry_new) && bind(lib, "archive_entry_free", &entry_free) &&
+             bind(lib, "archive_entry_update_pathname_utf8", &entry_update_pathname_utf8) &&
              bind(lib, "archive_entry_filetype", &api.entry_filetype) &&
              bind(lib, "archive_entry_size", &api.entry_size) &&
              bind(lib, "archive_entry_size_is_set", &api.entry_size_is_set) &&
@@ -98,9 +147,10 @@ static void load(void)
              bind(lib, "archive_read_header_position", &api.read_header_position);
     if (!loaded)
         return;
-    next_header = api.read_next_header;
-    api.read_next_header = read_next_header_utf8;
-    utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    api.read_next_header_utf8 = read_next_header_utf8;
+    api.name_as_read = name_as_read;
+    utf8 = open_utf8_locale();
+    api.utf8_names = utf8 != (locale_t)0;
     /* libarchive depends on liblzma, so it is in the process already. */
     void *lzma = dlopen("liblzma.so.5", RTLD_NOW | RTLD_LOCAL);
     if (!lzma) {
@@ -111,7 +161,8 @@ static void load(void)
         return;
     }
     loaded = bind(lzma, "lzma_stream_decoder", &api.lzma_stream_decoder) &&
-             bind(lzma, "lzma_alone_decoder", &api.lzma_alone_decoder) && bind(lzma, "lzma_code", &api.lzma_code) &&
+             bind(lzma, "lzma_alone_decoder", &api.lzma_alone_decoder) &&
+             bind(lzma, "lzma_auto_decoder", &api.lzma_auto_decoder) && bind(lzma, "lzma_code", &api.lzma_code) &&
              bind(lzma, "lzma_end", &api.lzma_end);
     /* Never closed: the functions are used until exit. */
 }

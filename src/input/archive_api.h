@@ -33,6 +33,13 @@ typedef struct fc_archive_api {
     __typeof__(archive_read_open) *read_open;
     __typeof__(archive_read_open2) *read_open2;
     __typeof__(archive_read_next_header) *read_next_header;
+    /* As read_next_header, for a zip: its names read in a UTF-8 locale (archive_api.c), where
+     * UTF8_NAMES says the system has one. */
+    __typeof__(archive_read_next_header) *read_next_header_utf8;
+    bool utf8_names;
+    /* A zip directory's name (LEN bytes) as read_next_header_utf8 gives it, into OUT (CAP
+     * bytes): its length, or 0 where it cannot be told. */
+    size_t (*name_as_read)(const char *name, size_t len, char *out, size_t cap);
     __typeof__(archive_read_data) *read_data;
     __typeof__(archive_read_data_block) *read_data_block;
     __typeof__(archive_filter_count) *filter_count;
@@ -55,6 +62,7 @@ typedef struct fc_archive_api {
     /* liblzma */
     __typeof__(lzma_stream_decoder) *lzma_stream_decoder;
     __typeof__(lzma_alone_decoder) *lzma_alone_decoder;
+    __typeof__(lzma_auto_decoder) *lzma_auto_decoder;
     __typeof__(lzma_code) *lzma_code;
     __typeof__(lzma_end) *lzma_end;
 } fc_archive_api;

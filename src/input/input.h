@@ -231,8 +231,9 @@ struct fc_stream;
 int fc_scan_package_stream(fc_scan_ctx *sc, struct fc_stream *in, const char *path);
 /* A tarball in the legacy .lzma format (fc_lzma_alone_named), IMG its bytes. */
 int fc_scan_lzma_alone(fc_scan_ctx *sc, const fc_image *img, const char *path);
-/* Whether NAME ends as a tarball in the legacy .lzma format does (.tar.lzma, .tlz) and the N
- * bytes at B can start one: that format has no magic. */
+/* Whether NAME ends as a tarball pip reads with tarfile's 'r:xz' does (.tar.lzma, .tlz,
+ * .tar.xz, .txz, .tar.lz) and the N bytes at B can start one in the legacy .lzma format, which
+ * has no magic, and are of no other format. */
 bool fc_lzma_alone_named(const char *name, const uint8_t *b, size_t n);
 /* Whether what the input's compressed packages unpack to (sc->unpacked) is past
  * opts->max_unpacked and 256 times the input's bytes read: said once, naming PATH or the

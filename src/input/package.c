@@ -202,12 +202,15 @@ bool fc_lzma_alone_named(const char *name, const uint8_t *b, size_t n)
      * .tar.lzma and .tlz) and dpkg read it. Its first byte packs lc/lp/pb (under 9 * 5 * 5), its
      * dictionary size follows; by name alone it was "not an ELF file, archive ...", "no CUDA
      * code" inside a tar, and passed over unsaid in a walk (review of 2026-12-07, rv41 F2). */
-    static const char *const names[] = {".tar.lzma", ".tlz"};
+    /* pip opens each of its xz names with tarfile's 'r:xz', which reads the legacy format too
+     * (rv42 5: a .tar.xz holding one passed a walk unsaid); bytes of a format of their own
+     * (xz, gzip, ...) are read as that (rv42 6). */
+    static const char *const names[] = {".tar.lzma", ".tlz", ".tar.xz", ".txz", ".tar.lz"};
     size_t len = name ? strlen(name) : 0;
     bool named = false;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         named |= len > strlen(names[i]) && strcasecmp(name + len - strlen(names[i]), names[i]) == 0;
-    return named && n >= 13 && b[0] < 225;
+    return named && n >= 13 && b[0] < 225 && !fc_sniff_package(b, n) && !(n >= 4 && memcmp(b, "LZIP", 4) == 0);
 }
 
 bool fc_sniff_package(const uint8_t *b, size_t n)
@@ -250,10 +253,34 @@ typedef struct xz_stream {
     bool in_done, done;
     bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
     bool alone;      /* the legacy .lzma format, not xz */
+    bool later;      /* in a stream after the first (alone only), nothing decoded of it yet */
     uint64_t *packed; /* the input's bytes read so far, for the outermost stream; else NULL */
     uint8_t first[4]; /* its first decoded bytes, looked at and given back */
+    const uint8_t *next; /* where a stream after the first starts, and how much of it is here */
+    size_t next_n;
     uint8_t buf[SOURCE_BUFFER];
 } xz_stream;
+
+/* Whether input follows where X's stream ended (1): its rest (kept in X->next), else more
+ * read; 0 at the input's end, -1 when it cannot be read (its error in X's). */
+static int more_input(xz_stream *x)
+{
+    if (!x->z.avail_in && !x->in_done) {
+        ssize_t r = fc_stream_read(x->in, x->buf, sizeof x->buf);
+        if (r < 0) {
+            snprintf(x->s.error, sizeof x->s.error, "%s", x->in->error);
+            return -1;
+        }
+        x->in_done = r == 0;
+        if (x->packed)
+            *x->packed += (uint64_t)r;
+        x->z.next_in = x->buf;
+        x->z.avail_in = (size_t)r;
+    }
+    x->next = x->z.next_in;
+    x->next_n = x->z.avail_in;
+    return x->next_n > 0;
+}
 
 static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
 {
@@ -276,8 +303,33 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
             x->z.avail_in = (size_t)r;
         }
         lzma_ret ret = x->la->lzma_code(&x->z, x->in_done ? LZMA_FINISH : LZMA_RUN);
-        if (ret == LZMA_STREAM_END) {
-            x->done = true;
+        if (x->later && x->z.avail_out != n)
+            x->later = false;
+        int more = ret == LZMA_STREAM_END && x->alone ? more_input(x) : 0;
+        if (more < 0)
+            return -1;
+        if (more) {
+            /* Python's LZMAFile (tarfile 'r:xz', so pip's .tar.lzma) decodes what follows a
+             * stream as another of either format, and passes over what does not start as one:
+             * a tar split over two .lzma streams installed the library in the second, which a
+             * first stream alone read as "no CUDA code", exit 0 (review of 2026-12-07, rv42 1). */
+            uint8_t *next_out = x->z.next_out;
+            size_t avail_out = x->z.avail_out;
+            x->la->lzma_end(&x->z);
+            x->z = (lzma_stream)LZMA_STREAM_INIT;
+            x->z.next_out = next_out;
+            x->z.avail_out = avail_out;
+            if (x->la->lzma_auto_decoder(&x->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED) != LZMA_OK) {
+                snprintf(s->error, sizeof s->error, "out of memory");
+                return -1;
+            }
+            x->z.next_in = x->next;
+            x->z.avail_in = x->next_n;
+            x->later = true;
+            continue;
+        }
+        if (ret == LZMA_STREAM_END || (x->later && ret != LZMA_OK)) {
+            x->done = true; /* (what does not start as a stream is passed over, as Python does) */
             break;
         }
         if (ret == LZMA_OK)
@@ -688,6 +740,7 @@ typedef struct level {
     bool deb;            /* the ar archive of a .deb */
     bool rpm;            /* an rpm's payload, which must be a cpio archive */
     bool streamed;       /* read as a stream: a member is skipped by reading through it */
+    bool zip;            /* read as a zip from the first header on (its names: archive_api.h) */
     bool compressed;     /* under a compression layer (libarchive's, or xz decoded here) */
     const fc_image *img; /* the file or memory libarchive reads, when not streamed */
     source *src;         /* the stream libarchive reads, when streamed */
@@ -952,8 +1005,9 @@ static bool tar_unterminated(const fc_archive_api *la, struct archive *a)
 }
 
 /* Whether the gzip stream IMG starts with ends, as libarchive reads it (members one after
- * another, nothing between), before bytes other than zeros: Python's gzip, and so pip, passes
- * over zeros between members and reads the next, where libarchive, GNU gzip and zlib stop. A
+ * another, nothing between), before zeros and then another member: Python's gzip, and so pip,
+ * passes over zeros between members and reads the next, where libarchive, GNU gzip and zlib
+ * stop (other bytes after the zeros it refuses: rv42 7). A
  * tar ending there without its end-of-archive marker was only "may have been cut short", exit
  * 0, where pip installed the library in the member after the zeros (review of 2026-12-07,
  * rv41 F3). Decoded again with zlib, only where the tar ended so. */
@@ -986,8 +1040,11 @@ static bool gzip_continues(const fc_image *img)
                 inflateReset(&z);
                 continue;
             }
-            for (uint64_t i = end; i < img->size && !more; i++)
-                more = img->data[i] != 0;
+            /* zeros, then a member: what Python's gzip reads on into (anything else it refuses) */
+            uint64_t i = end;
+            while (i < img->size && !img->data[i])
+                i++;
+            more = i > end && img->size - i >= 2 && img->data[i] == 0x1f && img->data[i + 1] == 0x8b;
             break;
         }
         if (r != Z_OK && !(r == Z_BUF_ERROR && !z.avail_in))
@@ -1201,13 +1258,19 @@ static void free_names(read_names *rn)
     free(rn->v);
 }
 
+static size_t zip_name_as_read(void *ctx, const char *name, size_t len, char *out, size_t cap)
+{
+    return ((const fc_archive_api *)ctx)->name_as_read(name, len, out, cap);
+}
+
 static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t headers, const read_names *names,
                           char *why, size_t size)
 {
     return !lv->src && (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
            la->filter_count(lv->a) == 1 &&
            fc_zip_headers_disagree(lv->img->data, lv->img->size, headers,
-                                   names->unnamed ? NULL : (const char *const *)names->v, why, size);
+                                   names->unnamed ? NULL : (const char *const *)names->v,
+                                   &(fc_zip_name_form){zip_name_as_read, (void *)la}, why, size);
 }
 
 static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names);
@@ -1235,7 +1298,9 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
         if (rc != 0 || fatal || (fatal = weigh_deferred(sc, lv)))
             break;
         lv->placed_on = false;
-        if ((r = la->read_next_header(lv->a, &e)) != ARCHIVE_OK && r != ARCHIVE_WARN)
+        bool zip_names = lv->zip || (la->format(lv->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
+        if ((r = (zip_names ? la->read_next_header_utf8 : la->read_next_header)(lv->a, &e)) != ARCHIVE_OK &&
+            r != ARCHIVE_WARN)
             break;
         headers++;
         /* Each entry of a tar as the readers that unpack packages read it: a symbolic link
@@ -1330,9 +1395,10 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
          * archive's, an sdist's) cannot be followed; its code is still judged, and the package
          * said (rv41 F1). An empty name is read as one. */
         if (!entry)
-            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %zu has a name that cannot be read (a "
-                                 "zip name flagged UTF-8 that is not): what is done with it by name is not known here",
-                                 members + 1);
+            rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "member %zu has a name that cannot be read (%s): "
+                                 "what is done with it by name is not known here", members + 1,
+                                 la->utf8_names ? "a zip name flagged UTF-8 that is not"
+                                                : "this system has no UTF-8 locale to read it in");
         if (!entry || !*entry)
             entry = "(a member without a name)";
         members++;
@@ -1743,7 +1809,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
         level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .rpm = rpm,
-                    .streamed = in != NULL, .compressed = la->filter_count(a) > 1 || xz || unpacked_layers > 0,
+                    .streamed = in != NULL, .zip = zip_only || zip_head, .compressed = la->filter_count(a) > 1 || xz || unpacked_layers > 0,
                     .img = img, .src = src, .image_checked = image_checked, .agree = checked ? &agree : NULL,
                     .pull = src ? source_pull : image_pull, .pull_arg = src ? (void *)src : (void *)isrc};
         sc->under_compression += lv.compressed;

@@ -215,8 +215,17 @@ static front_reach front_walk(const uint8_t *data, uint64_t size, uint64_t base,
     return i == n ? FRONT_REACHES : FRONT_MISSES;
 }
 
-bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names, char *why,
-                             size_t why_size)
+/* Whether the LEN bytes at P hold one that is not ASCII. */
+static bool not_ascii(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)p[i] >= 0x80)
+            return true;
+    return false;
+}
+
+bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names,
+                             const fc_zip_name_form *form, char *why, size_t why_size)
 {
     fc_zip_directory d;
     if (!fc_zip_directory_of(data, size, &d)) {
@@ -305,6 +314,25 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
      * code" (review of 2026-12-07, rv24 F1, F5), also where a decoy member before its own
      * directory made the counts agree (rv25 2). Compared by name, one for one. */
     const listed *missing = NULL;
+    char *formed = NULL; /* the directory's names not ASCII, as the reader of NAMES gives them */
+    if (!disagree && names && form) {
+        size_t need = 0;
+        for (size_t i = 0; i < n; i++)
+            need += not_ascii(dir[i].name, dir[i].len) ? 4 * dir[i].len + 1 : 0;
+        if (need && !(formed = malloc(need))) {
+            snprintf(why, why_size, "out of memory");
+            disagree = true;
+        }
+        for (size_t i = 0, used = 0; formed && i < n; i++) {
+            if (!not_ascii(dir[i].name, dir[i].len))
+                continue;
+            size_t slot = 4 * dir[i].len + 1; /* room enough for any recomposition */
+            size_t k = form->form(form->ctx, dir[i].name, dir[i].len, formed + used, slot);
+            if (k && k < slot)
+                dir[i] = listed_name(formed + used, k);
+            used += slot;
+        }
+    }
     if (!disagree && names) {
         for (size_t i = 0; i < read; i++)
             got[i] = listed_name(names[i], strlen(names[i]));
@@ -330,5 +358,6 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
     free(at);
     free(dir);
     free(got);
+    free(formed);
     return disagree;
 }
