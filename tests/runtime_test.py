@@ -44,6 +44,18 @@ def flat(text):
     return " ".join(text.split())
 
 
+# The runtime line of a file with CUDA 13's static runtime, its line wrapping undone.
+STATIC_13 = ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
+             "CUDA 13.0 or newer")
+
+
+def unpacked(name, path):
+    """Writes the xz-packed fixture NAME (fixtures/runtime) unpacked to PATH; returns PATH."""
+    with open(path, "wb") as f:
+        f.write(lzma.decompress(open(rt(name), "rb").read()))
+    return path
+
+
 def runtime_line(path):
     """The summary's runtime sentence, its wrapping at 80 columns undone."""
     rc, out, err = run("--gpu", "9.0", path)
@@ -504,15 +516,12 @@ def a_static_runtime_without_device_code_is_judged():
     it imports shm_open and names the driver functions that date it. fatcheck itself names
     them and is no CUDA program."""
     with tempfile.TemporaryDirectory() as d:
-        prog = os.path.join(d, "bin", "hostprog")
-        os.makedirs(os.path.dirname(prog))
-        with open(prog, "wb") as f:
-            f.write(lzma.decompress(open(rt("hostprog.xz"), "rb").read()))
+        os.makedirs(os.path.join(d, "bin"))
+        prog = unpacked("hostprog.xz", os.path.join(d, "bin", "hostprog"))
         shutil.copy(tap_cli.FATCHECK, os.path.join(d, "bin", "fatcheck"))
         rc, out, err = run("--gpu", "9.0", "--driver", "12.4", prog)
         eq(rc, 1, out)
-        assert ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
-                "CUDA 13.0 or newer") in flat(out), out
+        assert STATIC_13 in flat(out), out
         assert "none, its static CUDA runtime cannot start on a driver for CUDA 12.4" in flat(out), out
         rc, out, err = run("-q", "--gpu", "9.0", "--driver", "12.4", d)
         eq((rc, [l.split(":")[0] for l in out.splitlines() if l.startswith("/")]), (1, [prog]), out)
@@ -529,14 +538,11 @@ def a_static_runtime_beside_code_it_does_not_register_is_judged():
     file). A library that imports shm_open and names the driver's functions to trace them, as
     CUPTI does, without the runtime's "/cudart.shm." segments, is no runtime."""
     with tempfile.TemporaryDirectory() as d:
-        lib = os.path.join(d, "libhostptx.so")
-        with open(lib, "wb") as f:
-            f.write(lzma.decompress(open(rt("libhostptx.so.xz"), "rb").read()))
+        lib = unpacked("libhostptx.so.xz", os.path.join(d, "libhostptx.so"))
         rc, out, err = run("--gpu", "9.0", "--driver", "12.4", lib)
         eq(rc, 1, out)
         assert "PTX kept as text, loaded by the program itself: 1 module in .rodata" in flat(out), out
-        assert ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
-                "CUDA 13.0 or newer") in flat(out), out
+        assert STATIC_13 in flat(out), out
         assert "none, its static CUDA runtime cannot start on a driver for CUDA 12.4" in flat(out), out
         eq(run("--strict", "-q", "--gpu", "9.0", "--driver", "13.0", lib)[:2], (0, ""))
         doc = json.loads(run("--json", "--gpu", "9.0", "--driver", "12.4", lib)[1])
@@ -554,13 +560,10 @@ def a_static_runtime_whose_anchor_name_ld_merged_away_is_judged():
     CUDA 12.4 driver its CUDA 13 runtime cannot start on (review of 2026-12-07, rv40). The
     runtime's "/cudart.shm." segment name anchors the search too."""
     with tempfile.TemporaryDirectory() as d:
-        lib = os.path.join(d, "libmerged.so")
-        with open(lib, "wb") as f:
-            f.write(lzma.decompress(open(rt("libmerged.so.xz"), "rb").read()))
+        lib = unpacked("libmerged.so.xz", os.path.join(d, "libmerged.so"))
         rc, out, err = run("--gpu", "9.0", "--driver", "12.4", lib)
         eq(rc, 1, out)
-        assert ("runtime: static, CUDA 13 (its runtime resolves CUDA 13.0's driver functions); needs a driver for "
-                "CUDA 13.0 or newer") in flat(out), out
+        assert STATIC_13 in flat(out), out
         rc, out, err = run("--gpu", "9.0", "--driver", "13.0", lib)
         eq(rc, 0, out)
 
