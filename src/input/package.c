@@ -196,21 +196,26 @@ int fc_pip_archive_name(const char *path)
     return n > 4 && strcasecmp(path + n - 4, ".whl") == 0 ? 2 : 0;
 }
 
+/* Whether the N bytes at B can start a stream in the legacy .lzma format, which has no
+ * magic: its first byte packs the lc/lp/pb properties, under 9 * 5 * 5, in a 13-byte header. */
+static bool lzma_alone_head(const uint8_t *b, size_t n)
+{
+    return n >= 13 && b[0] < 225;
+}
+
 bool fc_lzma_alone_named(const char *name, const uint8_t *b, size_t n)
 {
-    /* A tarball in the legacy .lzma format, which has no magic: Python's tarfile ('r:*', pip's
-     * .tar.lzma and .tlz) and dpkg read it. Its first byte packs lc/lp/pb (under 9 * 5 * 5), its
-     * dictionary size follows; by name alone it was "not an ELF file, archive ...", "no CUDA
-     * code" inside a tar, and passed over unsaid in a walk (review of 2026-12-07, rv41 F2). */
-    /* pip opens each of its xz names with tarfile's 'r:xz', which reads the legacy format too
-     * (rv42 5: a .tar.xz holding one passed a walk unsaid); bytes of a format of their own
-     * (xz, gzip, ...) are read as that (rv42 6). */
+    /* A tarball in that format: Python's tarfile reads it, and pip opens each of its xz names
+     * with 'r:xz', which takes it too. By name alone it was "not an ELF file, archive ...",
+     * "no CUDA code" inside a tar, and passed over unsaid in a walk (review of 2026-12-07, rv41
+     * F2; rv42 5: a .tar.xz holding one). Bytes of a format of their own (xz, gzip, lzip ...)
+     * are read as that (rv42 6). */
     static const char *const names[] = {".tar.lzma", ".tlz", ".tar.xz", ".txz", ".tar.lz"};
     size_t len = name ? strlen(name) : 0;
     bool named = false;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         named |= len > strlen(names[i]) && strcasecmp(name + len - strlen(names[i]), names[i]) == 0;
-    return named && n >= 13 && b[0] < 225 && !fc_sniff_package(b, n) && !(n >= 4 && memcmp(b, "LZIP", 4) == 0);
+    return named && lzma_alone_head(b, n) && !fc_sniff_package(b, n) && !(n >= 4 && memcmp(b, "LZIP", 4) == 0);
 }
 
 bool fc_sniff_package(const uint8_t *b, size_t n)
@@ -256,30 +261,26 @@ typedef struct xz_stream {
     bool later;      /* in a stream after the first (alone only), nothing decoded of it yet */
     uint64_t *packed; /* the input's bytes read so far, for the outermost stream; else NULL */
     uint8_t first[4]; /* its first decoded bytes, looked at and given back */
-    const uint8_t *next; /* where a stream after the first starts, and how much of it is here */
-    size_t next_n;
     uint8_t buf[SOURCE_BUFFER];
 } xz_stream;
 
-/* Whether input follows where X's stream ended (1): its rest (kept in X->next), else more
- * read; 0 at the input's end, -1 when it cannot be read (its error in X's). */
-static int more_input(xz_stream *x)
+/* Reads more input into X's buffer where the decoder has taken all it had: 0, or -1 when the
+ * input cannot be read (its error in X's). */
+static int refill(xz_stream *x)
 {
-    if (!x->z.avail_in && !x->in_done) {
-        ssize_t r = fc_stream_read(x->in, x->buf, sizeof x->buf);
-        if (r < 0) {
-            snprintf(x->s.error, sizeof x->s.error, "%s", x->in->error);
-            return -1;
-        }
-        x->in_done = r == 0;
-        if (x->packed)
-            *x->packed += (uint64_t)r;
-        x->z.next_in = x->buf;
-        x->z.avail_in = (size_t)r;
+    if (x->z.avail_in || x->in_done)
+        return 0;
+    ssize_t r = fc_stream_read(x->in, x->buf, sizeof x->buf);
+    if (r < 0) {
+        snprintf(x->s.error, sizeof x->s.error, "%s", x->in->error);
+        return -1;
     }
-    x->next = x->z.next_in;
-    x->next_n = x->z.avail_in;
-    return x->next_n > 0;
+    x->in_done = r == 0;
+    if (x->packed)
+        *x->packed += (uint64_t)r;
+    x->z.next_in = x->buf;
+    x->z.avail_in = (size_t)r;
+    return 0;
 }
 
 static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
@@ -290,41 +291,30 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
     x->z.next_out = out;
     x->z.avail_out = n;
     while (x->z.avail_out == n) {
-        if (x->z.avail_in == 0 && !x->in_done) {
-            ssize_t r = fc_stream_read(x->in, x->buf, sizeof x->buf);
-            if (r < 0) {
-                snprintf(s->error, sizeof s->error, "%s", x->in->error);
-                return -1;
-            }
-            x->in_done = r == 0;
-            if (x->packed)
-                *x->packed += (uint64_t)r;
-            x->z.next_in = x->buf;
-            x->z.avail_in = (size_t)r;
-        }
+        if (refill(x) < 0)
+            return -1;
         lzma_ret ret = x->la->lzma_code(&x->z, x->in_done ? LZMA_FINISH : LZMA_RUN);
         if (x->later && x->z.avail_out != n)
             x->later = false;
-        int more = ret == LZMA_STREAM_END && x->alone ? more_input(x) : 0;
-        if (more < 0)
+        /* (where a stream ends, whether input follows it) */
+        if (ret == LZMA_STREAM_END && x->alone && refill(x) < 0)
             return -1;
-        if (more) {
+        if (ret == LZMA_STREAM_END && x->alone && x->z.avail_in) {
             /* Python's LZMAFile (tarfile 'r:xz', so pip's .tar.lzma) decodes what follows a
              * stream as another of either format, and passes over what does not start as one:
              * a tar split over two .lzma streams installed the library in the second, which a
              * first stream alone read as "no CUDA code", exit 0 (review of 2026-12-07, rv42 1). */
-            uint8_t *next_out = x->z.next_out;
-            size_t avail_out = x->z.avail_out;
+            lzma_stream was = x->z; /* (its buffers carry on into the next decoder) */
             x->la->lzma_end(&x->z);
             x->z = (lzma_stream)LZMA_STREAM_INIT;
-            x->z.next_out = next_out;
-            x->z.avail_out = avail_out;
+            x->z.next_in = was.next_in;
+            x->z.avail_in = was.avail_in;
+            x->z.next_out = was.next_out;
+            x->z.avail_out = was.avail_out;
             if (x->la->lzma_auto_decoder(&x->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED) != LZMA_OK) {
                 snprintf(s->error, sizeof s->error, "out of memory");
                 return -1;
             }
-            x->z.next_in = x->next;
-            x->z.avail_in = x->next_n;
             x->later = true;
             continue;
         }
@@ -798,12 +788,11 @@ static bool starts_with(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-/* A .deb's data.tar.lzma (dpkg still reads the legacy .lzma format, which has no magic; its
- * first byte packs the lc/lp/pb properties, under 9 * 5 * 5), or a member named as a tarball
- * in that format. */
+/* A .deb's data.tar.lzma (dpkg still reads the legacy .lzma format), or a member named as a
+ * tarball in that format. */
 static bool is_deb_lzma(const level *lv, const char *entry, const uint8_t *b, size_t n)
 {
-    return (lv->deb && strcmp(entry, "data.tar.lzma") == 0 && n >= 13 && b[0] < 225) ||
+    return (lv->deb && strcmp(entry, "data.tar.lzma") == 0 && lzma_alone_head(b, n)) ||
            fc_lzma_alone_named(entry, b, n);
 }
 
@@ -1007,10 +996,10 @@ static bool tar_unterminated(const fc_archive_api *la, struct archive *a)
 /* Whether the gzip stream IMG starts with ends, as libarchive reads it (members one after
  * another, nothing between), before zeros and then another member: Python's gzip, and so pip,
  * passes over zeros between members and reads the next, where libarchive, GNU gzip and zlib
- * stop (other bytes after the zeros it refuses: rv42 7). A
- * tar ending there without its end-of-archive marker was only "may have been cut short", exit
- * 0, where pip installed the library in the member after the zeros (review of 2026-12-07,
- * rv41 F3). Decoded again with zlib, only where the tar ended so. */
+ * stop (other bytes after the zeros it refuses: rv42 7). A tar ending there without its
+ * end-of-archive marker was only "may have been cut short", exit 0, where pip installed the
+ * library in the member after the zeros (review of 2026-12-07, rv41 F3). Decoded again with
+ * zlib, only where the tar ended so. */
 static bool gzip_continues(const fc_image *img)
 {
     if (!img || !img->data || img->size < 18 || img->data[0] != 0x1f || img->data[1] != 0x8b)
@@ -1258,11 +1247,6 @@ static void free_names(read_names *rn)
     free(rn->v);
 }
 
-static size_t zip_name_as_read(void *ctx, const char *name, size_t len, char *out, size_t cap)
-{
-    return ((const fc_archive_api *)ctx)->name_as_read(name, len, out, cap);
-}
-
 static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t headers, const read_names *names,
                           char *why, size_t size)
 {
@@ -1270,7 +1254,7 @@ static bool zip_disagrees(const fc_archive_api *la, const level *lv, size_t head
            la->filter_count(lv->a) == 1 &&
            fc_zip_headers_disagree(lv->img->data, lv->img->size, headers,
                                    names->unnamed ? NULL : (const char *const *)names->v,
-                                   &(fc_zip_name_form){zip_name_as_read, (void *)la}, why, size);
+                                   la->name_as_read, why, size);
 }
 
 static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names);
@@ -1677,7 +1661,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
          * zstd: fc_sniff_package; LZ4's frame) nor a bare cpio. */
         bool known = fc_sniff_package(h, hn) || (hn >= 4 && fc_rd32(h) == 0x184D2204u) ||
                      (hn >= 3 && memcmp(h, "070", 3) == 0);
-        lzma_alone = !known && hn >= 13 && h[0] < 225;
+        lzma_alone = !known && lzma_alone_head(h, hn);
     }
     xz_stream *xz = NULL;
     lzma_alone = lzma_alone && in;
@@ -1809,7 +1793,8 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         size_t before = sc->delivered, errors = sc->errors;
         bool named = sc->named;
         level lv = {.la = la, .a = a, .path = path, .prefix = prefix, .tree = tree, .deb = deb, .rpm = rpm,
-                    .streamed = in != NULL, .zip = zip_only || zip_head, .compressed = la->filter_count(a) > 1 || xz || unpacked_layers > 0,
+                    .streamed = in != NULL, .zip = zip_only || zip_head,
+                    .compressed = la->filter_count(a) > 1 || xz || unpacked_layers > 0,
                     .img = img, .src = src, .image_checked = image_checked, .agree = checked ? &agree : NULL,
                     .pull = src ? source_pull : image_pull, .pull_arg = src ? (void *)src : (void *)isrc};
         sc->under_compression += lv.compressed;

@@ -225,7 +225,7 @@ static bool not_ascii(const char *p, size_t len)
 }
 
 bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names,
-                             const fc_zip_name_form *form, char *why, size_t why_size)
+                             fc_zip_name_form form, char *why, size_t why_size)
 {
     fc_zip_directory d;
     if (!fc_zip_directory_of(data, size, &d)) {
@@ -327,7 +327,7 @@ bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, co
             if (!not_ascii(dir[i].name, dir[i].len))
                 continue;
             size_t slot = 4 * dir[i].len + 1; /* room enough for any recomposition */
-            size_t k = form->form(form->ctx, dir[i].name, dir[i].len, formed + used, slot);
+            size_t k = form(dir[i].name, dir[i].len, formed + used, slot);
             if (k && k < slot)
                 dir[i] = listed_name(formed + used, k);
             used += slot;

@@ -22,14 +22,11 @@
  * (one for one; NULL: by their count alone). When so, WHY (of WHY_SIZE bytes) says which member
  * and how. The directory is the one Python's zipfile reads (fc_zip_directory_of); a zip without
  * one is no concern of this check (zip_end.h says so). */
-typedef struct fc_zip_name_form {
-    /* NAME (LEN bytes, a directory entry's, not ASCII) as the reader of NAMES gives names: into
-     * OUT (CAP bytes), its length; 0 to compare it as it is. */
-    size_t (*form)(void *ctx, const char *name, size_t len, char *out, size_t cap);
-    void *ctx;
-} fc_zip_name_form;
+/* NAME (LEN bytes, a directory entry's, not ASCII) as the reader of NAMES gives names: into
+ * OUT (CAP bytes), its length; 0 to compare it as it is. */
+typedef size_t (*fc_zip_name_form)(const char *name, size_t len, char *out, size_t cap);
 /* FORM, when not NULL, says how NAMES were given (libarchive recomposes UTF-8 names: rv42). */
 bool fc_zip_headers_disagree(const uint8_t *data, uint64_t size, size_t read, const char *const *names,
-                             const fc_zip_name_form *form, char *why, size_t why_size);
+                             fc_zip_name_form form, char *why, size_t why_size);
 
 #endif
