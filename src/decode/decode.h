@@ -275,6 +275,14 @@ static inline bool fc_origin_registered(fc_origin o)
 {
     return o == FC_ORIGIN_SECTION || o == FC_ORIGIN_WRAPPER;
 }
+/* Whether any of the N containers at C is registered with the CUDA runtime. */
+static inline bool fc_any_registered(const fc_container *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fc_origin_registered(c[i].origin))
+            return true;
+    return false;
+}
 /* The sections the CUDA runtime registers: .nv_fatbin, and __nv_relfatbin (-rdc link inputs),
  * by their ELF names or as PE images cut them to 8 characters (.nv_fatb, __nv_rel). */
 bool fc_section_is_fatbin(const char *name);

@@ -412,11 +412,9 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
     /* A program whose dynamic section cannot be read names libraries nobody can list. */
     if (!dynamic_section && !needs_from_segments(b, elf, data, size, &cudart, &from_segments) && b->obj.n_containers)
         b->obj.runtime_unknown = true;
-    bool shm_named = false, searched = false; /* the runtime's "/cudart.shm." by its table */
-    if (!cudart && b->obj.n_containers) {
+    bool shm_named = false; /* the runtime's "/cudart.shm." by its table */
+    if (!cudart && b->obj.n_containers)
         b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1, &shm_named);
-        searched = true;
-    }
     /* Without the dynamic symbol table (neither in the section table nor through the dynamic
      * segment's DT_SYMTAB) a file that names no runtime cannot be told apart from one that
      * imports the process's: nothing is claimed. */
@@ -440,14 +438,11 @@ void fc_elf_read_needs(fc_builder *b, Elf *elf, const GElf_Ehdr *eh, const fc_im
      * imports shm_open and names every driver function, to trace them, and is no runtime);
      * only files that import it are searched. A CUDA library it needs does not stand for it:
      * libcublas.so.12 beside a CUDA 13 runtime. */
-    bool registers = false;
-    for (size_t c = 0; c < b->obj.n_containers && !registers; c++)
-        registers = fc_origin_registered(b->containers[c].origin);
-    if (!cudart && !registers) {
+    if (!cudart && !fc_any_registered(b->containers, b->obj.n_containers)) {
         int shm = dynsym ? strtab_has(elf, dynsym_sh.sh_link, "shm_open") &&
                                imports(elf, dynsym, &dynsym_sh, "shm_open", false)
                          : from_segments.n ? imports_in(&from_segments, "shm_open", false) : 0;
-        if (shm == 1 && !searched) /* searched above where the file holds containers */
+        if (shm == 1 && !b->obj.n_containers) /* searched above where the file holds containers */
             b->obj.runtime_calls_cuda = runtime_calls_cuda(elf, img, base, data, size, nsec > 1, &shm_named);
         if (shm == 1 && b->obj.runtime_calls_cuda && shm_named)
             b->obj.static_runtime = true;

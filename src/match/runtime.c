@@ -183,9 +183,7 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
     /* Between equals, the runtime is what decides. */
     if (cudart && runtime_floor(fc_cuda_library_version(cudart)) == out->cuda)
         snprintf(out->decided_by, sizeof out->decided_by, "%s", cudart);
-    bool registers = false;
-    for (size_t c = 0; c < obj->n_containers && !registers; c++)
-        registers = fc_origin_registered(obj->containers[c].origin);
+    bool registers = fc_any_registered(obj->containers, obj->n_containers);
     if (cudart) {
         out->kind = FC_RUNTIME_SHARED;
     } else if (obj->imports_registration) {
