@@ -11,14 +11,20 @@
 
 /* Adds COUNT GPUs of one node to the group of the same model, compute capability and
  * driver, or opens one. */
+/* Whether G is the group of GPUs of product PRODUCT, compute capability CC and driver DRIVER. */
+static bool alike(const fc_fleet_group *g, const char *product, unsigned cc, const char *driver, int driver_cuda)
+{
+    return g->target.cc == cc && g->target.driver_cuda == driver_cuda && strcmp(g->target.name, product) == 0 &&
+           strcmp(g->driver, driver) == 0;
+}
+
 static fc_status add_gpus(fc_fleet_group *groups, size_t max, size_t *n, const char *product, unsigned cc,
                           const char *driver, int driver_cuda, unsigned count, bool new_node, char *err,
                           size_t err_size)
 {
     for (size_t i = 0; i < *n; i++) {
         fc_fleet_group *g = &groups[i];
-        if (g->target.cc == cc && g->target.driver_cuda == driver_cuda && strcmp(g->target.name, product) == 0 &&
-            strcmp(g->driver, driver) == 0) {
+        if (alike(g, product, cc, driver, driver_cuda)) {
             g->gpus += count;
             g->nodes += new_node;
             return FC_OK;
@@ -59,8 +65,7 @@ fc_status fc_fleet_merge(fc_fleet_group *groups, size_t *n, size_t max, const fc
     for (size_t k = 0; k < n_more; k++) {
         const fc_fleet_group *m = &more[k];
         size_t i = 0;
-        while (i < *n && !(groups[i].target.cc == m->target.cc && groups[i].target.driver_cuda == m->target.driver_cuda &&
-                           strcmp(groups[i].target.name, m->target.name) == 0 && strcmp(groups[i].driver, m->driver) == 0))
+        while (i < *n && !alike(&groups[i], m->target.name, m->target.cc, m->driver, m->target.driver_cuda))
             i++;
         if (i == *n && *n == max) {
             snprintf(err, err_size, "more than %zu kinds of GPU in all inventories", max);
