@@ -1196,16 +1196,9 @@ def a_zip_unzip_reads_otherwise_than_pip_is_said():
         "zip64-gap-before-locator": body + cd + z64(0, 0, at) + b"\0" * 4 + locator(at) + end_record(1, 1, cd, len(body)),
     }
     with tempfile.TemporaryDirectory() as tmp:
-        for name, data in sorted(crafted.items()):
-            for fname in ("x.zip", "demo-1.0-py3-none-any.whl"):
-                path = os.path.join(tmp, name + "-" + fname)
-                open(path, "wb").write(data)
-                for args, piped in (((path,), None), (("-",), data)):
-                    what = (name, fname, piped is not None)
-                    rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
-                    eq(rc, 3, what)
-                    assert "unzip" in err and ("pip goes by the first, unzip by the second" in err or
-                                               "zipfile (pip) finds no central directory" in err), (what, err)
+        exit_3_in_each_form(tmp, crafted, lambda data: (("x.zip", data), ("demo-1.0-py3-none-any.whl", data)),
+                            lambda err: "unzip" in err and ("pip goes by the first, unzip by the second" in err or
+                                                            "zipfile (pip) finds no central directory" in err))
         path = os.path.join(tmp, "many.zip")
         with zipfile.ZipFile(path, "w") as z:
             for i in range(70000):
@@ -2888,18 +2881,25 @@ def signed_checksum(block):
     return bytes(h) + block[512:]
 
 
-def said_in_each_form(tmp, crafted, forms):
-    """Each tar of CRAFTED (name: bytes), in each of FORMS(tar) ((file name, bytes) pairs), named
-    and piped: exit 3, said as a tar another reader (Python's tarfile, npm's) reads otherwise."""
-    for tname, tar in sorted(crafted.items()):
-        for fname, data in forms(tar):
-            path = os.path.join(tmp, tname + "-" + fname)
+def exit_3_in_each_form(tmp, crafted, forms, said):
+    """Each package of CRAFTED (name: bytes), in each of FORMS(bytes) ((file name, bytes) pairs),
+    named and piped: exit 3 under --strict, its standard error such that SAID(err) holds."""
+    for name, package in sorted(crafted.items()):
+        for fname, data in forms(package):
+            path = os.path.join(tmp, name + "-" + fname)
             open(path, "wb").write(data)
             for args, piped in (((path,), None), (("-",), data)):
-                what = (tname, fname, piped is not None)
+                what = (name, fname, piped is not None)
                 rc, out, err, _ = run("--strict", "--gpu", "9.0", "--driver", "13.0", *args, data=piped)
                 eq(rc, 3, what)
-                assert "its tar" in err and ("Python's tarfile" in err or "npm's reader" in err), (what, err)
+                assert said(err), (what, err)
+
+
+def said_in_each_form(tmp, crafted, forms):
+    """Each tar of CRAFTED in each of FORMS, named and piped: exit 3, said as a tar another
+    reader (Python's tarfile, npm's) reads otherwise."""
+    exit_3_in_each_form(tmp, crafted, forms,
+                        lambda err: "its tar" in err and ("Python's tarfile" in err or "npm's reader" in err))
 
 
 @test
