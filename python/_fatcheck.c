@@ -222,6 +222,7 @@ static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw)
         if (fc_scan(files[i], opts, on_object, on_error, &run) < 0)
             run.t.internal = true;
     json_report_close(run.doc);
+    tally_skipped(&run.t, cfg);
     fclose(out);
     Py_END_ALLOW_THREADS
     if (!run.doc || !text) {

@@ -880,6 +880,34 @@ def what_walks_passed_over_is_said_in_every_ci_format():
 
 
 @test
+def strict_fails_packages_a_walk_did_not_open_in_every_format():
+    """'fatcheck --strict dist/' on a folder of wheels said '1 package not opened' and exited 0:
+    a release gate passed what it never looked at (stop 52's note). A symlinked directory not
+    followed is still only said."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(FIXTURES, "packages", "libs.tar.gz"), tmp)
+        os.symlink(FIXTURES, os.path.join(tmp, "link"))
+        args = ("--strict", "--gpu", "9.0", tmp)
+        fails = "1 package not opened (--packages opens them); --strict fails it"
+        eq(run(*args)[::2], (3, b"fatcheck: 1 symlinked directory not followed (-L follows)\n"
+                                b"fatcheck: " + fails.encode() + b"\n"))
+        rc, out, _ = run("--format=github", *args)
+        eq((rc, annotations(out)),
+           (3, [("notice", {"title": "fatcheck: not searched"}, "1 symlinked directory not followed (-L follows)"),
+                ("error", {"title": "fatcheck: not searched"}, fails)]))
+        rc, out, _ = run("--format=junit", *args)
+        eq((rc, [c[:3] for c in junit(out) if c[0] == "walks"]), (3, [("walks", "packages", "error")]))
+        rc, out, _ = run("--format=markdown", *args)
+        eq(rc, 3)
+        assert out.decode().endswith("- " + fails + "\n"), out
+        rc, out, _ = run("--json", *args)
+        eq((rc, json.loads(out)["skipped_in_walks"]), (3, {"symlinked_directories": 1, "packages": 1}))
+        eq(run("--strict", "--packages", "--gpu", "9.0", tmp)[0], 0)
+        os.unlink(os.path.join(tmp, "libs.tar.gz"))
+        eq(run(*args)[::2], (0, b"fatcheck: 1 symlinked directory not followed (-L follows)\n"))
+
+
+@test
 def an_unread_torch_extension_folder_is_an_error_in_every_format():
     """fc_torch_extensions' own error (a folder with no extension) was said on standard error only."""
     with tempfile.TemporaryDirectory() as tmp:

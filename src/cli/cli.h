@@ -166,6 +166,8 @@ const char *cc_text(unsigned cc, char *buf, size_t size);            /* 9.0 */
  * opened (--packages opens them)"; NULL when none was. Said on standard error and in the CI
  * formats. */
 const char *skipped_sentence(const config *cfg, fc_skip_kind kind, char *buf, size_t size);
+/* Whether --strict fails what walks passed over of KIND (packages not opened: exit 3; tally.c). */
+bool skipped_fails(const config *cfg, fc_skip_kind kind);
 void json_string(FILE *out, const char *s);                          /* "..." or null */
 /* NAME ("...,\"key\":") and S as a JSON string, with a key_bytes sibling when S is not UTF-8. */
 void json_field(FILE *out, const char *name, const char *s);

@@ -31,8 +31,8 @@ const char *skipped_sentence(const config *cfg, fc_skip_kind kind, char *buf, si
         snprintf(buf, size, "%s symlinked director%s not followed (-L follows)", fmt_count(count, n, sizeof n),
                  count == 1 ? "y" : "ies");
     else
-        snprintf(buf, size, "%s package%s not opened (--packages opens them)", fmt_count(count, n, sizeof n),
-                 count == 1 ? "" : "s");
+        snprintf(buf, size, "%s package%s not opened (--packages opens them)%s", fmt_count(count, n, sizeof n),
+                 count == 1 ? "" : "s", skipped_fails(cfg, kind) ? "; --strict fails it" : "");
     return buf;
 }
 

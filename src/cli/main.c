@@ -970,6 +970,7 @@ int main(int argc, char **argv)
     r->finish(r);
     render_free(r);
     say_skipped(&cfg);
+    tally_skipped(&rn.t, &cfg);
     report_stale_rules(stderr, &cfg);
     accept_free(cfg.accept);
     if (rn.x)

@@ -189,7 +189,8 @@ static void github_finish(renderer *r)
     char said[128];
     for (int kind = FC_SKIP_SYMLINKED_DIRECTORY; kind <= FC_SKIP_PACKAGE; kind++)
         if (skipped_sentence(cfg, (fc_skip_kind)kind, said, sizeof said))
-            annotate(r->out, "notice", NULL, 0, "fatcheck: not searched", said);
+            annotate(r->out, skipped_fails(cfg, (fc_skip_kind)kind) ? "error" : "notice", NULL, 0,
+                     "fatcheck: not searched", said);
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
         char *message = NULL;

@@ -187,6 +187,9 @@ static void junit_finish(renderer *r)
     if (cfg->detect_unjudged[0])
         test_case(s, "local GPUs", "detection", cfg->judge.strict ? "error" : "skipped", cfg->judge.strict ? "unseen" : NULL,
                   cfg->detect_unjudged, NULL);
+    char unopened[128];
+    if (skipped_fails(cfg, FC_SKIP_PACKAGE) && skipped_sentence(cfg, FC_SKIP_PACKAGE, unopened, sizeof unopened))
+        test_case(s, "walks", "packages", "error", "unseen", unopened, NULL);
     memstream_close(s->cases, &s->buf); /* when it fails, noted (oom.h), the cases are left out */
     FILE *out = r->out;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);

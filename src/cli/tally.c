@@ -12,6 +12,19 @@ void tally_skip(void *ctx, fc_skip_kind kind, const char *path)
         cfg->skipped_packages++;
 }
 
+/* A package a walk did not open was not seen: a release gate run as `fatcheck --strict dist/`
+ * on a folder of wheels passed them all unread. A symlinked directory not followed is not
+ * failed: its files are mostly walked under their own names, or lie outside the tree. */
+bool skipped_fails(const config *cfg, fc_skip_kind kind)
+{
+    return cfg->judge.strict && kind == FC_SKIP_PACKAGE && cfg->skipped_packages;
+}
+
+void tally_skipped(tally *t, const config *cfg)
+{
+    t->unseen += skipped_fails(cfg, FC_SKIP_PACKAGE);
+}
+
 void tally_object(tally *t, unsigned problems)
 {
     t->input_errors += (problems & FC_PROBLEM_INPUT) != 0;

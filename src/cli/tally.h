@@ -19,6 +19,9 @@ typedef struct tally {
 /* fc_options.on_skip for a config (cli.h) as CTX: counts what directory walks pass over unread,
  * for the closing note and the JSON document. */
 void tally_skip(void *ctx, fc_skip_kind kind, const char *path);
+/* At the run's end: what walks passed over that --strict fails (skipped_fails, cli.h). */
+struct config;
+void tally_skipped(tally *t, const struct config *cfg);
 /* Counts an object's fc_problem bits (fc_judgement_problems). */
 void tally_object(tally *t, unsigned problems);
 /* The exit status (cli.h): internal, then no targets when they are required (NO_TARGETS), then
