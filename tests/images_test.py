@@ -549,6 +549,16 @@ def a_compressed_layer_is_read_to_its_end():
             eq((rc, len(said)), (want, 1 if want else 0), name + ": " + " | ".join(errors(doc)))
             if not want:
                 eq(files(doc), [name + ":1.0", name + ":1.0:/usr/lib/libsm90.so"], name)
+        # rv41 F5: an xz layer, which docker load reads (through the xz program) and containerd
+        # does not, was "not a readable layer: Unrecognized archive format". Not read (libarchive
+        # would decode it without a memory limit), said as what it is, exit 3.
+        path = os.path.join(tmp, "xz.tar")
+        M.docker_save(path, [(["t:1"], [subprocess.run(["xz", "-c"], input=part1 + part2, capture_output=True,
+                                                       check=True).stdout], [])])
+        rc, doc, err = doc_of(*H100, *DRIVER_13, path)
+        eq((rc, [m.split("): ", 1)[-1] for m in errors(doc)]),
+           (3, ["an xz-compressed layer, which `docker load` reads and containerd does not; not read here; "
+                "what could be read of it is judged"]))
 
 
 @test

@@ -42,6 +42,7 @@ typedef struct source {
     uint64_t bytes;
     fc_oci_budget *budget; /* its packed bytes counted */
     bool failed;      /* the blob itself could not be read: in->error says why */
+    uint8_t head[6];  /* the blob's first bytes, to name a format libarchive is not asked to read */
     uint8_t buf[SOURCE_BUFFER];
 } source;
 
@@ -53,6 +54,8 @@ static ssize_t source_pull(source *src)
         return -1;
     }
     sha256_update(&src->sha, (size_t)r, src->buf);
+    for (size_t i = 0; src->bytes + i < sizeof src->head && i < (size_t)r; i++)
+        src->head[src->bytes + i] = src->buf[i];
     src->bytes += (uint64_t)r;
     atomic_fetch_add(&src->budget->packed, (uint64_t)r);
     return r;
@@ -606,11 +609,16 @@ static bool inner_drain(inner *in, fc_oci_layer *L)
     return true;
 }
 
-/* Says why libarchive could not open layer L on A. */
-static void open_failed(fc_oci_layer *L, const fc_archive_api *la, struct archive *a)
+/* Says why libarchive could not open layer L on A, reading SRC. */
+static void open_failed(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, const source *src)
 {
+    static const uint8_t xz[6] = {0xfd, '7', 'z', 'X', 'Z', 0};
     if (fc_archive_out_of_memory(la, a))
         damage(L, "out of memory");
+    else if (src && src->bytes >= sizeof xz && memcmp(src->head, xz, sizeof xz) == 0)
+        /* libarchive would decode xz without a memory limit (package.c); moby's docker load
+         * takes such a layer through the xz program, containerd does not (rv41 F5). */
+        damage(L, "an xz-compressed layer, which `docker load` reads and containerd does not; not read here");
     else
         damage(L, "not a readable layer: %s", la->error_string(a) ? la->error_string(a) : "unknown format");
 }
@@ -635,7 +643,7 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
     struct archive_entry *e;
     errno = 0;
     if (la->read_open(f, src, NULL, source_read, NULL) != ARCHIVE_OK || la->read_next_header(f, &e) != ARCHIVE_OK) {
-        open_failed(L, la, f);
+        open_failed(L, la, f, src);
         return false;
     }
     if (la->filter_count(f) > 2) {
@@ -646,7 +654,7 @@ static bool open_layer(fc_oci_layer *L, const fc_archive_api *la, struct archive
     in->hashing = L->compressed && tar_digest;
     errno = 0;
     if (la->read_open(a, in, NULL, inner_read, NULL) != ARCHIVE_OK) {
-        open_failed(L, la, a);
+        open_failed(L, la, a, src);
         return false;
     }
     return true;
