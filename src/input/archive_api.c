@@ -144,6 +144,7 @@ static void load(void)
              bind(lib, "archive_entry_sparse_reset", &api.entry_sparse_reset) &&
              bind(lib, "archive_entry_sparse_next", &api.entry_sparse_next) &&
              bind(lib, "archive_filter_bytes", &api.filter_bytes) &&
+             bind(lib, "archive_filter_code", &api.filter_code) &&
              bind(lib, "archive_read_header_position", &api.read_header_position);
     if (!loaded)
         return;

@@ -58,6 +58,7 @@ typedef struct fc_archive_api {
     __typeof__(archive_entry_sparse_reset) *entry_sparse_reset;
     __typeof__(archive_entry_sparse_next) *entry_sparse_next;
     __typeof__(archive_filter_bytes) *filter_bytes;
+    __typeof__(archive_filter_code) *filter_code;
     __typeof__(archive_read_header_position) *read_header_position;
     /* liblzma */
     __typeof__(lzma_stream_decoder) *lzma_stream_decoder;

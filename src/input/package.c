@@ -1044,6 +1044,44 @@ static bool gzip_continues(const fc_image *img)
     return more;
 }
 
+/* gzip_continues for LV read from a stream (a pipe), where the bytes are not held: those after
+ * what the decoding reader (unpack_stream) took, the last of which its source keeps (keep_tail),
+ * then the stream's next ones, through up to TAR_TAIL_MAX zeros. False where that cannot be
+ * told (those bytes no longer in the tail): the tar then stays "may have been cut short". */
+static bool stream_gzip_continues(const level *lv)
+{
+    unpack_stream *u = lv->src ? lv->src->unpack : NULL;
+    source *src = u ? u->src : NULL;
+    const fc_archive_api *la = lv->la;
+    if (!src || !u->done || la->filter_count(u->a) != 2 || la->filter_code(u->a, 0) != ARCHIVE_FILTER_GZIP)
+        return false;
+    int64_t taken = la->filter_bytes(u->a, -1);
+    if (taken < 0 || (uint64_t)taken > src->total || src->total - (uint64_t)taken > src->tail_n)
+        return false;
+    size_t n = (size_t)(src->total - (uint64_t)taken);
+    const uint8_t *p = src->tail + src->tail_n - n;
+    uint64_t zeros = 0;
+    bool magic = false; /* the first byte of a member's magic met */
+    for (;;) {
+        for (size_t i = 0; i < n; i++) {
+            if (magic)
+                return p[i] == 0x8b;
+            if (p[i] && (!zeros || p[i] != 0x1f)) /* a member with no zeros before it libarchive reads */
+                return false;
+            magic = p[i] != 0;
+            zeros += !p[i];
+        }
+        if (zeros > TAR_TAIL_MAX)
+            return false;
+        ssize_t r = fc_stream_read(src->s, src->buf, sizeof src->buf);
+        if (r <= 0)
+            return false;
+        keep_tail(src, src->buf, (size_t)r);
+        p = src->buf;
+        n = (size_t)r;
+    }
+}
+
 /* At ARCHIVE_EOF, whether a tar stopped at one zero block where its end-of-archive marker has
  * two: libarchive, GNU tar and Python stop there, npm's reader (node-tar) and `tar -i` read on,
  * so an npm package with one zero block between members installs what was not seen here
@@ -1479,7 +1517,8 @@ static int scan_entries_named(fc_scan_ctx *sc, level *lv, read_names *names)
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the tar stops after %zu member%s at a lone zero block, "
                              "where its end-of-archive marker has two: npm reads on past it, and whatever follows, if "
                              "anything, is not seen", members, members == 1 ? "" : "s");
-    else if (rc == 0 && !fatal && tar_unterminated(la, lv->a) && gzip_continues(lv->img))
+    else if (rc == 0 && !fatal && tar_unterminated(la, lv->a) &&
+             (lv->img ? gzip_continues(lv->img) : stream_gzip_continues(lv)))
         rc = fc_report_error(sc, FC_ERR_FORMAT, lv->path, NULL, "the tar ends without its end-of-archive marker where "
                              "its gzip stream ends, and bytes follow: Python's gzip (pip) reads on past zeros into a "
                              "next member, which is not seen here");
