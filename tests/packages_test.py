@@ -166,7 +166,13 @@ def tarballs_in_the_legacy_lzma_format_are_read():
         # so named, which is read as gzip.
         raw = inner.getvalue()
         two = lzma.compress(raw[:1024], format=lzma.FORMAT_ALONE) + lzma.compress(raw[1024:], format=lzma.FORMAT_ALONE)
-        for name, data in (("two-1.0.tar.lzma", two), ("alone-1.0.tar.xz", packed), ("gz-1.0.tar.lzma", gzip.compress(raw))):
+        # Stop 52's note: a .lzma stream after an xz one (Python reads on into it) was "xz data is
+        # corrupt", exit 3; and xz streams with padding between them (xz and libarchive read on).
+        xz1 = lzma.compress(raw[:1024], format=lzma.FORMAT_XZ)
+        mixed = xz1 + lzma.compress(raw[1024:], format=lzma.FORMAT_ALONE)
+        padded = xz1 + b"\0" * 8 + lzma.compress(raw[1024:], format=lzma.FORMAT_XZ)
+        for name, data in (("two-1.0.tar.lzma", two), ("alone-1.0.tar.xz", packed), ("gz-1.0.tar.lzma", gzip.compress(raw)),
+                           ("mixed-1.0.tar.xz", mixed), ("padded-1.0.tar.xz", padded)):
             path = os.path.join(d, name)
             with open(path, "wb") as f:
                 f.write(data)

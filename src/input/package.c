@@ -258,7 +258,8 @@ typedef struct xz_stream {
     bool in_done, done;
     bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
     bool alone;      /* the legacy .lzma format, not xz */
-    bool later;      /* in a stream after the first (alone only), nothing decoded of it yet */
+    bool later;      /* in a stream after the first, nothing decoded of it yet */
+    bool xz_now;     /* the stream being decoded is an xz stream (padding may follow it) */
     uint64_t *packed; /* the input's bytes read so far, for the outermost stream; else NULL */
     uint8_t first[4]; /* its first decoded bytes, looked at and given back */
     uint8_t buf[SOURCE_BUFFER];
@@ -296,14 +297,23 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
         lzma_ret ret = x->la->lzma_code(&x->z, x->in_done ? LZMA_FINISH : LZMA_RUN);
         if (x->later && x->z.avail_out != n)
             x->later = false;
-        /* (where a stream ends, whether input follows it) */
-        if (ret == LZMA_STREAM_END && x->alone && refill(x) < 0)
+        /* (where a stream ends, whether input follows it: after an xz stream, past its
+         * padding, the zeros xz and libarchive pass over) */
+        if (ret == LZMA_STREAM_END && refill(x) < 0)
             return -1;
-        if (ret == LZMA_STREAM_END && x->alone && x->z.avail_in) {
-            /* Python's LZMAFile (tarfile 'r:xz', so pip's .tar.lzma) decodes what follows a
-             * stream as another of either format, and passes over what does not start as one:
-             * a tar split over two .lzma streams installed the library in the second, which a
-             * first stream alone read as "no CUDA code", exit 0 (review of 2026-12-07, rv42 1). */
+        while (ret == LZMA_STREAM_END && x->xz_now && x->z.avail_in && !*x->z.next_in) {
+            x->z.next_in++;
+            if (--x->z.avail_in == 0 && refill(x) < 0)
+                return -1;
+        }
+        if (ret == LZMA_STREAM_END && x->z.avail_in) {
+            /* Python's LZMAFile (tarfile 'r:xz', so pip's .tar.lzma and .tar.xz) decodes what
+             * follows a stream as another of either format, and passes over what does not
+             * start as one: a tar split over two .lzma streams installed the library in the
+             * second, which a first stream alone read as "no CUDA code", exit 0 (review of
+             * 2026-12-07, rv42 1); a .lzma stream after an xz one was "xz data is corrupt"
+             * (stop 52's note). Each stream is decoded on its own, as Python decodes them. */
+            x->xz_now = *x->z.next_in == 0xfd;
             lzma_stream was = x->z; /* (its buffers carry on into the next decoder) */
             x->la->lzma_end(&x->z);
             x->z = (lzma_stream)LZMA_STREAM_INIT;
@@ -311,7 +321,7 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
             x->z.avail_in = was.avail_in;
             x->z.next_out = was.next_out;
             x->z.avail_out = was.avail_out;
-            if (x->la->lzma_auto_decoder(&x->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED) != LZMA_OK) {
+            if (x->la->lzma_auto_decoder(&x->z, XZ_MEMORY_LIMIT, 0) != LZMA_OK) {
                 snprintf(s->error, sizeof s->error, "out of memory");
                 return -1;
             }
@@ -325,7 +335,7 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
         if (ret == LZMA_OK)
             continue;
         x->over_limit = ret == LZMA_MEMLIMIT_ERROR;
-        const char *what = x->alone ? "lzma" : "xz";
+        const char *what = x->xz_now ? "xz" : "lzma";
         snprintf(s->error, sizeof s->error, "%s%s", ret == LZMA_MEM_ERROR ? "" : what,
                  ret == LZMA_MEMLIMIT_ERROR ? " stream needs more than 128 MiB to decode (its dictionary), not read"
                  : ret == LZMA_BUF_ERROR    ? " stream ends early"
@@ -1710,9 +1720,9 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
         /* (From a pipe, the input's bytes are those the decoder reads, not those it gives: the
          * budget's ratio is to the former.) */
         *xz = (xz_stream){.s = {.read = xz_read}, .in = in, .la = la, .z = LZMA_STREAM_INIT, .alone = lzma_alone,
-                          .packed = top && !img ? &sc->packed : NULL};
+                          .xz_now = !lzma_alone, .packed = top && !img ? &sc->packed : NULL};
         if ((lzma_alone ? la->lzma_alone_decoder(&xz->z, XZ_MEMORY_LIMIT)
-                        : la->lzma_stream_decoder(&xz->z, XZ_MEMORY_LIMIT, LZMA_CONCATENATED)) != LZMA_OK) {
+                        : la->lzma_stream_decoder(&xz->z, XZ_MEMORY_LIMIT, 0)) != LZMA_OK) {
             free(xz);
             return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
         }
