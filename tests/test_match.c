@@ -353,14 +353,22 @@ static void test_gpu_names(void)
      * for it ("H1000" an H100, "RTX 40900" an RTX 40xx), and through --accept's targets too;
      * a variant letter no architecture has was dropped ("sm_89a"). */
     static const char *const typos[] = {"H1000", "H2000", "RTX 40900", "RTX40900", "GTX 9800", "V1000", "A1000X0",
-                                        "RTX 30900", "GTX 10800"};
+                                        "RTX 30900", "GTX 10800",
+                                        /* rv43 F1: a whole-word '*' took any model: "Quadro RTX A6000"
+                                         * was 7.5, "RTX A6000 Ada" and "RTX 2080 Ada" 8.9 */
+                                        "Quadro RTX PRO 6000", "RTX A6000 Ada", "RTX 3090 Ada", "RTX 2080 Ada", "RTX PRO A6000",
+                                        "Quadro RTX Foo"};
     for (size_t i = 0; i < sizeof typos / sizeof *typos; i++)
-        ok(fc_target_parse(&t, typos[i], err, sizeof err) == FC_ERR_INVALID && strstr(err, "unknown GPU"),
+        ok(fc_target_parse(&t, typos[i], err, sizeof err) == FC_ERR_INVALID &&
+               (strstr(err, "unknown GPU") || strstr(err, "is not the architecture of the GPU it names")),
            "'%s' is refused: %s", typos[i], err);
     static const struct { const char *spec; unsigned cc; } spelt[] = {
         {"H100NVL", 90}, {"H100 PCIe", 90}, {"V100S", 70}, {"RTX4090", 89}, {"GTX1080Ti", 61}, {"RTX 3090 Ti", 86},
         {"A6000", 86}, {"A4000", 86}, {"RTX A400", 86}, {"RTX A4500", 86}, {"NVIDIA RTX A6000", 86},
         {"8.6 ", 86}, {" sm_90 ", 90}, {"GTX 750Ti", 50}, {"RTX 5070 Ti", 120}, {"RTX2050", 86}, {"GTX960M", 50},
+        {"Quadro RTX A6000", 86}, {"NVIDIA Quadro RTX A4000", 86}, {"Quadro RTX 8000", 75}, {"Quadro RTX 4000", 75},
+        {"RTX 6000 Ada Generation", 89}, {"NVIDIA RTX 4000 SFF Ada Generation", 89}, {"RTX 5000 Ada", 89},
+        {"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", 120}, {"RTX PRO 4000", 120},
     };
     for (size_t i = 0; i < sizeof spelt / sizeof *spelt; i++)
         ok(fc_target_parse(&t, spelt[i].spec, err, sizeof err) == FC_OK && t.cc == spelt[i].cc, "'%s' is %u.%u: %s",

@@ -58,7 +58,7 @@ static const product products[] = {
     {"quadro gv100", 70, NULL},
     {"jetson agx xavier", 72, "Jetson AGX Xavier"}, {"jetson xavier*", 72, "Jetson Xavier NX"}, {"xavier", 72, NULL},
     {"t4", 75, "T4"}, {"rtx 20##*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16##*", 75, "GTX 1660"},
-    {"quadro rtx *", 75, "Quadro RTX 8000"}, {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
+    {"quadro rtx ####*", 75, "Quadro RTX 8000"}, {"quadro rtx a###*", 86, NULL}, {"quadro rtx a####*", 86, NULL}, {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
     {"quadro t####*", 75, "Quadro T2000"}, {"mx450", 75, "MX450"}, {"mx550", 75, "MX550"},
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
@@ -71,14 +71,20 @@ static const product products[] = {
     {"mx570", 86, "MX570"},
     {"jetson agx orin", 87, "Jetson AGX Orin"}, {"jetson orin*", 87, "Jetson Orin Nano"}, {"orin", 87, NULL},
     {"l4", 89, "L4"}, {"l40", 89, "L40"}, {"l40s", 89, "L40S"}, {"l20", 89, "L20"}, {"rtx 40##*", 89, "RTX 4090"},
-    {"rtx * ada", 89, "RTX 6000 Ada"}, {"rtx * ada generation", 89, NULL},
+    /* the RTX Ada workstation parts by their numbers (rv43 F1: "rtx * ada" took "RTX A6000 Ada"
+     * and "RTX 3090 Ada" for 8.9) */
+    {"rtx 6000 ada", 89, "RTX 6000 Ada"}, {"rtx 5880 ada", 89, NULL}, {"rtx 5000 ada", 89, NULL},
+    {"rtx 4500 ada", 89, NULL}, {"rtx 4000 ada", 89, NULL}, {"rtx 4000 sff ada", 89, NULL},
+    {"rtx 2000* ada", 89, NULL}, {"rtx 3500 ada", 89, NULL}, {"rtx 3000 ada", 89, NULL}, {"rtx 1000 ada", 89, NULL},
+    {"rtx 500 ada", 89, NULL},
     {"h100", 90, "H100"}, {"h100*", 90, NULL}, {"h200", 90, "H200"}, {"h200*", 90, NULL}, {"gh200", 90, "GH200"},
     {"h800", 90, "H800"}, {"h20", 90, "H20"},
     {"b100", 100, "B100"}, {"b200", 100, "B200"}, {"gb200", 100, "GB200"}, {"b300", 103, "B300"},
     {"gb300", 103, "GB300"},
     {"jetson thor", 110, "Jetson Thor"}, {"thor", 110, NULL}, {"jetson t5000", 110, "Jetson T5000"},
     {"jetson t4000", 110, "Jetson T4000"},
-    {"rtx 50##*", 120, "RTX 5090"}, {"rtx pro * blackwell", 120, "RTX PRO 6000 Blackwell"}, {"rtx pro *", 120, NULL},
+    {"rtx 50##*", 120, "RTX 5090"}, {"rtx pro ####* blackwell", 120, "RTX PRO 6000 Blackwell"}, {"rtx pro ####*", 120, NULL},
+    {"rtx pro ###* blackwell", 120, NULL}, {"rtx pro ###*", 120, NULL},
     {"gb10", 121, "GB10"}, {"dgx spark", 121, "DGX Spark"},
 };
 
