@@ -1380,6 +1380,26 @@ def a_fleet_driver_that_cannot_be_read_is_an_error():
 
 
 @test
+def a_node_whose_driver_labels_disagree_is_judged_by_the_older():
+    # rv43 F2: a node labelled driver 470.57.02 and CUDA runtime 13.0 (stale or edited labels:
+    # GPU Feature Discovery writes both from one driver) was judged as a CUDA 13.0 driver, ok
+    # for an H100, which no 470 driver runs, exit 0 under --strict.
+    node = {"items": [{"metadata": {"name": "n1", "labels": {
+        "nvidia.com/gpu.compute.major": "9", "nvidia.com/gpu.compute.minor": "0",
+        "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8",
+        "nvidia.com/cuda.driver-version.full": "470.57.02", "nvidia.com/cuda.runtime-version.full": "13.0"}}}]}
+    rc, out, err = run("--json", "--strict", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=json.dumps(node))
+    doc = json.loads(out)
+    eq((rc, [(t["driver_cuda"], t["source"]) for t in doc["targets"]], doc["files"][0]["verdicts"][0]["status"]),
+       (1, [("11.4", "1 node, 8 GPUs: NVIDIA-H100-80GB-HBM3, driver 470.57.02")], "none"))
+    # Where they agree, or the runtime label is the older (a release the table dates later), it stands.
+    node["items"][0]["metadata"]["labels"]["nvidia.com/cuda.driver-version.full"] = "580.65.06"
+    node["items"][0]["metadata"]["labels"]["nvidia.com/cuda.runtime-version.full"] = "12.8"
+    doc = json.loads(run("--json", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=json.dumps(node))[1])
+    eq([t["driver_cuda"] for t in doc["targets"]], ["12.8"])
+
+
+@test
 def a_driver_older_than_the_gpu_runs_nothing_there():
     """Rule 3 (review of 2026-12-03, F9): no driver before a compute capability's first CUDA
     release knows such a GPU (arch.c's first_cuda: 10.0 from CUDA 12.8, 8.7 from 11.4). A named
@@ -1477,7 +1497,26 @@ def bad_inventory_is_refused():
                            ' "nvidia-tesla-v100"}}, "status": {"capacity": {"nvidia.com/gpu": "8"}}}]}',
                            "node gke-v100 has 8 NVIDIA GPUs (nvidia-tesla-v100) but no GPU Feature Discovery labels"),
                           ('{"items": [{"metadata": {"name": "n", "labels": {"nvidia.com/gpu.present": "true"}}}]}',
-                           "node n has NVIDIA GPUs but no GPU Feature Discovery labels")]:
+                           "node n has NVIDIA GPUs but no GPU Feature Discovery labels"),
+                          # rv43 F3: a driver column of another name was passed over, a column
+                          # given twice took its last value, and an empty driver was none named:
+                          # each a driver assumed new enough for any PTX, exit 0 under --strict.
+                          ("index,name,compute_cap,driver\n0,NVIDIA H100,9.0,470.57.02\n",
+                           "line 1: column 'driver' is not nvidia-smi's driver_version"),
+                          ("index,name,compute_cap,CUDA_Version\n0,NVIDIA H100,9.0,11.4\n",
+                           "line 1: column 'CUDA_Version' is not nvidia-smi's driver_version"),
+                          ("index,name,compute_cap,driver_version,driver_version\n0,NVIDIA H100,9.0,470.57.02,580.65.06\n",
+                           "line 1: column 'driver_version' given twice"),
+                          ("index, name, compute_cap, driver_version\n0, NVIDIA H100, 9.0, \n",
+                           "line 2: driver_version is empty"),
+                          # rv43 F2: a label given twice took its last value; a negative count was
+                          # 4294967288 GPUs.
+                          ('{"items": [{"metadata": {"name": "n1", "labels": {"nvidia.com/gpu.compute.major": "9", '
+                           '"nvidia.com/gpu.compute.minor": "0", "nvidia.com/cuda.driver-version.full": "470.57.02", '
+                           '"nvidia.com/cuda.driver-version.full": "580.65.06"}}}]}', "line 1: duplicate object key"),
+                          ('{"items": [{"metadata": {"name": "n1", "labels": {"nvidia.com/gpu.compute.major": "9", '
+                           '"nvidia.com/gpu.compute.minor": "0", "nvidia.com/gpu.count": "-8"}}}]}',
+                           "node n1: nvidia.com/gpu.count '-8' is not a count of GPUs")]:
             p = os.path.join(d, "inv")
             open(p, "w").write(text)
             rc, out, err = run("--gpus-from", p, fx("app"))

@@ -2,6 +2,7 @@
  * `kubectl get nodes -o json` with NVIDIA GPU Feature Discovery labels, grouped per GPU
  * model and driver so that one verdict speaks for every node alike. */
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,12 +157,25 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
             col_name = col_cap = col_driver = -1;
             header_fields = nf;
             for (int i = 0; i < nf; i++) {
-                if (strcmp(fields[i], "name") == 0)
-                    col_name = i;
-                else if (strncmp(fields[i], "compute_cap", 11) == 0)
-                    col_cap = i;
-                else if (strcmp(fields[i], "driver_version") == 0)
-                    col_driver = i;
+                int *col = strcmp(fields[i], "name") == 0                 ? &col_name
+                           : strncmp(fields[i], "compute_cap", 11) == 0   ? &col_cap
+                           : strcmp(fields[i], "driver_version") == 0     ? &col_driver
+                                                                           : NULL;
+                /* A column given twice took its last value, and a driver column of another
+                 * name ("driver") was passed over, the driver then assumed new enough for any
+                 * PTX (review of 2026-12-08, rv43 F3). */
+                if (col && *col >= 0) {
+                    snprintf(err, err_size, "line 1: column '%.40s' given twice", fields[i]);
+                    return FC_ERR_FORMAT;
+                }
+                if (col) {
+                    *col = i;
+                } else if (strncmp(fields[i], "driver_model", 12) != 0 &&
+                           (strcasestr(fields[i], "driver") || strcasestr(fields[i], "cuda"))) {
+                    snprintf(err, err_size, "line 1: column '%.40s' is not nvidia-smi's driver_version, the one "
+                             "column a driver is read from", fields[i]);
+                    return FC_ERR_FORMAT;
+                }
             }
             if (col_name < 0 && col_cap < 0) {
                 snprintf(err, err_size, "line 1: a header without name or compute_cap");
@@ -182,6 +196,11 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
          * 2026-12-05, rt7 F3). nvidia-smi's [N/A] says it does not know: none named. */
         int cuda = 0;
         char derr[256];
+        if (col_driver >= 0 && !*drv) { /* taken as none named, a driver new enough (rv43 F3) */
+            snprintf(err, err_size, "line %zu: driver_version is empty (nvidia-smi writes [N/A] where it "
+                     "cannot tell)", line_no);
+            return FC_ERR_FORMAT;
+        }
         if (strcmp(drv, "[N/A]") == 0)
             drv = "";
         if (*drv && fc_driver_parse(&cuda, drv, derr, sizeof derr) != FC_OK) {
@@ -288,13 +307,32 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
     /* A runtime label that cannot be read, and no driver label, was a driver new enough for
      * any PTX (review of 2026-12-06, rt11 F6): an error, as for the driver's. */
     bool rt_read = rt[0] && fc_driver_parse(&cuda, rt, derr, sizeof derr) == FC_OK;
+    int of_release = 0;
     if ((!rt_read && driver[0] && fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK) ||
         (!rt_read && rt[0] && !driver[0])) {
         const char *name = label(json_object_get(node, "metadata"), "name");
         snprintf(err, err_size, "node %s: its driver labels: %s", name ? name : "?", derr);
         return FC_ERR_FORMAT;
     }
-    unsigned gpus = count ? (unsigned)strtoul(count, NULL, 10) : 1;
+    /* Both labels come from one driver, so they agree unless one is stale or edited by hand:
+     * a 470 release labelled CUDA 13.0 was judged as a CUDA 13.0 driver, "ok" for an H100 it
+     * does not know (review of 2026-12-08, rv43 F2). The older of the two stands. */
+    if (rt_read && driver[0] && fc_driver_parse(&of_release, driver, derr, sizeof derr) == FC_OK && of_release < cuda)
+        cuda = of_release;
+    /* A count is digits: "-8" was 4294967288 GPUs (rv43 F2). */
+    unsigned gpus = 1;
+    if (count) {
+        char *end;
+        errno = 0;
+        unsigned long k = strtoul(count, &end, 10);
+        if (!isdigit((unsigned char)*count) || *end || errno || k > 1000000) {
+            const char *name = label(json_object_get(node, "metadata"), "name");
+            snprintf(err, err_size, "node %s: nvidia.com/gpu.count '%.40s' is not a count of GPUs", name ? name : "?",
+                     count);
+            return FC_ERR_FORMAT;
+        }
+        gpus = (unsigned)k;
+    }
     return add_gpus(groups, max, n, product ? product : "", cc, driver, cuda, gpus ? gpus : 1, true, err, err_size);
 }
 
@@ -308,7 +346,8 @@ fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const ch
     fc_status st;
     if (k < len && (text[k] == '{' || text[k] == '[')) {
         json_error_t je;
-        json_t *root = json_loadb(text, len, 0, &je);
+        /* A key given twice took its last value unsaid (rv43 F2: a 470 driver, then 580). */
+        json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
         if (!root) {
             snprintf(err, err_size, "line %d: %s", je.line, je.text);
             return FC_ERR_FORMAT;
