@@ -1284,15 +1284,22 @@ def a_fleet_is_judged_by_each_group_s_own_driver_and_by_driver_when_named():
     eq([(t["source"], t["driver_cuda"]) for t in doc["targets"]],
        [("1 node, 1 GPU: NVIDIA H100 80GB HBM3, driver 550.163.01", "12.4"),
         ("1 node, 1 GPU: NVIDIA H100 80GB HBM3, driver 550.54.14", "12.4")])
-    no_drivers = "index, name, compute_cap\n0, NVIDIA H200, 9.0\n"
-    for inventory in (no_drivers, open(os.path.join(FLEET, "nvidia-smi.csv")).read()):
-        rc, out, err = run("--json", "--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=inventory)
-        doc = json.loads(out)
-        eq((rc, [(t["target"], t["driver_cuda"]) for t in doc["targets"]][0]), (1, ("sm_90", "12.4")), inventory)
-        eq(doc["files"][0]["verdicts"][0]["status"], "none", inventory)
+    no_drivers = "index, name, compute_cap\n0, NVIDIA H200, 9.0\n1, NVIDIA H100, 9.0\n"
+    rc, out, err = run("--json", "--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=no_drivers)
+    doc = json.loads(out)
+    eq((rc, [(t["target"], t["driver_cuda"]) for t in doc["targets"]][0]), (1, ("sm_90", "12.4")))
+    eq(doc["files"][0]["verdicts"][0]["status"], "none")
+    # A row that names its driver keeps it: --driver given for --gpu's targets judged a
+    # fleet's 470 nodes as 12.4 (here) or 13.0 ones, their driver said nowhere (rv43 F5).
+    rc, out, err = run("--json", "--gpus-from", "-", "--gpu", "H200", "--driver", "12.4", fx("ptx_only.fatbin"),
+                       input_text=open(os.path.join(FLEET, "nvidia-smi.csv")).read())
+    doc = json.loads(out)
+    eq([(t["source"], t["driver_cuda"]) for t in doc["targets"]],
+       [("--gpu H200", "12.4"), ("1 node, 2 GPUs: NVIDIA H200, driver 580.159.04", "13.0"),
+        ("1 node, 1 GPU: NVIDIA GeForce RTX 4090, driver 550.54.14", "12.4")])
     rc, out, err = run("--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=open(
         os.path.join(FLEET, "nvidia-smi.csv")).read())
-    assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200)\n"), out
+    assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
 
 
 @test

@@ -39,17 +39,16 @@ int targets_begin(config *cfg, const target_request *req, char *err, size_t err_
         if (add(jo, &t, -1, err, err_size) != 0)
             return -1;
     }
-    /* --driver is every target's, an inventory's too, as it is the detected GPUs' (an
-     * inventory without drivers judged PTX as for a driver new enough, its --driver unheard). */
+    /* --driver is the driver of an inventory's groups that name none (one without drivers
+     * judged PTX as for a driver new enough, its --driver unheard). A group that names its
+     * own keeps it: --driver given for --gpu's targets judged a fleet's 470 nodes as 13.0
+     * ones, their driver said nowhere, exit 0 (review of 2026-12-08, rv43 F5). */
     for (size_t i = 0; i < req->n_fleet; i++) {
         const fc_fleet_group *g = &req->fleet[i];
         fc_target t = g->target;
-        if (req->driver_text) {
+        if (req->driver_text && !g->driver[0] && !t.driver_cuda) {
             t.driver_cuda = req->driver;
             snprintf(t.driver, sizeof t.driver, "%s", release ? release : "");
-            if (g->driver[0]) /* its label names the driver no longer judged */
-                snprintf(t.source, sizeof t.source, "%u node%s, %u GPU%s: %.60s", g->nodes, g->nodes == 1 ? "" : "s",
-                         g->gpus, g->gpus == 1 ? "" : "s", t.name[0] ? t.name : "?");
         }
         if (add(jo, &t, -1, err, err_size) != 0)
             return -1;
