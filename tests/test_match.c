@@ -534,7 +534,9 @@ static void test_arch_lists(void)
     /* torch answers "Unknown CUDA arch" to the last four; they were read as 8.6 and 9.0 (review
      * of 2026-12-04, F8) */
     static const char *const bad[] = {"8.0,8.6", "10.0f", "native", "sm_86", "8", "", "Amperes", "8.6+ptx",
-                                      "8.6a", "sm_8.6", "compute_9.0+PTX", "08.6"};
+                                      "8.6a", "sm_8.6", "compute_9.0+PTX", "08.6",
+                                      /* no GPU has these (rv43 F6): they were targets of their own */
+                                      "9.9", "8.0;9.5+PTX", "6.9", "12.9", "9.9a"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         fc_arch_list l;
         char err[256];

@@ -651,6 +651,12 @@ static fc_status add_arch_entry(fc_arch_list *out, const char *tok, char *err, s
                  tok);
         return FC_ERR_INVALID;
     }
+    /* torch answers "Unknown CUDA arch" for one no GPU has; taken, it was a target of its own,
+     * with build advice for it (review of 2026-12-08, rv43 F6: 9.9, 9.5+PTX). */
+    if (!fc_cc_exists(cc)) {
+        snprintf(err, err_size, "'%s': no GPU has compute capability %u.%u", tok, cc / 10, cc % 10);
+        return FC_ERR_INVALID;
+    }
     static const unsigned with_a[] = {90, 100, 103, 110, 120, 121};
     bool a_known = false;
     for (size_t i = 0; i < sizeof with_a / sizeof *with_a; i++)
