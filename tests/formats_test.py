@@ -168,6 +168,37 @@ def pe_variants():
 
 
 @test
+def a_static_runtime_in_a_windows_image_is_judged_without_registered_code():
+    # Stop 52's note, and a survey of 273 real Windows images (review of 2026-12-08): an image
+    # that links cudart_static.lib and registers no code (a program of host code, PTX kept as
+    # text, ONNX Runtime's TensorRT provider) was "no CUDA code", exit 0, on a driver its CUDA 13
+    # runtime cannot start on. Told by the runtime's strings by "nvcuda.dll" (pe_runtime.c).
+    sys.path.insert(0, fx("pe"))
+    import static_runtime
+    with tempfile.TemporaryDirectory() as made:
+        for name, data in static_runtime.images().items():
+            open(os.path.join(made, name), "wb").write(data)
+        said = {}
+        for name, driver, rc_want, needs in (("hybrid13.exe", "12.4", 1, "13"), ("table12.exe", "11.8", 1, "12"),
+                                             ("table11_before.exe", "11.8", 0, "11"), ("loader36.exe", "11.8", 0, None),
+                                             ("far12.exe", "11.8", 0, None), ("writable13.exe", "12.4", 0, None),
+                                             ("shim.dll", "11.8", 0, None)):
+            rc, out, err = run("--json", "--gpu", "9.0", "--driver", driver, os.path.join(made, name))
+            f = json.loads(out)["files"][0]
+            rt = f.get("runtime") or {}
+            said[name] = (rc, rt.get("kind"), rt.get("needs_cuda"))
+            eq(said[name], (rc_want, "static" if needs else None, needs + ".0" if needs else None), name)
+        rc, out, err = run("--gpu", "9.0", "--driver", "12.4", os.path.join(made, "hybrid13.exe"))
+        assert ("  runtime: static, CUDA 13 (its runtime's strings date it to CUDA 13); needs a\n"
+                "    driver for CUDA 13.0 or newer\n  sm_90 (--gpu 9.0): none, its static CUDA runtime cannot start "
+                "on a driver for\n") in out, out
+        # In a walk, the program is shown where its runtime cannot start, and only there.
+        rc, out, err = run("-q", "--gpu", "9.0", "--driver", "12.4", made)
+        eq((rc, sorted(l.split(": ")[0].rsplit("/", 1)[-1] for l in out.splitlines() if l.startswith("/"))),
+           (1, ["hybrid13.exe"]))
+
+
+@test
 def pe_records_lead_to_code_whatever_the_section_is_named():
     # Campaign F2: the runtime reads each container at the address its .nvFatBi record holds;
     # .nv_fatb renamed or retyped lost the registered code ("no CUDA code", or a false "ok").

@@ -59,8 +59,10 @@ GGML_SUMMARY = (": 143 containers in .nv_fatb\n"
                 # default since ae2d7c3; this test had kept the older summary).
                 "  note: 1 data section searched only in its first MiB and where pointers\n"
                 "    lead (--embedded searches them whole)\n"
-                # It imports cublas64_13.dll and no cudart64_*.dll: CUDA 13's static runtime.
-                "  runtime: static, CUDA 13 (PTX ISA 9.1); needs a driver for CUDA 13.0 or newer\n")
+                # It imports cublas64_13.dll and no cudart64_*.dll: CUDA 13's static runtime, its
+                # strings (the hybrid runtime's, and a table of driver functions) dating it.
+                "  runtime: static, CUDA 13 (its runtime's strings date it to CUDA 13); needs a\n"
+                "    driver for CUDA 13.0 or newer\n")
 
 
 def ggml_cuda_dll():

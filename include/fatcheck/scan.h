@@ -288,7 +288,9 @@ typedef struct fc_object {
                                    section table: no device link output), importing
                                    __cudaRegisterLinkedBinary_*: built without the device link
                                    step, it cannot even be loaded */
-    int runtime_calls_cuda;     /* a linked ELF file naming no libcudart: the newest CUDA release
+    int runtime_calls_cuda;     /* a linked ELF file naming no libcudart (or a Windows image
+                                   importing no cudart64_*.dll: its runtime's strings, 13000 for
+                                   CUDA 13's hybrid one): the newest CUDA release
                                    among the driver functions its .rodata names that only a
                                    static runtime of that release or later resolves
                                    (cuMemGetDefaultMemPool: 13000, cuLibraryLoadData: 12000,
@@ -309,7 +311,8 @@ typedef struct fc_object {
                                    CUDA 12) fails to start with no kernel in it. Delivered so its
                                    runtime is judged; reports show it only where that judgement
                                    fails (fc_judgement_shows). Its IMAGE is NULL */
-    bool static_runtime;        /* a linked ELF file none of whose containers the runtime
+    bool static_runtime;        /* a linked ELF file (or Windows image: pe_runtime.c) none of
+                                   whose containers the runtime
                                    registers (none, PTX text, data it loads itself) into which a
                                    static CUDA runtime is linked (it imports shm_open, names the
                                    driver functions of runtime_calls_cuda and its "/cudart.shm."

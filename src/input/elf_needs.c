@@ -11,6 +11,7 @@
 #include "fatcheck.h"
 #include "image.h"
 #include "input.h"
+#include "runtime_names.h"
 
 /* Whether the dynamic symbol table imports a symbol NAME names (all of it, or, with PREFIX,
  * its start): __cudaRegisterFatBinary, when code registers through whatever runtime the
@@ -188,32 +189,6 @@ static int imports_in(const dyn_symbols *t, const char *name, bool prefix)
     return found;
 }
 
-/* Driver functions that a static CUDA runtime resolves by name (cuGetProcAddress; dlsym before
- * CUDA 11.3), keeping the names in .rodata, and the CUDA release that introduced each
- * (cudaTypedefs.h of CUDA 13.0: PFN_cuMemGetDefaultMemPool_v13000, PFN_cuLibraryLoadData_v12000,
- * PFN_cuCtxResetPersistingL2Cache_v11000). Checked on real static builds: CUDA 11.8's cuBLAS,
- * cuBLASLt and cuSPARSE name only the 11.0 ones, 12.3's cuSPARSE and 12.4's cuBLAS and cuRAND
- * the 12.0 ones too, CUDA 13.0's libraries and nvcc 13.0 programs all of them; files linking
- * libcudart.so name none. Newest first. */
-static const struct {
-    const char *name;
-    int cuda;
-} runtime_calls[] = {
-    {"cuMemGetDefaultMemPool", 13000}, {"cuDeviceGetHostAtomicCapabilities", 13000},
-    {"cuMemPrefetchBatchAsync", 13000}, {"cuLibraryLoadData", 12000}, {"cuKernelGetFunction", 12000},
-    {"cuGraphInstantiateWithParams", 12000}, {"cuCtxResetPersistingL2Cache", 11000},
-};
-
-/* NAME as a whole string of a string table, "\0NAME\0", into OUT (64 bytes); its length. */
-static size_t whole_string(char out[64], const char *name)
-{
-    size_t len = strlen(name) + 2;
-    out[0] = '\0';
-    memcpy(out + 1, name, len - 2);
-    out[len - 1] = '\0';
-    return len;
-}
-
 /* Whether string table STRNDX holds NAME as a whole string: one memmem, where going through
  * the symbols (imports) cost every library without CUDA code 4.7% more CPU (dev,
  * /usr/lib/x86_64-linux-gnu). */
@@ -222,7 +197,7 @@ static bool strtab_has(Elf *elf, size_t strndx, const char *name)
     Elf_Scn *scn = elf_getscn(elf, strndx);
     Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
     char pattern[64];
-    size_t len = whole_string(pattern, name);
+    size_t len = fc_whole_string(pattern, name);
     return d && d->d_buf && memmem(d->d_buf, d->d_size, pattern, len);
 }
 
@@ -232,18 +207,12 @@ static bool strtab_has(Elf *elf, size_t strndx, const char *name)
  * functions does not (CUPTI 13 imports shm_open and names them all, to trace them). */
 static const char shm_segments[] = "/cudart.shm.";
 
-/* The newest release among the runtime_calls named, as whole strings, in P[0, N); *SHM
+/* The newest release among the driver functions named (runtime_names.h) in P[0, N); *SHM
  * whether P[0, N) names the runtime's segments. */
 static int newest_runtime_call(const uint8_t *p, size_t n, bool *shm)
 {
     *shm = memmem(p, n, shm_segments, sizeof shm_segments - 1) != NULL;
-    for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++) {
-        char pattern[64];
-        size_t len = whole_string(pattern, runtime_calls[i].name);
-        if (memmem(p, n, pattern, len))
-            return runtime_calls[i].cuda;
-    }
-    return 0;
+    return fc_runtime_names_newest(p, n);
 }
 
 /* Where a static runtime keeps the names: .rodata (one section; 46 MB in cuBLASLt 13). The
@@ -271,7 +240,7 @@ static int runtime_calls_in(const fc_image *img, uint64_t base, const uint8_t *d
      * the runtime keeps its table of driver functions: within 21 KB of it in the CUDA
      * 11.8, 12.3, 12.4 and 13.0 libraries looked at. */
     char pattern[64];
-    size_t plen = whole_string(pattern, runtime_calls[sizeof runtime_calls / sizeof *runtime_calls - 1].name);
+    size_t plen = fc_whole_string(pattern, fc_runtime_names_oldest());
     const uint64_t window = 256u << 10; /* twelve times the farthest seen */
     const uint8_t *area = data + off;
     for (uint64_t end = len; end > 0;) {

@@ -346,6 +346,11 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
 struct fc_pe;
 typedef enum fc_pe_needs { FC_PE_NEEDS_NONE, FC_PE_NEEDS_RUNTIME, FC_PE_NEEDS_UNKNOWN } fc_pe_needs;
 fc_pe_needs fc_pe_read_needs(fc_builder *b, const uint8_t *data, size_t size, const struct fc_pe *pe);
+/* A static CUDA runtime in image PE (DATA, SIZE bytes at BASE of IMG; pe_runtime.c): the CUDA
+ * release its strings date it to (13000 for CUDA 13's hybrid runtime), 0 when they are a
+ * runtime's that no name dates (before CUDA 11), -1 when it holds none. */
+int fc_pe_static_runtime(const struct fc_image *img, uint64_t base, const uint8_t *data, uint64_t size,
+                         const struct fc_pe *pe);
 
 /* The CUDA runtime's registration records (registration.c): 24 bytes each, {u32 magic,
  * u32 version, u64 address of the container, u64 link data}. */

@@ -194,7 +194,7 @@ static fc_status read_name(const uint8_t *buf, const uint8_t raw[8], uint64_t st
     return FC_OK;
 }
 
-/* The data directories an image's optional header OPT (LEN bytes) holds: those of imports.
+/* The data directories an image's optional header OPT (LEN bytes) holds: exports, imports.
  * NumberOfRvaAndSizes and the directories follow the Windows-specific fields, which end at
  * 92 (PE32) or 108 (PE32+) bytes; a directory the header is too short for is absent. */
 static void read_directories(const uint8_t *opt, uint16_t len, fc_pe *out)
@@ -203,6 +203,10 @@ static void read_directories(const uint8_t *opt, uint16_t len, fc_pe *out)
     if (len < dirs)
         return;
     uint32_t count = fc_rd32(opt + count_at);
+    if (count > 0 && (uint32_t)len >= dirs + 8) {
+        out->export_rva = fc_rd32(opt + dirs);
+        out->export_size = fc_rd32(opt + dirs + 4);
+    }
     if (count > 1 && (uint32_t)len >= dirs + 2 * 8) {
         out->import_rva = fc_rd32(opt + dirs + 8);
         out->import_size = fc_rd32(opt + dirs + 12);
@@ -537,6 +541,18 @@ int fc_scan_pe(fc_scan_ctx *sc, const fc_image *img, const char *path, const cha
     /* Import tables that cannot be read leave the DLLs it needs unknown. */
     if (needs == FC_PE_NEEDS_UNKNOWN && b.obj.n_containers)
         b.obj.runtime_unknown = true;
+    /* A static runtime, which imports nothing of CUDA's (pe_runtime.c): it dates the code the
+     * image registers, and where it registers none (PTX kept as text, fat binaries kept as data,
+     * a program of host code alone) it is what the driver must start. That image was "no CUDA
+     * code", exit 0, where a CUDA 13 runtime cannot start on a CUDA 12 driver (review of
+     * 2026-12-08: ONNX Runtime's TensorRT provider, CUDA samples' deviceQuery). */
+    if (pe.image && needs != FC_PE_NEEDS_RUNTIME && !b.obj.imports_registration) {
+        int cuda = fc_pe_static_runtime(img, base, data, size, &pe);
+        if (cuda > 0)
+            b.obj.runtime_calls_cuda = cuda;
+        if (cuda > 0 && !fc_any_registered(b.containers, b.obj.n_containers))
+            b.obj.static_runtime = true;
+    }
     /* Bytes after the image's (its overlay), before the certificate table when the program is
      * signed: a PyInstaller program's archive, a zip (pip's console-script launchers, a
      * self-extracting zip), an installer's payload. Read as the ELF reader reads them, else said

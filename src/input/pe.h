@@ -14,6 +14,7 @@
 #define FC_PE_SCN_LNK_INFO 0x200u
 #define FC_PE_SCN_LNK_REMOVE 0x800u
 #define FC_PE_SCN_MEM_EXECUTE 0x20000000u
+#define FC_PE_SCN_MEM_WRITE 0x80000000u
 
 typedef struct fc_pe_section {
     /* NUL-terminated: SHORT_NAME, or a long name in the input's string table (valid as long
@@ -36,6 +37,7 @@ typedef struct fc_pe {
     /* Images: the import and delay-load import directories (data directories 1 and 13) as
      * the optional header gives them, RVA and size; 0 when it has none. */
     uint32_t import_rva, import_size, delay_import_rva, delay_import_size;
+    uint32_t export_rva, export_size; /* the export directory (data directory 0) */
     /* Images: the certificate table (data directory 4: a file offset, not an RVA) a signed
      * image ends with, and where the headers' and sections' bytes end; what lies between is
      * the overlay (a PyInstaller program's archive, pyinstaller.c). */

@@ -200,8 +200,12 @@ fc_status fc_object_runtime(fc_runtime_need *out, const fc_object *obj, const fc
         int calls = obj->runtime_calls_cuda;
         if (calls && runtime_floor(calls) >= runtime_floor(out->built_by)) {
             out->built_by = calls;
+            /* (a Windows runtime by its table of them, or CUDA 13's hybrid one by the DLL it
+             * loads: pe_runtime.c) */
             snprintf(out->built_by_evidence, sizeof out->built_by_evidence,
-                     "its runtime resolves CUDA %d.0's driver functions", calls / 1000);
+                     fc_object_is_windows(obj) ? "its runtime's strings date it to CUDA %d"
+                                               : "its runtime resolves CUDA %d.0's driver functions",
+                     calls / 1000);
         }
         out->floor_only = out->built_by && !calls && !out->library_cuda; /* a CUDA library: its soname */
         if (out->built_by && runtime_floor(out->built_by) >= out->cuda) { /* between equals, the runtime */

@@ -1,0 +1,147 @@
+/* pe_runtime.c - a CUDA runtime linked statically into a Windows image (cudart_static.lib).
+ *
+ * Such a runtime imports nothing of CUDA's: it loads the driver (nvcuda.dll) by name with
+ * LoadLibrary and asks it for its functions. A survey of 273 Windows images (review of
+ * 2026-12-08: node-llama-cpp, ONNX Runtime, ffmpeg from npm, 33 repositories' nvcc-built
+ * programs, CUDA 6.0 to 13.2) found two layouts of its strings in read-only data, each by
+ * "nvcuda.dll", in every one of 176 images with a static runtime and in no other:
+ *   - CUDA 13 release builds (the hybrid runtime): "nvcuda.dll", then within 96 bytes
+ *     "cuGetExportTable" and "nvcudart_hybrid64.dll", the DLL the driver ships for it;
+ *   - CUDA 6.0 to 12.x, and 13.0 debug builds: a table of 100 or more driver function names,
+ *     "cuGetExportTable" among them, that starts or ends within 256 bytes of "nvcuda.dll"
+ *     (ffmpeg names 36 beside it, to load NVENC, and no cuGetExportTable).
+ * The table's names date the runtime as on Linux (runtime_names.h); a hybrid one is CUDA 13.
+ * A DLL that exports driver functions itself (a shim standing in for nvcuda.dll) lists them
+ * in its export directory after its name, and is not taken for a runtime.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "image.h"
+#include "input.h"
+#include "pe.h"
+#include "runtime_names.h"
+
+#define NEAR 256u           /* the table starts or ends this near "nvcuda.dll" */
+#define NAME_GAP 512u       /* the most bytes between two names of one table */
+#define TABLE_MIN 100u      /* names a runtime's table has at least (CUDA 6.0: 194) */
+#define WINDOW (64u << 10)  /* bytes read each side of "nvcuda.dll" (CUDA 13.0's table: 516 names) */
+#define HYBRID_SPAN 128u
+
+static const char driver_dll[] = "nvcuda.dll";
+
+/* Whether P[0, N) holds NAME as a whole string. */
+static bool has_whole(const uint8_t *p, size_t n, const char *name)
+{
+    char pattern[64];
+    size_t len = fc_whole_string(pattern, name);
+    return memmem(p, n, pattern, len) != NULL;
+}
+
+/* The length of the driver function name at P (at most N bytes): "cu" and identifier
+ * characters up to a NUL; 0 when P holds none. */
+static size_t name_at(const uint8_t *p, size_t n)
+{
+    if (n < 3 || p[0] != 'c' || p[1] != 'u')
+        return 0;
+    size_t i = 2;
+    while (i < n && (p[i] == '_' || (p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'z') ||
+                     (p[i] >= 'A' && p[i] <= 'Z')))
+        i++;
+    return i < n && p[i] == '\0' && i > 2 ? i : 0;
+}
+
+/* A run of driver function names in W[0, N): names one after another, each at most NAME_GAP
+ * bytes past the last one's end. */
+typedef struct run {
+    size_t start, end, names;
+    bool export_table; /* cuGetExportTable among them */
+} run;
+
+/* Whether R starts or ends within NEAR bytes of "nvcuda.dll" at AT (or holds it). */
+static bool near(const run *r, size_t at)
+{
+    return r->start <= at + sizeof driver_dll + NEAR && r->end + NEAR >= at;
+}
+
+/* The longest run of W[0, N) near "nvcuda.dll" at W[AT], if any. */
+static bool run_near(const uint8_t *w, size_t n, size_t at, run *out)
+{
+    run cur = {0};
+    bool in_run = false, found = false;
+    for (size_t i = 1; i + 2 < n; i++) {
+        if (w[i - 1] != '\0' || w[i] != 'c')
+            continue;
+        size_t len = name_at(w + i, n - i);
+        if (!len)
+            continue;
+        if (in_run && i - cur.end > NAME_GAP) {
+            if (near(&cur, at) && (!found || cur.names > out->names))
+                *out = cur, found = true;
+            in_run = false;
+        }
+        if (!in_run)
+            cur = (run){.start = i};
+        in_run = true;
+        cur.names++;
+        cur.end = i + len;
+        cur.export_table |= len == 16 && memcmp(w + i, "cuGetExportTable", 16) == 0;
+        i += len;
+    }
+    if (in_run && near(&cur, at) && (!found || cur.names > out->names))
+        *out = cur, found = true;
+    return found;
+}
+
+/* Whether [OFF, OFF + LEN) of the file lies in the export directory of PE. */
+static bool in_exports(const fc_pe *pe, uint64_t off, uint64_t len)
+{
+    uint64_t start, avail;
+    if (!pe->export_size || !fc_pe_rva_offset(pe, pe->export_rva, &start, &avail))
+        return false;
+    uint64_t size = pe->export_size < avail ? pe->export_size : avail;
+    return off + len > start && off < start + size;
+}
+
+/* What the strings around "nvcuda.dll" at AREA[at] say: the CUDA release of the runtime
+ * whose they are (0 when they are a runtime's of no release its names date), or -1. */
+static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at)
+{
+    const uint8_t *after = area + at + sizeof driver_dll;
+    size_t span = len - (at + sizeof driver_dll) < HYBRID_SPAN ? (size_t)(len - (at + sizeof driver_dll)) : HYBRID_SPAN;
+    /* (the strings are NUL-padded: the byte before each name is a NUL) */
+    if (has_whole(after - 1, span + 1, "cuGetExportTable") &&
+        (has_whole(after - 1, span + 1, "nvcudart_hybrid64.dll") || has_whole(after - 1, span + 1, "nvcudart_hybrida64.dll")))
+        return 13000;
+    uint64_t lo = at > WINDOW ? at - WINDOW : 0, hi = len - at > WINDOW ? at + WINDOW : len;
+    run r = {0};
+    if (!run_near(area + lo, (size_t)(hi - lo), (size_t)(at - lo), &r) || r.names < TABLE_MIN || !r.export_table)
+        return -1;
+    return fc_runtime_names_newest(area + lo + r.start - 1, r.end - r.start + 2);
+}
+
+int fc_pe_static_runtime(const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size, const fc_pe *pe)
+{
+    int best = -1;
+    for (size_t i = 0; i < pe->n_sections; i++) {
+        const fc_pe_section *s = &pe->sections[i];
+        /* (not the sections of fat binaries and their records: 129 MB in ggml-cuda.dll) */
+        if (!s->size || strncmp(s->name, ".nv", 3) == 0 || !(s->characteristics & FC_PE_SCN_CNT_INITIALIZED_DATA) ||
+            (s->characteristics & (FC_PE_SCN_MEM_WRITE | FC_PE_SCN_MEM_EXECUTE)) || s->offset > size ||
+            s->size > size - s->offset)
+            continue;
+        const uint8_t *area = data + s->offset;
+        /* (with its NUL; what precedes it varies: a GUID in CUDA 13's hybrid runtime) */
+        for (const uint8_t *at = area, *q; (q = memmem(at, (size_t)(area + s->size - at), driver_dll, sizeof driver_dll));
+             at = q + 1) {
+            uint64_t where = (uint64_t)(q - area);
+            if (in_exports(pe, s->offset + where, sizeof driver_dll))
+                continue;
+            int cuda = runtime_at(area, s->size, where);
+            if (cuda > best)
+                best = cuda;
+        }
+        fc_image_release(img, base + s->offset, s->size);
+    }
+    return best;
+}
