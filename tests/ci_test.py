@@ -546,6 +546,32 @@ def a_rule_for_a_target_not_judged_is_not_stale():
 
 
 @test
+def a_bounded_partial_rule_accepts_no_more_failing_modules():
+    # rv43 F4: a partial rule written for one legacy module also accepted a later build whose
+    # main module stopped loading ("partial, 1 of 3"), exit 0 under --strict: a partial verdict
+    # of any number of failing modules was accepted. "partial:N" accepts at most N failing; the
+    # rule that refuses is not stale.
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = accept_file(tmp, "*/libmulti.so sm_86 partial:1 its sm_90 module is never launched here\n")
+        rc, out, err = run("--json", "--strict", "--gpu", "8.6", "--accept", rules, fx("libmulti.so"))
+        doc = json.loads(out)
+        eq(schema_validate.errors(doc), [])
+        eq((rc, doc["files"][0]["verdicts"][0]["status"], doc["files"][0]["verdicts"][0].get("accepted", {}).get("line"),
+            [(r["status"], r.get("max_failing"), r["accepted"]) for r in doc["accept"]["rules"]]),
+           (0, "partial", 1, [("partial", 1, 1)]))
+        # fixtures/libthree.so: on sm_90 two modules of three fail, one more than the rule allows;
+        # not accepted, and the rule, which matched, is not called stale. Unbounded, it was.
+        three = fx("libthree.so")
+        for status, rc_want in (("partial:1", 1), ("partial:2", 0), ("partial", 0)):
+            rules = accept_file(tmp, "*/libthree.so * %s its sm_80 modules are never launched on Hopper\n" % status)
+            rc, out, err = run("--strict", "--gpu", "9.0", "--driver", "13.0", "--accept", rules, three)
+            eq((rc, b"partial, 1 of 3 modules load; 2 cannot" in out, b"accepted (" in out, b"stale" in err),
+               (rc_want, True, rc_want == 0, False), status)
+            rc, out, err = run("--strict", "--gpu", "8.0", "--driver", "13.0", "--accept", rules, three)
+            eq((rc, b"partial, 2 of 3 modules load; 1 cannot" in out, b"accepted (" in out), (0, True, True), status)
+
+
+@test
 def a_partial_rule_does_not_accept_none():
     with tempfile.TemporaryDirectory() as tmp:
         rules = accept_file(tmp, "*app sm_80 partial only partial is known\n")
@@ -581,7 +607,10 @@ def accept_files_that_cannot_be_read():
     with tempfile.TemporaryDirectory() as tmp:
         for text, why in [("*app sm_90 partial\n", ":1: expected PATTERN TARGET STATUS REASON"),
                           ('*app sm_90 partial ""\n', ":1: expected PATTERN TARGET STATUS REASON"),
-                          ("# c\n*app sm_90 broken why\n", ":2: the accepted status is partial or none, not 'broken'"),
+                          ("# c\n*app sm_90 broken why\n", ":2: the accepted status is partial, partial:N (at most N "
+                           "modules failing) or none, not 'broken'"),
+                          ("*app sm_90 partial:0 why\n", ":1: the accepted status is partial, partial:N"),
+                          ("*app sm_90 partial:1x why\n", ":1: the accepted status is partial, partial:N"),
                           ("*app Voodoo5 partial why\n", ":1: unknown GPU 'Voodoo5'"),
                           ('"*app sm_90 partial why\n', ":1: a quoted field does not end"),
                           ("*app sm_90 partial why\0\n", ": not a text file (it holds a NUL byte)")]:

@@ -314,7 +314,7 @@ static void test_tree(void)
 
     seen all = scan(FIXTURES_DIR, NULL);
     ok(all.errors == 0, "fixtures directory: no errors (make-fixtures.sh and sources are skipped quietly)");
-    is_u64(all.objects, 102, "fixtures directory: 89 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
+    is_u64(all.objects, 103, "fixtures directory: 90 files holding CUDA code (8 Windows ones in pe/, 10 ELF files "
                             "without usable section headers in noshdr/, 2 with PTX text in ptxtext/, 8 in runtime/, "
                             "34 in rules/, 5 of them in rules/choice/, 2 in merged/), "
                             "librdc.a and pe/kernels.lib as two members each, the three PyInstaller programs of pyinstaller/ "

@@ -90,12 +90,22 @@ static int parse_line(accept_rule *r, const char *s, const char *end, char *err,
         snprintf(err, err_size, "expected PATTERN TARGET STATUS REASON (every rule says why it is accepted)");
         goto fail;
     }
+    /* "partial:N" bounds what is accepted: a partial rule accepted any number of modules that
+     * fail, so one that stopped loading later was accepted with the rest (review of
+     * 2026-12-08, rv43 F4). */
+    const char *digits = strncmp(status, "partial:", 8) == 0 ? status + 8 : NULL;
+    char *num_end = NULL;
+    unsigned long bound = digits && *digits >= '1' && *digits <= '9' ? strtoul(digits, &num_end, 10) : 0;
     if (strcmp(status, "partial") == 0) {
         r->status = FC_VERDICT_PARTIAL;
+    } else if (bound && !*num_end && bound <= 1000000) {
+        r->status = FC_VERDICT_PARTIAL;
+        r->max_failing = bound;
     } else if (strcmp(status, "none") == 0) {
         r->status = FC_VERDICT_NONE;
     } else {
-        snprintf(err, err_size, "the accepted status is partial or none, not '%s'", escaped(status));
+        snprintf(err, err_size, "the accepted status is partial, partial:N (at most N modules failing) or none, "
+                 "not '%s'", escaped(status));
         goto fail;
     }
     if (strcmp(r->target, "*") != 0 && strcmp(r->target, "all") != 0) {
@@ -195,7 +205,7 @@ void accept_free(accept_rules *r)
 }
 
 const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc, fc_verdict_status status,
-                                bool withheld)
+                                size_t failing, bool withheld)
 {
     if (!r || !label || (status != FC_VERDICT_PARTIAL && status != FC_VERDICT_NONE))
         return NULL;
@@ -205,7 +215,7 @@ const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc,
         if ((a->cc && a->cc != cc) || (status == FC_VERDICT_NONE && a->status != FC_VERDICT_NONE) ||
             fnmatch(a->pattern, label, 0) != 0)
             continue;
-        if (withheld) {
+        if (withheld || (a->max_failing && (status != FC_VERDICT_PARTIAL || failing > a->max_failing))) {
             a->withheld++;
             return NULL;
         }

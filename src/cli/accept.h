@@ -16,6 +16,8 @@ typedef struct accept_rule {
     unsigned cc;
     char *target;        /* as written: "sm_90", "H100", "*" */
     fc_verdict_status status; /* FC_VERDICT_PARTIAL or FC_VERDICT_NONE */
+    size_t max_failing;  /* "partial:N": the most modules (and link inputs) that may fail, so
+                            that one more failing is no longer accepted; 0: any number */
     char *reason;
     unsigned line;
     size_t used;         /* verdicts it accepted in this run; 0 at the end: stale */
@@ -37,10 +39,11 @@ int accept_parse(accept_rules *out, const char *path, const char *text, size_t l
 void accept_free(accept_rules *r); /* accepts NULL and empty rules */
 
 /* The first rule that accepts verdict STATUS of the file named LABEL on a target of compute
- * capability CC, its use counted; NULL when none does (or STATUS is ok or no-code, which need
- * no acceptance). R may be NULL. Where the verdict may not be accepted (WITHHELD: the driver
- * fails it), the rule that would is counted as withheld and NULL returned. */
+ * capability CC, FAILING of its modules and link inputs failing, its use counted; NULL when
+ * none does (or STATUS is ok or no-code, which need no acceptance). R may be NULL. Where the
+ * verdict may not be accepted (WITHHELD: the driver fails it; or more fail than the rule's
+ * "partial:N" allows), the rule that would is counted as withheld and NULL returned. */
 const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc, fc_verdict_status status,
-                                bool withheld);
+                                size_t failing, bool withheld);
 
 #endif

@@ -517,6 +517,8 @@ static void json_accept(jw *out, const config *cfg)
         jw_field_string(out, ",\"pattern\":", a->pattern);
         jw_field_string(out, ",\"target\":", a->target);
         jw_field_string(out, ",\"status\":", fc_verdict_status_name(a->status));
+        if (a->max_failing)
+            jw_printf(out, ",\"max_failing\":%zu", a->max_failing);
         jw_field_string(out, ",\"reason\":", a->reason);
         jw_printf(out, ",\"accepted\":%zu,\"stale\":%s}", a->used, rule_stale(cfg, a) ? "true" : "false");
     }

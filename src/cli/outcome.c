@@ -97,8 +97,9 @@ void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)
          * not accepted, whatever the rules say (the file is an input error, exit 3, too). Nor
          * is a driver that cannot start it: a rule for a file's images accepted the runtime or
          * the container failing on a new driver too (review of 2026-12-04, R1). */
+        size_t failing = v ? v->modules - (v->native + v->compatible + v->jit) + v->link_inputs - v->linkable : 0;
         cfg->accepted[t] = v && !v->undecoded ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc,
-                                                             v->status, fc_verdict_driver_fails(v))
+                                                             v->status, failing, fc_verdict_driver_fails(v))
                                               : NULL;
     }
 }
