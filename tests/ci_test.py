@@ -546,6 +546,33 @@ def a_rule_for_a_target_not_judged_is_not_stale():
 
 
 @test
+def an_inventory_or_rules_file_that_cannot_be_read_is_said_in_every_format():
+    # rv43 F7: the run stopped at standard error, and --format junit > report.xml or --json >
+    # report.json kept an empty file, which a pipeline shows as nothing wrong or cannot parse.
+    with tempfile.TemporaryDirectory() as tmp:
+        inventory = os.path.join(tmp, "fleet.csv")
+        open(inventory, "w").write("index,name,compute_cap,driver\n0,NVIDIA H100,9.0,470.57.02\n")
+        rules = accept_file(tmp, "*app sm_90 broken why\n")
+        for args, path, why in ((("--gpus-from", inventory), inventory, "line 1: column 'driver' is not"),
+                                (("--gpu", "9.0", "--accept", rules), rules, ":1: the accepted status is")):
+            rc, out, err = run("--json", *args, fx("app"))
+            doc = json.loads(out)
+            eq(schema_validate.errors(doc), [])
+            eq((rc, [e["path"] for e in doc["errors"]], doc["files"], err.count(b"\n")), (3, [path], [], 1))
+            assert why in doc["errors"][0]["message"], doc
+            rc, out, err = run("--format=github", *args, fx("app"))
+            eq((rc, [(level, props.get("file")) for level, props, _ in annotations(out) if level == "error"]),
+               (3, [("error", path)]))
+            rc, out, err = run("--format=junit", *args, fx("app"))
+            eq((rc, [c[:3] for c in junit(out)]), (3, [(path, "read", "error")]))
+            rc, out, err = run("--format=markdown", *args, fx("app"))
+            eq(rc, 3)
+            assert "### Inputs that could not be read" in out.decode() and why in out.decode(), out
+            rc, out, err = run(*args, fx("app"))
+            eq((rc, out), (3, b""))
+
+
+@test
 def a_bounded_partial_rule_accepts_no_more_failing_modules():
     # rv43 F4: a partial rule written for one legacy module also accepted a later build whose
     # main module stopped loading ("partial, 1 of 3"), exit 0 under --strict: a partial verdict
@@ -618,6 +645,10 @@ def accept_files_that_cannot_be_read():
             rc, out, err = run("--gpu", "9.0", "--accept", rules, fx("app"))
             eq((rc, out), (3, b""), text)
             assert err.decode().startswith("fatcheck: " + rules + why), err
+        # A byte order mark (Windows editors) was the first rule's pattern, matching nothing (rv43 F8).
+        rules = accept_file(tmp, "\ufeff*/app sm_80 none Ampere nodes run the CPU path\n")
+        rc, out, err = run("--strict", "--gpu", "8.0", "--accept", rules, fx("app"))
+        eq((rc, b"accepted (" in out, err), (0, True, b""))
         rc, out, err = run("--gpu", "9.0", "--accept", "/nonexistent", fx("app"))
         eq(rc, 3)
         assert err.startswith(b"fatcheck: /nonexistent: cannot open: No such file or directory"), err

@@ -1387,6 +1387,23 @@ def a_fleet_driver_that_cannot_be_read_is_an_error():
 
 
 @test
+def inventories_as_people_join_and_save_them_are_read():
+    # rv43 F8: kubectl's JSON saved with a byte order mark (PowerShell) was read as CSV ("a
+    # header without name or compute_cap"); two hosts' nvidia-smi CSVs joined (the header again)
+    # and a blank first line were "no compute capability for 'name'".
+    node = {"items": [{"metadata": {"name": "n1", "labels": {
+        "nvidia.com/gpu.compute.major": "9", "nvidia.com/gpu.compute.minor": "0",
+        "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/cuda.driver-version.full": "580.65.06"}}}]}
+    host = "index, name, compute_cap, driver_version\n0, NVIDIA H100, 9.0, 580.65.06\n"
+    other = "index, name, compute_cap, driver_version\r\n0, NVIDIA A100-SXM4-80GB, 8.0, 550.54.14\r\n"
+    for text, want in (("\ufeff" + json.dumps(node), [("sm_90", "13.0")]),
+                       (host + other, [("sm_90", "13.0"), ("sm_80", "12.4")]),
+                       ("\n" + host, [("sm_90", "13.0")]), ("\ufeff" + host, [("sm_90", "13.0")])):
+        rc, out, err = run("--json", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=text)
+        eq((err, [(t["target"], t["driver_cuda"]) for t in json.loads(out)["targets"]]), ("", want), text)
+
+
+@test
 def a_node_whose_driver_labels_disagree_is_judged_by_the_older():
     # rv43 F2: a node labelled driver 470.57.02 and CUDA runtime 13.0 (stale or edited labels:
     # GPU Feature Discovery writes both from one driver) was judged as a CUDA 13.0 driver, ok
@@ -1523,7 +1540,9 @@ def bad_inventory_is_refused():
                            '"nvidia.com/cuda.driver-version.full": "580.65.06"}}}]}', "line 1: duplicate object key"),
                           ('{"items": [{"metadata": {"name": "n1", "labels": {"nvidia.com/gpu.compute.major": "9", '
                            '"nvidia.com/gpu.compute.minor": "0", "nvidia.com/gpu.count": "-8"}}}]}',
-                           "node n1: nvidia.com/gpu.count '-8' is not a count of GPUs")]:
+                           "node n1: nvidia.com/gpu.count '-8' is not a count of GPUs"),
+                          # rv43 F8: an entry that is no node was passed over unsaid
+                          ('{"items": [5]}', "items[0] is not a node")]:
             p = os.path.join(d, "inv")
             open(p, "w").write(text)
             rc, out, err = run("--gpus-from", p, fx("app"))

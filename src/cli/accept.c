@@ -140,6 +140,10 @@ int accept_parse(accept_rules *out, const char *path, const char *text, size_t l
         snprintf(err, err_size, "%s: not a text file (it holds a NUL byte)", quoted(path));
         goto fail;
     }
+    /* A UTF-8 byte order mark (Windows editors) was the first rule's pattern, which then
+     * matched nothing (rv43 F8). */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        text += 3, len -= 3;
     for (const char *s = text, *end = text + len; s < end;) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *eol = nl ? nl : end;

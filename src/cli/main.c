@@ -98,6 +98,50 @@ static void settle_targets(run *rn)
     pthread_mutex_unlock(&rn->targets_lock);
 }
 
+/* The renderer of O's output mode, writing to standard output; NULL when out of memory. */
+static renderer *new_renderer(const output_plan *o, const config *cfg)
+{
+    switch (o->mode) {
+    case OUT_SUMMARY: return render_summary_new(stdout, cfg);
+    case OUT_ENTRIES: return render_entries_new(stdout, cfg);
+    case OUT_JSON: return render_json_new(stdout, cfg);
+    case OUT_CUOBJDUMP: return render_cuobjdump_new(stdout, stderr, o->list_elf, o->list_ptx);
+    case OUT_GITHUB: return render_github_new(stdout, cfg);
+    case OUT_JUNIT: return render_junit_new(stdout, cfg);
+    case OUT_MARKDOWN: return render_markdown_new(stdout, cfg);
+    }
+    return NULL;
+}
+
+/* An inventory or rules file that cannot be read ends the run before any input: said on
+ * standard error, and in JSON and the CI formats as that file's error, so that the report a
+ * pipeline keeps says why it failed (it was empty: review of 2026-12-08, rv43 F7). STATUS. */
+static int setup_failed(output_mode mode, const config *cfg, const char *path, const char *message, int status)
+{
+    size_t named = strlen(quoted(path));
+    /* (accept_load's messages start with the file's name and line already) */
+    if (strncmp(message, quoted(path), named) == 0 && message[named] == ':')
+        fprintf(stderr, "fatcheck: %s\n", escaped(message));
+    else
+        fprintf(stderr, "fatcheck: %s: %s\n", quoted(path), escaped(message));
+    if (mode != OUT_JSON && mode != OUT_GITHUB && mode != OUT_JUNIT && mode != OUT_MARKDOWN)
+        return status;
+    static config stopped; /* (the targets are not known yet: none judged, and why) */
+    stopped = *cfg;
+    snprintf(stopped.no_target_reason, sizeof stopped.no_target_reason,
+             "the run stopped before reading any input: %s could not be read", path);
+    output_plan plan = {.mode = mode};
+    renderer *r = new_renderer(&plan, &stopped);
+    if (!r)
+        return status;
+    fc_error e = {FC_ERR_FORMAT, path, NULL, message};
+    r->error(r, &e);
+    r->finish(r);
+    render_free(r);
+    fflush(stdout);
+    return status;
+}
+
 /* The targets, then what reports on them: done at the first thing to report, so that the
  * first input is read while the local GPUs are asked (NVML takes 17-19 ms on an H200; finding
  * no driver about 1 ms here). False, with rn->fatal set, when the output could not start. */
@@ -126,16 +170,7 @@ static bool open_output(run *rn)
         rn->fatal = EXIT_INTERNAL;
         return false;
     }
-    renderer *r = NULL;
-    switch (o->mode) {
-    case OUT_SUMMARY: r = render_summary_new(stdout, cfg); break;
-    case OUT_ENTRIES: r = render_entries_new(stdout, cfg); break;
-    case OUT_JSON: r = render_json_new(stdout, cfg); break;
-    case OUT_CUOBJDUMP: r = render_cuobjdump_new(stdout, stderr, o->list_elf, o->list_ptx); break;
-    case OUT_GITHUB: r = render_github_new(stdout, cfg); break;
-    case OUT_JUNIT: r = render_junit_new(stdout, cfg); break;
-    case OUT_MARKDOWN: r = render_markdown_new(stdout, cfg); break;
-    }
+    renderer *r = new_renderer(o, cfg);
     if (!r) {
         fputs("fatcheck: out of memory\n", stderr);
         rn->fatal = EXIT_INTERNAL;
@@ -376,7 +411,7 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "fatcheck: %s: cannot open: %s\n", quoted(path), strerror(errno));
+        snprintf(err, err_size, "cannot open: %s", strerror(errno));
         return EXIT_INPUT;
     }
     size_t cap = 1 << 16, len = 0;
@@ -402,17 +437,13 @@ static int read_fleet(const char *path, fc_fleet_group *groups, size_t max, size
     if (f != stdin)
         fclose(f);
     if (!buf || read_error) {
-        fprintf(stderr, "fatcheck: %s: %s\n", quoted(path), buf ? "read error" : "too large or out of memory");
+        snprintf(err, err_size, "%s", buf ? "read error" : "too large or out of memory");
         free(buf);
         return EXIT_INPUT;
     }
     fc_status st = fc_fleet_parse(groups, n, max, buf, len, err, err_size);
     free(buf);
-    if (st != FC_OK) {
-        fprintf(stderr, "fatcheck: %s: %s\n", quoted(path), escaped(err));
-        return EXIT_INPUT;
-    }
-    return EXIT_OK;
+    return st != FC_OK ? EXIT_INPUT : EXIT_OK;
 }
 
 enum {
@@ -864,19 +895,15 @@ int main(int argc, char **argv)
         size_t added = 0;
         int rc = read_fleet(gpus_from[i], more, FC_MAX_TARGETS, &added, err, sizeof err);
         if (rc != EXIT_OK)
-            return rc;
+            return setup_failed(mode, &cfg, gpus_from[i], err, rc);
         /* a group in two inventories was shown with the first's counts (review of 2026-12-07, rv40) */
-        if (fc_fleet_merge(groups, &want.n_fleet, FC_MAX_TARGETS, more, added, err, sizeof err) != FC_OK) {
-            fprintf(stderr, "fatcheck: %s: %s\n", quoted(gpus_from[i]), escaped(err));
-            return EXIT_INPUT;
-        }
+        if (fc_fleet_merge(groups, &want.n_fleet, FC_MAX_TARGETS, more, added, err, sizeof err) != FC_OK)
+            return setup_failed(mode, &cfg, gpus_from[i], err, EXIT_INPUT);
     }
     static accept_rules rules;
     if (accept_path) {
-        if (accept_load(&rules, accept_path, err, sizeof err) != 0) {
-            fprintf(stderr, "fatcheck: %s\n", escaped(err));
-            return EXIT_INPUT;
-        }
+        if (accept_load(&rules, accept_path, err, sizeof err) != 0)
+            return setup_failed(mode, &cfg, accept_path, err, EXIT_INPUT);
         cfg.accept = &rules;
     }
     if (targets_begin(&cfg, &want, err, sizeof err) != 0) {

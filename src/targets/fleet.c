@@ -112,7 +112,9 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
 {
     int col_name = 1, col_cap = 2, col_driver = 3; /* nvidia-smi's order without a header */
     int header_fields = 0;                           /* fields a header has; rows must too */
-    size_t line_no = 0;
+    char header[MAX_LINE] = "";                      /* its line, met again where inventories
+                                                        of several hosts were joined (rv43 F8) */
+    size_t line_no = 0, seen_rows = 0;
     const char *p = text;
     while (*p) {
         const char *eol = strchr(p, '\n');
@@ -129,8 +131,11 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
         snprintf(line, sizeof line, "%.*s", (int)len, p);
         p = eol ? eol + 1 : p + len;
         trim(line);
-        if (!line[0])
+        if (!line[0] || (header[0] && strcmp(line, header) == 0))
             continue;
+        bool first = !seen_rows++; /* the first line that is not blank: a header, or a row */
+        if (first)
+            snprintf(header, sizeof header, "%s", line); /* kept only if it is a header */
         /* Every comma ends a field, an empty one too: strtok merged "H100,, 470.57.02" into two
          * fields, and the driver went unread (review of 2026-12-06, rv12 F4). */
         char *fields[MAX_COLUMNS];
@@ -153,7 +158,7 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
             snprintf(err, err_size, "line %zu: %d fields where the header has %d", line_no, nf, header_fields);
             return FC_ERR_FORMAT;
         }
-        if (line_no == 1 && nf && !isdigit((unsigned char)fields[0][0])) { /* a header */
+        if (first && nf && !isdigit((unsigned char)fields[0][0])) { /* a header */
             col_name = col_cap = col_driver = -1;
             header_fields = nf;
             for (int i = 0; i < nf; i++) {
@@ -165,24 +170,26 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
                  * name ("driver") was passed over, the driver then assumed new enough for any
                  * PTX (review of 2026-12-08, rv43 F3). */
                 if (col && *col >= 0) {
-                    snprintf(err, err_size, "line 1: column '%.40s' given twice", fields[i]);
+                    snprintf(err, err_size, "line %zu: column '%.40s' given twice", line_no, fields[i]);
                     return FC_ERR_FORMAT;
                 }
                 if (col) {
                     *col = i;
                 } else if (strncmp(fields[i], "driver_model", 12) != 0 &&
                            (strcasestr(fields[i], "driver") || strcasestr(fields[i], "cuda"))) {
-                    snprintf(err, err_size, "line 1: column '%.40s' is not nvidia-smi's driver_version, the one "
-                             "column a driver is read from", fields[i]);
+                    snprintf(err, err_size, "line %zu: column '%.40s' is not nvidia-smi's driver_version, the "
+                             "one column a driver is read from", line_no, fields[i]);
                     return FC_ERR_FORMAT;
                 }
             }
             if (col_name < 0 && col_cap < 0) {
-                snprintf(err, err_size, "line 1: a header without name or compute_cap");
+                snprintf(err, err_size, "line %zu: a header without name or compute_cap", line_no);
                 return FC_ERR_FORMAT;
             }
             continue;
         }
+        if (first)
+            header[0] = '\0'; /* no header: rows alone */
         const char *name = col_name >= 0 && col_name < nf ? fields[col_name] : "";
         const char *cap = col_cap >= 0 && col_cap < nf ? fields[col_cap] : NULL;
         const char *drv = col_driver >= 0 && col_driver < nf ? fields[col_driver] : "";
@@ -340,6 +347,10 @@ fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const ch
                          size_t err_size)
 {
     *n = 0;
+    /* A UTF-8 byte order mark, as PowerShell writes `kubectl ... > nodes.json`: the JSON was
+     * read as CSV, "a header without name or compute_cap" (rv43 F8). */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        text += 3, len -= 3;
     size_t k = 0;
     while (k < len && isspace((unsigned char)text[k]))
         k++;
@@ -359,6 +370,11 @@ fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const ch
             json_t *node;
             json_array_foreach(items, i, node)
             {
+                if (!json_is_object(node)) { /* passed over unsaid (rv43 F8) */
+                    snprintf(err, err_size, "items[%zu] is not a node", i);
+                    st = FC_ERR_FORMAT;
+                    break;
+                }
                 if ((st = parse_node(node, groups, max, n, err, err_size)) != FC_OK)
                     break;
             }
