@@ -2452,6 +2452,14 @@ def xz_dictionary_bomb():
 
 bomb("dictionary-1GiB.tar.xz", xz_dictionary_bomb, 3, "",
      "fatcheck: @: not a readable package: xz stream needs more than 128 MiB to decode (its dictionary), not read\n")
+# The same stream after a first one holding a tar's first member (Python's LZMAFile, which has
+# no limit, reads on into it): it was taken for bytes that are no stream and passed over, the
+# tar "may have been cut short", exit 0 (review of 2026-12-08, rv44 F1).
+bomb("dictionary-1GiB-second.tar.xz",
+     lambda: lzma.compress(tar_header("README", 5) + b"hello".ljust(512, b"\0"), format=lzma.FORMAT_XZ) +
+     xz_dictionary_bomb(), 3, "",
+     "fatcheck: @: damaged package after 1 members: xz stream needs more than 128 MiB to decode (its dictionary), "
+     "not read\n")
 
 
 def elf_with_sections(n, blob, shared=False):

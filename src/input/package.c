@@ -328,8 +328,12 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
             x->later = true;
             continue;
         }
-        if (ret == LZMA_STREAM_END || (x->later && ret != LZMA_OK)) {
-            x->done = true; /* (what does not start as a stream is passed over, as Python does) */
+        /* What does not start as a stream is passed over, as Python does; a stream that does,
+         * and needs more memory than the limit, is said as the first would be (taken for bytes
+         * that are no stream, it left the library in it unread: review of 2026-12-08, rv44 F1). */
+        if (ret == LZMA_STREAM_END ||
+            (x->later && (ret == LZMA_FORMAT_ERROR || ret == LZMA_DATA_ERROR || ret == LZMA_OPTIONS_ERROR))) {
+            x->done = true;
             break;
         }
         if (ret == LZMA_OK)
