@@ -9,7 +9,9 @@
  *     "cuGetExportTable" and "nvcudart_hybrid64.dll", the DLL the driver ships for it;
  *   - CUDA 6.0 to 12.x, and 13.0 debug builds: a table of 100 or more driver function names,
  *     "cuGetExportTable" among them, that starts or ends within 256 bytes of "nvcuda.dll"
- *     (ffmpeg names 36 beside it, to load NVENC, and no cuGetExportTable).
+ *     (ffmpeg names 36 beside it, to load NVENC, and no cuGetExportTable); from CUDA 11 on
+ *     the table starts with cuInit (cuGetProcAddress before it from 11.3, cuGetProcAddress_v2
+ *     from 12), where a loader of the driver API lists cuda.h's functions in its order.
  * The table's names date the runtime as on Linux (runtime_names.h); a hybrid one is CUDA 13.
  * A DLL that exports driver functions itself (a shim standing in for nvcuda.dll) lists them
  * in its export directory after its name, and is not taken for a runtime.
@@ -27,6 +29,8 @@
 #define TABLE_MIN 100u      /* names a runtime's table has at least (CUDA 6.0: 194) */
 #define WINDOW (64u << 10)  /* bytes read each side of "nvcuda.dll" (CUDA 13.0's table: 516 names) */
 #define HYBRID_SPAN 128u
+#define LOOKS 4096u         /* places of "nvcuda.dll" looked at, a file (a runtime has one) */
+#define TABLE_LOOKS 8u      /* of them, those a table is looked for around */
 
 static const char driver_dll[] = "nvcuda.dll";
 
@@ -56,6 +60,10 @@ static size_t name_at(const uint8_t *p, size_t n)
 typedef struct run {
     size_t start, end, names;
     bool export_table; /* cuGetExportTable among them */
+    bool proc_first;   /* its first name is cuGetProcAddress(_v2), as in every runtime's table
+                          of CUDA 11.3 and later, or cuInit (11.0 to 11.2); a loader of the
+                          driver API (cuew, and ggml's in CUDA 13.1) lists the functions in
+                          cuda.h's order, from cuGetErrorString */
 } run;
 
 /* Whether R starts or ends within NEAR bytes of "nvcuda.dll" at AT (or holds it). */
@@ -81,7 +89,9 @@ static bool run_near(const uint8_t *w, size_t n, size_t at, run *out)
             in_run = false;
         }
         if (!in_run)
-            cur = (run){.start = i};
+            cur = (run){.start = i, .proc_first = (len == 16 && memcmp(w + i, "cuGetProcAddress", 16) == 0) ||
+                                                  (len == 19 && memcmp(w + i, "cuGetProcAddress_v2", 19) == 0) ||
+                                                  (len == 6 && memcmp(w + i, "cuInit", 6) == 0)};
         in_run = true;
         cur.names++;
         cur.end = i + len;
@@ -104,8 +114,10 @@ static bool in_exports(const fc_pe *pe, uint64_t off, uint64_t len)
 }
 
 /* What the strings around "nvcuda.dll" at AREA[at] say: the CUDA release of the runtime
- * whose they are (0 when they are a runtime's of no release its names date), or -1. */
-static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at)
+ * whose they are (0 when they are a runtime's of no release its names date), or -1. A table
+ * is looked for around *TABLE_LOOKS more of them at most (each reads 128 KiB: a DLL of 1 MiB
+ * of "nvcuda.dll" took 129 s, review of 2026-12-08, rv44 F2). */
+static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at, unsigned *table_looks)
 {
     const uint8_t *after = area + at + sizeof driver_dll;
     size_t span = len - (at + sizeof driver_dll) < HYBRID_SPAN ? (size_t)(len - (at + sizeof driver_dll)) : HYBRID_SPAN;
@@ -113,9 +125,13 @@ static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at)
     if (has_whole(after - 1, span + 1, "cuGetExportTable") &&
         (has_whole(after - 1, span + 1, "nvcudart_hybrid64.dll") || has_whole(after - 1, span + 1, "nvcudart_hybrida64.dll")))
         return 13000;
+    if (!*table_looks)
+        return -1;
+    (*table_looks)--;
     uint64_t lo = at > WINDOW ? at - WINDOW : 0, hi = len - at > WINDOW ? at + WINDOW : len;
     run r = {0};
-    if (!run_near(area + lo, (size_t)(hi - lo), (size_t)(at - lo), &r) || r.names < TABLE_MIN || !r.export_table)
+    if (!run_near(area + lo, (size_t)(hi - lo), (size_t)(at - lo), &r) || r.names < TABLE_MIN || !r.export_table ||
+        !r.proc_first)
         return -1;
     return fc_runtime_names_newest(area + lo + r.start - 1, r.end - r.start + 2);
 }
@@ -123,6 +139,7 @@ static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at)
 int fc_pe_static_runtime(const fc_image *img, uint64_t base, const uint8_t *data, uint64_t size, const fc_pe *pe)
 {
     int best = -1;
+    unsigned table_looks = TABLE_LOOKS, looks = LOOKS;
     for (size_t i = 0; i < pe->n_sections; i++) {
         const fc_pe_section *s = &pe->sections[i];
         /* (not the sections of fat binaries and their records: 129 MB in ggml-cuda.dll) */
@@ -134,10 +151,12 @@ int fc_pe_static_runtime(const fc_image *img, uint64_t base, const uint8_t *data
         /* (with its NUL; what precedes it varies: a GUID in CUDA 13's hybrid runtime) */
         for (const uint8_t *at = area, *q; (q = memmem(at, (size_t)(area + s->size - at), driver_dll, sizeof driver_dll));
              at = q + 1) {
+            if (!looks--)
+                break;
             uint64_t where = (uint64_t)(q - area);
             if (in_exports(pe, s->offset + where, sizeof driver_dll))
                 continue;
-            int cuda = runtime_at(area, s->size, where);
+            int cuda = runtime_at(area, s->size, where, &table_looks);
             if (cuda > best)
                 best = cuda;
         }
