@@ -596,6 +596,24 @@ def a_bounded_partial_rule_accepts_no_more_failing_modules():
                (rc_want, True, rc_want == 0, False), status)
             rc, out, err = run("--strict", "--gpu", "8.0", "--driver", "13.0", "--accept", rules, three)
             eq((rc, b"partial, 2 of 3 modules load; 1 cannot" in out, b"accepted (" in out), (0, True, True), status)
+        # JUnit names the bound, and a rule that matched only what it may not accept is no
+        # target left unjudged (rv44 F6).
+        rules = accept_file(tmp, "*/libthree.so 8.0 partial:1 one is never launched on Ampere\n"
+                                 "*/libthree.so 9.0 partial:1 two fail here\n")
+        rc, out, err = run("--strict", "--format=junit", "--gpu", "8.0,9.0", "--driver", "13.0", "--accept", rules, three)
+        eq((rc, [c[1:] for c in junit(out) if c[0].startswith("--accept")]),
+           (1, [("line 1: */libthree.so 8.0 partial:1", None, None),
+                ("line 2: */libthree.so 9.0 partial:1", "skipped", "matched only verdicts it may not accept (the "
+                 "driver fails them, or more modules fail than partial:N allows)")]))
+        # Under --kernels, modules that load an image lacking a kernel count as failing too: a
+        # partial:1 rule accepted three of them (rv44 F3).
+        guarded = open(fx("archguard.fatbin"), "rb").read()
+        for copies, rc_want in ((1, 0), (3, 1)):
+            path = os.path.join(tmp, "guard%d.fatbin" % copies)
+            open(path, "wb").write(guarded * copies)
+            rules = accept_file(tmp, "*.fatbin 8.0 partial:1 one module lacks only90 on Ampere\n")
+            rc, out, err = run("-k", "--strict", "--gpu", "8.0", "--accept", rules, path)
+            eq((rc, b"accepted (" in out), (rc_want, rc_want == 0), copies)
 
 
 @test

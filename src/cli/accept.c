@@ -228,3 +228,12 @@ const accept_rule *accept_match(accept_rules *r, const char *label, unsigned cc,
     }
     return NULL;
 }
+
+const char *accept_status_text(const accept_rule *a, char *buf, size_t size)
+{
+    if (a->max_failing)
+        snprintf(buf, size, "partial:%zu", a->max_failing);
+    else
+        snprintf(buf, size, "%s", fc_verdict_status_name(a->status));
+    return buf;
+}

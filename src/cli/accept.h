@@ -37,6 +37,8 @@ int accept_load(accept_rules *out, const char *path, char *err, size_t err_size)
 /* Parses the rules in TEXT (LEN bytes) as if read from PATH; the same results. */
 int accept_parse(accept_rules *out, const char *path, const char *text, size_t len, char *err, size_t err_size);
 void accept_free(accept_rules *r); /* accepts NULL and empty rules */
+/* A's status as written: "partial", "partial:2", "none"; in BUF. */
+const char *accept_status_text(const accept_rule *a, char *buf, size_t size);
 
 /* The first rule that accepts verdict STATUS of the file named LABEL on a target of compute
  * capability CC, FAILING of its modules and link inputs failing, its use counted; NULL when

@@ -97,7 +97,11 @@ void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)
          * not accepted, whatever the rules say (the file is an input error, exit 3, too). Nor
          * is a driver that cannot start it: a rule for a file's images accepted the runtime or
          * the container failing on a new driver too (review of 2026-12-04, R1). */
-        size_t failing = v ? v->modules - (v->native + v->compatible + v->jit) + v->link_inputs - v->linkable : 0;
+        /* (modules that load an image lacking some kernel, under --kernels, fail those launches:
+         * counted, or a partial:N rule accepted any number of them, rv44 F3) */
+        size_t failing = v ? v->modules - (v->native + v->compatible + v->jit) + v->link_inputs - v->linkable +
+                                 v->modules_lacking_kernels
+                           : 0;
         cfg->accepted[t] = v && !v->undecoded ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc,
                                                              v->status, failing, fc_verdict_driver_fails(v))
                                               : NULL;

@@ -174,11 +174,17 @@ static void junit_finish(renderer *r)
     const config *cfg = r->cfg;
     for (size_t i = 0; cfg->accept && i < cfg->accept->n; i++) {
         const accept_rule *a = &cfg->accept->rules[i];
-        char *class = NULL, *name = NULL, *message = NULL;
+        char *class = NULL, *name = NULL, *message = NULL, status[32];
+        /* (a rule that matched only verdicts it may not accept was "its target is not judged":
+         * review of 2026-12-08, rv44 F6) */
         if ((class = str_printf("--accept %s", cfg->accept->path)) &&
-            (name = str_printf("line %u: %s %s %s", a->line, a->pattern, a->target, fc_verdict_status_name(a->status))) &&
+            (name = str_printf("line %u: %s %s %s", a->line, a->pattern, a->target,
+                               accept_status_text(a, status, sizeof status))) &&
             (a->used || (message = str_printf(rule_stale(cfg, a) ? "stale: no verdict to accept; remove the rule"
-                                                                 : "its target is not judged in this run"))))
+                                              : a->withheld
+                                                  ? "matched only verdicts it may not accept (the driver fails them, "
+                                                    "or more modules fail than partial:N allows)"
+                                                  : "its target is not judged in this run"))))
             test_case(s, class, name, a->used ? NULL : "skipped", NULL, message, NULL);
         free(class);
         free(name);

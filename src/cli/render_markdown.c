@@ -241,7 +241,8 @@ static void markdown_finish(renderer *r)
         put_md(out, a->pattern);
         fputc(' ', out);
         put_md(out, a->target);
-        fprintf(out, " %s: no such verdict to accept\n", fc_verdict_status_name(a->status));
+        char status[32];
+        fprintf(out, " %s: no such verdict to accept\n", accept_status_text(a, status, sizeof status));
     }
     free(s);
     r->state = NULL;
