@@ -1398,7 +1398,10 @@ def inventories_as_people_join_and_save_them_are_read():
     other = "index, name, compute_cap, driver_version\r\n0, NVIDIA A100-SXM4-80GB, 8.0, 550.54.14\r\n"
     for text, want in (("\ufeff" + json.dumps(node), [("sm_90", "13.0")]),
                        (host + other, [("sm_90", "13.0"), ("sm_80", "12.4")]),
-                       ("\n" + host, [("sm_90", "13.0")]), ("\ufeff" + host, [("sm_90", "13.0")])):
+                       ("\n" + host, [("sm_90", "13.0")]), ("\ufeff" + host, [("sm_90", "13.0")]),
+                       # headerless, three columns (--format=csv,noheader without driver_version):
+                       # "driver_version is empty" (rv44 F7)
+                       ("0, NVIDIA H100 80GB HBM3, 9.0\n", [("sm_90", None)])):
         rc, out, err = run("--json", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=text)
         eq((err, [(t["target"], t["driver_cuda"]) for t in json.loads(out)["targets"]]), ("", want), text)
 
@@ -1416,6 +1419,17 @@ def a_node_whose_driver_labels_disagree_is_judged_by_the_older():
     doc = json.loads(out)
     eq((rc, [(t["driver_cuda"], t["source"]) for t in doc["targets"]], doc["files"][0]["verdicts"][0]["status"]),
        (1, [("11.4", "1 node, 8 GPUs: NVIDIA-H100-80GB-HBM3, driver 470.57.02")], "none"))
+    # The older labels of a 470 driver beside the newer ones of a 580 (GPU Feature Discovery
+    # writes both sets): judged as the 580, exit 0 (rv44 F4).
+    both = json.loads(json.dumps(node))
+    both["items"][0]["metadata"]["labels"].update({
+        "nvidia.com/cuda.driver-version.full": "580.65.06", "nvidia.com/cuda.runtime-version.full": "13.0",
+        "nvidia.com/cuda.driver.major": "470", "nvidia.com/cuda.driver.minor": "57", "nvidia.com/cuda.driver.rev": "02",
+        "nvidia.com/cuda.runtime.major": "11", "nvidia.com/cuda.runtime.minor": "4"})
+    rc, out, err = run("--json", "--strict", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=json.dumps(both))
+    doc = json.loads(out)
+    eq((rc, [(t["driver_cuda"], t["source"]) for t in doc["targets"]]),
+       (1, [("11.4", "1 node, 8 GPUs: NVIDIA-H100-80GB-HBM3, driver 470.57.02")]))
     # Where they agree, or the runtime label is the older (a release the table dates later), it stands.
     node["items"][0]["metadata"]["labels"]["nvidia.com/cuda.driver-version.full"] = "580.65.06"
     node["items"][0]["metadata"]["labels"]["nvidia.com/cuda.runtime-version.full"] = "12.8"

@@ -203,7 +203,8 @@ static fc_status parse_csv(const char *text, fc_fleet_group *groups, size_t max,
          * 2026-12-05, rt7 F3). nvidia-smi's [N/A] says it does not know: none named. */
         int cuda = 0;
         char derr[256];
-        if (col_driver >= 0 && !*drv) { /* taken as none named, a driver new enough (rv43 F3) */
+        /* (a row without the column, headerless nvidia-smi output of three, names none: rv44 F7) */
+        if (col_driver >= 0 && col_driver < nf && !*drv) { /* taken as none named, a driver new enough (rv43 F3) */
             snprintf(err, err_size, "line %zu: driver_version is empty (nvidia-smi writes [N/A] where it "
                      "cannot tell)", line_no);
             return FC_ERR_FORMAT;
@@ -321,11 +322,25 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
         snprintf(err, err_size, "node %s: its driver labels: %s", name ? name : "?", derr);
         return FC_ERR_FORMAT;
     }
-    /* Both labels come from one driver, so they agree unless one is stale or edited by hand:
+    /* The labels come from one driver, so they agree unless some are stale or edited by hand:
      * a 470 release labelled CUDA 13.0 was judged as a CUDA 13.0 driver, "ok" for an H100 it
-     * does not know (review of 2026-12-08, rv43 F2). The older of the two stands. */
+     * does not know (review of 2026-12-08, rv43 F2), and so were the older labels of a 470
+     * driver beside newer ones of a 580 (rv44 F4: GPU Feature Discovery writes both sets). The
+     * oldest CUDA any of them reads as stands, with the release that says it. */
     if (rt_read && driver[0] && fc_driver_parse(&of_release, driver, derr, sizeof derr) == FC_OK && of_release < cuda)
         cuda = of_release;
+    char parts[64] = "", rt_parts[32] = "";
+    if (dmaj && dmin)
+        snprintf(parts, sizeof parts, "%s.%s%s%s", dmaj, dmin, drev && *drev ? "." : "", drev ? drev : "");
+    if (rmaj && rmin)
+        snprintf(rt_parts, sizeof rt_parts, "%s.%s", rmaj, rmin);
+    int other = 0;
+    if (full && parts[0] && fc_driver_parse(&other, parts, derr, sizeof derr) == FC_OK && cuda && other < cuda) {
+        cuda = other;
+        snprintf(driver, sizeof driver, "%s", parts);
+    }
+    if (runtime && rt_parts[0] && fc_driver_parse(&other, rt_parts, derr, sizeof derr) == FC_OK && cuda && other < cuda)
+        cuda = other;
     /* A count is digits: "-8" was 4294967288 GPUs (rv43 F2). */
     unsigned gpus = 1;
     if (count) {
