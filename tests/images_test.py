@@ -559,6 +559,13 @@ def a_compressed_layer_is_read_to_its_end():
         eq((rc, [m.split("): ", 1)[-1] for m in errors(doc)]),
            (3, ["an xz-compressed layer, which `docker load` reads and containerd does not; not read here; "
                 "what could be read of it is judged"]))
+        # Through a pipe it was "not in the archive" (rv44 F5).
+        from tap_cli import BASE_ENV, FATCHECK
+        p = subprocess.run([FATCHECK, "--json", *H100, *DRIVER_13, "-"], input=open(path, "rb").read(),
+                           capture_output=True, env=BASE_ENV, timeout=60)
+        eq((p.returncode, [m.rsplit("): ", 1)[-1] for m in errors(json.loads(p.stdout))]),
+           (3, ["an xz-compressed layer, which `docker load` reads and containerd does not; not read here; "
+                "what could be read of it is judged"]))
 
 
 @test

@@ -1091,7 +1091,10 @@ static bool looks_like_layer(const uint8_t *p, size_t n)
     /* (A v7 tar has no magic: its header's checksum tells it.) */
     return zeros || (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) || (n >= 512 && fc_go_tar_is_header(p)) ||
            (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
-           (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0);
+           (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0) ||
+           /* xz, which docker load reads: a layer, said as not read (piped, it was "not in the
+            * archive": review of 2026-12-08, rv44 F5) */
+           (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0);
 }
 
 bool fc_oci_manifest_head_is_list(const uint8_t *head, size_t n)
