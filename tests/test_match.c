@@ -536,7 +536,9 @@ static void test_arch_lists(void)
     static const char *const bad[] = {"8.0,8.6", "10.0f", "native", "sm_86", "8", "", "Amperes", "8.6+ptx",
                                       "8.6a", "sm_8.6", "compute_9.0+PTX", "08.6",
                                       /* no GPU has these (rv43 F6): they were targets of their own */
-                                      "9.9", "8.0;9.5+PTX", "6.9", "12.9", "9.9a"};
+                                      "9.9", "8.0;9.5+PTX", "6.9", "12.9", "9.9a",
+                                      /* torch's list starts at 3.5 (rv44 F8) */
+                                      "3.0", "3.2+PTX"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         fc_arch_list l;
         char err[256];

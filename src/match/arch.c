@@ -657,6 +657,11 @@ static fc_status add_arch_entry(fc_arch_list *out, const char *tok, char *err, s
         snprintf(err, err_size, "'%s': no GPU has compute capability %u.%u", tok, cc / 10, cc % 10);
         return FC_ERR_INVALID;
     }
+    if (cc < 35) { /* torch's supported_arches start at 3.5 in every release (rv44 F8) */
+        snprintf(err, err_size, "'%s': torch builds nothing for compute capability %u.%u (its list starts at 3.5)",
+                 tok, cc / 10, cc % 10);
+        return FC_ERR_INVALID;
+    }
     static const unsigned with_a[] = {90, 100, 103, 110, 120, 121};
     bool a_known = false;
     for (size_t i = 0; i < sizeof with_a / sizeof *with_a; i++)
