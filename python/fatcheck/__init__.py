@@ -72,11 +72,12 @@ class Report(dict):
     arch_mismatches, unseen, internal).
     """
 
-    def __init__(self, document, exit_status, counts, problems):
+    def __init__(self, document, exit_status, counts, problems, strict=False):
         super().__init__(document)
         self.exit_status = exit_status
         self.counts = counts
         self._problems = problems
+        self._strict = strict
 
     def problems(self):
         """(file, bits) for every file: the PROBLEM_* bits the library's rule gives it."""
@@ -121,6 +122,10 @@ class Report(dict):
             if bits & PROBLEM_ARCH_LIST:
                 reasons.append("%s: does not hold what %s builds" % (name, f["arch_list_check"]["arch_list"]))
         reasons += self.messages()
+        unopened = self.get("skipped_in_walks", {}).get("packages", 0)
+        if self._strict and unopened:  # as the command says it (review of 2026-12-08, rv44)
+            reasons.append("%d package%s not opened (packages=True opens them); strict fails it"
+                           % (unopened, "" if unopened == 1 else "s"))
         raise CheckError(self, reasons or ["exit status %d" % self.exit_status])
 
 
@@ -165,7 +170,7 @@ def scan(paths, gpus=None, driver=None, *, arch_list=None, strict=False, kernels
                                               threads=int(threads), detect_timeout_ms=timeout_ms)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    report = Report(json.loads(text), status, counts, list(problems))
+    report = Report(json.loads(text), status, counts, list(problems), strict=bool(strict))
     if not report["targets"]:
         note = report.get("targets_note", "no target GPU")
         if require_targets:

@@ -197,6 +197,17 @@ def test_strict_fails_what_was_not_seen(tmp_path):
     with pytest.raises(fatcheck.CheckError, match="libmulti.so: not fully seen or judged"):
         report.check()
     assert "warnings" in fatcheck.scan([cut], gpus=["9.0"], driver="13.0")
+    # A package a walk did not open: strict=True fails it as the command does, and says why.
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "libs.tar.gz").write_bytes((FIXTURES / "packages" / "libs.tar.gz").read_bytes())
+    for strict in (False, True):
+        case = dict(paths=[dist], gpus=["9.0"], driver="13.0", strict=strict)
+        want, rc = cli(*arguments(**case))
+        report = fatcheck.scan(errors="report", **case)
+        assert report == want and report.exit_status == rc == (3 if strict else 0), strict
+    with pytest.raises(fatcheck.CheckError, match="1 package not opened"):
+        report.check()
 
 
 def test_imported_from_where_it_should_be():
