@@ -1217,15 +1217,15 @@ def fleet_from_nvidia_smi_csv():
         doc = json.loads(run("--json", "--gpus-from", os.path.join(FLEET, name), fx("ptx_only.fatbin"))[1])
         got = [(t["target"], t["source"], t["driver_cuda"]) for t in doc["targets"]]
         if name == "nvidia-smi.csv":
-            eq(got, [("sm_90", "1 node, 2 GPUs: NVIDIA H200, driver 580.159.04", "13.0"),
-                     ("sm_89", "1 node, 1 GPU: NVIDIA GeForce RTX 4090, driver 550.54.14", "12.4")])
+            eq(got, [("sm_90", "2 GPUs: NVIDIA H200, driver 580.159.04", "13.0"),
+                     ("sm_89", "1 GPU: NVIDIA GeForce RTX 4090, driver 550.54.14", "12.4")])
             eq([v["status"] for v in doc["files"][0]["verdicts"]], ["ok", "none"])
         else:
-            eq(got, [("sm_80", "1 node, 2 GPUs: NVIDIA A100-SXM4-80GB, driver 535.104.05", "12.2"),
-                     ("sm_89", "1 node, 1 GPU: NVIDIA L4, driver 535.104.05", "12.2")])
+            eq(got, [("sm_80", "2 GPUs: NVIDIA A100-SXM4-80GB, driver 535.104.05", "12.2"),
+                     ("sm_89", "1 GPU: NVIDIA L4, driver 535.104.05", "12.2")])
             eq([v["status"] for v in doc["files"][0]["verdicts"]], ["none", "none"])
     rc, out, err = run("--gpus-from", "-", fx("app"), input_text=open(os.path.join(FLEET, "nvidia-smi.csv")).read())
-    assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
+    assert out.startswith("judging for:\n  sm_90 (2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
 
 
 @test
@@ -1249,11 +1249,13 @@ def each_inventory_is_judged_and_a_second_driver_or_rules_file_is_refused():
             eq((rc, got), (1, [("sm_75", "none"), ("sm_90", "ok")]), order)
         rc, out, err = run("--gpus-from", paths[1], "--gpus-from", "-", cubin, input_text=h100)
         eq(rc, 1, out)
-        assert "sm_75 (1 node, 1 GPU: Tesla T4, driver 580.65.06)" in out, out
-        # A group in both is one, counted as one inventory holding both rows counts it (rv40)
+        assert "sm_75 (1 GPU: Tesla T4, driver 580.65.06)" in out, out
+        # A group in both is one, counted as one inventory holding both rows counts it (rv40);
+        # a CSV row says nothing of its host, so no nodes are counted (rv43 F8: "1 node" was said
+        # of every CSV, a million rows too)
         rc, out, err = run("--gpus-from", paths[0], "--gpus-from", "-", cubin, input_text=h100)
         eq(rc, 0, out)
-        assert out.startswith("judging for:\n  sm_90 (2 nodes, 2 GPUs: NVIDIA H100 80GB HBM3, driver 580.65.06)\n"), out
+        assert out.startswith("judging for:\n  sm_90 (2 GPUs: NVIDIA H100 80GB HBM3, driver 580.65.06)\n"), out
         # 64 kinds of GPU in all, whichever inventory passes them
         sixty = "name, compute_cap, driver_version\n" + "".join(
             "NVIDIA H100 80GB HBM3, 9.0, 580.65.%02d\n" % i for i in range(64))
@@ -1282,8 +1284,8 @@ def a_fleet_is_judged_by_each_group_s_own_driver_and_by_driver_when_named():
              "1, NVIDIA H100 80GB HBM3, 9.0, 550.54.14\n")
     doc = json.loads(run("--json", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=fleet)[1])
     eq([(t["source"], t["driver_cuda"]) for t in doc["targets"]],
-       [("1 node, 1 GPU: NVIDIA H100 80GB HBM3, driver 550.163.01", "12.4"),
-        ("1 node, 1 GPU: NVIDIA H100 80GB HBM3, driver 550.54.14", "12.4")])
+       [("1 GPU: NVIDIA H100 80GB HBM3, driver 550.163.01", "12.4"),
+        ("1 GPU: NVIDIA H100 80GB HBM3, driver 550.54.14", "12.4")])
     no_drivers = "index, name, compute_cap\n0, NVIDIA H200, 9.0\n1, NVIDIA H100, 9.0\n"
     rc, out, err = run("--json", "--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=no_drivers)
     doc = json.loads(out)
@@ -1295,11 +1297,11 @@ def a_fleet_is_judged_by_each_group_s_own_driver_and_by_driver_when_named():
                        input_text=open(os.path.join(FLEET, "nvidia-smi.csv")).read())
     doc = json.loads(out)
     eq([(t["source"], t["driver_cuda"]) for t in doc["targets"]],
-       [("--gpu H200", "12.4"), ("1 node, 2 GPUs: NVIDIA H200, driver 580.159.04", "13.0"),
-        ("1 node, 1 GPU: NVIDIA GeForce RTX 4090, driver 550.54.14", "12.4")])
+       [("--gpu H200", "12.4"), ("2 GPUs: NVIDIA H200, driver 580.159.04", "13.0"),
+        ("1 GPU: NVIDIA GeForce RTX 4090, driver 550.54.14", "12.4")])
     rc, out, err = run("--gpus-from", "-", "--driver", "12.4", fx("ptx_only.fatbin"), input_text=open(
         os.path.join(FLEET, "nvidia-smi.csv")).read())
-    assert out.startswith("judging for:\n  sm_90 (1 node, 2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
+    assert out.startswith("judging for:\n  sm_90 (2 GPUs: NVIDIA H200, driver 580.159.04)\n"), out
 
 
 @test
@@ -1376,7 +1378,7 @@ def a_fleet_driver_that_cannot_be_read_is_an_error():
     rc, out, err = run("--gpus-from", "-", fx("ptx_only.fatbin"),
                        input_text="index, name, compute_cap, driver_version\n0, NVIDIA H200, 9.0, [N/A]\n")
     eq(rc, 0)
-    assert out.startswith("judging for:\n  sm_90 (1 node, 1 GPU: NVIDIA H200)\n  driver assumed new enough"), out
+    assert out.startswith("judging for:\n  sm_90 (1 GPU: NVIDIA H200)\n  driver assumed new enough"), out
     node = {"items": [{"metadata": {"name": "n1", "labels": {
         "nvidia.com/gpu.product": "Tesla-V100-SXM2-16GB", "nvidia.com/gpu.compute.major": "7",
         "nvidia.com/gpu.compute.minor": "0", "nvidia.com/gpu.count": "1",

@@ -11,7 +11,7 @@ extern "C" {
 /* GPUs alike (model, compute capability, driver) across a fleet: one target for all. */
 typedef struct fc_fleet_group {
     fc_target target;   /* name: the product; source: "12 nodes, 96 GPUs: NVIDIA-H100-80GB-HBM3, driver 550.107.02" */
-    unsigned nodes, gpus;
+    unsigned nodes, gpus; /* nodes: 0 where the inventory does not tell them (nvidia-smi CSV) */
     char driver[64];    /* the driver release, "" when not given */
 } fc_fleet_group;
 

@@ -48,16 +48,19 @@ static fc_status add_gpus(fc_fleet_group *groups, size_t max, size_t *n, const c
     if (!fc_driver_release(driver, g->target.driver, sizeof g->target.driver))
         g->target.driver[0] = '\0';
     g->gpus = count;
-    g->nodes = 1;
+    g->nodes = new_node; /* a CSV row says nothing of its host: "1 node" was said of any CSV (rv43 F8) */
     return FC_OK;
 }
 
 /* The group's source, as the targets' list shows it. */
 static void describe(fc_fleet_group *g)
 {
-    snprintf(g->target.source, sizeof g->target.source, "%u node%s, %u GPU%s: %.60s%s%.40s", g->nodes,
-             g->nodes == 1 ? "" : "s", g->gpus, g->gpus == 1 ? "" : "s", g->target.name[0] ? g->target.name : "?",
-             g->driver[0] ? ", driver " : "", g->driver);
+    char nodes[32] = "";
+    if (g->nodes)
+        snprintf(nodes, sizeof nodes, "%u node%s, ", g->nodes, g->nodes == 1 ? "" : "s");
+    snprintf(g->target.source, sizeof g->target.source, "%s%u GPU%s: %.60s%s%.40s", nodes, g->gpus,
+             g->gpus == 1 ? "" : "s", g->target.name[0] ? g->target.name : "?", g->driver[0] ? ", driver " : "",
+             g->driver);
 }
 
 fc_status fc_fleet_merge(fc_fleet_group *groups, size_t *n, size_t max, const fc_fleet_group *more, size_t n_more,
