@@ -1230,7 +1230,11 @@ def entry_flags_no_toolchain_writes():
     cubin = open(fx("kernels.sm_90.cubin"), "rb").read()
     cases = (("flag4000", 0x4011, ("CUDA_ERROR_INVALID_IMAGE", 1)), ("flag1000", 0x1011, ("UNCOMPRESS_FAILED", 1)),
              ("sm90f", 0x200011, ("CUDA_ERROR_NO_BINARY_FOR_GPU", 1)), ("sm90af", 0x300011, ("CUDA_SUCCESS", 0)),
-             ("flag400000", 0x400011, ("CUDA_SUCCESS", 3)))
+             ("flag400000", 0x400011, ("CUDA_SUCCESS", 3)),
+             # 0x4, "CUDA's code" (an old fatbinary.h's FATBIN_FLAG_CUDA), which nvcc set before
+             # CUDA 11 on Windows (0x45, 0x2047): such files were not judged, exit 3 (rv45 F1).
+             # Not loaded on a device (none was lent this session): judged as without it.
+             ("flag4", 0x45, ("CUDA_SUCCESS", 0)))
     with tempfile.TemporaryDirectory() as tmp:
         for name, flags, want in cases:
             path = os.path.join(tmp, name + ".fatbin")

@@ -91,6 +91,10 @@ typedef enum fc_format {
 /* Entry flag bits, as stored in the entry header (see docs/format.md). */
 #define FC_FLAG_64BIT 0x1ull
 #define FC_FLAG_DEBUG 0x2ull
+/* "The code is CUDA's" (not OpenCL's: 0x8), in an old public fatbinary.h (FATBIN_FLAG_CUDA);
+ * set by nvcc before CUDA 11 on Windows: 49 of 52 such images that register code (review of
+ * 2026-12-08, rv45 F1), where it was an unknown bit and the file not judged, exit 3. */
+#define FC_FLAG_CUDA_SOURCE 0x4ull
 #define FC_FLAG_HOST_LINUX 0x10ull
 #define FC_FLAG_HOST_MAC 0x20ull
 #define FC_FLAG_HOST_WINDOWS 0x40ull
@@ -107,7 +111,7 @@ typedef enum fc_format {
 #define FC_FLAG_REFUSED_IMAGE 0x4000ull
 /* Every bit above: what a toolchain writes, or what a driver was seen refusing. An entry with
  * any other bit is not judged (docs/format.md, "Flags"). */
-#define FC_FLAGS_KNOWN (FC_FLAG_64BIT | FC_FLAG_DEBUG | FC_FLAG_HOST_LINUX | FC_FLAG_HOST_MAC | FC_FLAG_HOST_WINDOWS | \
+#define FC_FLAGS_KNOWN (FC_FLAG_64BIT | FC_FLAG_DEBUG | FC_FLAG_CUDA_SOURCE | FC_FLAG_HOST_LINUX | FC_FLAG_HOST_MAC | FC_FLAG_HOST_WINDOWS | \
                         FC_FLAG_COMPRESS_LZ4 | FC_FLAG_COMPRESS_ZSTD | FC_FLAG_OBFUSCATED | FC_FLAG_ARCH_SPECIFIC | \
                         FC_FLAG_FAMILY | FC_FLAG_SM100_OPTIONS | FC_FLAG_REFUSED_UNCOMPRESS | FC_FLAG_REFUSED_IMAGE)
 
