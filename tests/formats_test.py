@@ -334,6 +334,14 @@ def windows_images_need_the_runtime_their_imports_name():
        ("process", ["cublas64_12.dll"], "12.0", None, "cublas64_12.dll", False, 1))
     eq(runtime(fx("pe/libpe.dll"), "12.9"),
        ("static", [], "13.0", None, "its static CUDA 13 runtime", False, 1))
+    # A DLL name of the libraries rv45 F5 found unknown ("no CUDA code" on a 12.4 driver):
+    # process_rt.dll's cuBLAS import renamed in place (the same length).
+    data = open(fx("pe/process_rt.dll"), "rb").read()
+    assert data.count(b"cublas64_12.dll") == 1
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "nvjpeg_user.dll")
+        open(p, "wb").write(data.replace(b"cublas64_12.dll", b"nvjpeg64_13.dll"))
+        eq(runtime(p, "12.4")[1:3] + runtime(p, "12.4")[5:], (["nvjpeg64_13.dll"], "13.0", False, 1))
     # The CUDA DLLs named are those objdump lists among the imports.
     for name in ("cudart12.dll", "process_rt.dll", "libpe.dll"):
         listed = subprocess.run(["objdump", "-p", fx("pe/" + name)], capture_output=True, text=True).stdout

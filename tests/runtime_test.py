@@ -267,6 +267,28 @@ def a_cuda_library_dates_itself_by_its_soname():
 
 
 @test
+def host_code_needing_any_cuda_library_is_judged_by_it():
+    # rv45 F5: a library whose only CUDA need was libnvjpeg.so.13, libcusolverMg.so.12 (CUDA
+    # 13.0's, as /usr/local/cuda/lib64 has it) or libnvfatbin.so.13 was "no CUDA code", exit 0,
+    # on a CUDA 12.4 driver; so were their Windows DLLs (formats_test). Built here with cc:
+    # stubs of those sonames, and a library needing one.
+    import subprocess
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "x.c")
+        open(src, "w").write("int x(void) { return 1; }\n")
+        for soname, needs in (("libnvjpeg.so.13", "13.0"), ("libcusolverMg.so.12", "13.0"),
+                              ("libcusolverMg.so.11", "11.0"), ("libnvfatbin.so.13", "13.0"),
+                              ("libnvjpeg.so.12", "12.0")):
+            stub = os.path.join(tmp, soname)
+            subprocess.run(["cc", "-shared", "-o", stub, "-Wl,-soname," + soname, src], check=True)
+            lib = os.path.join(tmp, "libuses_" + soname.replace(".", "_") + ".so")
+            subprocess.run(["cc", "-shared", "-o", lib, src, "-Wl,--no-as-needed", stub], check=True)
+            rc, v, r = judged(lib, "12.4")
+            eq((r and r["cuda_libraries"], r and r["needs_cuda"], rc),
+               ([soname], needs, 1 if needs > "12.4" else 0), soname)
+
+
+@test
 def containers_kept_deep_in_data_are_found_through_their_pointers():
     # CUDA 11.8's cuFFT keeps 22,346 containers in .data, the first 2.8 MiB in, past the 1 MiB
     # head that decides whether a section is searched: they were missed, and the file was judged

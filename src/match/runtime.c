@@ -34,6 +34,11 @@ static const struct {
     {"libcusparse.so.", 10, 10000}, {"libcusparse.so.", 11, 11000}, {"libcusparse.so.", 12, 12000},
     {"libcusolver.so.", 10, 10000}, {"libcusolver.so.", 11, 11000}, {"libcusolver.so.", 12, 13000},
     {"libcurand.so.", 10, 10000},
+    /* (rv45 F5: a file needing only these was "no CUDA code" on a driver they cannot start on;
+     * cuSOLVERMg's major is cuSOLVER's, nvJPEG's and nvFatbin's CUDA's: CUDA 13.0's
+     * libcusolverMg.so.12 here) */
+    {"libnvjpeg.so.", -1, 0},   {"libnvfatbin.so.", -1, 0},
+    {"libcusolverMg.so.", 10, 10000}, {"libcusolverMg.so.", 11, 11000}, {"libcusolverMg.so.", 12, 13000},
 };
 
 /* The ELF soname of a CUDA library's Windows DLL (NAME, without ".dll"), into OUT: cudart64_12
@@ -48,7 +53,7 @@ static bool soname_of_dll(const char *name, size_t len, char *out, size_t size)
     static const char *const bases[] = {"cudart", "cublasLt", "cublas", "nvrtc", "nvJitLink", "cupti", "nppc",
                                         "nppial", "nppicc", "nppidei", "nppif", "nppig", "nppim", "nppist",
                                         "nppisu", "nppitc", "npps", "nvblas", "cufftw", "cufft", "cusparse",
-                                        "cusolver", "curand"};
+                                        "cusolverMg", "cusolver", "curand", "nvjpeg", "nvfatbin"};
     for (size_t i = 0; i < sizeof bases / sizeof *bases; i++) {
         size_t n = strlen(bases[i]);
         if (len <= n || strncasecmp(name, bases[i], n) != 0)
@@ -67,7 +72,7 @@ static bool soname_of_dll(const char *name, size_t len, char *out, size_t size)
         if (!digits || (p < name + len && *p != '_'))
             continue;
         bool release = strcmp(bases[i], "cudart") == 0 || strcmp(bases[i], "nvrtc") == 0 ||
-                       strcmp(bases[i], "nvJitLink") == 0;
+                       strcmp(bases[i], "nvJitLink") == 0 || strcmp(bases[i], "nvfatbin") == 0;
         if (release && (digits == 3 || (digits == 2 && v >= 30)))
             snprintf(out, size, "lib%s.so.%lu.%lu", bases[i], v / 10, v % 10);
         else
