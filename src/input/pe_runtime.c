@@ -125,6 +125,12 @@ static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at, unsigned *
     if (has_whole(after - 1, span + 1, "cuGetExportTable") &&
         (has_whole(after - 1, span + 1, "nvcudart_hybrid64.dll") || has_whole(after - 1, span + 1, "nvcudart_hybrida64.dll")))
         return 13000;
+    /* A look is spent only where a driver function's name lies within NEAR bytes: messages
+     * ("could not load nvcuda.dll") ahead of a table used the looks up (rv45 F3). */
+    uint64_t near_lo = at > NEAR ? at - NEAR : 0;
+    uint64_t near_hi = len - at > sizeof driver_dll + NEAR ? at + sizeof driver_dll + NEAR : len;
+    if (!memmem(area + near_lo, (size_t)(near_hi - near_lo), "\0cu", 3))
+        return -1;
     if (!*table_looks)
         return -1;
     (*table_looks)--;
