@@ -334,6 +334,11 @@ def windows_images_need_the_runtime_their_imports_name():
        ("process", ["cublas64_12.dll"], "12.0", None, "cublas64_12.dll", False, 1))
     eq(runtime(fx("pe/libpe.dll"), "12.9"),
        ("static", [], "13.0", None, "its static CUDA 13 runtime", False, 1))
+    # No Linux driver release in a Windows file's fixes either (rv45 F6: "(>= 570.26)" for an
+    # RTX 5090, whose first Windows driver is 572.16).
+    rc, out, err = run("--gpu", "12.0", "--driver", "12.4", fx("pe/cudart12.dll"))
+    eq((rc, [l for l in out.splitlines() if "fix:" in l or ">=" in l]),
+       (1, ["    fix: install a driver for CUDA 12.8 or newer"]))
     # A DLL name of the libraries rv45 F5 found unknown ("no CUDA code" on a 12.4 driver):
     # process_rt.dll's cuBLAS import renamed in place (the same length).
     data = open(fx("pe/process_rt.dll"), "rb").read()
