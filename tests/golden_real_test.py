@@ -55,10 +55,10 @@ GGML_SUMMARY = (": 143 containers in .nv_fatb\n"
                 "  cubin      572  sm_86:143 sm_89:143 sm_120a:143 sm_121a:143\n"
                 "  ptx        429  compute_75:143 compute_80:143 compute_90:143\n"
                 "  PTX ISA 9.1; stored: zstd 1,001\n"
-                # One data section past its first MiB is searched only where pointers lead (the
-                # default since ae2d7c3; this test had kept the older summary).
-                "  note: 1 data section searched only in its first MiB and where pointers\n"
-                "    lead (--embedded searches them whole)\n"
+                # One data section past its first MiB is not searched (the default since ae2d7c3;
+                # pointers are followed in ELF files only: rv45 F4).
+                "  note: 1 data section searched only in its first MiB (--embedded\n"
+                "    searches them whole)\n"
                 # It imports cublas64_13.dll and no cudart64_*.dll: CUDA 13's static runtime, its
                 # strings (the hybrid runtime's, and a table of driver functions) dating it.
                 "  runtime: static, CUDA 13 (its runtime's strings date it to CUDA 13); needs a\n"

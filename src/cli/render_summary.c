@@ -259,9 +259,16 @@ static void summary_object(renderer *r, const fc_object *o, const fc_judgement *
     if (o->n_containers && o->sections_searched_in_part) {
         char count[32];
         size_t n = o->sections_searched_in_part;
-        fprintf(out, "  note: %s data section%s searched only in %s first MiB and where pointers\n"
-                     "    lead (--embedded searches them whole)\n",
-                fmt_count(n, count, sizeof count), n == 1 ? "" : "s", n == 1 ? "its" : "their");
+        /* (pointers are followed in ELF files only, elf_pointers.c: a PE image's note said
+         * they were, review of 2026-12-08, rv45 F4) */
+        if (o->format == FC_FORMAT_ELF)
+            fprintf(out, "  note: %s data section%s searched only in %s first MiB and where pointers\n"
+                         "    lead (--embedded searches them whole)\n",
+                    fmt_count(n, count, sizeof count), n == 1 ? "" : "s", n == 1 ? "its" : "their");
+        else
+            fprintf(out, "  note: %s data section%s searched only in %s first MiB (--embedded\n"
+                         "    searches them whole)\n",
+                    fmt_count(n, count, sizeof count), n == 1 ? "" : "s", n == 1 ? "its" : "their");
     }
     if (j) {
         if (o->format != FC_FORMAT_IMAGE) /* an image's runtimes are listed with it */
