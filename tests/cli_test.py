@@ -1406,6 +1406,18 @@ def inventories_as_people_join_and_save_them_are_read():
                        ("0, NVIDIA H100 80GB HBM3, 9.0\n", [("sm_90", None)])):
         rc, out, err = run("--json", "--gpus-from", "-", fx("kernels.sm_90.cubin"), input_text=text)
         eq((err, [(t["target"], t["driver_cuda"]) for t in json.loads(out)["targets"]]), ("", want), text)
+    # Windows PowerShell 5.1's `nvidia-smi ... > fleet.csv` writes UTF-16LE with a byte order
+    # mark: "not a text file (it holds a NUL byte)" (rv45 F7).
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "fleet.csv")
+        open(p, "wb").write((host + other).replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-16"))
+        rc, out, err = run("--json", "--gpus-from", p, fx("kernels.sm_90.cubin"))
+        eq((err, [(t["target"], t["driver_cuda"]) for t in json.loads(out)["targets"]]),
+           ("", [("sm_90", "13.0"), ("sm_80", "12.4")]))
+    # Windows' own form of a driver version is pointed to NVIDIA's (rv45 F7).
+    rc, out, err = run("--gpu", "8.6", "--driver", "32.0.15.6636", fx("app"))
+    eq((rc, err.splitlines()[0]), (2, "fatcheck: '32.0.15.6636' is Windows' form of a driver version: NVIDIA's is "
+                                      "its last five digits, 566.36 (give that, or the CUDA version)"))
 
 
 @test

@@ -967,7 +967,17 @@ release:;
     }
     *cuda_version = best;
     return FC_OK;
-bad:
+bad:;
+    /* Windows' own form of a driver's version (Device Manager, WMI): 32.0.15.6636 is NVIDIA's
+     * 566.36, its last five digits (rv45 F7). Said, not taken: the mapping is NVIDIA's habit. */
+    unsigned a, b, c, d;
+    char end;
+    if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) == 4 && a >= 10 && c < 100 && d < 10000) {
+        unsigned five = (c % 10) * 10000 + d;
+        snprintf(err, err_size, "'%s' is Windows' form of a driver version: NVIDIA's is its last five digits, "
+                 "%u.%02u (give that, or the CUDA version)", s, five / 100, five % 100);
+        return FC_ERR_INVALID;
+    }
     snprintf(err, err_size, "'%s' is neither a CUDA version (12.4, or 12040 as cuDriverGetVersion gives it) nor a "
              "driver release (550.54.14)", s);
     return FC_ERR_INVALID;

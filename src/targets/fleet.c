@@ -361,10 +361,48 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
     return add_gpus(groups, max, n, product ? product : "", cc, driver, cuda, gpus ? gpus : 1, true, err, err_size);
 }
 
+/* TEXT (LEN bytes) of UTF-16LE after its byte order mark, as UTF-8 in a new string (*OUT_LEN
+ * bytes); NULL when out of memory. A lone surrogate becomes '?'. */
+static char *from_utf16le(const unsigned char *text, size_t len, size_t *out_len)
+{
+    char *out = malloc(len / 2 * 3 + 1);
+    size_t k = 0;
+    for (size_t i = 2; out && i + 1 < len; i += 2) {
+        unsigned u = text[i] | (unsigned)text[i + 1] << 8;
+        if (u >= 0xd800 && u < 0xe000) {
+            out[k++] = '?';
+        } else if (u < 0x80) {
+            out[k++] = (char)u;
+        } else if (u < 0x800) {
+            out[k++] = (char)(0xc0 | u >> 6);
+            out[k++] = (char)(0x80 | (u & 0x3f));
+        } else {
+            out[k++] = (char)(0xe0 | u >> 12);
+            out[k++] = (char)(0x80 | (u >> 6 & 0x3f));
+            out[k++] = (char)(0x80 | (u & 0x3f));
+        }
+    }
+    if (out)
+        out[k] = '\0';
+    *out_len = k;
+    return out;
+}
+
 fc_status fc_fleet_parse(fc_fleet_group *groups, size_t *n, size_t max, const char *text, size_t len, char *err,
                          size_t err_size)
 {
     *n = 0;
+    /* UTF-16LE with its byte order mark: what Windows PowerShell 5.1 writes for `nvidia-smi ... >
+     * fleet.csv` ("not a text file (it holds a NUL byte)": review of 2026-12-08, rv45 F7). */
+    if (len >= 2 && (unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) {
+        size_t n8;
+        char *utf8 = from_utf16le((const unsigned char *)text, len, &n8);
+        if (!utf8)
+            return FC_ERR_NOMEM;
+        fc_status st = fc_fleet_parse(groups, n, max, utf8, n8, err, err_size);
+        free(utf8);
+        return st;
+    }
     /* A UTF-8 byte order mark, as PowerShell writes `kubectl ... > nodes.json`: the JSON was
      * read as CSV, "a header without name or compute_cap" (rv43 F8). */
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
