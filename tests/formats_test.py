@@ -183,7 +183,8 @@ def a_static_runtime_in_a_windows_image_is_judged_without_registered_code():
                                              ("table11_before.exe", "11.8", 0, "11"), ("loader36.exe", "11.8", 0, None),
                                              ("far12.exe", "11.8", 0, None), ("writable13.exe", "12.4", 0, None),
                                              ("shim.dll", "11.8", 0, None), ("loader.dll", "11.8", 0, None),
-                                             ("many.dll", "11.8", 0, None), ("messages12.exe", "11.8", 1, "12")):
+                                             ("many.dll", "11.8", 0, None), ("messages12.exe", "11.8", 1, "12"),
+                                             ("messages_cu12.exe", "11.8", 1, "12"), ("before12.exe", "11.8", 1, "12")):
             rc, out, err = run("--json", "--gpu", "9.0", "--driver", driver, os.path.join(made, name))
             f = json.loads(out)["files"][0]
             rt = f.get("runtime") or {}

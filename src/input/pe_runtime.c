@@ -30,7 +30,9 @@
 #define WINDOW (64u << 10)  /* bytes read each side of "nvcuda.dll" (CUDA 13.0's table: 516 names) */
 #define HYBRID_SPAN 128u
 #define LOOKS 4096u         /* places of "nvcuda.dll" looked at, a file (a runtime has one) */
-#define TABLE_LOOKS 8u      /* of them, those a table is looked for around */
+#define TABLE_LOOKS 64u     /* of them, those a table is looked for around (each reads 128 KiB:
+                               8 MiB in all; strings that only look like names use them up) */
+#define NAME_MAX 128u       /* the longest driver function name looked for before a place */
 
 static const char driver_dll[] = "nvcuda.dll";
 
@@ -125,13 +127,17 @@ static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at, unsigned *
     if (has_whole(after - 1, span + 1, "cuGetExportTable") &&
         (has_whole(after - 1, span + 1, "nvcudart_hybrid64.dll") || has_whole(after - 1, span + 1, "nvcudart_hybrida64.dll")))
         return 13000;
-    /* A look is spent only where a driver function's name lies within NEAR bytes: messages
-     * ("could not load nvcuda.dll") ahead of a table used the looks up (rv45 F3). */
-    uint64_t near_lo = at > NEAR ? at - NEAR : 0;
-    uint64_t near_hi = len - at > sizeof driver_dll + NEAR ? at + sizeof driver_dll + NEAR : len;
-    if (!memmem(area + near_lo, (size_t)(near_hi - near_lo), "\0cu", 3))
-        return -1;
-    if (!*table_looks)
+    /* A look is spent only where a driver function's name (as name_at reads one) starts where
+     * a table near() takes could hold it: messages ("could not load nvcuda.dll") ahead of a
+     * table used the looks up (rv45 F3), and a gate narrower than near() missed a table whose
+     * long last name started before it (rv46 F1). */
+    uint64_t gate_lo = at > NEAR + NAME_MAX ? at - NEAR - NAME_MAX : 0;
+    uint64_t gate_hi = len - at > sizeof driver_dll + NEAR + 3 ? at + sizeof driver_dll + NEAR + 3 : len;
+    bool named = false;
+    for (const uint8_t *q = area + gate_lo, *end = area + gate_hi;
+         !named && (q = memmem(q, (size_t)(end - q), "\0cu", 3)); q++)
+        named = name_at(q + 1, (size_t)(area + len - (q + 1))) != 0;
+    if (!named || !*table_looks)
         return -1;
     (*table_looks)--;
     uint64_t lo = at > WINDOW ? at - WINDOW : 0, hi = len - at > WINDOW ? at + WINDOW : len;
@@ -157,8 +163,9 @@ int fc_pe_static_runtime(const fc_image *img, uint64_t base, const uint8_t *data
         /* (with its NUL; what precedes it varies: a GUID in CUDA 13's hybrid runtime) */
         for (const uint8_t *at = area, *q; (q = memmem(at, (size_t)(area + s->size - at), driver_dll, sizeof driver_dll));
              at = q + 1) {
-            if (!looks--)
+            if (!looks) /* (a post-decrement wrapped past 0, and the next section had no cap: rv46 F4) */
                 break;
+            looks--;
             uint64_t where = (uint64_t)(q - area);
             if (in_exports(pe, s->offset + where, sizeof driver_dll))
                 continue;
