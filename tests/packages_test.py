@@ -172,7 +172,13 @@ def tarballs_in_the_legacy_lzma_format_are_read():
         mixed = xz1 + lzma.compress(raw[1024:], format=lzma.FORMAT_ALONE)
         padded = xz1 + b"\0" * 8 + lzma.compress(raw[1024:], format=lzma.FORMAT_XZ)
         for name, data in (("two-1.0.tar.lzma", two), ("alone-1.0.tar.xz", packed), ("gz-1.0.tar.lzma", gzip.compress(raw)),
-                           ("mixed-1.0.tar.xz", mixed), ("padded-1.0.tar.xz", padded)):
+                           ("mixed-1.0.tar.xz", mixed), ("padded-1.0.tar.xz", padded),
+                           # bytes after the last stream that only look like a .lzma header (a
+                           # newline; a 4 GiB dictionary) were "stream ends early" or "needs
+                           # more than 128 MiB", exit 3, where Python passes over them (rv46 F3)
+                           ("nl-1.0.tar.xz", lzma.compress(raw, format=lzma.FORMAT_XZ) + b"\n"),
+                           ("short-1.0.tar.xz", lzma.compress(raw, format=lzma.FORMAT_XZ) + b"\x01\x02"),
+                           ("bigdict-1.0.tar.xz", lzma.compress(raw, format=lzma.FORMAT_XZ) + b"\x5d" + b"\xff" * 12)):
             path = os.path.join(d, name)
             with open(path, "wb") as f:
                 f.write(data)

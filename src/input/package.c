@@ -259,11 +259,26 @@ typedef struct xz_stream {
     bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
     bool alone;      /* the legacy .lzma format, not xz */
     bool later;      /* in a stream after the first, nothing decoded of it yet */
+    bool later_stream; /* and its head is a stream's (stream_head), not bytes that may only look so */
     bool xz_now;     /* the stream being decoded is an xz stream (padding may follow it) */
     uint64_t *packed; /* the input's bytes read so far, for the outermost stream; else NULL */
     uint8_t first[4]; /* its first decoded bytes, looked at and given back */
     uint8_t buf[SOURCE_BUFFER];
 } xz_stream;
+
+/* Whether the N bytes at B start a stream for sure: xz's magic, or a .lzma header whose
+ * dictionary an encoder can write (at most 1.5 GiB) and whose size is unknown (all ones) or
+ * below 2^38. A later stream that needs more memory than the limit is said only then. */
+static bool stream_head(const uint8_t *b, size_t n)
+{
+    if (n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0)
+        return true;
+    if (n < 13 || b[0] >= 225)
+        return false;
+    uint32_t dict = fc_rd32(b + 1);
+    uint64_t size = (uint64_t)fc_rd32(b + 5) | (uint64_t)fc_rd32(b + 9) << 32;
+    return dict <= (3u << 29) && (size == UINT64_MAX || size < (1ull << 38));
+}
 
 /* Reads more input into X's buffer where the decoder has taken all it had: 0, or -1 when the
  * input cannot be read (its error in X's). */
@@ -314,6 +329,7 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
              * 2026-12-07, rv42 1); a .lzma stream after an xz one was "xz data is corrupt"
              * (stop 52's note). Each stream is decoded on its own, as Python decodes them. */
             x->xz_now = *x->z.next_in == 0xfd;
+            x->later_stream = stream_head(x->z.next_in, x->z.avail_in);
             lzma_stream was = x->z; /* (its buffers carry on into the next decoder) */
             x->la->lzma_end(&x->z);
             x->z = (lzma_stream)LZMA_STREAM_INIT;
@@ -332,7 +348,11 @@ static ssize_t xz_read(fc_stream *s, uint8_t *out, size_t n)
          * and needs more memory than the limit, is said as the first would be (taken for bytes
          * that are no stream, it left the library in it unread: review of 2026-12-08, rv44 F1). */
         if (ret == LZMA_STREAM_END ||
-            (x->later && (ret == LZMA_FORMAT_ERROR || ret == LZMA_DATA_ERROR || ret == LZMA_OPTIONS_ERROR))) {
+            (x->later && (ret == LZMA_FORMAT_ERROR || ret == LZMA_DATA_ERROR || ret == LZMA_OPTIONS_ERROR ||
+                          ret == LZMA_BUF_ERROR || (ret == LZMA_MEMLIMIT_ERROR && !x->later_stream)))) {
+            /* (bytes after the last stream that only look like a .lzma header, a newline or a
+             * dictionary of 4 GiB, were "stream ends early" or "needs more than 128 MiB",
+             * exit 3, where Python passes over them: rv46 F3) */
             x->done = true;
             break;
         }
