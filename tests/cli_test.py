@@ -1418,6 +1418,9 @@ def inventories_as_people_join_and_save_them_are_read():
     rc, out, err = run("--gpu", "8.6", "--driver", "32.0.15.6636", fx("app"))
     eq((rc, err.splitlines()[0]), (2, "fatcheck: '32.0.15.6636' is Windows' form of a driver version: NVIDIA's is "
                                       "its last five digits, 566.36 (give that, or the CUDA version)"))
+    for typo in ("12.4.0.0", "550.54.14.1", "-32.0.15.6636"):  # no such hint for these (rv46 F5)
+        rc, out, err = run("--gpu", "8.6", "--driver", typo, fx("app"))
+        eq((rc, "Windows" in err, "is neither a CUDA version" in err), (2, False, True), typo)
 
 
 @test

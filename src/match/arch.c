@@ -972,7 +972,11 @@ bad:;
      * 566.36, its last five digits (rv45 F7). Said, not taken: the mapping is NVIDIA's habit. */
     unsigned a, b, c, d;
     char end;
-    if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) == 4 && a >= 10 && c < 100 && d < 10000) {
+    size_t last = strlen(s) - (strrchr(s, '.') ? (size_t)(strrchr(s, '.') - s) + 1 : 0);
+    /* (digits and dots only, the first part 20 to 99, the last four digits: "12.4.0.0" or
+     * "-32.0.15.6636" were not it, rv46 F5) */
+    if (strspn(s, "0123456789.") == strlen(s) && sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) == 4 &&
+        a >= 20 && a <= 99 && last == 4 && c < 100 && (c % 10) * 10000 + d >= 10000) {
         unsigned five = (c % 10) * 10000 + d;
         snprintf(err, err_size, "'%s' is Windows' form of a driver version: NVIDIA's is its last five digits, "
                  "%u.%02u (give that, or the CUDA version)", s, five / 100, five % 100);
