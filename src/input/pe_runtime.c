@@ -32,7 +32,7 @@
 #define LOOKS 4096u         /* places of "nvcuda.dll" looked at, a file (a runtime has one) */
 #define TABLE_LOOKS 64u     /* of them, those a table is looked for around (each reads 128 KiB:
                                8 MiB in all; strings that only look like names use them up) */
-#define NAME_MAX 128u       /* the longest driver function name looked for before a place */
+#define LONGEST_NAME 128u       /* the longest driver function name looked for before a place */
 
 static const char driver_dll[] = "nvcuda.dll";
 
@@ -131,7 +131,7 @@ static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at, unsigned *
      * a table near() takes could hold it: messages ("could not load nvcuda.dll") ahead of a
      * table used the looks up (rv45 F3), and a gate narrower than near() missed a table whose
      * long last name started before it (rv46 F1). */
-    uint64_t gate_lo = at > NEAR + NAME_MAX ? at - NEAR - NAME_MAX : 0;
+    uint64_t gate_lo = at > NEAR + LONGEST_NAME ? at - NEAR - LONGEST_NAME : 0;
     uint64_t gate_hi = len - at > sizeof driver_dll + NEAR + 3 ? at + sizeof driver_dll + NEAR + 3 : len;
     bool named = false;
     for (const uint8_t *q = area + gate_lo, *end = area + gate_hi;
