@@ -32,7 +32,7 @@
 #define LOOKS 4096u         /* places of "nvcuda.dll" looked at, a file (a runtime has one) */
 #define TABLE_LOOKS 64u     /* of them, those a table is looked for around (each reads 128 KiB:
                                8 MiB in all; strings that only look like names use them up) */
-#define LONGEST_NAME 128u       /* the longest driver function name looked for before a place */
+#define LONGEST_NAME 128u   /* the longest driver function name looked for before a place */
 
 static const char driver_dll[] = "nvcuda.dll";
 
