@@ -1094,7 +1094,7 @@ static bool looks_like_layer(const uint8_t *p, size_t n)
            (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) || (n >= 3 && memcmp(p, "BZh", 3) == 0) ||
            /* xz, which docker load reads: a layer, said as not read (piped, it was "not in the
             * archive": review of 2026-12-08, rv44 F5) */
-           (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0);
+           fc_sniff_xz(p, n);
 }
 
 bool fc_oci_manifest_head_is_list(const uint8_t *head, size_t n)

@@ -612,10 +612,9 @@ static bool inner_drain(inner *in, fc_oci_layer *L)
 /* Says why libarchive could not open layer L on A, reading SRC. */
 static void open_failed(fc_oci_layer *L, const fc_archive_api *la, struct archive *a, const source *src)
 {
-    static const uint8_t xz[6] = {0xfd, '7', 'z', 'X', 'Z', 0};
     if (fc_archive_out_of_memory(la, a))
         damage(L, "out of memory");
-    else if (src && src->bytes >= sizeof xz && memcmp(src->head, xz, sizeof xz) == 0)
+    else if (src && fc_sniff_xz(src->head, src->bytes < sizeof src->head ? (size_t)src->bytes : sizeof src->head))
         /* libarchive would decode xz without a memory limit (package.c); moby's docker load
          * takes such a layer through the xz program, containerd does not (rv41 F5). */
         damage(L, "an xz-compressed layer, which `docker load` reads and containerd does not; not read here");

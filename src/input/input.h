@@ -252,6 +252,8 @@ static inline uint64_t fc_unpack_budget(uint64_t packed, uint64_t max_unpacked)
 }
 /* True when BUF starts like a package: zip, tar, gzip, bzip2, xz, zstd, .deb or .rpm. */
 bool fc_sniff_package(const uint8_t *buf, size_t size);
+/* Whether BUF (SIZE bytes) starts with xz's magic. */
+bool fc_sniff_xz(const uint8_t *buf, size_t size);
 /* Whether pip, given PATH, reads it by its end as zipfile does, whatever its first bytes: 1 for
  * a wheel (".whl"), 2 for an archive it unpacks as a source package (".tar.gz", ".zip", ".WHL"...),
  * 0 for neither. */

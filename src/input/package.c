@@ -48,7 +48,7 @@
 #define RPM_MAX_INDEX 0xffffu
 #define RPM_MAX_DATA (256u << 20)
 
-static bool is_xz(const uint8_t *b, size_t n)
+bool fc_sniff_xz(const uint8_t *b, size_t n)
 {
     return n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0;
 }
@@ -165,7 +165,7 @@ static bool is_compressed(const uint8_t *b, size_t n)
         return true;
     if (n >= 3 && memcmp(b, "BZh", 3) == 0)                       /* bzip2 */
         return true;
-    if (is_xz(b, n))
+    if (fc_sniff_xz(b, n))
         return true;
     if (n >= 4 && fc_rd32(b) == 0xFD2FB528u)                      /* zstd */
         return true;
@@ -257,7 +257,6 @@ typedef struct xz_stream {
     lzma_stream z;
     bool in_done, done;
     bool over_limit; /* the stream needs more memory than XZ_MEMORY_LIMIT */
-    bool alone;      /* the legacy .lzma format, not xz */
     bool later;      /* in a stream after the first, nothing decoded of it yet */
     bool later_stream; /* and its head is a stream's (stream_head), not bytes that may only look so */
     bool xz_now;     /* the stream being decoded is an xz stream (padding may follow it) */
@@ -271,9 +270,9 @@ typedef struct xz_stream {
  * below 2^38. A later stream that needs more memory than the limit is said only then. */
 static bool stream_head(const uint8_t *b, size_t n)
 {
-    if (n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0)
+    if (fc_sniff_xz(b, n))
         return true;
-    if (n < 13 || b[0] >= 225)
+    if (!lzma_alone_head(b, n))
         return false;
     uint32_t dict = fc_rd32(b + 1);
     uint64_t size = (uint64_t)fc_rd32(b + 5) | (uint64_t)fc_rd32(b + 9) << 32;
@@ -1709,7 +1708,7 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     /* A file or memory image that needs a layer decoded here is read as a stream. */
     fc_fd_stream fds;
     fc_memory_stream mems;
-    if (!in && (rpm || is_xz(h, hn))) {
+    if (!in && (rpm || fc_sniff_xz(h, hn))) {
         if (img->fd >= 0 && img->own_mapping && lseek(img->fd, 0, SEEK_SET) == 0) {
             fc_fd_stream_init(&fds, img->fd);
             in = &fds.s;
@@ -1738,12 +1737,12 @@ static int scan_source(fc_scan_ctx *sc, const fc_image *img, fc_stream *in, cons
     }
     xz_stream *xz = NULL;
     lzma_alone = lzma_alone && in;
-    if (is_xz(h, hn) || lzma_alone) {
+    if (fc_sniff_xz(h, hn) || lzma_alone) {
         if (!(xz = calloc(1, sizeof *xz)))
             return fc_report_error(sc, FC_ERR_NOMEM, path, NULL, "out of memory");
         /* (From a pipe, the input's bytes are those the decoder reads, not those it gives: the
          * budget's ratio is to the former.) */
-        *xz = (xz_stream){.s = {.read = xz_read}, .in = in, .la = la, .z = LZMA_STREAM_INIT, .alone = lzma_alone,
+        *xz = (xz_stream){.s = {.read = xz_read}, .in = in, .la = la, .z = LZMA_STREAM_INIT,
                           .xz_now = !lzma_alone, .packed = top && !img ? &sc->packed : NULL};
         if ((lzma_alone ? la->lzma_alone_decoder(&xz->z, XZ_MEMORY_LIMIT)
                         : la->lzma_stream_decoder(&xz->z, XZ_MEMORY_LIMIT, 0)) != LZMA_OK) {

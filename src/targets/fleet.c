@@ -318,7 +318,6 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
     /* A runtime label that cannot be read, and no driver label, was a driver new enough for
      * any PTX (review of 2026-12-06, rt11 F6): an error, as for the driver's. */
     bool rt_read = rt[0] && fc_driver_parse(&cuda, rt, derr, sizeof derr) == FC_OK;
-    int of_release = 0;
     if ((!rt_read && driver[0] && fc_driver_parse(&cuda, driver, derr, sizeof derr) != FC_OK) ||
         (!rt_read && rt[0] && !driver[0])) {
         const char *name = label(json_object_get(node, "metadata"), "name");
@@ -330,20 +329,20 @@ static fc_status parse_node(json_t *node, fc_fleet_group *groups, size_t max, si
      * does not know (review of 2026-12-08, rv43 F2), and so were the older labels of a 470
      * driver beside newer ones of a 580 (rv44 F4: GPU Feature Discovery writes both sets). The
      * oldest CUDA any of them reads as stands, with the release that says it. */
-    if (rt_read && driver[0] && fc_driver_parse(&of_release, driver, derr, sizeof derr) == FC_OK && of_release < cuda)
-        cuda = of_release;
     char parts[64] = "", rt_parts[32] = "";
     if (dmaj && dmin)
         snprintf(parts, sizeof parts, "%s.%s%s%s", dmaj, dmin, drev && *drev ? "." : "", drev ? drev : "");
     if (rmaj && rmin)
         snprintf(rt_parts, sizeof rt_parts, "%s.%s", rmaj, rmin);
-    int other = 0;
-    if (full && parts[0] && fc_driver_parse(&other, parts, derr, sizeof derr) == FC_OK && cuda && other < cuda) {
-        cuda = other;
-        snprintf(driver, sizeof driver, "%s", parts);
+    const char *readings[] = {driver, parts, rt, rt_parts}; /* releases first: a release shown */
+    for (size_t i = 0; cuda && i < sizeof readings / sizeof *readings; i++) {
+        int c = 0;
+        if (readings[i][0] && fc_driver_parse(&c, readings[i], derr, sizeof derr) == FC_OK && c < cuda) {
+            cuda = c;
+            if (readings[i] == parts)
+                snprintf(driver, sizeof driver, "%s", parts);
+        }
     }
-    if (runtime && rt_parts[0] && fc_driver_parse(&other, rt_parts, derr, sizeof derr) == FC_OK && cuda && other < cuda)
-        cuda = other;
     /* A count is digits: "-8" was 4294967288 GPUs (rv43 F2). */
     unsigned gpus = 1;
     if (count) {
