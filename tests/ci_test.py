@@ -596,6 +596,12 @@ def a_bounded_partial_rule_accepts_no_more_failing_modules():
                (rc_want, True, rc_want == 0, False), status)
             rc, out, err = run("--strict", "--gpu", "8.0", "--driver", "13.0", "--accept", rules, three)
             eq((rc, b"partial, 2 of 3 modules load; 1 cannot" in out, b"accepted (" in out), (0, True, True), status)
+        # A module the runtime links loads, as the summary counts it: "1 of 2 modules load; 1
+        # cannot" was not accepted by partial:1 (its linked module counted as failing).
+        rdc = os.path.join(FIXTURES, "rules", "libkept_rdc_ptx.so")
+        rules = accept_file(tmp, "*/libkept_rdc_ptx.so 10.0 partial:1 its sm_80 module is never launched here\n")
+        rc, out, err = run("--strict", "--gpu", "10.0", "--driver", "13.0", "--accept", rules, rdc)
+        eq((rc, b"partial, 1 of 2 modules load; 1 cannot" in out, b"accepted (" in out), (0, True, True))
         # JUnit names the bound, and a rule that matched only what it may not accept is no
         # target left unjudged (rv44 F6).
         rules = accept_file(tmp, "*/libthree.so 8.0 partial:1 one is never launched on Ampere\n"

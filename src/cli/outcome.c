@@ -97,9 +97,13 @@ void accept_object(config *cfg, const fc_object *obj, const fc_judgement *j)
          * not accepted, whatever the rules say (the file is an input error, exit 3, too). Nor
          * is a driver that cannot start it: a rule for a file's images accepted the runtime or
          * the container failing on a new driver too (review of 2026-12-04, R1). */
-        /* (modules that load an image lacking some kernel, under --kernels, fail those launches:
-         * counted, or a partial:N rule accepted any number of them, rv44 F3) */
-        size_t failing = v ? v->modules - (v->native + v->compatible + v->jit) + v->link_inputs - v->linkable +
+        /* What fails, as the verdict counts it (verdict.c's finish_verdict): the modules and
+         * link inputs that are not usable, a module the runtime links loading (it was counted
+         * as failing, so "1 of 2 modules load; 1 cannot" was no partial:1). Modules that load an
+         * image lacking some kernel, under --kernels, fail those launches: counted, or a
+         * partial:N rule accepted any number of them (rv44 F3). */
+        size_t failing = v ? v->modules + v->link_inputs -
+                                 (v->native + v->compatible + v->jit + v->runtime_linked + v->linkable) +
                                  v->modules_lacking_kernels
                            : 0;
         cfg->accepted[t] = v && !v->undecoded ? accept_match(cfg->accept, obj->label, cfg->judge.targets[t].cc,
