@@ -118,14 +118,6 @@ static void print_link_ways(FILE *out, const fc_verdict *v)
         }
 }
 
-/* MIN, a driver release of Linux's table, where OBJ runs on Linux; NULL for a Windows file,
- * whose drivers are numbered otherwise (a fix named 570.26 for an RTX 5090 on Windows, whose
- * first driver is 572.16: review of 2026-12-08, rv45 F6). */
-static const char *release_for(const fc_object *obj, const char *min)
-{
-    return fc_object_is_windows(obj) ? NULL : min;
-}
-
 static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const fc_judgement *j,
                       const fc_verdict *v, const fc_target *tg, const char *indent)
 {
@@ -158,13 +150,10 @@ static void print_fix(FILE *out, const config *cfg, const fc_object *obj, const 
     if (v->unsupported_ptx) {
         const fc_ptx_need *p = fc_judgement_ptx(j);
         char d[32];
-        if (p->cuda)
-        {
-            const char *min = release_for(obj, p->min_driver);
+        if (p->cuda) /* (min_driver is NULL for a Windows file: verdict.c) */
             fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a driver for %s or newer%s%s%s\n", indent, p->isa_major,
-                    p->isa_minor, driver_text(p->cuda, d, sizeof d), min ? " (>= " : "", min ? min : "",
-                    min ? ")" : "");
-        }
+                    p->isa_minor, driver_text(p->cuda, d, sizeof d), p->min_driver ? " (>= " : "",
+                    p->min_driver ? p->min_driver : "", p->min_driver ? ")" : "");
         else
             fprintf(out, "%sfix: its PTX (ISA %u.%u) needs a newer driver\n", indent, p->isa_major, p->isa_minor);
     }
@@ -571,10 +560,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
              * an RTX 5090 does not start libcudart.so.13. */
             const fc_runtime_need *rt = fc_judgement_runtime(j);
             int need = rt && rt->cuda > v->gpu_needs_cuda ? rt->cuda : v->gpu_needs_cuda;
-            const char *min = release_for(obj, fc_cuda_min_driver(need));
-            char d[32];
-            fprintf(out, "    fix: install a driver for %s or newer%s%s%s\n", driver_text(need, d, sizeof d),
-                    min ? " (>= " : "", min ? min : "", min ? ")" : "");
+            fputs("    fix: install ", out);
+            print_driver_need(out, obj, need); /* (no Linux release for a Windows file: rv45 F6) */
+            fputc('\n', out);
             continue;
         }
         if (v->status == FC_VERDICT_PARTIAL && !explained) {
@@ -605,10 +593,11 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             print_driver_need(out, obj, v->toolkit_too_new_cuda / 1000 * 1000);
             fputs(", or build the cubins\n         with a toolkit of the driver's CUDA major\n", out);
         }
-        else if (v->unsupported_compression)
-            fprintf(out, "    fix: install a driver for CUDA 12.4 or newer%s, or rebuild with\n"
-                         "         nvcc --compress-mode=speed (LZ4) or none\n",
-                    release_for(obj, " (>= 550.54.14)") ? " (>= 550.54.14)" : "");
+        else if (v->unsupported_compression) {
+            fputs("    fix: install ", out);
+            print_driver_need(out, obj, 12040);
+            fputs(", or rebuild with\n         nvcc --compress-mode=speed (LZ4) or none\n", out);
+        }
         else if (v->status == FC_VERDICT_NONE)
             print_fix(out, cfg, obj, j, v, tg, "    ");
         if (v->status == FC_VERDICT_PARTIAL && v->unsupported_ptx)
@@ -622,10 +611,9 @@ void print_verdicts(FILE *out, const config *cfg, const fc_object *obj, const fc
             char d[32] = "";
             fprintf(out, "    note: %s %s run%s only through PTX JIT (compute_%u): slow first launch",
                     fmt_count(v->jit, n1, sizeof n1), modules(v->jit), v->jit == 1 ? "s" : "", v->jit_arch);
-            const char *min = release_for(obj, p->min_driver);
             if (p->cuda)
                 fprintf(out, ",\n          needs a driver for %s or newer%s%s%s", driver_text(p->cuda, d, sizeof d),
-                        min ? " (>= " : "", min ? min : "", min ? ")" : "");
+                        p->min_driver ? " (>= " : "", p->min_driver ? p->min_driver : "", p->min_driver ? ")" : "");
             fputc('\n', out);
         }
         if (v->modules && v->link_inputs) {
