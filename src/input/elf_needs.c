@@ -196,9 +196,7 @@ static bool strtab_has(Elf *elf, size_t strndx, const char *name)
 {
     Elf_Scn *scn = elf_getscn(elf, strndx);
     Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-    char pattern[64];
-    size_t len = fc_whole_string(pattern, name);
-    return d && d->d_buf && memmem(d->d_buf, d->d_size, pattern, len);
+    return d && d->d_buf && fc_holds_whole_string(d->d_buf, d->d_size, name);
 }
 
 /* The name of the shared memory segments a static runtime opens: its strings hold it 17 to

@@ -36,14 +36,6 @@
 
 static const char driver_dll[] = "nvcuda.dll";
 
-/* Whether P[0, N) holds NAME as a whole string. */
-static bool has_whole(const uint8_t *p, size_t n, const char *name)
-{
-    char pattern[64];
-    size_t len = fc_whole_string(pattern, name);
-    return memmem(p, n, pattern, len) != NULL;
-}
-
 /* The length of the driver function name at P (at most N bytes): "cu" and identifier
  * characters up to a NUL; 0 when P holds none. */
 static size_t name_at(const uint8_t *p, size_t n)
@@ -124,8 +116,10 @@ static int runtime_at(const uint8_t *area, uint64_t len, uint64_t at, unsigned *
     const uint8_t *after = area + at + sizeof driver_dll;
     size_t span = len - (at + sizeof driver_dll) < HYBRID_SPAN ? (size_t)(len - (at + sizeof driver_dll)) : HYBRID_SPAN;
     /* (the strings are NUL-padded: the byte before each name is a NUL) */
-    if (has_whole(after - 1, span + 1, "cuGetExportTable") &&
-        (has_whole(after - 1, span + 1, "nvcudart_hybrid64.dll") || has_whole(after - 1, span + 1, "nvcudart_hybrida64.dll")))
+    const uint8_t *names = after - 1;
+    if (fc_holds_whole_string(names, span + 1, "cuGetExportTable") &&
+        (fc_holds_whole_string(names, span + 1, "nvcudart_hybrid64.dll") ||
+         fc_holds_whole_string(names, span + 1, "nvcudart_hybrida64.dll")))
         return 13000;
     /* A look is spent only where a driver function's name (as name_at reads one) starts where
      * a table near() takes could hold it: messages ("could not load nvcuda.dll") ahead of a

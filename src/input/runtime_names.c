@@ -31,14 +31,18 @@ size_t fc_whole_string(char out[64], const char *name)
     return len;
 }
 
+bool fc_holds_whole_string(const uint8_t *p, size_t n, const char *name)
+{
+    char pattern[64];
+    size_t len = fc_whole_string(pattern, name);
+    return memmem(p, n, pattern, len) != NULL;
+}
+
 int fc_runtime_names_newest(const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++) {
-        char pattern[64];
-        size_t len = fc_whole_string(pattern, runtime_calls[i].name);
-        if (memmem(p, n, pattern, len))
+    for (size_t i = 0; i < sizeof runtime_calls / sizeof *runtime_calls; i++)
+        if (fc_holds_whole_string(p, n, runtime_calls[i].name))
             return runtime_calls[i].cuda;
-    }
     return 0;
 }
 
