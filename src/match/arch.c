@@ -58,7 +58,8 @@ static const product products[] = {
     {"quadro gv100", 70, NULL},
     {"jetson agx xavier", 72, "Jetson AGX Xavier"}, {"jetson xavier*", 72, "Jetson Xavier NX"}, {"xavier", 72, NULL},
     {"t4", 75, "T4"}, {"rtx 20##*", 75, "RTX 2080"}, {"titan rtx", 75, "TITAN RTX"}, {"gtx 16##*", 75, "GTX 1660"},
-    {"quadro rtx ####*", 75, "Quadro RTX 8000"}, {"quadro rtx a###*", 86, NULL}, {"quadro rtx a####*", 86, NULL}, {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
+    {"quadro rtx ####*", 75, "Quadro RTX 8000"}, {"quadro rtx a###*", 86, NULL}, {"quadro rtx a####*", 86, NULL},
+    {"rtx 8000", 75, NULL}, {"t400", 75, "T400"}, {"t600", 75, "T600"}, {"t1000", 75, "T1000"},
     {"quadro t####*", 75, "Quadro T2000"}, {"mx450", 75, "MX450"}, {"mx550", 75, "MX550"},
     {"a100", 80, "A100"}, {"a100*", 80, NULL}, {"a30", 80, "A30"}, {"a800", 80, "A800"},
     {"a40", 86, "A40"}, {"a10", 86, "A10"}, {"a10g", 86, "A10G"}, {"a16", 86, "A16"}, {"a2", 86, "A2"},
@@ -906,6 +907,22 @@ static const char *branch_first_release(unsigned long branch)
     return NULL;
 }
 
+/* NVIDIA's number of a driver version S given in Windows' own form (Device Manager, WMI),
+ * said, not taken, the mapping being NVIDIA's habit (rv45 F7): 56636 (566.36) for
+ * "32.0.15.6636", its last five digits; 0 for anything else: digits and dots only, the first
+ * part 20 to 99, the last four digits ("12.4.0.0" or "-32.0.15.6636" are not it, rv46 F5). */
+static unsigned windows_driver_form(const char *s)
+{
+    unsigned a, b, c, d;
+    char end;
+    const char *dot = strrchr(s, '.');
+    if (strspn(s, "0123456789.") != strlen(s) || !dot || strlen(dot + 1) != 4 ||
+        sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) != 4 || a < 20 || a > 99 || c >= 100)
+        return 0;
+    unsigned five = (c % 10) * 10000 + d;
+    return five >= 10000 ? five : 0;
+}
+
 fc_status fc_driver_parse(int *cuda_version, const char *s, char *err, size_t err_size)
 {
     int dots = 0;
@@ -968,16 +985,8 @@ release:;
     *cuda_version = best;
     return FC_OK;
 bad:;
-    /* Windows' own form of a driver's version (Device Manager, WMI): 32.0.15.6636 is NVIDIA's
-     * 566.36, its last five digits (rv45 F7). Said, not taken: the mapping is NVIDIA's habit. */
-    unsigned a, b, c, d;
-    char end;
-    size_t last = strlen(s) - (strrchr(s, '.') ? (size_t)(strrchr(s, '.') - s) + 1 : 0);
-    /* (digits and dots only, the first part 20 to 99, the last four digits: "12.4.0.0" or
-     * "-32.0.15.6636" were not it, rv46 F5) */
-    if (strspn(s, "0123456789.") == strlen(s) && sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) == 4 &&
-        a >= 20 && a <= 99 && last == 4 && c < 100 && (c % 10) * 10000 + d >= 10000) {
-        unsigned five = (c % 10) * 10000 + d;
+    unsigned five = windows_driver_form(s);
+    if (five) {
         snprintf(err, err_size, "'%s' is Windows' form of a driver version: NVIDIA's is its last five digits, "
                  "%u.%02u (give that, or the CUDA version)", s, five / 100, five % 100);
         return FC_ERR_INVALID;
